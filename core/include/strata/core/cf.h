@@ -1,0 +1,37 @@
+#pragma once
+// CF packing and masking: what a variable's attributes say about its stored values.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "strata/core/attributes.h"
+#include "strata/core/dtype.h"
+
+namespace strata {
+
+// How stored ("packed") values become decoded ones. Masking is applied to the packed values
+// first (as CF says), then unpacking: decoded = packed * scale + offset, masked → NaN.
+struct CfEncoding {
+    DType packed = DType::Float32;  // the type stored in the file
+    DType decoded = DType::Float32; // the type after decoding (floating whenever masked/scaled)
+    std::vector<double> fillValues;  // _FillValue and missing_value (each may be a list)
+    std::optional<double> validMin;  // from valid_min or valid_range[0]
+    std::optional<double> validMax;  // from valid_max or valid_range[1]
+    double scale = 1.0;
+    double offset = 0.0;
+    bool scaled = false; // scale_factor or add_offset present
+    // Text of the problem when the attributes cannot be honoured (e.g. scale_factor given as
+    // text); decoding then throws DecodeError with it. Empty when all is well.
+    std::string problem;
+
+    bool isIdentity() const { return !scaled && fillValues.empty() && !validMin && !validMax && packed == decoded; }
+
+    // Reads _FillValue, missing_value, valid_min/valid_max/valid_range, scale_factor and
+    // add_offset from `attrs` of a variable stored as `packed`. Never throws: problems go to
+    // `problem`, naming the attribute and what is wrong with it (the caller adds the file and
+    // variable). Decoded type as in xarray: the scale_factor's type when scaled, float32 for
+    // masked 8/16-bit integers, float64 for wider masked integers, else the stored type.
+    static CfEncoding fromAttributes(const Attributes& attrs, DType packed);
+};
+
+} // namespace strata

@@ -1,0 +1,50 @@
+#pragma once
+// Coordinates live on the host: index coordinates (1-D, named after their dim) and auxiliary
+// ones (e.g. 2-D latitude/longitude named by a `coordinates` attribute). Time coordinates
+// carry their decoded dates.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "strata/core/attributes.h"
+#include "strata/core/cftime.h"
+
+namespace strata {
+
+struct TimeAxis {
+    TimeUnits units;
+    Calendar calendar = Calendar::Standard;
+    std::vector<DateTime> dates; // one per value
+};
+
+struct Coordinate {
+    std::string name;
+    std::vector<std::string> dims;
+    std::vector<std::int64_t> shape;
+    std::vector<double> values; // decoded (masked → NaN, unpacked), C order
+    Attributes attrs;
+    std::optional<TimeAxis> time; // when units are "<unit> since <date>"
+    std::string problem; // set when the values could not be decoded (e.g. bad units): why
+
+    bool isIndex() const { return dims.size() == 1 && dims[0] == name; }
+    // The label of value i: the ISO date for time, else the number (shortest round-trip).
+    std::string label(std::int64_t i) const;
+};
+
+class Coordinates {
+public:
+    void set(Coordinate c); // replaces one of the same name
+    const Coordinate* find(std::string_view name) const;
+    bool contains(std::string_view name) const { return find(name) != nullptr; }
+    auto begin() const { return items_.begin(); }
+    auto end() const { return items_.end(); }
+    std::size_t size() const { return items_.size(); }
+    bool empty() const { return items_.empty(); }
+
+private:
+    std::vector<Coordinate> items_;
+};
+
+} // namespace strata

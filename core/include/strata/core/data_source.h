@@ -1,0 +1,22 @@
+#pragma once
+// Where a lazily loaded variable's stored values come from (implemented by strata_io for
+// netCDF). Reads return values in the stored (packed) type, C order, contiguous.
+#include <cstdint>
+#include <span>
+#include <string>
+
+namespace strata {
+
+class DataSource {
+public:
+    virtual ~DataSource() = default;
+    // Reads, along every dim i, count[i] values from start[i] in steps of stride[i] (>= 1)
+    // into `out`, which holds product(count) elements of the stored type. Thread-safe.
+    // Throws NetcdfError naming the file, the variable and the problem.
+    virtual void read(std::span<const std::int64_t> start, std::span<const std::int64_t> count,
+                      std::span<const std::int64_t> stride, void* out) const = 0;
+    // "file.nc: variable 'sst'", for messages.
+    virtual std::string describe() const = 0;
+};
+
+} // namespace strata

@@ -1,0 +1,29 @@
+#pragma once
+// Which backend computes, and why. Decided once, on first use: the first usable CUDA device,
+// unless CUDA was not compiled in, no device is usable, forceCpu(true) was called first, or
+// the environment variable STRATA_CPU is set to anything but "0".
+#include <cstddef>
+#include <string>
+
+#include "strata/core/device.h"
+
+namespace strata {
+
+struct ComputeInfo {
+    Device device;           // where data and operations go
+    std::string name;        // "NVIDIA H200" or "CPU (2 threads)"
+    std::string reason;      // why this backend: "CUDA device 0 found", "STRATA_CPU is set", ...
+    std::size_t totalMemory = 0; // bytes on that device (0 for the host)
+};
+
+// Must be called before the first computeInfo() to take effect (the app's --cpu flag).
+void forceCpu(bool on);
+const ComputeInfo& computeInfo();
+inline Device computeDevice() { return computeInfo().device; }
+
+bool cudaCompiled();                 // the CUDA backend is built in
+int cudaDeviceCount();               // usable CUDA devices (0 without CUDA)
+std::size_t deviceFreeMemory(Device d); // bytes free on a CUDA device; SIZE_MAX for the host
+int hostThreads();                   // threads the CPU backend uses
+
+} // namespace strata

@@ -1,0 +1,22 @@
+#pragma once
+// Process-wide counters of the bytes moved between host and devices. Every crossing goes
+// through Buffer::copyTo / copyBytes, which add to them; tests and the status bar read them.
+#include <cstdint>
+
+namespace strata {
+
+struct TransferCounters {
+    std::uint64_t hostToDevice = 0;
+    std::uint64_t deviceToHost = 0;
+};
+
+TransferCounters transferCounters();
+// Counters since `before` (counters are never reset, so concurrent readers stay consistent).
+TransferCounters transferredSince(const TransferCounters& before);
+
+namespace detail {
+void countHostToDevice(std::uint64_t bytes);
+void countDeviceToHost(std::uint64_t bytes);
+} // namespace detail
+
+} // namespace strata

@@ -1,0 +1,58 @@
+#pragma once
+// The two backends' entry points. Only the dispatchers in core/src/*.cpp call these; they
+// check inputs, allocate outputs on the input's device, and normalise the problem first.
+// Every *Cuda function queues work on `stream` and never synchronises.
+#include <cstdint>
+
+#include "strata/core/array_view.h"
+#include "strata/core/cf.h"
+#include "strata/core/ops.h"
+#include "strata/core/stream.h"
+
+namespace strata::detail {
+
+// A reduction, normalised: `in` is permuted so its first `kept` dims are the kept ones (in
+// output order) and the rest are reduced; `out` is contiguous over the kept dims (an empty
+// kept set gives one output element). For weighted means `weights` has in's shape with zero
+// strides along broadcast dims; otherwise weights.data is null.
+struct ReduceProblem {
+    ArrayView in;
+    int kept = 0;
+    ReduceOp op = ReduceOp::Sum;
+    void* out = nullptr;
+    DType outType = DType::Float64;
+    ArrayView weights;
+};
+
+struct ColormapProblem {
+    ArrayView frame;          // 2-D
+    const Rgba8* lut = nullptr; // n entries, on the frame's device
+    int lutSize = 0;
+    double vmin = 0, vmax = 1;
+    const double* range = nullptr; // if set: {vmin, vmax} on the frame's device
+    Rgba8 nanColour;
+    Rgba8* out = nullptr;      // h*w, row-major, on the frame's device
+};
+
+// ---- CPU (core/src/cpu) ----
+void contiguousCpu(const ArrayView& in, void* out);
+void reduceCpu(const ReduceProblem& p);
+void weightedMeanCpu(const ReduceProblem& p);
+void minmaxCpu(const ArrayView& in, double* out2);
+void histogramCpu(const ArrayView& in, int bins, double lo, double hi, std::int64_t* out);
+void colormapCpu(const ColormapProblem& p);
+// `packed` is contiguous in enc.packed; `out` holds packed.size() values of enc.decoded.
+void decodeCfCpu(const ArrayView& packed, const CfEncoding& enc, void* out);
+
+#if STRATA_HAVE_CUDA
+// ---- CUDA (core/src/cuda) ----
+void contiguousCuda(const ArrayView& in, void* out, Stream stream);
+void reduceCuda(const ReduceProblem& p, Stream stream);
+void weightedMeanCuda(const ReduceProblem& p, Stream stream);
+void minmaxCuda(const ArrayView& in, double* out2, Stream stream);
+void histogramCuda(const ArrayView& in, int bins, double lo, double hi, std::int64_t* out, Stream stream);
+void colormapCuda(const ColormapProblem& p, Stream stream);
+void decodeCfCuda(const ArrayView& packed, const CfEncoding& enc, void* out, Stream stream);
+#endif
+
+} // namespace strata::detail

@@ -1,0 +1,157 @@
+#include "strata/core/buffer.h"
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "cuda_check.h"
+#include "poison.h"
+#include "strata/core/error.h"
+#include "strata/core/runtime.h"
+#include "strata/core/transfer.h"
+
+namespace strata {
+namespace detail {
+namespace {
+std::atomic<int> poison{-1};
+}
+void setPoisonPattern(int byteOrMinus1) { poison.store(byteOrMinus1); }
+int poisonPattern() { return poison.load(); }
+} // namespace detail
+
+namespace {
+
+constexpr std::size_t kHostAlignment = 64;
+
+std::string megabytes(std::size_t bytes) {
+    return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB";
+}
+
+#if STRATA_HAVE_CUDA
+cudaStream_t cudaStreamOf(Stream s) { return static_cast<cudaStream_t>(s.handle()); }
+#endif
+
+} // namespace
+
+Buffer::Buffer(std::size_t bytes, Device device, Stream stream, HostMemory host)
+    : size_(bytes), device_(device), stream_(stream) {
+    if (device.isHost()) {
+        stream_ = Stream::host();
+#if STRATA_HAVE_CUDA
+        if (host == HostMemory::Pinned && cudaDeviceCount() > 0 && bytes > 0) {
+            if (cudaMallocHost(&data_, bytes) == cudaSuccess) {
+                pinned_ = true;
+            } else {
+                cudaGetLastError();
+                data_ = nullptr;
+            }
+        }
+#else
+        (void)host;
+#endif
+        if (!data_ && bytes > 0) {
+            const std::size_t rounded = (bytes + kHostAlignment - 1) / kHostAlignment * kHostAlignment;
+            data_ = std::aligned_alloc(kHostAlignment, rounded);
+            STRATA_EXPECTS(data_, OutOfMemoryError,
+                           "out of host memory: could not allocate " + megabytes(bytes));
+        }
+        if (int p = detail::poisonPattern(); p >= 0 && bytes > 0) std::memset(data_, p, bytes);
+        return;
+    }
+#if STRATA_HAVE_CUDA
+    STRATA_EXPECTS(stream.device() == device, ValueError,
+                   "Buffer on " + device.toString() + " needs a stream of that device, got " +
+                       stream.device().toString());
+    if (bytes == 0) return;
+    STRATA_CUDA_TRY(cudaSetDevice(device.ordinal));
+    cudaError_t status = cudaMallocAsync(&data_, bytes, cudaStreamOf(stream));
+    if (status != cudaSuccess) {
+        cudaGetLastError();
+        data_ = nullptr;
+        STRATA_FAIL(OutOfMemoryError, "out of GPU memory on " + device.toString() + ": could not allocate " +
+                                          megabytes(bytes) + " (" + megabytes(deviceFreeMemory(device)) +
+                                          " free)");
+    }
+    if (int p = detail::poisonPattern(); p >= 0)
+        STRATA_CUDA_TRY(cudaMemsetAsync(data_, p, bytes, cudaStreamOf(stream)));
+#else
+    STRATA_FAIL(ValueError, "this build has no CUDA backend: cannot allocate on " + device.toString());
+#endif
+}
+
+void Buffer::release() noexcept {
+    if (!data_) return;
+    if (device_.isHost()) {
+#if STRATA_HAVE_CUDA
+        if (pinned_) {
+            cudaFreeHost(data_);
+            data_ = nullptr;
+            return;
+        }
+#endif
+        std::free(data_);
+    } else {
+#if STRATA_HAVE_CUDA
+        cudaFreeAsync(data_, cudaStreamOf(stream_)); // errors here cannot be reported: never throw
+#endif
+    }
+    data_ = nullptr;
+}
+
+Buffer::~Buffer() { release(); }
+
+Buffer::Buffer(Buffer&& o) noexcept
+    : data_(o.data_), size_(o.size_), device_(o.device_), stream_(o.stream_), pinned_(o.pinned_) {
+    o.data_ = nullptr;
+    o.size_ = 0;
+}
+
+Buffer& Buffer::operator=(Buffer&& o) noexcept {
+    if (this != &o) {
+        release();
+        data_ = o.data_;
+        size_ = o.size_;
+        device_ = o.device_;
+        stream_ = o.stream_;
+        pinned_ = o.pinned_;
+        o.data_ = nullptr;
+        o.size_ = 0;
+    }
+    return *this;
+}
+
+Buffer Buffer::copyTo(Device target, Stream stream) const {
+    // A host target is pageable memory; a CUDA target is allocated on the CUDA side's stream.
+    Stream allocStream = target.isHost() ? Stream::host() : (stream.device() == target ? stream : defaultStream(target));
+    Buffer out(size_, target, allocStream);
+    Stream copyStream = stream.device().isCuda() ? stream : (device_.isCuda() ? stream_ : allocStream);
+    copyBytes(out.data(), target, data_, device_, size_, copyStream);
+    if (target.isHost()) copyStream.synchronize(); // the bytes must be there when this returns
+    return out;
+}
+
+void copyBytes(void* dst, Device dstDevice, const void* src, Device srcDevice, std::size_t bytes, Stream stream) {
+    if (bytes == 0) return;
+    if (dstDevice.isHost() && srcDevice.isHost()) {
+        std::memcpy(dst, src, bytes);
+        return;
+    }
+#if STRATA_HAVE_CUDA
+    STRATA_EXPECTS(stream.device().isCuda(), ValueError, "a copy to or from a CUDA device needs a CUDA stream");
+    cudaStream_t s = static_cast<cudaStream_t>(stream.handle());
+    if (dstDevice.isCuda() && srcDevice.isCuda() && dstDevice.ordinal != srcDevice.ordinal) {
+        STRATA_CUDA_TRY(cudaMemcpyPeerAsync(dst, dstDevice.ordinal, src, srcDevice.ordinal, bytes, s));
+    } else {
+        STRATA_CUDA_TRY(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, s));
+    }
+    if (srcDevice.isHost() && dstDevice.isCuda()) detail::countHostToDevice(bytes);
+    if (srcDevice.isCuda() && dstDevice.isHost()) detail::countDeviceToHost(bytes);
+#else
+    (void)stream;
+    STRATA_FAIL(ValueError, "this build has no CUDA backend: cannot copy between " + srcDevice.toString() +
+                                " and " + dstDevice.toString());
+#endif
+}
+
+} // namespace strata

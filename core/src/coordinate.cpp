@@ -1,0 +1,28 @@
+#include "strata/core/coordinate.h"
+
+#include "strata/core/format.h"
+
+namespace strata {
+
+std::string Coordinate::label(std::int64_t i) const {
+    if (i < 0 || i >= static_cast<std::int64_t>(values.size())) return {};
+    if (time && i < static_cast<std::int64_t>(time->dates.size())) return time->dates[i].iso(true);
+    return formatNumber(values[i]);
+}
+
+void Coordinates::set(Coordinate c) {
+    for (auto& item : items_)
+        if (item.name == c.name) {
+            item = std::move(c);
+            return;
+        }
+    items_.push_back(std::move(c));
+}
+
+const Coordinate* Coordinates::find(std::string_view name) const {
+    for (const auto& item : items_)
+        if (item.name == name) return &item;
+    return nullptr;
+}
+
+} // namespace strata

@@ -1,0 +1,163 @@
+// Variable::load: the one place where a variable's data crosses between the file, the host
+// and a device.
+#include <unistd.h>
+
+#include <algorithm>
+#include <mutex>
+#include <numeric>
+
+#include "cuda_check.h"
+#include "decode.h"
+#include "strata/core/data_array.h"
+#include "strata/core/error.h"
+#include "strata/core/ops.h"
+#include "strata/core/runtime.h"
+
+namespace strata {
+namespace {
+
+constexpr std::size_t kSlabBytes = std::size_t(64) << 20;
+
+std::string mib(std::size_t bytes) { return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB"; }
+
+std::size_t hostMemory() {
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && page > 0 ? std::size_t(pages) * std::size_t(page) : SIZE_MAX;
+}
+
+std::string describe(const Variable& v) { return v.source() ? v.source()->describe() : std::string("variable"); }
+
+// Refuses, before allocating, a load that cannot fit.
+void checkFits(const Variable& v, Device device, std::size_t bytes) {
+    const std::size_t available = device.isHost() ? hostMemory() : deviceFreeMemory(device);
+    STRATA_EXPECTS(bytes <= available, OutOfMemoryError,
+                   describe(v) + ": needs " + mib(bytes) + " on " + device.toString() + " but only " +
+                       mib(available) + (device.isHost() ? " of memory exist" : " are free") +
+                       " (streaming larger variables is not supported yet)");
+}
+
+// The contiguous strides of the hyperslab as read (source dim order), mapped to the
+// variable's visible (possibly transposed) dims.
+std::vector<std::int64_t> visibleStrides(const Variable& v) {
+    const auto& count = v.sourceCount();
+    std::vector<std::int64_t> readStrides(count.size(), 1);
+    for (int i = static_cast<int>(count.size()) - 2; i >= 0; --i) readStrides[i] = readStrides[i + 1] * count[i + 1];
+    std::vector<std::int64_t> strides;
+    for (int sa : v.sourceAxis()) strides.push_back(readStrides[sa]);
+    return strides;
+}
+
+ArrayView packedView(const void* data, DType packed, std::int64_t n) {
+    ArrayView view;
+    view.data = data;
+    view.dtype = packed;
+    view.ndim = 1;
+    view.shape[0] = n;
+    view.strides[0] = 1;
+    return view;
+}
+
+#if STRATA_HAVE_CUDA
+// Two pinned staging buffers reused by every load (page-locking is slow: do it once).
+struct Staging {
+    std::mutex mutex;
+    Buffer slabs[2];
+    cudaEvent_t done[2] = {nullptr, nullptr};
+};
+Staging& staging() {
+    static Staging* s = new Staging; // kept for the process's life, like the driver's own state
+    return *s;
+}
+
+// Reads the hyperslab slab by slab along its outermost dim into pinned memory and copies each
+// slab to `dst` on `stream` while the next one is read.
+void uploadSlabs(const Variable& v, void* dst, Device device, Stream stream) {
+    const DataSource& src = *v.source();
+    const std::vector<std::int64_t>& count = v.sourceCount();
+    const std::size_t elem = sizeOf(v.encoding().packed);
+    std::int64_t rowElems = 1;
+    for (std::size_t i = 1; i < count.size(); ++i) rowElems *= count[i];
+    const std::size_t rowBytes = std::size_t(rowElems) * elem;
+    const std::int64_t rows = count.empty() ? 1 : count[0];
+    const std::int64_t rowsPerSlab = std::max<std::int64_t>(1, std::int64_t(kSlabBytes / std::max<std::size_t>(rowBytes, 1)));
+    const std::size_t slabBytes = std::size_t(std::min(rows, rowsPerSlab)) * rowBytes;
+
+    Staging& st = staging();
+    std::lock_guard<std::mutex> lock(st.mutex);
+    for (int b = 0; b < 2; ++b) {
+        if (st.slabs[b].size() < slabBytes || !st.slabs[b].isPinned())
+            st.slabs[b] = Buffer(slabBytes, Device::host(), Stream::host(), HostMemory::Pinned);
+        if (!st.done[b]) STRATA_CUDA_TRY(cudaEventCreateWithFlags(&st.done[b], cudaEventDisableTiming));
+    }
+    cudaStream_t s = static_cast<cudaStream_t>(stream.handle());
+    std::vector<std::int64_t> start = v.sourceStart(), slabCount = count;
+    const std::vector<std::int64_t>& step = v.sourceStep();
+    int b = 0;
+    for (std::int64_t r = 0; r < rows; r += rowsPerSlab, b ^= 1) {
+        const std::int64_t n = std::min(rowsPerSlab, rows - r);
+        STRATA_CUDA_TRY(cudaEventSynchronize(st.done[b])); // the copy that last used this slab is done
+        if (!count.empty()) {
+            start[0] = v.sourceStart()[0] + r * step[0];
+            slabCount[0] = n;
+        }
+        src.read(start, slabCount, step, st.slabs[b].data());
+        copyBytes(static_cast<char*>(dst) + std::size_t(r) * rowBytes, device, st.slabs[b].data(), Device::host(),
+                  std::size_t(n) * rowBytes, stream);
+        STRATA_CUDA_TRY(cudaEventRecord(st.done[b], s));
+    }
+    // The staging buffers are reused by the next load: wait for the last copies to leave them.
+    STRATA_CUDA_TRY(cudaEventSynchronize(st.done[0]));
+    STRATA_CUDA_TRY(cudaEventSynchronize(st.done[1]));
+}
+#endif
+
+} // namespace
+
+Variable loadVariable(const Variable& v, Device device, Stream stream) {
+    if (v.isLoaded() && v.size() > 0) {
+        if (v.device() == device) return v;
+        DataArray a("", v);
+        // Move only the bytes of the view: gather it where it is, then copy.
+        const Variable packed = v.isContiguous() ? v : contiguous(a, v.buffer()->stream()).variable();
+        const std::size_t bytes = packed.nbytes();
+        checkFits(v, device, bytes);
+        Stream copyStream = device.isCuda() ? stream : packed.buffer()->stream();
+        Buffer out(bytes, device, device.isCuda() ? stream : Stream::host());
+        copyBytes(out.data(), device,
+                  static_cast<const char*>(packed.buffer()->data()) + packed.offset() * std::int64_t(sizeOf(v.dtype())),
+                  packed.device(), bytes, copyStream);
+        if (device.isHost()) copyStream.synchronize();
+        return Variable(v.dims(), v.shape(), v.dtype(), std::move(out), v.attrs());
+    }
+    if (v.size() == 0) {
+        Variable empty(v.dims(), v.shape(), v.dtype(), Buffer(0, device, stream), v.attrs());
+        return empty;
+    }
+
+    const CfEncoding& enc = v.encoding();
+    STRATA_EXPECTS(enc.problem.empty(), DecodeError, describe(v) + ": " + enc.problem);
+    STRATA_EXPECTS(isNumeric(enc.packed), ValueError,
+                   describe(v) + ": cannot load " + std::string(name(enc.packed)) + " data as an array");
+    const std::size_t n = std::size_t(v.size());
+    const std::size_t packedBytes = n * sizeOf(enc.packed);
+    const std::size_t decodedBytes = enc.isIdentity() ? 0 : n * sizeOf(enc.decoded);
+    checkFits(v, device, packedBytes + decodedBytes);
+
+    Buffer packed(packedBytes, device, device.isCuda() ? stream : Stream::host());
+    if (device.isHost()) {
+        v.source()->read(v.sourceStart(), v.sourceCount(), v.sourceStep(), packed.data());
+    } else {
+#if STRATA_HAVE_CUDA
+        uploadSlabs(v, packed.data(), device, stream);
+#endif
+    }
+    Buffer data = enc.isIdentity() ? std::move(packed)
+                                   : detail::decodeCf(packedView(packed.data(), enc.packed, std::int64_t(n)), enc,
+                                                      device, device.isCuda() ? stream : Stream::host());
+    auto shared = std::make_shared<const Buffer>(std::move(data));
+    return Variable(v.dims(), v.shape(), v.dtype(), std::move(shared), visibleStrides(v), 0, v.attrs());
+}
+
+Variable Variable::load(Device device, Stream stream) const { return loadVariable(*this, device, stream); }
+
+} // namespace strata

@@ -1,0 +1,113 @@
+#include "strata/core/runtime.h"
+
+#include <cstdint>
+#include <cstdlib>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "cuda_check.h"
+
+namespace strata {
+namespace {
+
+bool forcedCpu = false;
+
+struct CudaProbe {
+    int count = 0;
+    std::string why; // why there is no device, when count == 0
+};
+
+CudaProbe probeCuda() {
+    CudaProbe p;
+#if STRATA_HAVE_CUDA
+    cudaError_t status = cudaGetDeviceCount(&p.count);
+    if (status != cudaSuccess) {
+        p.count = 0;
+        p.why = std::string("no usable CUDA device (") + cudaGetErrorString(status) + ")";
+        cudaGetLastError(); // clear the sticky-free error so later probes start clean
+    } else if (p.count == 0) {
+        p.why = "no CUDA device found";
+    } else {
+        // Keep freed pool memory cached: a viewer frees and reallocates the same sizes per frame.
+        for (int d = 0; d < p.count; ++d) {
+            cudaMemPool_t pool;
+            if (cudaDeviceGetDefaultMemPool(&pool, d) == cudaSuccess) {
+                std::uint64_t threshold = UINT64_MAX;
+                cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold);
+            }
+        }
+    }
+#else
+    p.why = "built without the CUDA backend";
+#endif
+    return p;
+}
+
+const CudaProbe& cudaProbe() {
+    static const CudaProbe probe = probeCuda();
+    return probe;
+}
+
+ComputeInfo decide() {
+    ComputeInfo info;
+    const char* env = std::getenv("STRATA_CPU");
+    const bool envCpu = env && std::string(env) != "0" && std::string(env) != "";
+    const std::string cpuName = "CPU (" + std::to_string(hostThreads()) + " threads)";
+    if (forcedCpu || envCpu) {
+        info = {Device::host(), cpuName, forcedCpu ? "CPU requested (--cpu)" : "STRATA_CPU is set", 0};
+        return info;
+    }
+    const CudaProbe& probe = cudaProbe();
+    if (probe.count == 0) return {Device::host(), cpuName, probe.why, 0};
+#if STRATA_HAVE_CUDA
+    cudaDeviceProp prop{};
+    cudaGetDeviceProperties(&prop, 0);
+    info = {Device::cuda(0), prop.name, "CUDA device 0 of " + std::to_string(probe.count), prop.totalGlobalMem};
+#endif
+    return info;
+}
+
+} // namespace
+
+void forceCpu(bool on) { forcedCpu = on; }
+
+const ComputeInfo& computeInfo() {
+    static const ComputeInfo info = decide();
+    return info;
+}
+
+bool cudaCompiled() {
+#if STRATA_HAVE_CUDA
+    return true;
+#else
+    return false;
+#endif
+}
+
+int cudaDeviceCount() { return cudaProbe().count; }
+
+std::size_t deviceFreeMemory(Device d) {
+    if (d.isHost()) return SIZE_MAX;
+#if STRATA_HAVE_CUDA
+    std::size_t freeBytes = 0, total = 0;
+    int previous = 0;
+    cudaGetDevice(&previous);
+    cudaSetDevice(d.ordinal);
+    if (cudaMemGetInfo(&freeBytes, &total) != cudaSuccess) freeBytes = 0;
+    cudaSetDevice(previous);
+    return freeBytes;
+#else
+    return 0;
+#endif
+}
+
+int hostThreads() {
+    static const int n = [] {
+        unsigned h = std::thread::hardware_concurrency();
+        return h == 0 ? 1 : static_cast<int>(h);
+    }();
+    return n;
+}
+
+} // namespace strata

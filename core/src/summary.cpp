@@ -1,0 +1,91 @@
+// Dataset::summary(): the text of `strata --info`, in the spirit of xarray's repr.
+#include <algorithm>
+#include <sstream>
+
+#include "strata/core/dataset.h"
+
+namespace strata {
+namespace {
+
+std::string dimList(const std::vector<std::string>& dims) {
+    std::string s = "(";
+    for (std::size_t i = 0; i < dims.size(); ++i) s += (i ? ", " : "") + dims[i];
+    return s + ")";
+}
+
+std::string pad(std::string s, std::size_t width) {
+    if (s.size() < width) s.append(width - s.size(), ' ');
+    return s;
+}
+
+std::string shapeText(const Shape& shape) {
+    std::string s;
+    for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? "×" : "") + std::to_string(shape[i]);
+    return s.empty() ? "scalar" : s;
+}
+
+std::string firstLast(const Coordinate& c) {
+    if (!c.problem.empty()) return "(" + c.problem + ")";
+    if (c.values.empty()) return "(empty)";
+    const std::int64_t last = std::int64_t(c.values.size()) - 1;
+    return last == 0 ? c.label(0) : c.label(0) + " … " + c.label(last);
+}
+
+void printGroup(std::ostringstream& out, const Dataset& ds, const std::string& indent) {
+    std::size_t width = 4;
+    for (const auto& [n, v] : ds.variables) width = std::max(width, n.size());
+    width += 1;
+    out << indent << "Dimensions:  (";
+    for (std::size_t i = 0; i < ds.dims.size(); ++i)
+        out << (i ? ", " : "") << ds.dims[i].name << ": " << ds.dims[i].length
+            << (ds.dims[i].unlimited ? " unlimited" : "");
+    out << ")\n";
+    if (!ds.coords.empty()) {
+        out << indent << "Coordinates:\n";
+        for (const auto& c : ds.coords) {
+            const Variable* v = ds.findVariable(c.name);
+            out << indent << (c.isIndex() ? "  * " : "    ") << pad(c.name, width) << pad(dimList(c.dims), 16)
+                << (v ? std::string(name(v->dtype())) : "") << "  " << firstLast(c);
+            if (auto units = c.attrs.text("units")) out << "  [" << *units << "]";
+            if (c.time) out << "  calendar " << name(c.time->calendar);
+            out << "\n";
+        }
+    }
+    const auto data = ds.dataVariables();
+    if (!data.empty()) {
+        out << indent << "Data variables:\n";
+        for (const auto& n : data) {
+            const Variable& v = *ds.findVariable(n);
+            out << indent << "    " << pad(n, width) << pad(dimList(v.dims()), 16) << pad(std::string(name(v.dtype())), 8)
+                << shapeText(v.shape());
+            if (v.encoding().packed != v.dtype()) out << "  (stored as " << name(v.encoding().packed) << ")";
+            if (auto units = v.attrs().text("units")) out << "  [" << *units << "]";
+            if (auto ln = v.attrs().text("long_name")) out << "  " << *ln;
+            out << "\n";
+        }
+    }
+    if (!ds.attrs.empty()) {
+        out << indent << "Attributes:\n";
+        for (const auto& a : ds.attrs) {
+            std::string text = a.text();
+            std::replace(text.begin(), text.end(), '\n', ' ');
+            if (text.size() > 100) text = text.substr(0, 97) + "...";
+            out << indent << "    " << a.name << ": " << text << "\n";
+        }
+    }
+    for (const auto& g : ds.groups) {
+        out << indent << "Group " << g.group << ":\n";
+        printGroup(out, g, indent + "    ");
+    }
+}
+
+} // namespace
+
+std::string Dataset::summary() const {
+    std::ostringstream out;
+    out << "<strata.Dataset> " << path << (format.empty() ? "" : " (" + format + ")") << "\n";
+    printGroup(out, *this, "");
+    return out.str();
+}
+
+} // namespace strata

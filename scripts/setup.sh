@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Strata builds and tests with, if any is missing. Idempotent:
+# when everything is there it does nothing (and needs no network).
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build ccache pkg-config
+  qt6-base-dev libqt6opengl6-dev qt6-base-dev-tools
+  libvtk9-dev libnetcdf-dev netcdf-bin
+  libgl-dev libegl-dev
+  xvfb xauth
+  python3-xarray python3-netcdf4
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ "${#missing[@]}" -eq 0 ]; then
+  exit 0
+fi
+
+echo "setup: installing ${missing[*]}"
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q
+$SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
