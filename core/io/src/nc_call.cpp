@@ -1,0 +1,61 @@
+#include "nc_call.h"
+
+#include <netcdf.h>
+
+#include "strata/core/error.h"
+
+namespace strata::io::detail {
+
+std::recursive_mutex& netcdfMutex() {
+    static std::recursive_mutex m;
+    return m;
+}
+
+std::string statusText(int status) {
+    std::string text = nc_strerror(status);
+    switch (status) {
+    case NC_ENOTNC:
+        text += " (not a netCDF file, or its header is damaged)";
+        break;
+    case NC_EHDFERR:
+        text += " (the HDF5 layer failed: the file may be truncated or damaged)";
+        break;
+    case NC_EINVAL:
+        text += " (the file's header is inconsistent)";
+        break;
+    case NC_ENOMEM:
+        text += " (out of memory)";
+        break;
+    case NC_EEDGE:
+    case NC_EINVALCOORDS:
+        text += " (a read outside the variable's shape)";
+        break;
+    case NC_ERANGE:
+        text += " (a value does not fit the requested type)";
+        break;
+    case NC_EBADID:
+        text += " (the file is no longer open)";
+        break;
+    case NC_ETRUNC:
+        text += " (the file is truncated)";
+        break;
+    default:
+        break;
+    }
+    return text;
+}
+
+void fail(int status, const std::string& context) {
+    STRATA_FAIL(NetcdfError, context + ": " + statusText(status));
+}
+
+void check(int status, const std::string& context) {
+    if (status != NC_NOERR) fail(status, context);
+}
+
+std::string fileName(const std::string& path) {
+    const auto slash = path.find_last_of('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+} // namespace strata::io::detail

@@ -1,0 +1,23 @@
+#pragma once
+// netCDF-C is not thread-safe: every call into it holds the one lock below. Status codes
+// become NetcdfError here, with the library's text and our own words.
+#include <mutex>
+#include <string>
+
+namespace strata::io::detail {
+
+// The process-wide lock for all netCDF-C calls (recursive: helpers may nest).
+std::recursive_mutex& netcdfMutex();
+using NetcdfLock = std::lock_guard<std::recursive_mutex>;
+
+// "NetCDF: Not a valid ID (status -33)" plus a plain-words hint for the common failures.
+std::string statusText(int status);
+
+// Throws NetcdfError("<context>: <statusText>") when status is not NC_NOERR.
+void check(int status, const std::string& context);
+[[noreturn]] void fail(int status, const std::string& context);
+
+// The last component of a path ("data/hgt.nc" → "hgt.nc"), for messages.
+std::string fileName(const std::string& path);
+
+} // namespace strata::io::detail

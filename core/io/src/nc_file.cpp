@@ -1,0 +1,50 @@
+#include "nc_file.h"
+
+#include <netcdf.h>
+
+#include <filesystem>
+#include <system_error>
+
+#include "nc_call.h"
+#include "strata/core/error.h"
+#include "strata/io/netcdf.h"
+
+namespace strata::io::detail {
+
+NcFile::NcFile(std::string path, int ncid) : path_(std::move(path)), name_(fileName(path_)), ncid_(ncid) {}
+
+NcFile::~NcFile() {
+    try {
+        NetcdfLock lock(netcdfMutex());
+        nc_close(ncid_);
+    } catch (...) { // a lock failure: nothing sensible left to do in a destructor
+    }
+}
+
+std::shared_ptr<const NcFile> NcFile::open(const std::string& path) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const auto status = fs::status(path, ec);
+    if (!fs::exists(status)) STRATA_FAIL(NetcdfError, "cannot open '" + path + "': no such file");
+    if (fs::is_directory(status)) STRATA_FAIL(NetcdfError, "cannot open '" + path + "': it is a directory");
+    if (fs::file_size(path, ec) == 0 && !ec)
+        STRATA_FAIL(NetcdfError, "cannot open '" + path + "': the file is empty (not a netCDF file)");
+
+    int ncid = -1;
+    int rc;
+    {
+        NetcdfLock lock(netcdfMutex());
+        rc = nc_open(path.c_str(), NC_NOWRITE, &ncid);
+    }
+    if (rc != NC_NOERR) {
+        if (rc > 0) // a system error (errno): permission denied and the like
+            STRATA_FAIL(NetcdfError, "cannot open '" + path + "': " + std::generic_category().message(rc));
+        std::string text = "cannot open '" + path + "': " + statusText(rc);
+        if (looksLikeNetcdf(path))
+            text += "; the file starts like netCDF, so it is probably truncated or damaged";
+        STRATA_FAIL(NetcdfError, text);
+    }
+    return std::shared_ptr<const NcFile>(new NcFile(path, ncid));
+}
+
+} // namespace strata::io::detail

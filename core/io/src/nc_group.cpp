@@ -1,0 +1,193 @@
+#include "nc_group.h"
+
+#include <netcdf.h>
+
+#include <algorithm>
+#include <limits>
+#include <set>
+#include <sstream>
+
+#include "nc_call.h"
+#include "nc_coords.h"
+#include "nc_meta.h"
+#include "nc_source.h"
+#include "strata/core/array_view.h"
+#include "strata/core/error.h"
+
+namespace strata::io::detail {
+namespace {
+
+std::string dimName(int groupId, int dimId, const std::string& context) {
+    char name[NC_MAX_NAME + 1] = {};
+    check(nc_inq_dimname(groupId, dimId, name), context + ": dimension " + std::to_string(dimId));
+    return name;
+}
+
+std::vector<std::string> words(const std::string& text) {
+    std::istringstream in(text);
+    std::vector<std::string> out;
+    for (std::string w; in >> w;) out.push_back(w);
+    return out;
+}
+
+// The group and id of variable `name` seen from `groupId`: there, or in an enclosing group.
+std::optional<std::pair<int, int>> findInScope(int groupId, const std::string& name) {
+    for (int g = groupId;;) {
+        int varId = -1;
+        if (nc_inq_varid(g, name.c_str(), &varId) == NC_NOERR) return std::pair{g, varId};
+        int parent = -1;
+        if (nc_inq_grp_parent(g, &parent) != NC_NOERR) return std::nullopt;
+        g = parent;
+    }
+}
+
+} // namespace
+
+void GroupReader::readDims(int groupId, const Dataset* parent, Dataset& ds) {
+    const std::string context = file_->name() + ": group '" + ds.group + "'";
+    int ndims = 0;
+    check(nc_inq_dimids(groupId, &ndims, nullptr, 0), context + ": dimensions");
+    std::vector<int> ids(static_cast<std::size_t>(ndims));
+    if (ndims) check(nc_inq_dimids(groupId, &ndims, ids.data(), 0), context + ": dimensions");
+    int nunlim = 0;
+    check(nc_inq_unlimdims(groupId, &nunlim, nullptr), context + ": unlimited dimensions");
+    std::vector<int> unlimited(static_cast<std::size_t>(nunlim));
+    if (nunlim)
+        check(nc_inq_unlimdims(groupId, &nunlim, unlimited.data()), context + ": unlimited dimensions");
+    for (int id : ids) {
+        char name[NC_MAX_NAME + 1] = {};
+        std::size_t len = 0;
+        check(nc_inq_dim(groupId, id, name, &len), context + ": dimension " + std::to_string(id));
+        STRATA_EXPECTS(len <= static_cast<std::size_t>(std::numeric_limits<std::int64_t>::max()), NetcdfError,
+                       context + ": dimension '" + std::string(name) + "' declares an impossible length");
+        Dimension d;
+        d.name = name;
+        d.length = static_cast<std::int64_t>(len);
+        d.unlimited = std::find(unlimited.begin(), unlimited.end(), id) != unlimited.end();
+        ds.dims.push_back(std::move(d));
+    }
+    if (parent)
+        for (const Dimension& d : parent->dims)
+            if (!ds.findDim(d.name)) ds.dims.push_back(d);
+}
+
+std::optional<std::pair<std::string, Variable>> GroupReader::readVariable(int groupId, int varId,
+                                                                          const std::string& group) {
+    char cname[NC_MAX_NAME + 1] = {};
+    nc_type type = 0;
+    int ndims = 0;
+    check(nc_inq_var(groupId, varId, cname, &type, &ndims, nullptr, nullptr),
+          file_->name() + ": variable " + std::to_string(varId) + " of group '" + group + "'");
+    const std::string name = cname;
+    const std::string context = describeVariable(*file_, variableLabel(group, name));
+    std::vector<int> dimIds(static_cast<std::size_t>(ndims));
+    if (ndims) check(nc_inq_vardimid(groupId, varId, dimIds.data()), context + ": dimensions");
+
+    std::optional<DType> dtype = dtypeOfNc(type);
+    if (!dtype && type > NC_MAX_ATOMIC_TYPE) { // an enum reads as its base integer type
+        nc_type base = 0;
+        int kind = 0;
+        if (nc_inq_user_type(groupId, type, nullptr, nullptr, &base, nullptr, &kind) == NC_NOERR &&
+            kind == NC_ENUM)
+            dtype = dtypeOfNc(base);
+    }
+    if (!dtype) {
+        notes_.lines.push_back(context + ": skipped (a user-defined netCDF-4 type)");
+        return std::nullopt;
+    }
+
+    std::vector<std::string> dims;
+    Shape shape;
+    std::int64_t elements = 1;
+    for (int id : dimIds) {
+        dims.push_back(dimName(groupId, id, context));
+        std::size_t len = 0;
+        check(nc_inq_dimlen(groupId, id, &len), context + ": dimension '" + dims.back() + "'");
+        const auto n = static_cast<std::int64_t>(len);
+        STRATA_EXPECTS(n >= 0 && !__builtin_mul_overflow(elements, n, &elements), NetcdfError,
+                       context + ": its declared size overflows (the header is damaged)");
+        shape.push_back(n);
+    }
+    std::int64_t bytes = 0;
+    STRATA_EXPECTS(!__builtin_mul_overflow(elements, static_cast<std::int64_t>(sizeOf(*dtype)), &bytes),
+                   NetcdfError, context + ": its declared size in bytes overflows (the header is damaged)");
+    if (ndims > kMaxDims) {
+        notes_.lines.push_back(context + ": skipped (" + std::to_string(ndims) + " dims; at most " +
+                               std::to_string(kMaxDims) + " are supported)");
+        return std::nullopt;
+    }
+    if (std::set<std::string>(dims.begin(), dims.end()).size() != dims.size()) {
+        notes_.lines.push_back(context + ": skipped (it uses one dimension twice)");
+        return std::nullopt;
+    }
+
+    Attributes attrs = readAttributes(groupId, varId, context);
+    CfEncoding encoding = CfEncoding::fromAttributes(attrs, *dtype);
+    auto source =
+        std::make_shared<NcVariableSource>(file_, groupId, varId, variableLabel(group, name), shape, *dtype);
+    return std::pair{name, Variable::lazy(std::move(dims), std::move(shape), std::move(encoding),
+                                          std::move(source), std::move(attrs))};
+}
+
+void GroupReader::readCoordinates(int groupId, const Dataset* parent, Dataset& ds) {
+    // Index coordinates (1-D, named after their dim), then those named by `coordinates`.
+    std::vector<std::string> names;
+    auto add = [&](const std::string& n) {
+        if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+    };
+    for (const auto& [name, v] : ds.variables)
+        if (v.ndim() == 1 && v.dims()[0] == name) add(name);
+    for (const auto& [name, v] : ds.variables)
+        if (auto text = v.attrs().text("coordinates"))
+            for (const auto& w : words(*text)) add(w);
+
+    for (const std::string& name : names) {
+        const Variable* v = ds.findVariable(name);
+        std::optional<std::pair<std::string, Variable>> outer;
+        std::string label = variableLabel(ds.group, name);
+        if (!v && parent && parent->coords.contains(name)) continue; // inherited below
+        if (!v) { // named by `coordinates` but defined in an enclosing group (or nowhere)
+            const auto where = findInScope(groupId, name);
+            if (!where) {
+                notes_.lines.push_back(file_->name() + ": coordinate '" + name +
+                                       "' named by a 'coordinates'" + " attribute in group '" + ds.group +
+                                       "' does not exist");
+                continue;
+            }
+            const std::string group = groupPath(where->first);
+            outer = readVariable(where->first, where->second, group);
+            if (!outer) continue;
+            v = &outer->second;
+            label = variableLabel(group, name);
+        }
+        if (auto c = decodeCoordinate(name, *v, describeVariable(*file_, label), notes_))
+            ds.coords.set(std::move(*c));
+    }
+}
+
+Dataset GroupReader::read(int groupId, const Dataset* parent) {
+    Dataset ds;
+    ds.path = file_->path();
+    ds.format = format_;
+    ds.group = groupPath(groupId);
+    readDims(groupId, parent, ds);
+    ds.attrs = readAttributes(groupId, NC_GLOBAL, file_->name() + ": group '" + ds.group + "'");
+
+    int nvars = 0;
+    check(nc_inq_nvars(groupId, &nvars), file_->name() + ": variables of group '" + ds.group + "'");
+    for (int id = 0; id < nvars; ++id)
+        if (auto v = readVariable(groupId, id, ds.group)) ds.variables.push_back(std::move(*v));
+    readCoordinates(groupId, parent, ds);
+    if (parent)
+        for (const Coordinate& c : parent->coords)
+            if (!ds.coords.contains(c.name)) ds.coords.set(c);
+
+    int ngroups = 0;
+    check(nc_inq_grps(groupId, &ngroups, nullptr), file_->name() + ": groups of '" + ds.group + "'");
+    std::vector<int> children(static_cast<std::size_t>(ngroups));
+    if (ngroups) check(nc_inq_grps(groupId, &ngroups, children.data()), file_->name() + ": groups");
+    for (int child : children) ds.groups.push_back(read(child, &ds));
+    return ds;
+}
+
+} // namespace strata::io::detail

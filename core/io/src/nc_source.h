@@ -1,0 +1,34 @@
+#pragma once
+// A netCDF variable as a DataSource: hyperslab reads into the stored type.
+#include <memory>
+#include <vector>
+
+#include "nc_file.h"
+#include "strata/core/data_source.h"
+#include "strata/core/dtype.h"
+
+namespace strata::io::detail {
+
+class NcVariableSource final : public DataSource {
+public:
+    // `label` is the variable's name, with its group path outside the root ("/g/sst").
+    NcVariableSource(std::shared_ptr<const NcFile> file, int groupId, int varId, std::string label,
+                     std::vector<std::int64_t> shape, DType stored);
+
+    void read(std::span<const std::int64_t> start, std::span<const std::int64_t> count,
+              std::span<const std::int64_t> stride, void* out) const override;
+    std::string describe() const override;
+
+private:
+    std::shared_ptr<const NcFile> file_;
+    int groupId_;
+    int varId_;
+    std::string label_;
+    std::vector<std::int64_t> shape_;
+    DType stored_;
+};
+
+// "file.nc: variable 'sst'", the prefix of every message about a variable.
+std::string describeVariable(const NcFile& file, const std::string& label);
+
+} // namespace strata::io::detail

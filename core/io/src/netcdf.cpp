@@ -1,0 +1,63 @@
+#include "strata/io/netcdf.h"
+
+#include <netcdf.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "nc3_extent.h"
+#include "nc_call.h"
+#include "nc_file.h"
+#include "nc_group.h"
+#include "nc_meta.h"
+#include "strata/core/error.h"
+
+namespace strata::io {
+
+Dataset openDataset(const std::string& path) {
+    OpenNotes notes;
+    return openDataset(path, notes);
+}
+
+Dataset openDataset(const std::string& path, OpenNotes& notes) {
+    auto file = detail::NcFile::open(path);
+    detail::NetcdfLock lock(detail::netcdfMutex());
+    int format = 0;
+    detail::check(nc_inq_format(file->id(), &format), "cannot open '" + path + "'");
+    if (format == NC_FORMAT_CLASSIC || format == NC_FORMAT_64BIT_OFFSET || format == NC_FORMAT_CDF5) {
+        std::error_code ec;
+        const auto size = std::filesystem::file_size(path, ec);
+        const auto extent = detail::classicDataExtent(path);
+        STRATA_EXPECTS(ec || !extent || *extent <= size, NetcdfError,
+                       "cannot open '" + path + "': the file is truncated (it has " + std::to_string(size) +
+                           " bytes, its header describes " + std::to_string(extent.value_or(0)) + ")");
+    }
+    detail::GroupReader reader(file, detail::formatName(format), notes);
+    return reader.read(file->id(), nullptr);
+}
+
+bool looksLikeNetcdf(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return false;
+    char head[8] = {};
+    in.read(head, sizeof head);
+    if (in.gcount() >= 4 && std::memcmp(head, "CDF", 3) == 0 &&
+        (head[3] == 1 || head[3] == 2 || head[3] == 5))
+        return true;
+    static constexpr char kHdf5[8] = {'\x89', 'H', 'D', 'F', '\r', '\n', '\x1a', '\n'};
+    // HDF5 signatures sit at 0, 512, 1024, 2048, ... (after a user block).
+    for (std::streamoff at = 0; at <= (std::streamoff(1) << 20); at = at ? at * 2 : 512) {
+        in.clear();
+        in.seekg(at);
+        char sig[8] = {};
+        in.read(sig, sizeof sig);
+        if (in.gcount() < 8) return false;
+        if (std::memcmp(sig, kHdf5, 8) == 0) return true;
+    }
+    return false;
+}
+
+std::string netcdfLibraryVersion() { return nc_inq_libvers(); }
+
+} // namespace strata::io
