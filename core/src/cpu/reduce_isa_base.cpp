@@ -1,0 +1,19 @@
+// The reduction drivers at the baseline instruction set (x86-64: SSE2).
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+#include <vector>
+
+#include "cpu/kernels.h"
+#include "cpu/reduce_isa.h"
+#include "cpu/thread_pool.h"
+#include "strata/core/detail/dtype_visit.h"
+
+namespace strata::detail::cpu::isa_base {
+#include "cpu/reduce_common.inc.h"
+#include "cpu/reduce_extrema.inc.h"
+#include "cpu/reduce_moments.inc.h"
+#include "cpu/reduce_weighted.inc.h"
+} // namespace strata::detail::cpu::isa_base
