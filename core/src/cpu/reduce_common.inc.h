@@ -1,7 +1,8 @@
 // Shared pieces of the reduction drivers; included inside namespace
 // strata::detail::cpu::<variant> by reduce_isa_*.cpp (after all standard headers).
 
-inline constexpr int kBlock = 2048;                             // columns per block (Columns shape)
+inline constexpr int kMaxBlock = 16384; // most columns per block (Columns shape)
+inline constexpr int kRowsPerPass = 6;  // rows of a block read per pass over its accumulators
 inline constexpr std::int64_t kSegment = std::int64_t(1) << 30; // longest row piece per kernel call
 
 struct Moments {
@@ -89,22 +90,54 @@ STRATA_INLINE void forSegments(const ReducePlan& pl, std::int64_t a, std::int64_
     }
 }
 
+// Per-thread scratch arrays for the column accumulators (slot 0..3, n elements of T <= 8 bytes).
+template <class T> T* scratch(int slot, std::size_t n) {
+    static_assert(sizeof(T) <= sizeof(double));
+    thread_local std::vector<double> store[4];
+    if (store[slot].size() < n) store[slot].resize(n);
+    return reinterpret_cast<T*>(store[slot].data());
+}
+
+// Calls pass(rows, count) for the rows of a column block in order, up to kRowsPerPass at a
+// time; `rows` holds the rows' offsets from the block's start.
+template <class F> STRATA_INLINE void forRowPasses(const ReducePlan& pl, F&& pass) {
+    Odometer od = reducedOdometer(pl);
+    std::int64_t offs[kRowsPerPass];
+    for (std::int64_t r = 0; r < pl.redCount;) {
+        const int k = static_cast<int>(std::min<std::int64_t>(kRowsPerPass, pl.redCount - r));
+        for (int i = 0; i < k; ++i, od.next()) offs[i] = od.off0;
+        pass(offs, k, r);
+        r += k;
+    }
+}
+
 // Columns shape: the tasks are (outer kept index, block of columns) pairs; calls
-// body(input offset, weight offset, output offset, first column, columns in block).
+// body(input offset, weight offset, output offset, columns in block) — at most blockSize(pl).
+inline std::int64_t blockSize(const ReducePlan& pl) {
+    const std::int64_t cols = pl.kn[pl.nk - 1];
+    const std::int64_t outer = pl.outCount / cols;
+    const std::int64_t want = 4 * static_cast<std::int64_t>(poolThreads());
+    std::int64_t b = (cols * outer + want - 1) / want;
+    b = (b + 63) / 64 * 64;
+    b = std::clamp<std::int64_t>(b, 256, kMaxBlock);
+    return std::min(b, cols);
+}
+
 template <class F> void forColumnBlocks(const ReducePlan& pl, F&& body) {
     const std::int64_t cols = pl.kn[pl.nk - 1];
-    const std::int64_t blocks = (cols + kBlock - 1) / kBlock;
+    const std::int64_t block = blockSize(pl);
+    const std::int64_t blocks = (cols + block - 1) / block;
     const std::int64_t outer = pl.outCount / cols;
     Odometer outerOd = keptOdometer(pl);
     outerOd.n = pl.nk - 1;
-    const std::int64_t perTask = (cols < kBlock ? cols : kBlock) * (pl.redCount > 0 ? pl.redCount : 1);
+    const std::int64_t perTask = block * (pl.redCount > 0 ? pl.redCount : 1);
     parallelFor(outer * blocks, std::max<std::int64_t>(1, (std::int64_t(1) << 18) / perTask),
                 [&](std::int64_t tb, std::int64_t te) {
                     Odometer od = outerOd;
                     for (std::int64_t t = tb; t < te; ++t) {
                         od.seek(t / blocks);
-                        const std::int64_t j0 = (t % blocks) * kBlock;
-                        const int m = static_cast<int>(std::min<std::int64_t>(kBlock, cols - j0));
+                        const std::int64_t j0 = (t % blocks) * block;
+                        const int m = static_cast<int>(std::min<std::int64_t>(block, cols - j0));
                         body(od.off0 + j0, od.off1 + j0 * pl.kws[pl.nk - 1], od.off2 + j0 * pl.kos[pl.nk - 1],
                              m);
                     }

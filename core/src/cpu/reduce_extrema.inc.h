@@ -31,34 +31,41 @@ template <bool Max, bool Arg, class T> void extremaColumns(const ReduceProblem& 
     const std::int64_t ocs = pl.kos[pl.nk - 1];
     constexpr T start = extremeStart<T, Max>();
     forColumnBlocks(pl, [&](std::int64_t inOff, std::int64_t, std::int64_t outOff, int m) {
-        alignas(64) T best[kBlock];
-        alignas(64) std::int64_t idx[kBlock];
+        T* best = scratch<T>(0, static_cast<std::size_t>(m));
+        std::int64_t* idx = scratch<std::int64_t>(1, static_cast<std::size_t>(m));
         const T* base = in + inOff;
         for (int j = 0; j < m; ++j) {
             best[j] = start;
             idx[j] = -1;
         }
-        Odometer od = reducedOdometer(pl);
-        std::int64_t r = 0;
-        while (r < pl.redCount) {
+        forRowPasses(pl, [&](const std::int64_t* offs, int count, std::int64_t r) {
             if constexpr (Arg) {
-                colsArgExtreme<Max>(base + od.off0, m, r, best, idx);
-                od.next();
-                ++r;
+                for (int i = 0; i < count; ++i) colsArgExtreme<Max>(base + offs[i], m, r + i, best, idx);
             } else {
-                const T* rows[4];
-                if (pl.redCount - r >= 4) {
-                    for (int i = 0; i < 4; ++i, od.next()) rows[i] = base + od.off0;
+                const T* rows[kRowsPerPass];
+                for (int i = 0; i < count; ++i) rows[i] = base + offs[i];
+                switch (count) {
+                case 6:
+                    colsExtreme<Max, 6>(rows, m, best);
+                    break;
+                case 5:
+                    colsExtreme<Max, 5>(rows, m, best);
+                    break;
+                case 4:
                     colsExtreme<Max, 4>(rows, m, best);
-                    r += 4;
-                } else {
-                    rows[0] = base + od.off0;
-                    od.next();
+                    break;
+                case 3:
+                    colsExtreme<Max, 3>(rows, m, best);
+                    break;
+                case 2:
+                    colsExtreme<Max, 2>(rows, m, best);
+                    break;
+                default:
                     colsExtreme<Max, 1>(rows, m, best);
-                    ++r;
+                    break;
                 }
             }
-        }
+        });
         for (int j = 0; j < m; ++j) {
             settleExtreme<Max, Arg>(pl, base + j, best[j], idx[j]);
             storeExtreme<Max, Arg>(p, outOff + j * ocs, best[j], idx[j]);

@@ -9,44 +9,45 @@ template <bool Sq, class T> void momentsColumns(const ReduceProblem& p, const Re
     const T* in = static_cast<const T*>(p.in.data);
     const std::int64_t ocs = pl.kos[pl.nk - 1];
     forColumnBlocks(pl, [&](std::int64_t inOff, std::int64_t, std::int64_t outOff, int m) {
-        alignas(64) double s[kBlock], q[kBlock], k[kBlock], n[kBlock];
-        alignas(64) std::int32_t c[kBlock];
+        const std::size_t sm = static_cast<std::size_t>(m);
+        double* s = scratch<double>(0, sm);
+        double* q = scratch<double>(1, sm);
+        double* k = scratch<double>(2, sm);
+        std::int32_t* c = scratch<std::int32_t>(3, sm);
         const T* base = in + inOff;
         for (int j = 0; j < m; ++j) {
-            s[j] = q[j] = n[j] = k[j] = 0;
+            s[j] = q[j] = k[j] = 0;
             c[j] = 0;
         }
         if constexpr (Sq)
             for (int j = 0; j < m; ++j)
                 k[j] = isFiniteValue(base[j]) ? static_cast<double>(base[j]) : shiftFor(pl, base + j);
-        Odometer od = reducedOdometer(pl);
-        std::int64_t r = 0, sinceFlush = 0;
-        auto flush = [&] {
-            for (int j = 0; j < m; ++j) {
-                n[j] += c[j];
-                c[j] = 0;
-            }
-            sinceFlush = 0;
-        };
-        while (r < pl.redCount) {
-            const T* rows[4];
-            if (pl.redCount - r >= 4) {
-                for (int i = 0; i < 4; ++i, od.next()) rows[i] = base + od.off0;
+        forRowPasses(pl, [&](const std::int64_t* offs, int count, std::int64_t) {
+            const T* rows[kRowsPerPass];
+            for (int i = 0; i < count; ++i) rows[i] = base + offs[i];
+            switch (count) {
+            case 6:
+                colsMoments<Sq, 6>(rows, m, s, q, c, k);
+                break;
+            case 5:
+                colsMoments<Sq, 5>(rows, m, s, q, c, k);
+                break;
+            case 4:
                 colsMoments<Sq, 4>(rows, m, s, q, c, k);
-                r += 4;
-                sinceFlush += 4;
-            } else {
-                rows[0] = base + od.off0;
-                od.next();
+                break;
+            case 3:
+                colsMoments<Sq, 3>(rows, m, s, q, c, k);
+                break;
+            case 2:
+                colsMoments<Sq, 2>(rows, m, s, q, c, k);
+                break;
+            default:
                 colsMoments<Sq, 1>(rows, m, s, q, c, k);
-                r += 1;
-                sinceFlush += 1;
+                break;
             }
-            if (sinceFlush >= (std::int64_t(1) << 30)) flush();
-        }
-        flush();
+        });
         for (int j = 0; j < m; ++j)
-            storeNumber(p.out, p.outType, outOff + j * ocs, momentResult(p.op, s[j], q[j], n[j]));
+            storeNumber(p.out, p.outType, outOff + j * ocs, momentResult(p.op, s[j], q[j], c[j]));
     });
 }
 

@@ -57,7 +57,7 @@ ReducePlan makePlan(const ReduceProblem& p, bool weighted) {
     const bool rowsOk = nr > 0 && red[nr - 1].s == 1 && red[nr - 1].n >= 8;
     if (!emptyAny && rowsOk)
         plan.shape = ReduceShape::Rows;
-    else if (!emptyAny && unit >= 0) {
+    else if (!emptyAny && unit >= 0 && plan.redCount < (std::int64_t(1) << 31)) { // int32 counts
         plan.shape = ReduceShape::Columns;
         const Dim u = kept[unit];
         for (int i = unit; i < nk - 1; ++i) kept[i] = kept[i + 1];

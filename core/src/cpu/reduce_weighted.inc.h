@@ -15,7 +15,8 @@ template <class T> void weightedColumns(const ReduceProblem& p, const ReducePlan
     const std::int64_t ocs = pl.kos[pl.nk - 1];
     const std::int64_t wcs = pl.kws[pl.nk - 1];
     forColumnBlocks(pl, [&](std::int64_t inOff, std::int64_t wOff, std::int64_t outOff, int m) {
-        alignas(64) double s[kBlock], sw[kBlock];
+        double* s = scratch<double>(0, static_cast<std::size_t>(m));
+        double* sw = scratch<double>(1, static_cast<std::size_t>(m));
         for (int j = 0; j < m; ++j) s[j] = sw[j] = 0;
         Odometer od = reducedOdometer(pl);
         for (std::int64_t r = 0; r < pl.redCount; ++r, od.next()) {
