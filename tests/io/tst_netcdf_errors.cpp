@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <fstream>
 
+#include <netcdf.h>
+
 #include "strata/core/error.h"
 #include "strata/io/netcdf.h"
 
@@ -119,6 +121,23 @@ private slots:
         writeBytes(path("huge.nc"), h);
         const QString m = failureOf(path("huge.nc"));
         QVERIFY2(m.contains("huge.nc"), qPrintable(m));
+    }
+    void sizesThatOverflowInNetcdf4() {
+        // netCDF-C writes this header (chunks of one value, nothing stored): 2^70 elements.
+        const std::string file = path("huge4.nc");
+        {
+            int nc = 0, dims[2] = {}, v = 0;
+            const size_t chunks[2] = {1, 1};
+            QCOMPARE(nc_create(file.c_str(), NC_NETCDF4 | NC_CLOBBER, &nc), NC_NOERR);
+            QCOMPARE(nc_def_dim(nc, "a", size_t(1) << 40, &dims[0]), NC_NOERR);
+            QCOMPARE(nc_def_dim(nc, "b", size_t(1) << 30, &dims[1]), NC_NOERR);
+            QCOMPARE(nc_def_var(nc, "v", NC_DOUBLE, 2, dims, &v), NC_NOERR);
+            QCOMPARE(nc_def_var_chunking(nc, v, NC_CHUNKED, chunks), NC_NOERR);
+            QCOMPARE(nc_close(nc), NC_NOERR);
+        }
+        const QString m = failureOf(file);
+        QVERIFY2(m.contains("huge4.nc") && m.contains("'v'") && m.contains("overflows"), qPrintable(m));
+        QVERIFY2(m.contains("a = 1099511627776"), qPrintable(m));
     }
     void realFilesLookLikeNetcdf() {
         for (const char* f : {"tas_rectilinear_grid_2D.nc", "lcc_km.nc", "test_hgroups.nc", "reduced.nc"})

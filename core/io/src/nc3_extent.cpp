@@ -6,8 +6,6 @@
 namespace strata::io::detail {
 namespace {
 
-constexpr std::size_t kMaxHeaderBytes = std::size_t(64) << 20;
-
 // A bounds-checked big-endian reader over the header bytes; any overrun sets failed().
 class Reader {
 public:
@@ -77,14 +75,8 @@ void skipAttributes(Reader& r) {
 
 bool mul(std::uint64_t a, std::uint64_t b, std::uint64_t& out) { return !__builtin_mul_overflow(a, b, &out); }
 
-} // namespace
-
-std::optional<std::uint64_t> classicDataExtent(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return std::nullopt;
-    std::vector<unsigned char> bytes(kMaxHeaderBytes);
-    in.read(reinterpret_cast<char*>(bytes.data()), std::streamsize(bytes.size()));
-    bytes.resize(std::size_t(in.gcount()));
+// Parses the header in `bytes`; nullopt when it is not all there or not understood.
+std::optional<std::uint64_t> parseExtent(const std::vector<unsigned char>& bytes) {
     if (bytes.size() < 4 || bytes[0] != 'C' || bytes[1] != 'D' || bytes[2] != 'F') return std::nullopt;
     const int version = bytes[3];
     if (version != 1 && version != 2 && version != 5) return std::nullopt;
@@ -157,6 +149,24 @@ std::optional<std::uint64_t> classicDataExtent(const std::string& path) {
         if (v.bytes > 0 && end > extent) extent = end;
     }
     return extent;
+}
+
+} // namespace
+
+std::optional<std::uint64_t> classicDataExtent(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return std::nullopt;
+    // Headers are usually a few kB; read more only when the one read does not hold it all.
+    std::vector<unsigned char> bytes;
+    for (std::size_t want = std::size_t(64) << 10; want <= (std::size_t(64) << 20); want *= 16) {
+        const std::size_t have = bytes.size();
+        bytes.resize(want);
+        in.read(reinterpret_cast<char*>(bytes.data() + have), std::streamsize(want - have));
+        bytes.resize(have + std::size_t(in.gcount()));
+        if (auto extent = parseExtent(bytes)) return extent;
+        if (bytes.size() < want) return std::nullopt; // the whole file was read
+    }
+    return std::nullopt;
 }
 
 } // namespace strata::io::detail

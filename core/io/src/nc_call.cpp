@@ -7,8 +7,9 @@
 namespace strata::io::detail {
 
 std::recursive_mutex& netcdfMutex() {
-    static std::recursive_mutex m;
-    return m;
+    // Never destroyed: files held by static objects may still close during exit.
+    static auto* m = new std::recursive_mutex;
+    return *m;
 }
 
 std::string statusText(int status) {

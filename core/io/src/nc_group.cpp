@@ -30,6 +30,17 @@ std::vector<std::string> words(const std::string& text) {
     return out;
 }
 
+// "(a = 1099511627776, b = 1073741824)"; `pending` is the length not yet in `shape`.
+std::string describeShape(const std::vector<std::string>& dims, const Shape& shape, std::size_t pending) {
+    std::string s = "(";
+    for (std::size_t i = 0; i < dims.size(); ++i) {
+        if (i) s += ", ";
+        s += dims[i] + " = " +
+             std::to_string(i < shape.size() ? std::uint64_t(shape[i]) : std::uint64_t(pending));
+    }
+    return s + ")";
+}
+
 // The group and id of variable `name` seen from `groupId`: there, or in an enclosing group.
 std::optional<std::pair<int, int>> findInScope(int groupId, const std::string& name) {
     for (int g = groupId;;) {
@@ -105,12 +116,14 @@ std::optional<std::pair<std::string, Variable>> GroupReader::readVariable(int gr
         check(nc_inq_dimlen(groupId, id, &len), context + ": dimension '" + dims.back() + "'");
         const auto n = static_cast<std::int64_t>(len);
         STRATA_EXPECTS(n >= 0 && !__builtin_mul_overflow(elements, n, &elements), NetcdfError,
-                       context + ": its declared size overflows (the header is damaged)");
+                       context + ": its declared size " + describeShape(dims, shape, len) +
+                           " overflows 64 bits");
         shape.push_back(n);
     }
     std::int64_t bytes = 0;
-    STRATA_EXPECTS(!__builtin_mul_overflow(elements, static_cast<std::int64_t>(sizeOf(*dtype)), &bytes),
-                   NetcdfError, context + ": its declared size in bytes overflows (the header is damaged)");
+    STRATA_EXPECTS(
+        !__builtin_mul_overflow(elements, static_cast<std::int64_t>(sizeOf(*dtype)), &bytes), NetcdfError,
+        context + ": its declared size in bytes " + describeShape(dims, shape, 0) + " overflows 64 bits");
     if (ndims > kMaxDims) {
         notes_.lines.push_back(context + ": skipped (" + std::to_string(ndims) + " dims; at most " +
                                std::to_string(kMaxDims) + " are supported)");
