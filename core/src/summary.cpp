@@ -32,9 +32,13 @@ std::string firstLast(const Coordinate& c) {
 }
 
 void printGroup(std::ostringstream& out, const Dataset& ds, const std::string& indent) {
-    std::size_t width = 4;
-    for (const auto& [n, v] : ds.variables) width = std::max(width, n.size());
+    std::size_t width = 4, dimsWidth = 8;
+    for (const auto& [n, v] : ds.variables) {
+        width = std::max(width, n.size());
+        dimsWidth = std::max(dimsWidth, dimList(v.dims()).size());
+    }
     width += 1;
+    dimsWidth += 1;
     out << indent << "Dimensions:  (";
     for (std::size_t i = 0; i < ds.dims.size(); ++i)
         out << (i ? ", " : "") << ds.dims[i].name << ": " << ds.dims[i].length
@@ -44,7 +48,7 @@ void printGroup(std::ostringstream& out, const Dataset& ds, const std::string& i
         out << indent << "Coordinates:\n";
         for (const auto& c : ds.coords) {
             const Variable* v = ds.findVariable(c.name);
-            out << indent << (c.isIndex() ? "  * " : "    ") << pad(c.name, width) << pad(dimList(c.dims), 16)
+            out << indent << (c.isIndex() ? "  * " : "    ") << pad(c.name, width) << pad(dimList(c.dims), dimsWidth)
                 << (v ? std::string(name(v->dtype())) : "") << "  " << firstLast(c);
             if (auto units = c.attrs.text("units")) out << "  [" << *units << "]";
             if (c.time) out << "  calendar " << name(c.time->calendar);
@@ -56,7 +60,7 @@ void printGroup(std::ostringstream& out, const Dataset& ds, const std::string& i
         out << indent << "Data variables:\n";
         for (const auto& n : data) {
             const Variable& v = *ds.findVariable(n);
-            out << indent << "    " << pad(n, width) << pad(dimList(v.dims()), 16) << pad(std::string(name(v.dtype())), 8)
+            out << indent << "    " << pad(n, width) << pad(dimList(v.dims()), dimsWidth) << pad(std::string(name(v.dtype())), 8)
                 << shapeText(v.shape());
             if (v.encoding().packed != v.dtype()) out << "  (stored as " << name(v.encoding().packed) << ")";
             if (auto units = v.attrs().text("units")) out << "  [" << *units << "]";
