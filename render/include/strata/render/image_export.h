@@ -1,0 +1,23 @@
+#pragma once
+// PNG export of the image view: the same scene as on screen (frame, axes, colour bar, title),
+// rendered offscreen at a requested size. Needs an X display (Debian's VTK draws only through
+// X): under a batch job, run inside xvfb-run.
+#include <QImage>
+#include <QSize>
+#include <QString>
+
+#include "strata/render/image_settings.h"
+
+namespace strata {
+
+// Renders `frame` as the image view would with `settings` into an image of `pixels`;
+// `scale` multiplies fonts, margins and line widths (2 for a picture twice the on-screen
+// size). Throws Error when no GL window can be made (no display) or the frame is not 2-D.
+QImage renderImage(const ImageFrame& frame, const ImageViewSettings& settings, QSize pixels,
+                   double scale = 1);
+
+// renderImage written to `path` as PNG; throws IoError naming the path when that fails.
+void exportPng(const ImageFrame& frame, const ImageViewSettings& settings, QSize pixels, const QString& path,
+               double scale = 1);
+
+} // namespace strata

@@ -1,0 +1,61 @@
+#include "strata/render/colormaps.h"
+
+#include <algorithm>
+
+#include "colormap_tables.h"
+#include "strata/core/error.h"
+
+namespace strata {
+namespace {
+
+const detail::BuiltinColormap* findMap(std::string_view name) {
+    for (const auto& m : detail::builtinColormaps())
+        if (name == m.name) return &m;
+    return nullptr;
+}
+
+} // namespace
+
+const std::vector<std::string>& colormapNames() {
+    static const std::vector<std::string> names = [] {
+        // Menu order: the perceptual maps first, then the rest; any other table after them.
+        std::vector<std::string> order = {"viridis", "magma", "plasma", "inferno",
+                                          "cividis", "turbo", "gray",   "RdBu"};
+        std::vector<std::string> out;
+        for (const auto& n : order)
+            if (findMap(n)) out.push_back(n);
+        for (const auto& m : detail::builtinColormaps())
+            if (std::find(out.begin(), out.end(), m.name) == out.end()) out.emplace_back(m.name);
+        return out;
+    }();
+    return names;
+}
+
+bool hasColormap(std::string_view name) { return findMap(name) != nullptr; }
+
+std::vector<Rgba8> colormapTable(std::string_view name, bool reversed) {
+    const detail::BuiltinColormap* m = findMap(name);
+    if (!m) {
+        std::string known;
+        for (const auto& n : colormapNames()) known += (known.empty() ? "" : ", ") + n;
+        STRATA_FAIL(ValueError, "unknown colour map '" + std::string(name) + "' (known: " + known + ")");
+    }
+    std::vector<Rgba8> table(static_cast<std::size_t>(m->entries));
+    for (int i = 0; i < m->entries; ++i)
+        table[static_cast<std::size_t>(i)] = {m->rgb[3 * i], m->rgb[3 * i + 1], m->rgb[3 * i + 2], 255};
+    if (reversed) std::reverse(table.begin(), table.end());
+    return table;
+}
+
+DataArray colormapLut(const std::vector<Rgba8>& table, Device device, Stream stream) {
+    STRATA_EXPECTS(!table.empty(), ValueError, "colormapLut: the table is empty");
+    std::vector<std::uint8_t> bytes;
+    bytes.reserve(table.size() * 4);
+    for (const Rgba8& c : table) bytes.insert(bytes.end(), {c.r, c.g, c.b, c.a});
+    DataArray host =
+        DataArray::fromHost("lut", {"entry", "channel"}, {static_cast<std::int64_t>(table.size()), 4}, bytes);
+    if (device.isHost()) return host;
+    return host.asDevice(device, stream);
+}
+
+} // namespace strata

@@ -1,0 +1,140 @@
+#include "frame_actor.h"
+
+#include <GL/gl.h>
+#include <vtkActor.h>
+#include <vtkCellArray.h>
+#include <vtkDoubleArray.h>
+#include <vtkFloatArray.h>
+#include <vtkMatrix4x4.h>
+#include <vtkOpenGLRenderWindow.h>
+#include <vtkOpenGLTexture.h>
+#include <vtkPointData.h>
+#include <vtkPoints.h>
+#include <vtkPolyData.h>
+#include <vtkPolyDataMapper.h>
+#include <vtkProperty.h>
+#include <vtkTextureObject.h>
+
+namespace strata::detail {
+namespace {
+
+// Vertex positions along one axis (normalised to [0, 1] over lo..hi, always ascending, so that
+// a descending coordinate gives the same triangles as an ascending one) and their texture
+// coordinates (running backwards for a descending coordinate): all the edges, or just the two
+// ends when the cells are evenly spaced.
+void axisVertices(const AxisGrid& g, std::vector<double>& pos, std::vector<double>& tex) {
+    const double lo = g.lo(), span = g.hi() - g.lo();
+    const std::size_t n = g.edges.size() - 1;
+    const bool down = g.descending();
+    pos.clear();
+    tex.clear();
+    if (isUniform(g.edges)) {
+        pos = {0.0, 1.0};
+        tex = down ? std::vector<double>{1.0, 0.0} : std::vector<double>{0.0, 1.0};
+        return;
+    }
+    for (std::size_t k = 0; k <= n; ++k) {
+        const std::size_t i = down ? n - k : k; // the edge at ascending position k
+        pos.push_back((g.edges[i] - lo) / span);
+        tex.push_back(static_cast<double>(i) / static_cast<double>(n));
+    }
+}
+
+} // namespace
+
+FrameActor::FrameActor() {
+    vtkNew<vtkPolyDataMapper> mapper;
+    mapper->SetInputData(mesh_);
+    mapper->ScalarVisibilityOff();
+    actor_->SetMapper(mapper);
+    actor_->GetProperty()->LightingOff(); // texture colours exactly
+    actor_->GetProperty()->SetColor(1, 1, 1);
+    actor_->ForceOpaqueOn();
+    actor_->VisibilityOff();
+}
+
+FrameActor::~FrameActor() = default;
+
+vtkActor* FrameActor::actor() const { return actor_.Get(); }
+
+void FrameActor::setGrid(const AxisGrid& x, const AxisGrid& y) {
+    std::vector<double> xp, xt, yp, yt;
+    axisVertices(x, xp, xt);
+    axisVertices(y, yp, yt);
+    xLo_ = x.lo();
+    xHi_ = x.hi();
+    yLo_ = y.lo();
+    yHi_ = y.hi();
+    const vtkIdType nx = static_cast<vtkIdType>(xp.size()), ny = static_cast<vtkIdType>(yp.size());
+    vtkNew<vtkPoints> points;
+    points->SetDataTypeToDouble();
+    points->SetNumberOfPoints(nx * ny);
+    vtkNew<vtkFloatArray> tcoords;
+    tcoords->SetNumberOfComponents(2);
+    tcoords->SetNumberOfTuples(nx * ny);
+    for (vtkIdType j = 0; j < ny; ++j)
+        for (vtkIdType i = 0; i < nx; ++i) {
+            points->SetPoint(j * nx + i, xp[i], yp[j], 0);
+            tcoords->SetTuple2(j * nx + i, xt[i], yt[j]);
+        }
+    vtkNew<vtkCellArray> quads;
+    for (vtkIdType j = 0; j + 1 < ny; ++j)
+        for (vtkIdType i = 0; i + 1 < nx; ++i) {
+            vtkIdType q[4] = {j * nx + i, j * nx + i + 1, (j + 1) * nx + i + 1, (j + 1) * nx + i};
+            quads->InsertNextCell(4, q);
+        }
+    mesh_->SetPoints(points);
+    mesh_->SetPolys(quads);
+    mesh_->GetPointData()->SetTCoords(tcoords);
+    mesh_->Modified();
+}
+
+void FrameActor::place(const ViewTransform& t) {
+    // Normalised u → data x = xLo + u (xHi − xLo) → pixels relative to the plot's origin.
+    const ViewWindow& w = t.window();
+    const PixelRect& p = t.plot();
+    const double sx = p.width() / (w.x1 - w.x0), sy = p.height() / (w.y1 - w.y0);
+    // A cell edge that falls exactly on a pixel centre is a tie the rasteriser may break
+    // either way (differently in two contexts); a 1/64-pixel shift breaks it the same way in all.
+    constexpr double nudge = 1.0 / 64;
+    vtkNew<vtkMatrix4x4> m;
+    m->Identity();
+    m->SetElement(0, 0, (xHi_ - xLo_) * sx);
+    m->SetElement(0, 3, (xLo_ - w.x0) * sx + nudge);
+    m->SetElement(1, 1, (yHi_ - yLo_) * sy);
+    m->SetElement(1, 3, (yLo_ - w.y0) * sy + nudge);
+    actor_->SetUserMatrix(m);
+}
+
+void FrameActor::setTexture(unsigned texture, vtkOpenGLRenderWindow* window) {
+    if (texture == 0 || !window) {
+        actor_->VisibilityOff();
+        return;
+    }
+    if (texture != glTexture_ || !textureObject_ || textureObject_->GetContext() != window) {
+        textureObject_ = vtkSmartPointer<vtkTextureObject>::New();
+        textureObject_->SetContext(window);
+        textureObject_->AssignToExistingTexture(texture, GL_TEXTURE_2D);
+        textureObject_->SetMinificationFilter(vtkTextureObject::Nearest);
+        textureObject_->SetMagnificationFilter(vtkTextureObject::Nearest);
+        textureObject_->SetWrapS(vtkTextureObject::ClampToEdge);
+        textureObject_->SetWrapT(vtkTextureObject::ClampToEdge);
+        texture_ = vtkSmartPointer<vtkOpenGLTexture>::New();
+        texture_->SetTextureObject(textureObject_);
+        texture_->InterpolateOff();
+        texture_->RepeatOff();
+        actor_->SetTexture(texture_);
+        glTexture_ = texture;
+    }
+    actor_->VisibilityOn();
+}
+
+void FrameActor::releaseGraphics() {
+    actor_->SetTexture(nullptr);
+    texture_ = nullptr;
+    textureObject_ = nullptr;
+    glTexture_ = 0;
+    actor_->VisibilityOff();
+}
+
+} // namespace strata::detail

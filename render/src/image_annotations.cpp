@@ -1,0 +1,186 @@
+#include "image_annotations.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <vtkActor2D.h>
+#include <vtkCellArray.h>
+#include <vtkCellData.h>
+#include <vtkPoints.h>
+#include <vtkPolyData.h>
+#include <vtkPolyDataMapper2D.h>
+#include <vtkProp.h>
+#include <vtkProperty2D.h>
+#include <vtkRenderer.h>
+#include <vtkSmartPointer.h>
+#include <vtkTextActor.h>
+#include <vtkTextProperty.h>
+#include <vtkUnsignedCharArray.h>
+
+#include "fonts.h"
+#include "strata/render/ticks.h"
+
+namespace strata::detail {
+namespace {
+
+constexpr double kInk[3] = {0.1, 0.1, 0.1};
+
+// Line segments in a renderer's pixels.
+class Lines {
+public:
+    void add(double x0, double y0, double x1, double y1) {
+        vtkIdType a = points_->InsertNextPoint(x0, y0, 0), b = points_->InsertNextPoint(x1, y1, 0);
+        vtkIdType ids[2] = {a, b};
+        lines_->InsertNextCell(2, ids);
+    }
+    void rect(const PixelRect& r) {
+        add(r.x0, r.y0, r.x1, r.y0);
+        add(r.x1, r.y0, r.x1, r.y1);
+        add(r.x1, r.y1, r.x0, r.y1);
+        add(r.x0, r.y1, r.x0, r.y0);
+    }
+    vtkSmartPointer<vtkActor2D> actor(double width) const {
+        vtkNew<vtkPolyData> pd;
+        pd->SetPoints(points_);
+        pd->SetLines(lines_);
+        vtkNew<vtkPolyDataMapper2D> mapper;
+        mapper->SetInputData(pd);
+        auto a = vtkSmartPointer<vtkActor2D>::New();
+        a->SetMapper(mapper);
+        a->GetProperty()->SetColor(kInk[0], kInk[1], kInk[2]);
+        a->GetProperty()->SetLineWidth(static_cast<float>(width));
+        return a;
+    }
+
+private:
+    vtkNew<vtkPoints> points_;
+    vtkNew<vtkCellArray> lines_;
+};
+
+enum class Align { Left, Centre, Right };
+enum class VAlign { Bottom, Centre, Top };
+
+vtkSmartPointer<vtkTextActor> text(const std::string& s, double x, double y, double size, Align h, VAlign v,
+                                   double angle = 0) {
+    auto t = vtkSmartPointer<vtkTextActor>::New();
+    t->SetInput(s.c_str());
+    vtkTextProperty* p = t->GetTextProperty();
+    applyFont(p, size);
+    p->SetColor(kInk[0], kInk[1], kInk[2]);
+    p->SetOrientation(angle);
+    if (h == Align::Left) p->SetJustificationToLeft();
+    if (h == Align::Centre) p->SetJustificationToCentered();
+    if (h == Align::Right) p->SetJustificationToRight();
+    if (v == VAlign::Bottom) p->SetVerticalJustificationToBottom();
+    if (v == VAlign::Centre) p->SetVerticalJustificationToCentered();
+    if (v == VAlign::Top) p->SetVerticalJustificationToTop();
+    t->SetPosition(x, y);
+    return t;
+}
+
+int tickTarget(double pixels, double perTick) {
+    return std::clamp(static_cast<int>(pixels / perTick), 2, 10);
+}
+
+std::vector<Tick> axisTicks(const AxisGrid& g, double lo, double hi, int target) {
+    if (g.time) return dateTicks(lo, hi, *g.time, target);
+    if (g.fromIndices) return integerTicks(lo, hi, target);
+    if (g.coordinate && g.coordinate->attrs.text("units").value_or("").rfind("degree", 0) == 0)
+        return degreeTicks(lo, hi, target);
+    return niceTicks(lo, hi, target);
+}
+
+} // namespace
+
+ImageAnnotations::ImageAnnotations() = default;
+ImageAnnotations::~ImageAnnotations() { clear(); }
+
+void ImageAnnotations::add(vtkRenderer* r, vtkProp* p) {
+    r->AddViewProp(p);
+    p->Register(nullptr);
+    props_.emplace_back(r, p);
+}
+
+void ImageAnnotations::clear() {
+    for (auto& [r, p] : props_) {
+        r->RemoveViewProp(p);
+        p->UnRegister(nullptr);
+    }
+    props_.clear();
+}
+
+void ImageAnnotations::build(vtkRenderer* back, const AnnotationContent& c) {
+    clear();
+    const ViewLayout& l = c.layout;
+    const double s = l.scale;
+    const PixelRect& pr = l.plot;
+    const ViewTransform t(pr, c.window);
+    const double tickLen = 5 * s, labelSize = 12 * s, titleSize = 13 * s;
+
+    // The plot's border, just outside it: the frame's outer cells stay whole.
+    Lines ticks;
+    const double h = 0.5 * s;
+    ticks.rect({pr.x0 - h, pr.y0 - h, pr.x1 + h, pr.y1 + h});
+    // x: ticks below the plot, labels under them, the axis title below.
+    for (const Tick& k : axisTicks(*c.x, c.window.x0, c.window.x1, tickTarget(pr.width(), 90 * s))) {
+        const double px = std::round(t.pixelX(k.value)) + 0.5;
+        ticks.add(px, pr.y0 - h, px, pr.y0 - h - tickLen);
+        add(back, text(k.label, px, pr.y0 - tickLen - 3 * s, labelSize, Align::Centre, VAlign::Top));
+    }
+    add(back, text(c.x->title, (pr.x0 + pr.x1) / 2, pr.y0 - 34 * s, titleSize, Align::Centre, VAlign::Top));
+    // y: ticks left of the plot, labels before them, the axis title turned upright.
+    for (const Tick& k : axisTicks(*c.y, c.window.y0, c.window.y1, tickTarget(pr.height(), 45 * s))) {
+        const double py = std::round(t.pixelY(k.value)) + 0.5;
+        ticks.add(pr.x0 - h, py, pr.x0 - h - tickLen, py);
+        add(back, text(k.label, pr.x0 - tickLen - 3 * s, py, labelSize, Align::Right, VAlign::Centre));
+    }
+    add(back,
+        text(c.y->title, pr.x0 - 66 * s, (pr.y0 + pr.y1) / 2, titleSize, Align::Centre, VAlign::Centre, 90));
+
+    // The colour bar: one cell per LUT entry, low at the bottom, exactly the map's colours.
+    const PixelRect& cb = l.colourBar;
+    if (!c.table.empty() && cb.height() > 0) {
+        vtkNew<vtkPoints> pts;
+        vtkNew<vtkCellArray> cells;
+        vtkNew<vtkUnsignedCharArray> colours;
+        colours->SetNumberOfComponents(4);
+        const auto n = static_cast<vtkIdType>(c.table.size());
+        for (vtkIdType i = 0; i <= n; ++i) {
+            double y = cb.y0 + cb.height() * static_cast<double>(i) / static_cast<double>(n);
+            pts->InsertNextPoint(cb.x0, y, 0);
+            pts->InsertNextPoint(cb.x1, y, 0);
+        }
+        for (vtkIdType i = 0; i < n; ++i) {
+            vtkIdType q[4] = {2 * i, 2 * i + 1, 2 * i + 3, 2 * i + 2};
+            cells->InsertNextCell(4, q);
+            const Rgba8& col = c.table[static_cast<std::size_t>(i)];
+            colours->InsertNextTuple4(col.r, col.g, col.b, 255);
+        }
+        vtkNew<vtkPolyData> pd;
+        pd->SetPoints(pts);
+        pd->SetPolys(cells);
+        pd->GetCellData()->SetScalars(colours);
+        vtkNew<vtkPolyDataMapper2D> mapper;
+        mapper->SetInputData(pd);
+        mapper->SetScalarModeToUseCellData();
+        mapper->SetColorModeToDirectScalars();
+        vtkNew<vtkActor2D> bar;
+        bar->SetMapper(mapper);
+        add(back, bar);
+        ticks.rect({cb.x0 - h, cb.y0 - h, cb.x1 + h, cb.y1 + h});
+        const auto [vmin, vmax] = c.range;
+        for (const Tick& k : niceTicks(vmin, vmax, tickTarget(cb.height(), 45 * s))) {
+            const double py = std::round(cb.y0 + (k.value - vmin) / (vmax - vmin) * cb.height()) + 0.5;
+            ticks.add(cb.x1 + h, py, cb.x1 + h + tickLen, py);
+            add(back, text(k.label, cb.x1 + tickLen + 3 * s, py, labelSize, Align::Left, VAlign::Centre));
+        }
+        if (!c.barTitle.empty())
+            add(back, text(c.barTitle, cb.x1 + 60 * s, (cb.y0 + cb.y1) / 2, titleSize, Align::Centre,
+                           VAlign::Centre, 90));
+    }
+    add(back, ticks.actor(s));
+
+    add(back, text(c.title, l.width / 2.0, l.height - 12 * s, 15 * s, Align::Centre, VAlign::Top));
+}
+
+} // namespace strata::detail

@@ -1,0 +1,76 @@
+#pragma once
+// ImageScene: the image view's content in VTK terms, shared by the on-screen widget and PNG
+// export so that both draw the same thing. Two renderers: the back one (white, the whole
+// window) holds axes, colour bar and title; the plot one (its viewport the plot rectangle,
+// pixel-aligned parallel camera) holds the frame. Calls that touch GL (prepare, releaseGl)
+// need the render window's context current.
+#include <memory>
+#include <optional>
+
+#include <vtkNew.h>
+
+#include "frame_actor.h"
+#include "image_annotations.h"
+#include "strata/render/frame_texture.h"
+#include "strata/render/image_settings.h"
+
+class vtkOpenGLRenderWindow;
+class vtkRenderer;
+
+namespace strata::detail {
+
+class ImageScene {
+public:
+    ImageScene();
+    ~ImageScene();
+    ImageScene(const ImageScene&) = delete;
+    ImageScene& operator=(const ImageScene&) = delete;
+
+    void attach(vtkOpenGLRenderWindow* window); // adds the renderers
+    void detach();
+
+    void setFrame(ImageFrame frame);
+    void clearFrame();
+    bool hasFrame() const { return frame_.has_value(); }
+    const ImageFrame* frame() const { return frame_ ? &*frame_ : nullptr; }
+    void setSettings(const ImageViewSettings& settings);
+    const ImageViewSettings& settings() const { return settings_; }
+
+    // Lays the scene out for a window of width × height device pixels and brings the texture
+    // up to date (context current). Call before each render.
+    void prepare(int width, int height, double scale);
+    // Frees GL objects (context current).
+    void releaseGl();
+
+    const ViewLayout& layout() const { return layout_; }
+    ViewWindow window() const;             // the visible data window
+    ViewWindow fullExtent() const;         // the whole frame
+    Pick pick(double px, double py) const; // window pixels, origin bottom left
+    const FramePathInfo& path() const;
+    MinMax range() const { return range_; }
+    const AxisGrid& xGrid() const { return x_; }
+    const AxisGrid& yGrid() const { return y_; }
+
+private:
+    void updateTexture();
+
+    vtkOpenGLRenderWindow* window_ = nullptr;
+    vtkNew<vtkRenderer> back_;
+    vtkNew<vtkRenderer> plot_;
+    FrameActor frameActor_;
+    ImageAnnotations annotations_;
+
+    std::optional<ImageFrame> frame_;
+    AxisGrid x_, y_;
+    ImageViewSettings settings_;
+    std::vector<Rgba8> table_;
+    DataArray lut_;
+    std::string lutKey_; // map, direction and device of lut_
+    bool textureDirty_ = true;
+    std::unique_ptr<FrameTexture> texture_;
+    bool textureAllowsInterop_ = true;
+    MinMax range_{0, 1};
+    ViewLayout layout_;
+};
+
+} // namespace strata::detail

@@ -1,0 +1,195 @@
+#include <algorithm>
+#include <cmath>
+
+#include <vtkAxis.h>
+#include <vtkChartXY.h>
+#include <vtkContextActor.h>
+#include <vtkContextScene.h>
+#include <vtkDoubleArray.h>
+#include <vtkPen.h>
+#include <vtkPlot.h>
+#include <vtkPlotPoints.h>
+#include <vtkRenderWindow.h>
+#include <vtkRenderer.h>
+#include <vtkStringArray.h>
+#include <vtkTable.h>
+#include <vtkTextProperty.h>
+
+#include "fonts.h"
+#include "line_plot_scene.h"
+#include "offscreen.h"
+#include "strata/core/error.h"
+#include "strata/render/frame_labels.h"
+#include "strata/render/grid_geometry.h"
+#include "strata/render/ticks.h"
+
+namespace strata {
+
+LineSeries lineSeries(const DataArray& a) {
+    STRATA_EXPECTS(a.ndim() == 1, ValueError,
+                   "a line plot needs a 1-D array; '" + a.name() + "' has " + std::to_string(a.ndim()) +
+                       " dims");
+    STRATA_EXPECTS(a.device().isHost(), ValueError,
+                   "a line plot reads host values: call asHost() on '" + a.name() + "' first");
+    LineSeries s;
+    s.y = a.values<double>();
+    const std::string& dim = a.dims()[0];
+    const Coordinate* c = a.coords().find(dim);
+    if (c && c->dims.size() == 1 && c->values.size() == s.y.size()) {
+        s.x = c->values;
+        s.xTime = c->time;
+        s.xTitle = axisTitle(dim, c->attrs, c->time.has_value());
+    } else {
+        for (std::size_t i = 0; i < s.y.size(); ++i) s.x.push_back(static_cast<double>(i));
+        s.xTitle = dim;
+    }
+    s.yTitle = variableTitle(a);
+    s.title = frameTitle(a);
+    return s;
+}
+
+std::vector<std::pair<std::size_t, std::size_t>> finiteRuns(const LineSeries& s) {
+    std::vector<std::pair<std::size_t, std::size_t>> runs;
+    const std::size_t n = std::min(s.x.size(), s.y.size());
+    std::size_t i = 0;
+    while (i < n) {
+        while (i < n && !(std::isfinite(s.x[i]) && std::isfinite(s.y[i]))) ++i;
+        std::size_t j = i;
+        while (j < n && std::isfinite(s.x[j]) && std::isfinite(s.y[j])) ++j;
+        if (j > i) runs.emplace_back(i, j);
+        i = j;
+    }
+    return runs;
+}
+
+namespace detail {
+namespace {
+
+void setTicks(vtkAxis* axis, const std::vector<Tick>& ticks) {
+    vtkNew<vtkDoubleArray> pos;
+    vtkNew<vtkStringArray> labels;
+    for (const Tick& t : ticks) {
+        pos->InsertNextValue(t.value);
+        labels->InsertNextValue(t.label);
+    }
+    axis->SetCustomTickPositions(pos, labels);
+}
+
+void styleAxis(vtkAxis* axis, const std::string& title, double s) {
+    axis->SetTitle(title);
+    applyFont(axis->GetTitleProperties(), 13 * s);
+    applyFont(axis->GetLabelProperties(), 12 * s);
+    axis->SetBehavior(vtkAxis::FIXED);
+    axis->GetPen()->SetWidth(static_cast<float>(s));
+}
+
+} // namespace
+
+LinePlotScene::LinePlotScene() {
+    renderer_->SetBackground(1, 1, 1);
+    renderer_->SetBackgroundAlpha(1);
+    actor_->SetScene(scene_);
+    scene_->SetRenderer(renderer_);
+    scene_->AddItem(chart_);
+    renderer_->AddActor(actor_);
+}
+
+LinePlotScene::~LinePlotScene() { detach(); }
+
+void LinePlotScene::attach(vtkRenderWindow* window) {
+    if (window_ == window) return;
+    detach();
+    window_ = window;
+    window_->AddRenderer(renderer_);
+}
+
+void LinePlotScene::detach() {
+    if (window_) window_->RemoveRenderer(renderer_);
+    window_ = nullptr;
+}
+
+void LinePlotScene::setSeries(LineSeries s) {
+    STRATA_EXPECTS(s.x.size() == s.y.size(), ValueError, "a line series needs as many x as y values");
+    series_ = std::move(s);
+    builtScale_ = 0;
+}
+
+void LinePlotScene::prepare(double s) {
+    if (builtScale_ == s) return;
+    builtScale_ = s;
+    chart_->ClearPlots();
+    chart_->SetShowLegend(false);
+    chart_->SetTitle(series_.title);
+    applyFont(chart_->GetTitleProperties(), 15 * s);
+
+    double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
+    for (auto [a, b] : finiteRuns(series_)) {
+        vtkNew<vtkTable> table;
+        vtkNew<vtkDoubleArray> xs, ys;
+        xs->SetName("x");
+        ys->SetName("y");
+        for (std::size_t i = a; i < b; ++i) {
+            xs->InsertNextValue(series_.x[i]);
+            ys->InsertNextValue(series_.y[i]);
+            xlo = std::min(xlo, series_.x[i]);
+            xhi = std::max(xhi, series_.x[i]);
+            ylo = std::min(ylo, series_.y[i]);
+            yhi = std::max(yhi, series_.y[i]);
+        }
+        table->AddColumn(xs);
+        table->AddColumn(ys);
+        // A lone finite value between gaps is drawn as a point so that it is not lost.
+        vtkPlot* plot = chart_->AddPlot(b - a == 1 ? vtkChart::POINTS : vtkChart::LINE);
+        plot->SetInputData(table, 0, 1);
+        plot->SetColor(31, 119, 180, 255);
+        plot->SetWidth(static_cast<float>(2 * s));
+        if (auto* pts = vtkPlotPoints::SafeDownCast(plot)) {
+            if (b - a == 1)
+                pts->SetMarkerStyle(vtkPlotPoints::CIRCLE);
+            else
+                pts->SetMarkerStyle(vtkPlotPoints::NONE);
+            pts->SetMarkerSize(static_cast<float>(8 * s));
+        }
+    }
+    if (!(xhi >= xlo)) xlo = 0, xhi = 1, ylo = 0, yhi = 1;
+    if (xhi == xlo) xlo -= 0.5, xhi += 0.5;
+    if (yhi == ylo) ylo -= 0.5, yhi += 0.5;
+    const double pad = (yhi - ylo) * 0.05;
+    ylo -= pad;
+    yhi += pad;
+
+    vtkAxis* bottom = chart_->GetAxis(vtkAxis::BOTTOM);
+    vtkAxis* left = chart_->GetAxis(vtkAxis::LEFT);
+    styleAxis(bottom, series_.xTitle, s);
+    styleAxis(left, series_.yTitle, s);
+    bottom->SetRange(xlo, xhi);
+    left->SetRange(ylo, yhi);
+    setTicks(bottom, series_.xTime ? dateTicks(xlo, xhi, *series_.xTime, 6) : niceTicks(xlo, xhi, 6));
+    setTicks(left, niceTicks(ylo, yhi, 6));
+    chart_->Update();
+}
+
+} // namespace detail
+
+QImage renderLinePlot(const LineSeries& series, QSize pixels, double scale) {
+    detail::OffscreenWindow off(pixels.width(), pixels.height());
+    QImage image;
+    {
+        detail::LinePlotScene scene;
+        scene.setSeries(series);
+        scene.attach(off.window());
+        off.makeCurrent();
+        scene.prepare(scale);
+        off.render();
+        image = off.grab();
+        off.window()->ReleaseGraphicsResources(off.window());
+    }
+    return image;
+}
+
+void exportLinePlotPng(const LineSeries& series, QSize pixels, const QString& path, double scale) {
+    QImage image = renderLinePlot(series, pixels, scale);
+    STRATA_EXPECTS(image.save(path, "PNG"), IoError, "could not write the PNG file " + path.toStdString());
+}
+
+} // namespace strata

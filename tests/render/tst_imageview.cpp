@@ -1,0 +1,151 @@
+// The on-screen image view: the Qt 6 ↔ VTK bridge draws what PNG export draws, reports its
+// frame path, picks cells under the mouse, zooms about the cursor and pans with a drag.
+#include <QtTest/QtTest>
+
+#include <QApplication>
+
+#include "image_compare.h"
+#include "render_fixtures.h"
+#include "strata/core/transfer.h"
+#include "strata/render/image_export.h"
+#include "strata/render/image_view.h"
+
+using namespace strata;
+using namespace test;
+
+namespace {
+
+constexpr int kW = 720, kH = 420;
+
+} // namespace
+
+class TestImageView : public QObject {
+    Q_OBJECT
+    std::unique_ptr<ImageView> view_;
+    DataArray frame_;
+    ImageViewSettings settings_;
+
+    ViewTransform transform() const {
+        AxisGrid y = axisGrid(frame_, 0), x = axisGrid(frame_, 1);
+        ViewWindow w = view_->settings().window.value_or(fullWindow(x, y));
+        ViewLayout l = computeLayout(kW, kH, 1, w, keepsAspect(view_->settings().aspect, x, y));
+        return ViewTransform(l.plot, w);
+    }
+    // The same picture: the plot's cells pixel for pixel; elsewhere a few line-end pixels may
+    // be rasterised differently by the widget's and the offscreen window's GL contexts.
+    bool sameContent(const QImage& a, const QImage& b) const {
+        const PixelRect p = transform().plot();
+        const QRect inner(int(p.x0) + 1, kH - int(p.y1) + 1, int(p.width()) - 2, int(p.height()) - 2);
+        const long cells = differingPixels(a.copy(inner), b.copy(inner), 0);
+        const long all = differingPixels(a, b, 2);
+        if (cells != 0 || all > 60) qWarning("%ld plot pixels and %ld pixels in all differ", cells, all);
+        return cells == 0 && all <= 60;
+    }
+    QPointF toWidget(double x, double y) const {
+        ViewTransform t = transform();
+        return {t.pixelX(x), kH - t.pixelY(y)};
+    }
+
+private slots:
+    void initTestCase() {
+        const char* d = std::getenv("DISPLAY");
+        if (!d || !*d) QFAIL("the view needs an X display: run under xvfb-run (scripts/run-tests.sh)");
+        frame_ = lonLatFrame(false, true);
+        settings_.range = {RangeMode::Fixed, -1, 1};
+        view_ = std::make_unique<ImageView>();
+        view_->setFixedSize(kW, kH);
+        view_->setSettings(settings_);
+        view_->setFrame({frame_});
+        view_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(view_.get()));
+    }
+
+    void drawsWhatExportDraws() {
+        const auto before = transferCounters();
+        QImage onScreen = view_->grabFramebuffer().convertToFormat(QImage::Format_RGB888);
+        QCOMPARE(transferredSince(before).deviceToHost, 0u); // a host frame: nothing crosses
+        QVERIFY2(view_->lastError().isEmpty(), qPrintable(view_->lastError()));
+        QCOMPARE(onScreen.size(), QSize(kW, kH));
+        QImage exported = renderImage({frame_}, settings_, QSize(kW, kH));
+        QVERIFY2(sameContent(onScreen, exported),
+                 qPrintable(saveDifference(onScreen, exported, "view_vs_export", 2)));
+        // And cell colours as the map says.
+        const auto table = colormapTable("viridis");
+        ViewTransform t = transform();
+        Rgba8 got = colourAt(onScreen, t.pixelX(45), t.pixelY(45));
+        QVERIFY(got ==
+                expectedColour(table, static_cast<float>(analytic(45, 45)), -1, 1, settings_.nanColour));
+    }
+
+    void reportsThePath() {
+        FramePathInfo p = view_->framePath();
+        QCOMPARE(p.path, FramePath::HostUpload); // a host frame (no GPU here)
+        QVERIFY(!p.reason.empty());
+    }
+
+    void picksTheCellUnderTheMouse() {
+        // Latitude is stored north to south: 45°N is row (90 − 45) / 2.5 = 18; 120°E is column 48.
+        Pick p = view_->pickAt(toWidget(120.4, 45.3));
+        QVERIFY(p.inside);
+        QCOMPARE(p.row, 18);
+        QCOMPARE(p.column, 48);
+        QCOMPARE(p.yCentre, 45.0);
+        QCOMPARE(p.xCentre, 120.0);
+        QCOMPARE(QString::fromStdString(p.xLabel), QString("120"));
+        QVERIFY(!view_->pickAt(QPointF(5, 5)).inside); // the margin
+        QSignalSpy hovered(view_.get(), &ImageView::cellHovered);
+        QTest::mouseMove(view_.get(), toWidget(200, -30).toPoint());
+        QTRY_VERIFY(hovered.count() >= 1);
+        Pick h = hovered.last().at(0).value<Pick>();
+        QCOMPARE(h.column, 80);
+        QCOMPARE(h.row, 48);
+    }
+
+    void zoomsAboutTheCursor() {
+        const ViewWindow before = view_->settings().window.value_or(ViewWindow{-1.25, 358.75, -91.25, 91.25});
+        QCOMPARE(before, (ViewWindow{-1.25, 358.75, -91.25, 91.25}));
+        const QPointF at = toWidget(90, 30);
+        QWheelEvent wheel(at, view_->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier,
+                          Qt::NoScrollPhase, false);
+        QApplication::sendEvent(view_.get(), &wheel);
+        QVERIFY(view_->settings().window.has_value());
+        const ViewWindow w = *view_->settings().window;
+        QVERIFY(std::abs((w.x1 - w.x0) - 360 / 1.25) < 1e-6);
+        // The point under the cursor stays there (to a pixel's worth of data).
+        QVERIFY(std::abs(transform().dataX(at.x()) - 90) < 1);
+        QVERIFY(std::abs(transform().dataY(kH - at.y()) - 30) < 1);
+        QImage zoomed = view_->grabFramebuffer();
+        QVERIFY(sameContent(zoomed, renderImage({frame_}, view_->settings(), QSize(kW, kH))));
+    }
+
+    void pansWithADrag() {
+        const ViewWindow before = *view_->settings().window;
+        const QPoint from = toWidget(180, 0).toPoint();
+        QTest::mousePress(view_.get(), Qt::LeftButton, Qt::NoModifier, from);
+        QTest::mouseMove(view_.get(), from + QPoint(50, 0));
+        QTest::mouseRelease(view_.get(), Qt::LeftButton, Qt::NoModifier, from + QPoint(50, 0));
+        const ViewWindow w = *view_->settings().window;
+        const double perPixel = (before.x1 - before.x0) / transform().plot().width();
+        QVERIFY(std::abs((before.x0 - w.x0) - 50 * perPixel) < 1e-6); // dragged right: the data moves right
+        QCOMPARE(w.y0, before.y0);
+        QTest::mouseDClick(view_.get(), Qt::LeftButton, Qt::NoModifier, from);
+        QVERIFY(!view_->settings().window.has_value());
+    }
+
+    void survivesContextLoss() {
+        // Re-parenting to a new top-level window gives the widget a new GL context.
+        QWidget holder;
+        holder.resize(kW, kH);
+        view_->setParent(&holder);
+        view_->move(0, 0);
+        holder.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&holder));
+        QImage again = view_->grabFramebuffer();
+        QVERIFY(sameContent(again, renderImage({frame_}, view_->settings(), QSize(kW, kH))));
+        view_->setParent(nullptr);
+        view_.reset(); // GL objects released while the context is current (no GL errors, no crash)
+    }
+};
+
+QTEST_MAIN(TestImageView)
+#include "tst_imageview.moc"
