@@ -1,40 +1,41 @@
-// strata: until the GUI lands, prints the summary of a netCDF file (the bundled sample by
-// default).
+// strata: the command line. With --info or --export-* it runs headless; otherwise (until the
+// GUI lands) it prints the summary of FILE, the bundled sample by default.
 #include <cstdio>
-#include <exception>
 #include <string>
+#include <vector>
 
+#include "batch.h"
+#include "cli.h"
 #include "strata/core/runtime.h"
-#include "strata/io/netcdf.h"
 
 #ifndef STRATA_SAMPLE
 #define STRATA_SAMPLE "resources/sample/tas_rectilinear_grid_2D.nc"
 #endif
 
 int main(int argc, char** argv) {
-    std::string path = STRATA_SAMPLE;
-    for (int i = 1; i < argc; ++i) {
-        const std::string arg = argv[i];
-        if (arg == "--help" || arg == "-h") {
-            std::printf("usage: strata [FILE] [--info] [--cpu]\n"
-                        "  prints FILE's summary (default: the bundled sample)\n");
-            return 0;
-        }
-        if (arg == "--cpu") strata::forceCpu(true);
-        else if (arg == "--info") continue;
-        else if (!arg.empty() && arg[0] == '-') {
-            std::fprintf(stderr, "strata: unknown option %s (see --help)\n", arg.c_str());
-            return 2;
-        } else path = arg;
-    }
+    using namespace strata::app;
+    CliOptions options;
     try {
-        const strata::Dataset ds = strata::openDataset(path);
-        std::fputs(ds.summary().c_str(), stdout);
-        const auto& info = strata::computeInfo();
-        std::printf("Compute: %s — %s\n", info.name.c_str(), info.reason.c_str());
-    } catch (const std::exception& e) {
+        options = parseCommandLine(std::vector<std::string>(argv + 1, argv + argc));
+    } catch (const UsageError& e) {
         std::fprintf(stderr, "strata: %s\n", e.what());
-        return 1;
+        return 2;
     }
-    return 0;
+    if (options.help) {
+        std::fputs(helpText().c_str(), stdout);
+        return 0;
+    }
+    if (options.version) {
+        std::printf("strata %s\n", STRATA_VERSION);
+        return 0;
+    }
+    if (options.cpu) strata::forceCpu(true);
+    if (options.file.empty()) options.file = STRATA_SAMPLE;
+    if (!options.batch()) options.info = true; // the GUI comes with the app issue
+    const int status = runBatch(options);
+    if (status == 0 && !options.batch()) {
+        const auto& info = strata::computeInfo();
+        std::printf("Compute: %s (%s)\n", info.name.c_str(), info.reason.c_str());
+    }
+    return status;
 }

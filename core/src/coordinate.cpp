@@ -1,5 +1,7 @@
 #include "strata/core/coordinate.h"
 
+#include <cmath>
+
 #include "strata/core/format.h"
 
 namespace strata {
@@ -7,7 +9,13 @@ namespace strata {
 std::string Coordinate::label(std::int64_t i) const {
     if (i < 0 || i >= static_cast<std::int64_t>(values.size())) return {};
     if (time && i < static_cast<std::int64_t>(time->dates.size())) return time->dates[i].iso(true);
-    return formatNumber(values[i]);
+    return dtype == DType::Float32 ? formatNumber(static_cast<float>(values[i])) : formatNumber(values[i]);
+}
+
+std::string Coordinate::text(std::int64_t i) const {
+    if (i < 0 || i >= static_cast<std::int64_t>(values.size()) || std::isnan(values[i])) return {};
+    if (time && i < static_cast<std::int64_t>(time->dates.size())) return time->dates[i].iso(false);
+    return label(i);
 }
 
 void Coordinates::set(Coordinate c) {

@@ -22,8 +22,17 @@ Dataset twoGroups() {
     ds.variables.emplace_back("x", Variable({"x"}, {3}, DType::Float64, Buffer(24, Device::host(), Stream::host())));
     ds.variables.emplace_back("t2m", Variable({"y", "x"}, {2, 3}, DType::Float32,
                                               Buffer(24, Device::host(), Stream::host()), named));
-    Coordinate x{"x", {"x"}, {3}, {10, 20, 30}, {}, {}, {}};
-    Coordinate lat{"lat", {"y", "x"}, {2, 3}, {1, 2, 3, 4, 5, 6}, units, {}, {}};
+    Coordinate x;
+    x.name = "x";
+    x.dims = {"x"};
+    x.shape = {3};
+    x.values = {10, 20, 30};
+    Coordinate lat;
+    lat.name = "lat";
+    lat.dims = {"y", "x"};
+    lat.shape = {2, 3};
+    lat.values = {1, 2, 3, 4, 5, 6};
+    lat.attrs = units;
     ds.coords.set(x);
     ds.coords.set(lat);
     ds.attrs.set({"title", DType::Char, std::string("two groups")});

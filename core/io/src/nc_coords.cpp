@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "strata/core/error.h"
+#include "strata/core/memory_budget.h"
 
 namespace strata::io::detail {
 namespace {
@@ -80,10 +81,19 @@ std::optional<Coordinate> decodeCoordinate(const std::string& name, const Variab
                               " values is too large to keep on the host; kept as a variable only");
         return std::nullopt;
     }
+    // The raw values and their doubles are both held while decoding.
+    const std::size_t bytes = std::size_t(v.size()) * (sizeOf(v.encoding().packed) + sizeof(double));
+    if (bytes > memoryBudget()) {
+        notes.lines.push_back(context + ": a coordinate of " + std::to_string(v.size()) + " values needs " +
+                              formatBytes(bytes) + ", more than the memory budget of " +
+                              formatBytes(memoryBudget()) + " (STRATA_MEMORY_BUDGET); kept as a variable only");
+        return std::nullopt;
+    }
     Coordinate c;
     c.name = name;
     c.dims = v.dims();
     c.shape = v.shape();
+    c.dtype = v.dtype();
     c.attrs = v.attrs();
     c.values = readAsDoubles(v);
     if (!v.encoding().problem.empty()) {

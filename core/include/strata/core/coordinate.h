@@ -10,6 +10,7 @@
 
 #include "strata/core/attributes.h"
 #include "strata/core/cftime.h"
+#include "strata/core/dtype.h"
 
 namespace strata {
 
@@ -24,13 +25,18 @@ struct Coordinate {
     std::vector<std::string> dims;
     std::vector<std::int64_t> shape;
     std::vector<double> values; // decoded (masked → NaN, unpacked), C order
+    DType dtype = DType::Float64; // the decoded type: values print in its shortest form
     Attributes attrs;
     std::optional<TimeAxis> time; // when units are "<unit> since <date>"
     std::string problem; // set when the values could not be decoded (e.g. bad units): why
 
     bool isIndex() const { return dims.size() == 1 && dims[0] == name; }
-    // The label of value i: the ISO date for time, else the number (shortest round-trip).
+    // The label of value i: the ISO date for time, else the number (shortest round-trip in
+    // the coordinate's dtype).
     std::string label(std::int64_t i) const;
+    // Value i as stored, for CSV: the number in its dtype's shortest form ("" for NaN), or the
+    // ISO 8601 date-time for time coordinates.
+    std::string text(std::int64_t i) const;
 };
 
 class Coordinates {

@@ -1,0 +1,187 @@
+#include "batch.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+
+#include "strata/core/runtime.h"
+#include "strata/io/csv.h"
+#include "strata/io/netcdf.h"
+
+namespace strata::app {
+namespace {
+
+const char* const kColormaps[] = {"viridis", "magma", "plasma", "inferno", "cividis", "turbo", "gray", "RdBu"};
+
+std::int64_t parseIndex(const std::string& dim, const std::string& text) {
+    std::int64_t v = 0;
+    auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (r.ec != std::errc() || r.ptr != text.data() + text.size())
+        throw UsageError("--isel " + dim + "=" + text + ": the index must be an integer");
+    return v;
+}
+
+double parseNumber(const std::string& what, const std::string& text) {
+    double v = 0;
+    auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (r.ec != std::errc() || r.ptr != text.data() + text.size())
+        throw UsageError(what + ": '" + text + "' is not a number");
+    return v;
+}
+
+// The variable a user most likely wants: a numeric data variable that is not some
+// coordinate's `bounds`, with the most dims (the first such in file order).
+std::string firstDataVariable(const Dataset& ds) {
+    std::vector<std::string> bounds;
+    for (const auto& [n, v] : ds.variables)
+        if (auto b = v.attrs().text("bounds")) bounds.push_back(*b);
+    std::string best;
+    int bestDims = 0;
+    for (const auto& name : ds.dataVariables()) {
+        const Variable* v = ds.findVariable(name);
+        if (!v || !isNumeric(v->dtype()) || std::find(bounds.begin(), bounds.end(), name) != bounds.end()) continue;
+        if (v->ndim() > bestDims) {
+            best = name;
+            bestDims = v->ndim();
+        }
+    }
+    if (best.empty()) throw UsageError(ds.path + ": no numeric data variable to show (use --var)");
+    return best;
+}
+
+} // namespace
+
+ViewSpec resolveView(const CliOptions& o, const Dataset& ds) {
+    ViewSpec spec;
+    spec.file = ds.path;
+    spec.variable = o.variable.empty() ? firstDataVariable(ds) : o.variable;
+    if (!ds.findVariable(spec.variable)) {
+        std::string list;
+        for (const auto& n : ds.dataVariables()) list += (list.empty() ? "" : ", ") + n;
+        throw UsageError("no variable '" + spec.variable + "' in " + ds.path + " (variables: " + list + ")");
+    }
+    const DataArray var = ds[spec.variable];
+    const auto& dims = var.dims();
+    if (dims.empty()) throw UsageError("variable '" + spec.variable + "' is a scalar: nothing to show");
+    auto knownDim = [&](const std::string& option, const std::string& d) {
+        if (std::find(dims.begin(), dims.end(), d) == dims.end()) {
+            std::string list;
+            for (const auto& x : dims) list += (list.empty() ? "" : ", ") + x;
+            throw UsageError(option + ": variable '" + spec.variable + "' has no dim '" + d + "' (dims: " + list + ")");
+        }
+        return d;
+    };
+    if (!o.xDim.empty()) spec.xDim = knownDim("--x", o.xDim);
+    if (!o.yDim.empty()) spec.yDim = knownDim("--y", o.yDim);
+    if (o.xDim.empty() && o.yDim.empty()) {
+        spec.xDim = dims.back();
+        if (dims.size() >= 2) spec.yDim = dims[dims.size() - 2];
+    } else if (o.xDim.empty()) {
+        throw UsageError("--y needs --x as well");
+    }
+    for (const auto& [d, op] : o.reduce) {
+        knownDim("--reduce", d);
+        try {
+            const ReduceOp r = parseReduceOp(op);
+            if (r != ReduceOp::Mean && r != ReduceOp::Min && r != ReduceOp::Max && r != ReduceOp::Std &&
+                r != ReduceOp::Sum)
+                throw ValueError("");
+            spec.reductions.push_back({d, r});
+        } catch (const ValueError&) {
+            throw UsageError("--reduce " + d + "=" + op + ": unknown op (mean, min, max, std, sum)");
+        }
+    }
+    for (const auto& [d, text] : o.isel) spec.indices.push_back({knownDim("--isel", d), parseIndex(d, text)});
+    for (const auto& [d, text] : o.sel) {
+        knownDim("--sel", d);
+        const Coordinate* c = var.coords().find(d);
+        if (!c || !c->isIndex()) throw UsageError("--sel " + d + "=" + text + ": dim '" + d + "' has no coordinate");
+        double value = 0;
+        if (c->time) {
+            try {
+                value = encodeTime(parseIsoDate(text), c->time->units, c->time->calendar);
+            } catch (const Error& e) {
+                throw UsageError("--sel " + d + "=" + text + ": " + e.what());
+            }
+        } else {
+            value = parseNumber("--sel " + d, text);
+        }
+        spec.indices.push_back({d, var.nearestIndex(d, value)});
+    }
+    std::string cmap = o.colormap;
+    if (cmap.size() > 2 && cmap.compare(cmap.size() - 2, 2, "_r") == 0) {
+        spec.reversed = true;
+        cmap.resize(cmap.size() - 2);
+    }
+    if (std::find(std::begin(kColormaps), std::end(kColormaps), cmap) == std::end(kColormaps))
+        throw UsageError("--cmap " + o.colormap + ": unknown colour map (viridis, magma, plasma, inferno, cividis, "
+                         "turbo, gray, RdBu; _r reverses)");
+    spec.colormap = cmap;
+    if (o.range == "frame") spec.range = RangeMode::Frame;
+    else if (o.range == "global") spec.range = RangeMode::Global;
+    else if (o.range == "symmetric") spec.range = RangeMode::Symmetric;
+    else {
+        const auto comma = o.range.find(',');
+        if (comma == std::string::npos) throw UsageError("--range takes frame, global or MIN,MAX, got '" + o.range + "'");
+        spec.range = RangeMode::Fixed;
+        spec.vmin = parseNumber("--range", o.range.substr(0, comma));
+        spec.vmax = parseNumber("--range", o.range.substr(comma + 1));
+        if (!(spec.vmin < spec.vmax)) throw UsageError("--range " + o.range + ": MIN must be below MAX");
+    }
+    try {
+        validate(spec, var);
+    } catch (const ValueError& e) {
+        throw UsageError(e.what());
+    } catch (const IndexError& e) {
+        throw UsageError(e.what());
+    }
+    return spec;
+}
+
+int runBatch(const CliOptions& o) {
+    Dataset ds;
+    try {
+        ds = openDataset(o.file);
+    } catch (const Error& e) {
+        std::fprintf(stderr, "strata: %s\n", e.what());
+        return 1;
+    }
+    if (o.info) {
+        std::fputs(ds.summary().c_str(), stdout);
+        if (!o.batch()) return 0;
+    }
+    ViewSpec spec;
+    try {
+        spec = resolveView(o, ds);
+    } catch (const UsageError& e) {
+        std::fprintf(stderr, "strata: %s\n", e.what());
+        return 2;
+    }
+    try {
+        const Device device = computeDevice();
+        const DataArray frame = computeView(ds[spec.variable], spec, device, defaultStream(device));
+        if (!o.exportCsv.empty()) {
+            const io::CsvResult r = writeCsv(frame, o.exportCsv, {o.file});
+            if (o.verbose)
+                std::fprintf(stderr, "strata: wrote %s: %lld rows, %llu bytes copied device→host (%s)\n",
+                             o.exportCsv.c_str(), static_cast<long long>(r.rows),
+                             static_cast<unsigned long long>(r.bytesFromDevice), computeInfo().name.c_str());
+        }
+        if (!o.exportPng.empty()) {
+            std::fprintf(stderr, "strata: --export-png needs the render layer, which this build does not have yet\n");
+            return 1;
+        }
+    } catch (const ValueError& e) {
+        std::fprintf(stderr, "strata: %s\n", e.what());
+        return 2;
+    } catch (const IndexError& e) {
+        std::fprintf(stderr, "strata: %s\n", e.what());
+        return 2;
+    } catch (const Error& e) {
+        std::fprintf(stderr, "strata: %s\n", e.what());
+        return 1;
+    }
+    return 0;
+}
+
+} // namespace strata::app

@@ -1,0 +1,18 @@
+#pragma once
+// Headless runs of the command line: --info and the exports, with no window.
+#include <string>
+
+#include "cli.h"
+#include "strata/core/dataset.h"
+#include "strata/core/view.h"
+
+namespace strata::app {
+
+// The view the options describe on `ds` (variable, axes, slices, reductions, colours).
+// Throws UsageError for anything the user named that does not exist or does not fit.
+ViewSpec resolveView(const CliOptions& options, const Dataset& ds);
+
+// Runs --info / --export-*; returns the exit status (messages already printed to stderr).
+int runBatch(const CliOptions& options);
+
+} // namespace strata::app

@@ -1,0 +1,94 @@
+#include "cli.h"
+
+#include <charconv>
+#include <tuple>
+
+namespace strata::app {
+namespace {
+
+std::pair<std::string, std::string> splitAssignment(const std::string& option, const std::string& text) {
+    const auto eq = text.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
+        throw UsageError(option + " takes DIM=VALUE, got '" + text + "'");
+    return {text.substr(0, eq), text.substr(eq + 1)};
+}
+
+std::pair<int, int> parseSize(const std::string& text) {
+    const auto x = text.find('x');
+    int w = 0, h = 0;
+    auto number = [](const std::string& s, int& v) {
+        auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+        return r.ec == std::errc() && r.ptr == s.data() + s.size();
+    };
+    if (x == std::string::npos || !number(text.substr(0, x), w) || !number(text.substr(x + 1), h) || w < 16 ||
+        h < 16 || w > 16384 || h > 16384)
+        throw UsageError("--size takes WxH with each between 16 and 16384, got '" + text + "'");
+    return {w, h};
+}
+
+} // namespace
+
+CliOptions parseCommandLine(const std::vector<std::string>& args) {
+    CliOptions o;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        auto value = [&]() -> std::string {
+            if (i + 1 >= args.size()) throw UsageError(a + " needs a value (see --help)");
+            return args[++i];
+        };
+        if (a == "--help" || a == "-h") o.help = true;
+        else if (a == "--version") o.version = true;
+        else if (a == "--info") o.info = true;
+        else if (a == "--cpu") o.cpu = true;
+        else if (a == "--verbose" || a == "-v") o.verbose = true;
+        else if (a == "--var") o.variable = value();
+        else if (a == "--x") o.xDim = value();
+        else if (a == "--y") o.yDim = value();
+        else if (a == "--isel") o.isel.push_back(splitAssignment(a, value()));
+        else if (a == "--sel") o.sel.push_back(splitAssignment(a, value()));
+        else if (a == "--reduce") o.reduce.push_back(splitAssignment(a, value()));
+        else if (a == "--cmap") o.colormap = value();
+        else if (a == "--range") o.range = value();
+        else if (a == "--size") std::tie(o.width, o.height) = parseSize(value());
+        else if (a == "--export-png") o.exportPng = value();
+        else if (a == "--export-csv") o.exportCsv = value();
+        else if (a.size() > 1 && a[0] == '-') throw UsageError("unknown option " + a + " (see --help)");
+        else if (!o.file.empty()) throw UsageError("one FILE only: got '" + o.file + "' and '" + a + "'");
+        else o.file = a;
+    }
+    return o;
+}
+
+std::string helpText() {
+    return R"(usage: strata [FILE] [options]
+
+Opens FILE (netCDF-3/4; the bundled sample when none is given). With --export-png or
+--export-csv no window opens: the view the options describe is computed and written.
+
+  --var NAME          the variable to show (default: the first data variable)
+  --x DIM, --y DIM    the dims on the axes (default: the last two; one dim with --x only: a line)
+  --isel DIM=INDEX    slice DIM at INDEX (dims without a role are sliced at 0)
+  --sel DIM=VALUE     slice DIM at the nearest coordinate value (ISO 8601 dates for time)
+  --reduce DIM=OP     reduce DIM with OP: mean, min, max, std, sum
+  --cmap NAME         colour map: viridis, magma, plasma, inferno, cividis, turbo, gray, RdBu
+                      (append _r to reverse)
+  --range R           colour range: frame, global, or MIN,MAX
+  --size WxH          PNG size in pixels (default 1024x768)
+  --export-png PATH   write the view as PNG
+  --export-csv PATH   write the view's numbers as CSV (long form, one row per cell)
+  --info              print the dataset summary and exit
+  --cpu               compute on the CPU even when a GPU is present
+  -v, --verbose       report what was computed and the bytes copied from the device
+  --version, --help
+
+examples:
+  strata tas.nc --info
+  strata tas.nc --var tas --sel time=2005-07-16 --export-csv july.csv
+  strata tas.nc --var tas --reduce time=mean --cmap RdBu --range 250,310 --export-png mean.png
+  strata hgt.nc --var HGT --x lon --y time --isel lat=36 --export-csv hovmoller.csv
+
+exit status: 0 done, 1 the file could not be read or written, 2 misuse.
+)";
+}
+
+} // namespace strata::app

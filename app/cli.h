@@ -1,0 +1,34 @@
+#pragma once
+// The command line: `strata [FILE] [options]`, parsed into plain options. Misuse throws
+// UsageError (exit status 2) with one line naming the problem.
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "strata/core/error.h"
+
+namespace strata::app {
+
+class UsageError : public Error { using Error::Error; };
+
+struct CliOptions {
+    std::string file;
+    std::string variable;
+    std::string xDim, yDim;
+    std::vector<std::pair<std::string, std::string>> isel;   // DIM, INDEX text
+    std::vector<std::pair<std::string, std::string>> sel;    // DIM, VALUE text
+    std::vector<std::pair<std::string, std::string>> reduce; // DIM, OP text
+    std::string colormap = "viridis";
+    std::string range = "frame";
+    int width = 1024, height = 768;
+    std::string exportPng, exportCsv;
+    bool info = false, cpu = false, help = false, version = false, verbose = false;
+
+    bool batch() const { return !exportPng.empty() || !exportCsv.empty(); }
+};
+
+CliOptions parseCommandLine(const std::vector<std::string>& args);
+std::string helpText();
+
+} // namespace strata::app

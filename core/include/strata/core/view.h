@@ -1,0 +1,44 @@
+#pragma once
+// What the user looks at, as plain data: a variable, which dims are on X and Y, which are
+// sliced (at an index) or reduced (with an op), and the colour settings. The app's state and
+// the command line's options both become a ViewSpec; computeView turns one into a frame.
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "strata/core/data_array.h"
+#include "strata/core/ops.h"
+
+namespace strata {
+
+enum class RangeMode { Frame, Global, Fixed, Symmetric };
+
+struct ViewSpec {
+    std::string file;
+    std::string variable;
+    std::string xDim;
+    std::string yDim; // empty: a line along xDim
+    std::vector<std::pair<std::string, std::int64_t>> indices;  // sliced dims; others default to 0
+    std::vector<std::pair<std::string, ReduceOp>> reductions;   // applied in this order
+    std::string colormap = "viridis";
+    bool reversed = false;
+    RangeMode range = RangeMode::Frame;
+    double vmin = 0, vmax = 1; // for RangeMode::Fixed
+
+    // The dims of `var` that are neither displayed nor reduced (they are sliced).
+    std::vector<std::string> slicedDims(const std::vector<std::string>& varDims) const;
+    // The index of a sliced dim (0 when not given).
+    std::int64_t indexOf(const std::string& dim) const;
+};
+
+// Checks the spec against the array's dims: X (and Y) given, every named dim exists, no dim
+// has two roles, indices in range. Throws ValueError / IndexError naming the dim.
+void validate(const ViewSpec& spec, const DataArray& var);
+
+// The frame the spec describes, on `device`: sliced dims indexed first (a lazy variable reads
+// only that hyperslab), then loaded, reduced, and transposed to (y, x) — or (x) for a line.
+// The result is contiguous and keeps the coordinates of its dims (and scalar ones of slices).
+DataArray computeView(const DataArray& var, const ViewSpec& spec, Device device, Stream stream);
+
+} // namespace strata

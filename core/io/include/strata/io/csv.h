@@ -1,0 +1,29 @@
+#pragma once
+// CSV export of a frame (2-D) or a line (1-D), through the explicit copy-to-host path.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "strata/core/data_array.h"
+
+namespace strata::io {
+
+struct CsvResult {
+    std::int64_t rows = 0;               // data rows written (the header not counted)
+    std::uint64_t bytesFromDevice = 0;   // device→host bytes this export moved
+};
+
+// Long form, a header line first: for a 2-D frame one row per cell, columns
+// `<y dim>,<x dim>[,<aux coord>...],<name>` with y outer; for a line `<dim>,<name>`.
+// Coordinates as stored (time as ISO 8601), the index where a dim has no coordinate;
+// values in their dtype's shortest round-trip form, NaN as an empty field. Auxiliary
+// coordinates over exactly the frame's dims (2-D latitude/longitude) become extra columns.
+// The write is atomic and never replaces one of `protectedFiles`. Throws IoError.
+CsvResult writeCsv(const DataArray& frame, const std::string& path,
+                   const std::vector<std::string>& protectedFiles = {});
+
+} // namespace strata::io
+
+namespace strata {
+using io::writeCsv;
+}
