@@ -1,0 +1,15 @@
+// Weighted mean with float64 weights.
+#include "cuda/reduce_entry.h"
+#include "cuda/reduce_kernels.cuh"
+
+namespace strata::cuda {
+
+void reduceWeightedF64(const ReducePlan& plan, cudaStream_t stream) {
+    const StoreInfo st{plan.out, plan.outType, plan.op};
+    visitNumeric(plan.dtype, [&](auto tag) {
+        using T = decltype(tag);
+        runReduce<WeightedAcc, T, double>(plan, st, stream);
+    });
+}
+
+} // namespace strata::cuda

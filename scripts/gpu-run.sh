@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine, in the repository root of the copied working tree, with
+# gpu-bundle/ (from scripts/gpu-check.sh) carried along: unpacks it, then runs the stages
+# named (default: all) and writes logs and JSON under $OUT.
+#   tests     every test executable (their cuda rows run here)
+#   sanitize  the cuda rows of every test under compute-sanitizer memcheck, racecheck,
+#             initcheck and synccheck (STRATA_TEST_SMALL=1: the small shapes)
+#   bench     bench_gpu (JSON), and the netCDF file upload through Variable::load
+#   peer      shared-copy/peer_xarray.py (xarray on CuPy) in the same run
+# Prints a summary last; returns non-zero when a test or a sanitizer failed.
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUNDLE=${BUNDLE_DIR:-$ROOT/gpu-bundle}
+OUT=${OUT:-/tmp/strata-out}
+WORK=${WORK_DIR:-/tmp/strata-gpu}
+stages=${*:-tests sanitize bench peer}
+mkdir -p "$OUT" "$WORK" "$WORK/logs"
+LOGS=$WORK/logs
+SUMMARY=$OUT/summary.txt
+: >"$SUMMARY"
+say() { echo "$*" | tee -a "$SUMMARY"; }
+status=0
+
+tar -xJf "$BUNDLE/payload.tar.xz" -C "$WORK"
+LIBS=$WORK/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+# Our executables find the bundled libraries; python3 and the tools keep their own.
+ours() { LD_LIBRARY_PATH=$LIBS "$@"; }
+export QT_QPA_PLATFORM=offscreen
+nvidia-smi >"$LOGS/nvidia-smi.txt" 2>&1
+say "card: $(nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv,noheader 2>/dev/null)"
+say "date: $(date -u +%FT%TZ)  host: $(uname -r)"
+
+tests=$(ls "$WORK"/bin/tst_* 2>/dev/null)
+
+# The test functions of an executable that have a "cuda" row, as func:cuda arguments.
+cudaRows() { ours "$1" -datatags 2>/dev/null | awk '$NF == "cuda" {print $2 ":cuda"}'; }
+
+for stage in $stages; do
+    case $stage in
+    tests)
+        for t in $tests; do
+            n=$(basename "$t")
+            start=$SECONDS
+            timeout 300 env LD_LIBRARY_PATH="$LIBS" "$t" >"$LOGS/$n.log" 2>&1
+            rc=$?
+            secs=$((SECONDS - start))
+            totals=$(grep -E '^Totals:' "$LOGS/$n.log" | tail -1)
+            say "test $n rc=$rc ${secs}s $totals"
+            [[ $rc -ne 0 ]] && status=1
+        done
+        ;;
+    sanitize)
+        # A time budget for the whole stage (SANITIZE_BUDGET seconds): runs that would start
+        # after it are reported as not run.
+        budget=${SANITIZE_BUDGET:-400}
+        t0=$SECONDS
+        for tool in memcheck racecheck initcheck synccheck; do
+            for t in $tests; do
+                n=$(basename "$t")
+                rows=$(cudaRows "$t")
+                [[ -z $rows ]] && continue
+                left=$((budget - (SECONDS - t0)))
+                if ((left < 10)); then
+                    say "sanitize $tool $n: not run (time budget of ${budget}s spent)"
+                    continue
+                fi
+                ((left > 150)) && left=150
+                STRATA_TEST_SMALL=1 LD_LIBRARY_PATH="$LIBS" timeout "$left" compute-sanitizer --tool "$tool" --error-exitcode 97 \
+                    "$t" $rows >"$LOGS/$n.$tool.log" 2>&1
+                rc=$?
+                summary=$(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|LEAK SUMMARY' "$LOGS/$n.$tool.log" | tr '\n' ' ')
+                totals=$(grep -E '^Totals:' "$LOGS/$n.$tool.log" | tail -1)
+                say "sanitize $tool $n rc=$rc $summary| $totals"
+                [[ $rc -ne 0 ]] && status=1
+            done
+        done
+        ;;
+    bench)
+        ours "$WORK/bin/bench_gpu" --json "$OUT/bench.json" 2>&1 | tee "$LOGS/bench.log"
+        file=${BENCH_FILE:-/tmp/strata-bench.nc}
+        ours "$WORK/bin/bench_gpu" --make-file "$file" --time 500 2>&1 | tee "$LOGS/upload.log"
+        sync
+        echo 3 >/proc/sys/vm/drop_caches 2>/dev/null && echo "(page cache dropped)" | tee -a "$LOGS/upload.log"
+        ours "$WORK/bin/bench_gpu" --file "$file" --json "$OUT/upload.json" 2>&1 | tee -a "$LOGS/upload.log"
+        rm -f "$file"
+        ;;
+    peer)
+        PYTHONUNBUFFERED=1 python3 "$BUNDLE/shared-copy/peer_xarray.py" --cpu-time "${PEER_CPU_TIME:-20}" \
+            --json "$OUT/peer.json" 2>&1 | tee "$LOGS/peer.log"
+        ;;
+    *) say "unknown stage $stage" ;;
+    esac
+done
+
+tar -C "$WORK" -czf "$OUT/logs.tgz" logs
+echo "----- summary -----"
+cat "$SUMMARY"
+[[ -f $LOGS/bench.log ]] && grep -E 'GB/s|bytes' "$LOGS/bench.log"
+[[ -f $LOGS/upload.log ]] && grep -E 'GB|wrote' "$LOGS/upload.log"
+[[ -f $LOGS/peer.log ]] && grep -E 'cupy' "$LOGS/peer.log"
+exit $status
