@@ -37,6 +37,21 @@ template <class T> STRATA_INLINE T zap(T x, std::int32_t ok) {
         return x;
 }
 
+// x where ok is 1, else `other` — on the bits, so loops using it vectorise.
+template <class T> STRATA_INLINE T pick(T x, T other, std::int32_t ok) {
+    if constexpr (std::is_same_v<T, float>) {
+        const std::uint32_t m = 0u - static_cast<std::uint32_t>(ok);
+        return std::bit_cast<float>((std::bit_cast<std::uint32_t>(x) & m) |
+                                    (std::bit_cast<std::uint32_t>(other) & ~m));
+    } else if constexpr (std::is_same_v<T, double>) {
+        const std::uint64_t m = 0ull - static_cast<std::uint64_t>(ok);
+        return std::bit_cast<double>((std::bit_cast<std::uint64_t>(x) & m) |
+                                     (std::bit_cast<std::uint64_t>(other) & ~m));
+    } else {
+        return x;
+    }
+}
+
 template <class T> STRATA_INLINE bool isFiniteValue(T x) {
     if constexpr (std::is_floating_point_v<T>)
         return std::isfinite(x);
@@ -46,10 +61,12 @@ template <class T> STRATA_INLINE bool isFiniteValue(T x) {
 
 // ---- moments: s += Σ d, q += Σ d², c += count, d = x − k over non-NaN x ----
 
-// R rows (1..8) of one block of m contiguous columns. k must be finite.
+// R rows (1..8) of one block of m contiguous columns. The shift k[j] must be finite and
+// equal to kt[j] (a value of T): a NaN is replaced by it, so its deviation is exactly 0.
 template <bool Sq, int R, class T>
 STRATA_INLINE void colsMoments(const T* const* rows, int m, double* __restrict s, double* __restrict q,
-                               std::int32_t* __restrict c, const double* __restrict k) {
+                               std::int32_t* __restrict c, const double* __restrict k,
+                               const T* __restrict kt) {
     const T* __restrict p[R];
     for (int r = 0; r < R; ++r) p[r] = rows[r];
     for (int j = 0; j < m; ++j) {
@@ -58,8 +75,11 @@ STRATA_INLINE void colsMoments(const T* const* rows, int m, double* __restrict s
         for (int r = 0; r < R; ++r) {
             const T x = p[r][j];
             const std::int32_t ok = okBit(x);
-            double d = static_cast<double>(zap(x, ok));
-            if constexpr (Sq) d = (d - k[j]) * static_cast<double>(ok);
+            double d;
+            if constexpr (Sq)
+                d = static_cast<double>(pick(x, kt[j], ok)) - k[j];
+            else
+                d = static_cast<double>(zap(x, ok));
             a += d;
             if constexpr (Sq) b += d * d;
             n += ok;

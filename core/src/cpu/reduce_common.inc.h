@@ -2,7 +2,7 @@
 // strata::detail::cpu::<variant> by reduce_isa_*.cpp (after all standard headers).
 
 inline constexpr int kMaxBlock = 16384; // most columns per block (Columns shape)
-inline constexpr int kRowsPerPass = 6;  // rows of a block read per pass over its accumulators
+inline constexpr int kRowsPerPass = 12; // rows of a block read per pass over its accumulators
 inline constexpr std::int64_t kSegment = std::int64_t(1) << 30; // longest row piece per kernel call
 
 struct Moments {
@@ -52,11 +52,11 @@ STRATA_INLINE void storeNumber(void* out, DType t, std::int64_t pos, double v) {
 
 // The first finite value of one output's reduction (0 when there is none): the shift that
 // keeps the one-pass sum of squares accurate.
-template <class T> double shiftFor(const ReducePlan& pl, const T* base) {
+template <class T> T shiftFor(const ReducePlan& pl, const T* base) {
     Odometer od = reducedOdometer(pl);
     for (std::int64_t i = 0; i < pl.redCount; ++i, od.next())
-        if (isFiniteValue(base[od.off0])) return static_cast<double>(base[od.off0]);
-    return 0.0;
+        if (isFiniteValue(base[od.off0])) return base[od.off0];
+    return T(0);
 }
 
 // Flat index (over the reduced dims) of the first non-NaN element of one output, or -1.
@@ -90,10 +90,10 @@ STRATA_INLINE void forSegments(const ReducePlan& pl, std::int64_t a, std::int64_
     }
 }
 
-// Per-thread scratch arrays for the column accumulators (slot 0..3, n elements of T <= 8 bytes).
+// Per-thread scratch arrays for the column accumulators (slot 0..5, n elements of T <= 8 bytes).
 template <class T> T* scratch(int slot, std::size_t n) {
     static_assert(sizeof(T) <= sizeof(double));
-    thread_local std::vector<double> store[4];
+    thread_local std::vector<double> store[6];
     if (store[slot].size() < n) store[slot].resize(n);
     return reinterpret_cast<T*>(store[slot].data());
 }
@@ -109,6 +109,17 @@ template <class F> STRATA_INLINE void forRowPasses(const ReducePlan& pl, F&& pas
         pass(offs, k, r);
         r += k;
     }
+}
+
+// Calls f(std::integral_constant<int, R>{}) for R == count (1..kRowsPerPass).
+template <int R = kRowsPerPass, class F> STRATA_INLINE void withRowCount(int count, F&& f) {
+    if constexpr (R > 1) {
+        if (count < R) {
+            withRowCount<R - 1>(count, f);
+            return;
+        }
+    }
+    f(std::integral_constant<int, R>{});
 }
 
 // Columns shape: the tasks are (outer kept index, block of columns) pairs; calls

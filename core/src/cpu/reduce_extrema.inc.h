@@ -44,26 +44,7 @@ template <bool Max, bool Arg, class T> void extremaColumns(const ReduceProblem& 
             } else {
                 const T* rows[kRowsPerPass];
                 for (int i = 0; i < count; ++i) rows[i] = base + offs[i];
-                switch (count) {
-                case 6:
-                    colsExtreme<Max, 6>(rows, m, best);
-                    break;
-                case 5:
-                    colsExtreme<Max, 5>(rows, m, best);
-                    break;
-                case 4:
-                    colsExtreme<Max, 4>(rows, m, best);
-                    break;
-                case 3:
-                    colsExtreme<Max, 3>(rows, m, best);
-                    break;
-                case 2:
-                    colsExtreme<Max, 2>(rows, m, best);
-                    break;
-                default:
-                    colsExtreme<Max, 1>(rows, m, best);
-                    break;
-                }
+                withRowCount(count, [&](auto r) { colsExtreme<Max, decltype(r)::value>(rows, m, best); });
             }
         });
         for (int j = 0; j < m; ++j) {

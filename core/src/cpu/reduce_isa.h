@@ -1,7 +1,7 @@
 #pragma once
-// The reduction drivers, compiled once per instruction-set variant (reduce_isa_*.cpp). Each
-// variant lives in its own namespace, so no inline function or template instance is shared
-// between code built for different instruction sets.
+// The reduction drivers and the colour-map loop, compiled once per instruction-set variant
+// (reduce_isa_*.cpp). Each variant lives in its own namespace, so no inline function or template instance is
+// shared between code built for different instruction sets.
 #include "cpu/reduce_plan.h"
 
 // The AVX2 variant needs GCC's target pragma (x86-64 only).
@@ -17,7 +17,8 @@ namespace strata::detail::cpu {
     void reduceMoments(const ReduceProblem& p, const ReducePlan& plan);                                      \
     void reduceExtrema(const ReduceProblem& p, const ReducePlan& plan);                                      \
     /* p.weights: float64 */                                                                                 \
-    void reduceWeighted(const ReduceProblem& p, const ReducePlan& plan);
+    void reduceWeighted(const ReduceProblem& p, const ReducePlan& plan);                                     \
+    void colormapImpl(const ColormapProblem& p);
 
 namespace isa_base {
 STRATA_CPU_VARIANT_DECLS

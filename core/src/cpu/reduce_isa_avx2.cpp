@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "cpu/kernels.h"
@@ -18,6 +20,7 @@
 #pragma GCC push_options
 #pragma GCC target("avx2,fma")
 namespace strata::detail::cpu::isa_avx2 {
+#include "cpu/colormap.inc.h"
 #include "cpu/reduce_common.inc.h"
 #include "cpu/reduce_extrema.inc.h"
 #include "cpu/reduce_moments.inc.h"

@@ -2,8 +2,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "cpu/kernels.h"
@@ -12,6 +14,7 @@
 #include "strata/core/detail/dtype_visit.h"
 
 namespace strata::detail::cpu::isa_base {
+#include "cpu/colormap.inc.h"
 #include "cpu/reduce_common.inc.h"
 #include "cpu/reduce_extrema.inc.h"
 #include "cpu/reduce_moments.inc.h"

@@ -14,37 +14,22 @@ template <bool Sq, class T> void momentsColumns(const ReduceProblem& p, const Re
         double* q = scratch<double>(1, sm);
         double* k = scratch<double>(2, sm);
         std::int32_t* c = scratch<std::int32_t>(3, sm);
+        T* kt = scratch<T>(4, sm);
         const T* base = in + inOff;
         for (int j = 0; j < m; ++j) {
             s[j] = q[j] = k[j] = 0;
             c[j] = 0;
         }
         if constexpr (Sq)
-            for (int j = 0; j < m; ++j)
-                k[j] = isFiniteValue(base[j]) ? static_cast<double>(base[j]) : shiftFor(pl, base + j);
+            for (int j = 0; j < m; ++j) {
+                kt[j] = isFiniteValue(base[j]) ? base[j] : shiftFor(pl, base + j);
+                k[j] = static_cast<double>(kt[j]);
+            }
         forRowPasses(pl, [&](const std::int64_t* offs, int count, std::int64_t) {
             const T* rows[kRowsPerPass];
             for (int i = 0; i < count; ++i) rows[i] = base + offs[i];
-            switch (count) {
-            case 6:
-                colsMoments<Sq, 6>(rows, m, s, q, c, k);
-                break;
-            case 5:
-                colsMoments<Sq, 5>(rows, m, s, q, c, k);
-                break;
-            case 4:
-                colsMoments<Sq, 4>(rows, m, s, q, c, k);
-                break;
-            case 3:
-                colsMoments<Sq, 3>(rows, m, s, q, c, k);
-                break;
-            case 2:
-                colsMoments<Sq, 2>(rows, m, s, q, c, k);
-                break;
-            default:
-                colsMoments<Sq, 1>(rows, m, s, q, c, k);
-                break;
-            }
+            withRowCount(count,
+                         [&](auto r) { colsMoments<Sq, decltype(r)::value>(rows, m, s, q, c, k, kt); });
         });
         for (int j = 0; j < m; ++j)
             storeNumber(p.out, p.outType, outOff + j * ocs, momentResult(p.op, s[j], q[j], c[j]));
