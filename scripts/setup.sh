@@ -10,6 +10,7 @@ packages=(
   libgl-dev libegl-dev
   xvfb xauth
   python3-xarray python3-netcdf4
+  clang-14 libclang-rt-14-dev
 )
 
 missing=()

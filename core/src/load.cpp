@@ -10,6 +10,7 @@
 #include "decode.h"
 #include "strata/core/data_array.h"
 #include "strata/core/error.h"
+#include "strata/core/memory_budget.h"
 #include "strata/core/ops.h"
 #include "strata/core/runtime.h"
 
@@ -29,6 +30,7 @@ std::string describe(const Variable& v) { return v.source() ? v.source()->descri
 
 // Refuses, before allocating, a load that cannot fit.
 void checkFits(const Variable& v, Device device, std::size_t bytes) {
+    checkMemoryBudget(bytes, describe(v) + ": loading onto " + device.toString());
     const std::size_t available = device.isHost() ? hostMemory() : deviceFreeMemory(device);
     STRATA_EXPECTS(bytes <= available, OutOfMemoryError,
                    describe(v) + ": needs " + mib(bytes) + " on " + device.toString() + " but only " +

@@ -2,14 +2,24 @@
 
 #include <netcdf.h>
 
+#include <atomic>
+
 #include "strata/core/error.h"
 
 namespace strata::io::detail {
 
-std::recursive_mutex& netcdfMutex() {
+namespace {
+std::atomic<std::recursive_mutex*>& mutexSlot() {
     // Never destroyed: files held by static objects may still close during exit.
-    static auto* m = new std::recursive_mutex;
-    return *m;
+    static std::atomic<std::recursive_mutex*> slot{new std::recursive_mutex};
+    return slot;
+}
+} // namespace
+
+std::recursive_mutex& netcdfMutex() { return *mutexSlot().load(); }
+
+void replaceNetcdfMutexInChild() {
+    mutexSlot().store(new std::recursive_mutex); // the parent's copy stays locked by a thread not here
 }
 
 std::string statusText(int status) {

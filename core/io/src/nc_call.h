@@ -9,6 +9,9 @@ namespace strata::io::detail {
 // The process-wide lock for all netCDF-C calls (recursive: helpers may nest).
 std::recursive_mutex& netcdfMutex();
 using NetcdfLock = std::lock_guard<std::recursive_mutex>;
+// In a child made by fork() while the parent held the lock: a fresh, unlocked one (the child
+// has one thread, and the copied mutex belongs to the parent's).
+void replaceNetcdfMutexInChild();
 
 // "NetCDF: Not a valid ID (status -33)" plus a plain-words hint for the common failures.
 std::string statusText(int status);

@@ -86,7 +86,8 @@ std::optional<Coordinate> decodeCoordinate(const std::string& name, const Variab
     if (bytes > memoryBudget()) {
         notes.lines.push_back(context + ": a coordinate of " + std::to_string(v.size()) + " values needs " +
                               formatBytes(bytes) + ", more than the memory budget of " +
-                              formatBytes(memoryBudget()) + " (STRATA_MEMORY_BUDGET); kept as a variable only");
+                              formatBytes(memoryBudget()) +
+                              " (STRATA_MEMORY_BUDGET); kept as a variable only");
         return std::nullopt;
     }
     Coordinate c;

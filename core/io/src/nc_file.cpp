@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <system_error>
 
+#include "hdf5_superblock.h"
+#include "nc3_header.h"
 #include "nc_call.h"
 #include "strata/core/error.h"
 #include "strata/io/netcdf.h"
@@ -30,6 +32,22 @@ std::shared_ptr<const NcFile> NcFile::open(const std::string& path) {
     if (fs::file_size(path, ec) == 0 && !ec)
         STRATA_FAIL(NetcdfError, "cannot open '" + path + "': the file is empty (not a netCDF file)");
 
+    if (isClassicMagic(path)) {
+        // netCDF-C trusts a classic header's counts and reads zeros past a truncated end: check first.
+        const ClassicHeader header = checkClassicHeader(path);
+        if (!header.problem.empty())
+            STRATA_FAIL(NetcdfError,
+                        "cannot open '" + path + "': its netCDF-3 header is damaged: " + header.problem);
+        if (!header.truncation.empty())
+            STRATA_FAIL(NetcdfError, "cannot open '" + path + "': " + header.truncation);
+    }
+    if (const auto recorded = hdf5RecordedSize(path)) {
+        // HDF5 would refuse it too, saying only "HDF error".
+        const auto size = fs::file_size(path, ec);
+        STRATA_EXPECTS(ec || *recorded <= size, NetcdfError,
+                       "cannot open '" + path + "': the file is truncated (it has " + std::to_string(size) +
+                           " bytes, its HDF5 superblock records " + std::to_string(*recorded) + ")");
+    }
     int ncid = -1;
     int rc;
     {

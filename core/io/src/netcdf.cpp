@@ -3,10 +3,8 @@
 #include <netcdf.h>
 
 #include <cstring>
-#include <filesystem>
 #include <fstream>
 
-#include "nc3_extent.h"
 #include "nc_call.h"
 #include "nc_file.h"
 #include "nc_group.h"
@@ -25,14 +23,6 @@ Dataset openDataset(const std::string& path, OpenNotes& notes) {
     detail::NetcdfLock lock(detail::netcdfMutex());
     int format = 0;
     detail::check(nc_inq_format(file->id(), &format), "cannot open '" + path + "'");
-    if (format == NC_FORMAT_CLASSIC || format == NC_FORMAT_64BIT_OFFSET || format == NC_FORMAT_CDF5) {
-        std::error_code ec;
-        const auto size = std::filesystem::file_size(path, ec);
-        const auto extent = detail::classicDataExtent(path);
-        STRATA_EXPECTS(ec || !extent || *extent <= size, NetcdfError,
-                       "cannot open '" + path + "': the file is truncated (it has " + std::to_string(size) +
-                           " bytes, its header describes " + std::to_string(extent.value_or(0)) + ")");
-    }
     detail::GroupReader reader(file, detail::formatName(format), notes);
     return reader.read(file->id(), nullptr);
 }

@@ -22,6 +22,21 @@ struct OpenNotes {
 Dataset openDataset(const std::string& path);
 Dataset openDataset(const std::string& path, OpenNotes& notes);
 
+// Opening files that may be hostile. netCDF-C and HDF5 crash or loop on some damaged files
+// (tests/data/bad/README.md lists what the fuzzer found); no check of ours foresees them all.
+// checkInChildProcess opens `path` in a child process (fork), reads its metadata and the first
+// value of each numeric variable there, and reports how that went: whatever the child meets,
+// this process goes on. POSIX only; the child touches neither CUDA nor Qt.
+struct IsolatedCheck {
+    int timeoutMs = 10000; // a child still reading after this is killed
+};
+// Returns when the file opened in the child. Throws the error openDataset gave there (its type
+// and message), or NetcdfError naming the file when the child crashed ("netCDF-C or HDF5
+// crashed while reading it (signal 11, Segmentation fault)"), died, or ran past the timeout.
+void checkInChildProcess(const std::string& path, const IsolatedCheck& options = {});
+// checkInChildProcess, then openDataset here: the way to open a file the user picked.
+Dataset openDatasetIsolated(const std::string& path, OpenNotes& notes, const IsolatedCheck& options = {});
+
 // True when the file starts like a netCDF-3 (CDF1/2/5) or HDF5 file. Reads a few bytes; no
 // netCDF call; never throws.
 bool looksLikeNetcdf(const std::string& path);
@@ -32,7 +47,10 @@ std::string netcdfLibraryVersion();
 } // namespace strata::io
 
 namespace strata {
+using io::checkInChildProcess;
+using io::IsolatedCheck;
 using io::looksLikeNetcdf;
 using io::openDataset;
+using io::openDatasetIsolated;
 using io::OpenNotes;
 } // namespace strata
