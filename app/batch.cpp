@@ -117,16 +117,16 @@ ViewSpec resolveView(const CliOptions& o, const Dataset& ds) {
         throw UsageError("--cmap " + o.colormap + ": unknown colour map (viridis, magma, plasma, inferno, cividis, "
                          "turbo, gray, RdBu; _r reverses)");
     spec.colormap = cmap;
-    if (o.range == "frame") spec.range = RangeMode::Frame;
-    else if (o.range == "global") spec.range = RangeMode::Global;
-    else if (o.range == "symmetric") spec.range = RangeMode::Symmetric;
+    if (o.range == "frame") spec.range.mode = RangeMode::Frame;
+    else if (o.range == "global") spec.range.mode = RangeMode::Variable;
+    else if (o.range == "symmetric") spec.range.mode = RangeMode::Symmetric;
     else {
         const auto comma = o.range.find(',');
         if (comma == std::string::npos) throw UsageError("--range takes frame, global or MIN,MAX, got '" + o.range + "'");
-        spec.range = RangeMode::Fixed;
-        spec.vmin = parseNumber("--range", o.range.substr(0, comma));
-        spec.vmax = parseNumber("--range", o.range.substr(comma + 1));
-        if (!(spec.vmin < spec.vmax)) throw UsageError("--range " + o.range + ": MIN must be below MAX");
+        spec.range.mode = RangeMode::Fixed;
+        spec.range.fixedMin = parseNumber("--range", o.range.substr(0, comma));
+        spec.range.fixedMax = parseNumber("--range", o.range.substr(comma + 1));
+        if (!(spec.range.fixedMin < spec.range.fixedMax)) throw UsageError("--range " + o.range + ": MIN must be below MAX");
     }
     try {
         validate(spec, var);

@@ -7,12 +7,11 @@
 #include <utility>
 #include <vector>
 
+#include "strata/core/colour_range.h"
 #include "strata/core/data_array.h"
 #include "strata/core/ops.h"
 
 namespace strata {
-
-enum class RangeMode { Frame, Global, Fixed, Symmetric };
 
 struct ViewSpec {
     std::string file;
@@ -23,8 +22,7 @@ struct ViewSpec {
     std::vector<std::pair<std::string, ReduceOp>> reductions;   // applied in this order
     std::string colormap = "viridis";
     bool reversed = false;
-    RangeMode range = RangeMode::Frame;
-    double vmin = 0, vmax = 1; // for RangeMode::Fixed
+    ColourRange range;
 
     // The dims of `var` that are neither displayed nor reduced (they are sliced).
     std::vector<std::string> slicedDims(const std::vector<std::string>& varDims) const;

@@ -2,27 +2,10 @@
 // How a frame's values are mapped onto a colour map: the range mode, and its resolution to
 // the [vmin, vmax] the colour map and the colour bar use.
 #include <optional>
-#include <string_view>
-#include <utility>
+
+#include "strata/core/colour_range.h"
 
 namespace strata {
-
-enum class RangeMode {
-    Frame,     // the finite extremes of the frame shown
-    Variable,  // the finite extremes of the whole variable (computed once, by the caller)
-    Fixed,     // [fixedMin, fixedMax] as given
-    Symmetric, // [-m, m] with m the largest |extreme| (of the variable when known, else the frame)
-};
-std::string_view name(RangeMode m);         // "frame", "variable", "fixed", "symmetric"
-RangeMode parseRangeMode(std::string_view); // throws ValueError listing the modes
-
-struct ColourRange {
-    RangeMode mode = RangeMode::Frame;
-    double fixedMin = 0, fixedMax = 1;
-    friend bool operator==(const ColourRange&, const ColourRange&) = default;
-};
-
-using MinMax = std::pair<double, double>;
 
 // The [vmin, vmax] to draw with. `frame` is the frame's (min, max) (NaN when it has no finite
 // value; may be unset when the mode does not need it), `variable` the variable's. A mode that
