@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cuda_check.h"
+#include "fault_injection.h"
 #include "poison.h"
 #include "strata/core/error.h"
 #include "strata/core/runtime.h"
@@ -36,6 +37,7 @@ cudaStream_t cudaStreamOf(Stream s) { return static_cast<cudaStream_t>(s.handle(
 
 Buffer::Buffer(std::size_t bytes, Device device, Stream stream, HostMemory host)
     : size_(bytes), device_(device), stream_(stream) {
+    if (bytes > 0) detail::checkInjectedFault(device, bytes, false); // a test hook; off by default
     if (device.isHost()) {
         stream_ = Stream::host();
 #if STRATA_HAVE_CUDA
@@ -133,6 +135,8 @@ Buffer Buffer::copyTo(Device target, Stream stream) const {
 
 void copyBytes(void* dst, Device dstDevice, const void* src, Device srcDevice, std::size_t bytes, Stream stream) {
     if (bytes == 0) return;
+    detail::checkInjectedFault(dstDevice, 0, true); // a test hook: a lost device refuses copies
+    detail::checkInjectedFault(srcDevice, 0, true);
     if (dstDevice.isHost() && srcDevice.isHost()) {
         std::memcpy(dst, src, bytes);
         return;

@@ -38,6 +38,15 @@ void checkFits(const Variable& v, Device device, std::size_t bytes) {
                        " (streaming larger variables is not supported yet)");
 }
 
+// A buffer for `v`'s data; running out of memory names the variable.
+Buffer allocateFor(const Variable& v, std::size_t bytes, Device device, Stream stream) {
+    try {
+        return Buffer(bytes, device, stream);
+    } catch (const OutOfMemoryError& e) {
+        throw OutOfMemoryError(describe(v) + ": " + e.what(), e.where());
+    }
+}
+
 // The contiguous strides of the hyperslab as read (source dim order), mapped to the
 // variable's visible (possibly transposed) dims.
 std::vector<std::int64_t> visibleStrides(const Variable& v) {
@@ -124,7 +133,7 @@ Variable loadVariable(const Variable& v, Device device, Stream stream) {
         const std::size_t bytes = packed.nbytes();
         checkFits(v, device, bytes);
         Stream copyStream = device.isCuda() ? stream : packed.buffer()->stream();
-        Buffer out(bytes, device, device.isCuda() ? stream : Stream::host());
+        Buffer out = allocateFor(v, bytes, device, device.isCuda() ? stream : Stream::host());
         copyBytes(out.data(), device,
                   static_cast<const char*>(packed.buffer()->data()) + packed.offset() * std::int64_t(sizeOf(v.dtype())),
                   packed.device(), bytes, copyStream);
@@ -145,7 +154,7 @@ Variable loadVariable(const Variable& v, Device device, Stream stream) {
     const std::size_t decodedBytes = enc.isIdentity() ? 0 : n * sizeOf(enc.decoded);
     checkFits(v, device, packedBytes + decodedBytes);
 
-    Buffer packed(packedBytes, device, device.isCuda() ? stream : Stream::host());
+    Buffer packed = allocateFor(v, packedBytes, device, device.isCuda() ? stream : Stream::host());
     if (device.isHost()) {
         v.source()->read(v.sourceStart(), v.sourceCount(), v.sourceStep(), packed.data());
     } else {

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The reliability checks of CI, beside the plain build and tests (.ci/run calls this):
+#   asan  the whole test suite (the CPU path: CUDA and GUI off) built with AddressSanitizer and
+#         UndefinedBehaviorSanitizer, run by ctest; any report fails the test that made it.
+#   fuzz  a short run of the netCDF reader's fuzz target (FUZZ_SECONDS, default 90); fails on a
+#         finding in Strata's code (findings inside netCDF-C/HDF5 are listed, see scripts/fuzz.sh).
+# usage: scripts/ci-extra.sh [asan|fuzz|all]   (default all; build dirs build-ci-asan, build-ci-fuzz)
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+what=${1:-all}
+jobs=${JOBS:-$(nproc)}
+
+asan() {
+  local build=${ASAN_BUILD:-$root/build-ci-asan}
+  local launcher=()
+  command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" \
+    -DSTRATA_CUDA=OFF -DSTRATA_GUI=OFF -DSTRATA_BENCH=OFF -DSTRATA_SANITIZE=ON >/dev/null
+  cmake --build "$build" -j"$jobs"
+  # Leaks netCDF-C and HDF5 keep for themselves are theirs; ours are reported.
+  ASAN_OPTIONS="detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1" \
+  LSAN_OPTIONS="suppressions=$root/tests/io/fuzz_lsan.supp:print_suppressions=0" \
+  UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
+    ctest --test-dir "$build" --output-on-failure -j2
+}
+
+fuzz() {
+  "$root/scripts/fuzz.sh" --ci "${FUZZ_SECONDS:-90}" "${FUZZ_BUILD:-$root/build-ci-fuzz}"
+}
+
+case "$what" in
+  asan) asan ;;
+  fuzz) fuzz ;;
+  all) asan; fuzz ;;
+  *) echo "usage: $0 [asan|fuzz|all]" >&2; exit 2 ;;
+esac
