@@ -4,9 +4,17 @@
 #include <charconv>
 #include <cstdio>
 
+#include "strata/core/atomic_file.h"
 #include "strata/core/runtime.h"
+#include "strata/core/transfer.h"
 #include "strata/io/csv.h"
 #include "strata/io/netcdf.h"
+
+#if STRATA_HAVE_RENDER
+#include "strata/render/image_export.h"
+#include "strata/render/line_plot.h"
+#include "virtual_display.h"
+#endif
 
 namespace strata::app {
 namespace {
@@ -168,8 +176,37 @@ int runBatch(const CliOptions& o) {
                              static_cast<unsigned long long>(r.bytesFromDevice), computeInfo().name.c_str());
         }
         if (!o.exportPng.empty()) {
-            std::fprintf(stderr, "strata: --export-png needs the render layer, which this build does not have yet\n");
+#if STRATA_HAVE_RENDER
+            const TransferCounters before = transferCounters();
+            AtomicFile file(o.exportPng, {o.file});
+            VirtualDisplay display; // only when there is no DISPLAY
+            const QString temp = QString::fromStdString(file.tempPath());
+            const QSize size(o.width, o.height);
+            if (frame.ndim() == 1) {
+                exportLinePlotPng(lineSeries(frame.asHost()), size, temp);
+            } else {
+                ImageFrame image{frame, {}, std::nullopt};
+                if (spec.range.mode == RangeMode::Variable || spec.range.mode == RangeMode::Symmetric) {
+                    // The whole variable's extremes, computed where the variable is loaded.
+                    const DataArray whole = ds[spec.variable].load(device, defaultStream(device));
+                    image.variableRange = minmaxValues(whole);
+                }
+                ImageViewSettings settings;
+                settings.colormap = spec.colormap;
+                settings.reversed = spec.reversed;
+                settings.range = spec.range;
+                exportPng(image, settings, size, temp);
+            }
+            file.commit();
+            if (o.verbose)
+                std::fprintf(stderr, "strata: wrote %s: %dx%d, %llu bytes copied device→host (%s)\n",
+                             o.exportPng.c_str(), o.width, o.height,
+                             static_cast<unsigned long long>(transferredSince(before).deviceToHost),
+                             computeInfo().name.c_str());
+#else
+            std::fprintf(stderr, "strata: --export-png needs the render layer (this build has STRATA_GUI off)\n");
             return 1;
+#endif
         }
     } catch (const ValueError& e) {
         std::fprintf(stderr, "strata: %s\n", e.what());
