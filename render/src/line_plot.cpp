@@ -65,11 +65,12 @@ std::vector<std::pair<std::size_t, std::size_t>> finiteRuns(const LineSeries& s)
 namespace detail {
 namespace {
 
-void setTicks(vtkAxis* axis, const std::vector<Tick>& ticks) {
+// Ticks at their values less `origin` (the plot's data are drawn relative to it).
+void setTicks(vtkAxis* axis, const std::vector<Tick>& ticks, double origin) {
     vtkNew<vtkDoubleArray> pos;
     vtkNew<vtkStringArray> labels;
     for (const Tick& t : ticks) {
-        pos->InsertNextValue(t.value);
+        pos->InsertNextValue(t.value - origin);
         labels->InsertNextValue(t.label);
     }
     axis->SetCustomTickPositions(pos, labels);
@@ -123,18 +124,32 @@ void LinePlotScene::prepare(double s) {
     applyFont(chart_->GetTitleProperties(), 15 * s);
 
     double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
-    for (auto [a, b] : finiteRuns(series_)) {
+    const auto runs = finiteRuns(series_);
+    for (auto [a, b] : runs)
+        for (std::size_t i = a; i < b; ++i) {
+            xlo = std::min(xlo, series_.x[i]);
+            xhi = std::max(xhi, series_.x[i]);
+            ylo = std::min(ylo, series_.y[i]);
+            yhi = std::max(yhi, series_.y[i]);
+        }
+    if (!(xhi >= xlo)) xlo = 0, xhi = 1, ylo = 0, yhi = 1;
+    if (xhi == xlo) xlo -= 0.5, xhi += 0.5;
+    if (yhi == ylo) ylo -= 0.5, yhi += 0.5;
+    const double pad = (yhi - ylo) * 0.05;
+    ylo -= pad;
+    yhi += pad;
+    // VTK's charts lose a line whose values sit far from zero relative to their spread (a
+    // temperature of 290 ± 2 K draws nothing): plot relative to the lower-left corner and
+    // place the ticks (labelled with the true values) the same way.
+    const double x0 = xlo, y0 = ylo;
+    for (auto [a, b] : runs) {
         vtkNew<vtkTable> table;
         vtkNew<vtkDoubleArray> xs, ys;
         xs->SetName("x");
         ys->SetName("y");
         for (std::size_t i = a; i < b; ++i) {
-            xs->InsertNextValue(series_.x[i]);
-            ys->InsertNextValue(series_.y[i]);
-            xlo = std::min(xlo, series_.x[i]);
-            xhi = std::max(xhi, series_.x[i]);
-            ylo = std::min(ylo, series_.y[i]);
-            yhi = std::max(yhi, series_.y[i]);
+            xs->InsertNextValue(series_.x[i] - x0);
+            ys->InsertNextValue(series_.y[i] - y0);
         }
         table->AddColumn(xs);
         table->AddColumn(ys);
@@ -151,21 +166,15 @@ void LinePlotScene::prepare(double s) {
             pts->SetMarkerSize(static_cast<float>(8 * s));
         }
     }
-    if (!(xhi >= xlo)) xlo = 0, xhi = 1, ylo = 0, yhi = 1;
-    if (xhi == xlo) xlo -= 0.5, xhi += 0.5;
-    if (yhi == ylo) ylo -= 0.5, yhi += 0.5;
-    const double pad = (yhi - ylo) * 0.05;
-    ylo -= pad;
-    yhi += pad;
 
     vtkAxis* bottom = chart_->GetAxis(vtkAxis::BOTTOM);
     vtkAxis* left = chart_->GetAxis(vtkAxis::LEFT);
     styleAxis(bottom, series_.xTitle, s);
     styleAxis(left, series_.yTitle, s);
-    bottom->SetRange(xlo, xhi);
-    left->SetRange(ylo, yhi);
-    setTicks(bottom, series_.xTime ? dateTicks(xlo, xhi, *series_.xTime, 6) : niceTicks(xlo, xhi, 6));
-    setTicks(left, niceTicks(ylo, yhi, 6));
+    bottom->SetRange(xlo - x0, xhi - x0);
+    left->SetRange(ylo - y0, yhi - y0);
+    setTicks(bottom, series_.xTime ? dateTicks(xlo, xhi, *series_.xTime, 6) : niceTicks(xlo, xhi, 6), x0);
+    setTicks(left, niceTicks(ylo, yhi, 6), y0);
     chart_->Update();
 }
 

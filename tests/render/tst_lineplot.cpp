@@ -79,6 +79,21 @@ private slots:
         DataArray twoD = DataArray::fromHost("a", {"y", "x"}, {1, 2}, v);
         QVERIFY_THROWS_EXCEPTION(ValueError, lineSeries(twoD));
     }
+    void drawnFarFromZero() {
+        // A real probe: 12 monthly temperatures of 290 ± 2 K. VTK's charts once drew no line
+        // for values far from zero relative to their spread.
+        const char* d = std::getenv("DISPLAY");
+        if (!d || !*d) QFAIL("the line plot is drawn through X: run under xvfb-run");
+        LineSeries s;
+        for (int m = 0; m < 12; ++m) {
+            s.x.push_back(56978.5 + 30.4 * m);
+            s.y.push_back(290 + 2 * std::sin(m));
+        }
+        const auto columns = lineColumns(renderLinePlot(s, QSize(720, 400)));
+        int drawn = 0;
+        for (int x = 100; x < 620; ++x) drawn += columns[static_cast<std::size_t>(x)] > 0;
+        QCOMPARE(drawn, 520);
+    }
     void drawnWithDatesAndGaps() {
         const char* d = std::getenv("DISPLAY");
         if (!d || !*d) QFAIL("the line plot is drawn through X: run under xvfb-run");
