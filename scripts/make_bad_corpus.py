@@ -215,8 +215,8 @@ def strings_and_compounds():
         w[:] = [0.25, 0.5, 0.75]
 
 
-def deep_groups(depth=50):
-    with netCDF4.Dataset(path("deep_groups.nc"), "w", format="NETCDF4") as ds:
+def deep_groups(depth=50, name="deep_groups.nc"):
+    with netCDF4.Dataset(path(name), "w", format="NETCDF4") as ds:
         ds.createDimension("x", 2)
         g = ds
         for level in range(1, depth + 1):
@@ -283,6 +283,7 @@ def main():
     many_ranks()
     strings_and_compounds()
     deep_groups()
+    deep_groups(200, "deeper_groups.nc")  # past the 128 levels Strata reads
     unicode_names()
     hdf5_crasher()
 

@@ -286,6 +286,17 @@ private slots:
         QVERIFY(g->findDim("x") && g->findDim("x")->length == 2); // the root's dim, 50 levels down
         QVERIFY(sameValues(hostValues(*g, "leaf"), {50, 50.5}));
     }
+    void groupsTooDeep() {
+        // 200 levels: the first 128 are read, the rest are left out with a note (each level is a
+        // frame of recursion in every walk of the Dataset).
+        OpenNotes notes;
+        const Dataset ds = openDataset(bad("deeper_groups.nc"), notes);
+        int levels = 0;
+        for (const Dataset* g = &ds; !g->groups.empty(); g = &g->groups[0]) ++levels;
+        QCOMPARE(levels, 128);
+        QVERIFY(
+            anyNoteHas(notes, {"deeper_groups.nc", "group '/g1/g2/", "/g128'", "more than 128 levels deep"}));
+    }
     void namesWithSpacesAndNonAscii() {
         const Dataset ds = openDataset(bad("names_unicode.nc"));
         const DataArray v = ds["sea surface température"];
@@ -308,6 +319,7 @@ private slots:
                                 "calendar_unknown.nc",
                                 "coords_odd.nc",
                                 "deep_groups.nc",
+                                "deeper_groups.nc",
                                 "fill_double_on_short.nc",
                                 "fill_unrepresentable.nc",
                                 "hdf5_crash_dense_links.nc",

@@ -13,6 +13,7 @@
 #include "nc_source.h"
 #include "strata/core/array_view.h"
 #include "strata/core/error.h"
+#include "strata/core/memory_budget.h"
 
 namespace strata::io::detail {
 namespace {
@@ -173,12 +174,30 @@ void GroupReader::readCoordinates(int groupId, const Dataset* parent, Dataset& d
             v = &outer->second;
             label = variableLabel(group, name);
         }
-        if (auto c = decodeCoordinate(name, *v, describeVariable(*file_, label), notes_))
-            ds.coords.set(std::move(*c));
+        const std::string context = describeVariable(*file_, label);
+        if (isNumeric(v->encoding().packed) &&
+            !admitCoordinate(std::size_t(v->size()), context + ": a coordinate"))
+            continue;
+        if (auto c = decodeCoordinate(name, *v, context, notes_)) ds.coords.set(std::move(*c));
     }
 }
 
+bool GroupReader::admitCoordinate(std::size_t values, const std::string& what) {
+    // Values as doubles, and a date for each when they are times.
+    const std::size_t bytes = values * (sizeof(double) + sizeof(DateTime));
+    const std::size_t limit = std::min(kMaxCoordinateBytes, memoryBudget());
+    if (bytes <= limit && coordinateBytes_ <= limit - bytes) {
+        coordinateBytes_ += bytes;
+        return true;
+    }
+    notes_.lines.push_back(what + " of " + std::to_string(values) + " values (" + formatBytes(bytes) +
+                           " on the host) is not kept: more than the " + formatBytes(limit) +
+                           " a file's coordinates may take (the smaller of 4 GiB and STRATA_MEMORY_BUDGET)");
+    return false;
+}
+
 Dataset GroupReader::read(int groupId, const Dataset* parent) {
+    Depth depth(depth_);
     Dataset ds;
     ds.path = file_->path();
     ds.format = format_;
@@ -193,8 +212,17 @@ Dataset GroupReader::read(int groupId, const Dataset* parent) {
     readCoordinates(groupId, parent, ds);
     if (parent)
         for (const Coordinate& c : parent->coords)
-            if (!ds.coords.contains(c.name)) ds.coords.set(c);
+            if (!ds.coords.contains(c.name) &&
+                admitCoordinate(c.values.size(), file_->name() + ": group '" + ds.group + "': coordinate '" +
+                                                     c.name + "' (inherited)"))
+                ds.coords.set(c);
 
+    if (depth_ > kMaxGroupDepth) {
+        notes_.lines.push_back(file_->name() + ": group '" + ds.group +
+                               "': its groups are not read (more than " + std::to_string(kMaxGroupDepth) +
+                               " levels deep)");
+        return ds;
+    }
     int ngroups = 0;
     check(nc_inq_grps(groupId, &ngroups, nullptr), file_->name() + ": groups of '" + ds.group + "'");
     std::vector<int> children(static_cast<std::size_t>(ngroups));

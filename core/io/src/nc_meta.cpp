@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "nc_call.h"
+#include "strata/core/error.h"
 
 namespace strata::io::detail {
 
@@ -58,6 +59,9 @@ std::string formatName(int f) {
 
 namespace {
 
+// Attributes are metadata, read whole at open: more values than this is a damaged or hostile file.
+constexpr std::size_t kMaxAttributeValues = std::size_t(1) << 26;
+
 template <class Stored, class Kept>
 std::vector<Kept> readNumbers(int ncid, int varid, const char* name, std::size_t len,
                               const std::string& context) {
@@ -82,6 +86,9 @@ Attributes readAttributes(int ncid, int varid, const std::string& context) {
               context + ": attribute '" + std::string(name) + "'");
         const auto dtype = dtypeOfNc(type);
         if (!dtype) continue; // user-defined types have no meaning here
+        STRATA_EXPECTS(len <= kMaxAttributeValues, NetcdfError,
+                       context + ": attribute '" + std::string(name) + "' has " + std::to_string(len) +
+                           " values, more than Strata reads (" + std::to_string(kMaxAttributeValues) + ")");
         Attribute a;
         a.name = name;
         a.type = *dtype;

@@ -4,6 +4,8 @@
 
 #include <cstring>
 #include <fstream>
+#include <new>
+#include <stdexcept>
 
 #include "nc_call.h"
 #include "nc_file.h"
@@ -19,12 +21,19 @@ Dataset openDataset(const std::string& path) {
 }
 
 Dataset openDataset(const std::string& path, OpenNotes& notes) {
-    auto file = detail::NcFile::open(path);
-    detail::NetcdfLock lock(detail::netcdfMutex());
-    int format = 0;
-    detail::check(nc_inq_format(file->id(), &format), "cannot open '" + path + "'");
-    detail::GroupReader reader(file, detail::formatName(format), notes);
-    return reader.read(file->id(), nullptr);
+    try {
+        auto file = detail::NcFile::open(path);
+        detail::NetcdfLock lock(detail::netcdfMutex());
+        int format = 0;
+        detail::check(nc_inq_format(file->id(), &format), "cannot open '" + path + "'");
+        detail::GroupReader reader(file, detail::formatName(format), notes);
+        return reader.read(file->id(), nullptr);
+    } catch (const std::bad_alloc&) { // what a file declares must never escape as another type
+        STRATA_FAIL(OutOfMemoryError, "cannot open '" + path + "': out of memory while reading its metadata");
+    } catch (const std::length_error&) {
+        STRATA_FAIL(OutOfMemoryError,
+                    "cannot open '" + path + "': its metadata declares more than can be held");
+    }
 }
 
 bool looksLikeNetcdf(const std::string& path) {
