@@ -236,15 +236,23 @@ def unicode_names():
         c[:] = [-1.0, 0.0, 1.0]
 
 
-def hdf5_crasher():
-    """test_hgroups.nc with one byte changed (found by scripts/fuzz.sh, reduced to one byte):
-    HDF5 1.10.8 frees a wild pointer while iterating the root group's dense links in nc_open."""
+def hdf5_crashers():
+    """test_hgroups.nc with a few bytes changed: two crashes inside HDF5 1.10.8 that
+    scripts/fuzz.sh found, each reduced to the fewest changed bytes that still crash."""
     src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data", "test_hgroups.nc")
     with open(src, "rb") as f:
-        data = bytearray(f.read())
-    assert len(data) == 90645 and data[46002] == 0x00
-    data[46002] = 0xB8
-    write_bytes("hdf5_crash_dense_links.nc", bytes(data))
+        original = f.read()
+    assert len(original) == 90645
+    for name, patch in (
+            # frees a wild pointer while iterating the root group's dense links (in nc_open)
+            ("hdf5_crash_dense_links.nc", {46002: 0xB8}),
+            # reads through a bad global-heap address while netCDF-C reads dimension scales
+            ("hdf5_crash_global_heap.nc", {5119: 0xFF, 5120: 0xFF, 5121: 0xFF, 5122: 0xFF})):
+        data = bytearray(original)
+        for at, value in patch.items():
+            assert data[at] == 0x00
+            data[at] = value
+        write_bytes(name, bytes(data))
 
 
 def main():
@@ -285,7 +293,7 @@ def main():
     deep_groups()
     deep_groups(200, "deeper_groups.nc")  # past the 128 levels Strata reads
     unicode_names()
-    hdf5_crasher()
+    hdf5_crashers()
 
     for scratch in ("_base_classic.nc", "_base_nc4.nc"):
         os.remove(path(scratch))

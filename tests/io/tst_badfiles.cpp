@@ -131,8 +131,14 @@ private slots:
     }
 
     // ---- files that crash or hang netCDF-C/HDF5: only a child process survives them -----------
+    void crashInsideHdf5IsContained_data() {
+        QTest::addColumn<QString>("file");
+        QTest::newRow("wild free in dense links") << "hdf5_crash_dense_links.nc";
+        QTest::newRow("bad global heap address") << "hdf5_crash_global_heap.nc";
+    }
     void crashInsideHdf5IsContained() {
-        const std::string path = bad("hdf5_crash_dense_links.nc");
+        QFETCH(QString, file);
+        const std::string path = bad(file);
         const QString m = errorOf<NetcdfError>([&] { checkInChildProcess(path); });
         QVERIFY2(m.contains(QString::fromStdString(path)), qPrintable(m));
         // SIGSEGV in a plain build, SIGBUS with ASan's heap; or a sanitizer's report and its exit status.
@@ -323,6 +329,7 @@ private slots:
                                 "fill_double_on_short.nc",
                                 "fill_unrepresentable.nc",
                                 "hdf5_crash_dense_links.nc",
+                                "hdf5_crash_global_heap.nc",
                                 "huge_rank_cdf5.nc",
                                 "long_name_cdf1.nc",
                                 "names_unicode.nc",
