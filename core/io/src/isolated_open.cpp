@@ -24,19 +24,23 @@ namespace {
 // What the child reports through the pipe: one letter for the outcome, then the message.
 constexpr char kOk = 'K';
 
-// Reads one value of each numeric variable (the first), so that decompression and the data
-// path of the file are exercised too; errors here are left to the real loads.
-void readFirstValues(const Dataset& ds) {
+// Reads small variables whole (up to `left` bytes in all) and the first value of the others, so
+// that decompression and the data path of the file are exercised too; errors here are left to
+// the real loads.
+void readValues(const Dataset& ds, std::size_t& left) {
     for (const auto& [name, v] : ds.variables) {
         if (!isNumeric(v.encoding().packed) || v.size() == 0 || !v.source()) continue;
+        const std::size_t bytes = std::size_t(v.size()) * sizeOf(v.encoding().packed);
         const std::vector<std::int64_t> ones(v.sourceStart().size(), 1);
-        unsigned char value[16] = {};
+        const bool whole = bytes <= left;
         try {
-            v.source()->read(v.sourceStart(), ones, ones, value);
+            std::vector<unsigned char> values(whole ? bytes : sizeOf(v.encoding().packed));
+            v.source()->read(v.sourceStart(), whole ? v.sourceCount() : ones, ones, values.data());
         } catch (const Error&) {
         }
+        if (whole) left -= bytes;
     }
-    for (const Dataset& g : ds.groups) readFirstValues(g);
+    for (const Dataset& g : ds.groups) readValues(g, left);
 }
 
 void writeAll(int fd, const std::string& text) {
@@ -49,12 +53,12 @@ void writeAll(int fd, const std::string& text) {
     }
 }
 
-[[noreturn]] void runChild(const std::string& path, int fd) {
+[[noreturn]] void runChild(const std::string& path, std::size_t readBytes, int fd) {
     std::string report;
     try {
         OpenNotes notes;
         const Dataset ds = openDataset(path, notes);
-        readFirstValues(ds);
+        readValues(ds, readBytes);
         report = std::string(1, kOk);
     } catch (const NetcdfError& e) {
         report = std::string("N") + e.what();
@@ -107,7 +111,7 @@ void checkInChildProcess(const std::string& path, const IsolatedCheck& options) 
         for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS}) ::signal(sig, SIG_DFL);
         ::close(fds[0]);
         detail::replaceNetcdfMutexInChild();
-        runChild(path, fds[1]);
+        runChild(path, options.readBytes, fds[1]);
     }
     detail::netcdfMutex().unlock();
     ::close(fds[1]);

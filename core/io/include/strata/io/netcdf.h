@@ -1,6 +1,7 @@
 #pragma once
 // Reading netCDF files (netCDF-3 classic, 64-bit offset, CDF-5, netCDF-4/HDF5) into a
 // strata::Dataset: metadata and coordinates at open, variables lazily, hyperslab by hyperslab.
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -24,11 +25,13 @@ Dataset openDataset(const std::string& path, OpenNotes& notes);
 
 // Opening files that may be hostile. netCDF-C and HDF5 crash or loop on some damaged files
 // (tests/data/bad/README.md lists what the fuzzer found); no check of ours foresees them all.
-// checkInChildProcess opens `path` in a child process (fork), reads its metadata and the first
-// value of each numeric variable there, and reports how that went: whatever the child meets,
-// this process goes on. POSIX only; the child touches neither CUDA nor Qt.
+// checkInChildProcess opens `path` in a child process (fork), reads its metadata, its small
+// variables whole and the first value of the others there, and reports how that went: whatever
+// the child meets, this process goes on. Data read later, beyond those, are read here. POSIX
+// only; the child touches neither CUDA nor Qt.
 struct IsolatedCheck {
-    int timeoutMs = 10000; // a child still reading after this is killed
+    int timeoutMs = 10000;                         // a child still reading after this is killed
+    std::size_t readBytes = std::size_t(16) << 20; // variables read whole in the child, in all
 };
 // Returns when the file opened in the child. Throws the error openDataset gave there (its type
 // and message), or NetcdfError naming the file when the child crashed ("netCDF-C or HDF5
