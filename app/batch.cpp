@@ -19,7 +19,8 @@
 namespace strata::app {
 namespace {
 
-const char* const kColormaps[] = {"viridis", "magma", "plasma", "inferno", "cividis", "turbo", "gray", "RdBu"};
+const char* const kColormaps[] = {"viridis", "magma", "plasma", "inferno",
+                                  "cividis", "turbo", "gray",   "RdBu"};
 
 std::int64_t parseIndex(const std::string& dim, const std::string& text) {
     std::int64_t v = 0;
@@ -47,7 +48,8 @@ std::string firstDataVariable(const Dataset& ds) {
     int bestDims = 0;
     for (const auto& name : ds.dataVariables()) {
         const Variable* v = ds.findVariable(name);
-        if (!v || !isNumeric(v->dtype()) || std::find(bounds.begin(), bounds.end(), name) != bounds.end()) continue;
+        if (!v || !isNumeric(v->dtype()) || std::find(bounds.begin(), bounds.end(), name) != bounds.end())
+            continue;
         if (v->ndim() > bestDims) {
             best = name;
             bestDims = v->ndim();
@@ -75,7 +77,8 @@ ViewSpec resolveView(const CliOptions& o, const Dataset& ds) {
         if (std::find(dims.begin(), dims.end(), d) == dims.end()) {
             std::string list;
             for (const auto& x : dims) list += (list.empty() ? "" : ", ") + x;
-            throw UsageError(option + ": variable '" + spec.variable + "' has no dim '" + d + "' (dims: " + list + ")");
+            throw UsageError(option + ": variable '" + spec.variable + "' has no dim '" + d +
+                             "' (dims: " + list + ")");
         }
         return d;
     };
@@ -103,7 +106,8 @@ ViewSpec resolveView(const CliOptions& o, const Dataset& ds) {
     for (const auto& [d, text] : o.sel) {
         knownDim("--sel", d);
         const Coordinate* c = var.coords().find(d);
-        if (!c || !c->isIndex()) throw UsageError("--sel " + d + "=" + text + ": dim '" + d + "' has no coordinate");
+        if (!c || !c->isIndex())
+            throw UsageError("--sel " + d + "=" + text + ": dim '" + d + "' has no coordinate");
         double value = 0;
         if (c->time) {
             try {
@@ -122,19 +126,25 @@ ViewSpec resolveView(const CliOptions& o, const Dataset& ds) {
         cmap.resize(cmap.size() - 2);
     }
     if (std::find(std::begin(kColormaps), std::end(kColormaps), cmap) == std::end(kColormaps))
-        throw UsageError("--cmap " + o.colormap + ": unknown colour map (viridis, magma, plasma, inferno, cividis, "
+        throw UsageError("--cmap " + o.colormap +
+                         ": unknown colour map (viridis, magma, plasma, inferno, cividis, "
                          "turbo, gray, RdBu; _r reverses)");
     spec.colormap = cmap;
-    if (o.range == "frame") spec.range.mode = RangeMode::Frame;
-    else if (o.range == "global") spec.range.mode = RangeMode::Variable;
-    else if (o.range == "symmetric") spec.range.mode = RangeMode::Symmetric;
+    if (o.range == "frame")
+        spec.range.mode = RangeMode::Frame;
+    else if (o.range == "global")
+        spec.range.mode = RangeMode::Variable;
+    else if (o.range == "symmetric")
+        spec.range.mode = RangeMode::Symmetric;
     else {
         const auto comma = o.range.find(',');
-        if (comma == std::string::npos) throw UsageError("--range takes frame, global or MIN,MAX, got '" + o.range + "'");
+        if (comma == std::string::npos)
+            throw UsageError("--range takes frame, global or MIN,MAX, got '" + o.range + "'");
         spec.range.mode = RangeMode::Fixed;
         spec.range.fixedMin = parseNumber("--range", o.range.substr(0, comma));
         spec.range.fixedMax = parseNumber("--range", o.range.substr(comma + 1));
-        if (!(spec.range.fixedMin < spec.range.fixedMax)) throw UsageError("--range " + o.range + ": MIN must be below MAX");
+        if (!(spec.range.fixedMin < spec.range.fixedMax))
+            throw UsageError("--range " + o.range + ": MIN must be below MAX");
     }
     try {
         validate(spec, var);
@@ -204,7 +214,8 @@ int runBatch(const CliOptions& o) {
                              static_cast<unsigned long long>(transferredSince(before).deviceToHost),
                              computeInfo().name.c_str());
 #else
-            std::fprintf(stderr, "strata: --export-png needs the render layer (this build has STRATA_GUI off)\n");
+            std::fprintf(stderr,
+                         "strata: --export-png needs the render layer (this build has STRATA_GUI off)\n");
             return 1;
 #endif
         }

@@ -36,25 +36,44 @@ CliOptions parseCommandLine(const std::vector<std::string>& args) {
             if (i + 1 >= args.size()) throw UsageError(a + " needs a value (see --help)");
             return args[++i];
         };
-        if (a == "--help" || a == "-h") o.help = true;
-        else if (a == "--version") o.version = true;
-        else if (a == "--info") o.info = true;
-        else if (a == "--cpu") o.cpu = true;
-        else if (a == "--verbose" || a == "-v") o.verbose = true;
-        else if (a == "--var") o.variable = value();
-        else if (a == "--x") o.xDim = value();
-        else if (a == "--y") o.yDim = value();
-        else if (a == "--isel") o.isel.push_back(splitAssignment(a, value()));
-        else if (a == "--sel") o.sel.push_back(splitAssignment(a, value()));
-        else if (a == "--reduce") o.reduce.push_back(splitAssignment(a, value()));
-        else if (a == "--cmap") o.colormap = value();
-        else if (a == "--range") o.range = value();
-        else if (a == "--size") std::tie(o.width, o.height) = parseSize(value());
-        else if (a == "--export-png") o.exportPng = value();
-        else if (a == "--export-csv") o.exportCsv = value();
-        else if (a.size() > 1 && a[0] == '-') throw UsageError("unknown option " + a + " (see --help)");
-        else if (!o.file.empty()) throw UsageError("one FILE only: got '" + o.file + "' and '" + a + "'");
-        else o.file = a;
+        if (a == "--help" || a == "-h")
+            o.help = true;
+        else if (a == "--version")
+            o.version = true;
+        else if (a == "--info")
+            o.info = true;
+        else if (a == "--cpu")
+            o.cpu = true;
+        else if (a == "--verbose" || a == "-v")
+            o.verbose = true;
+        else if (a == "--var")
+            o.variable = value();
+        else if (a == "--x")
+            o.xDim = value();
+        else if (a == "--y")
+            o.yDim = value();
+        else if (a == "--isel")
+            o.isel.push_back(splitAssignment(a, value()));
+        else if (a == "--sel")
+            o.sel.push_back(splitAssignment(a, value()));
+        else if (a == "--reduce")
+            o.reduce.push_back(splitAssignment(a, value()));
+        else if (a == "--cmap")
+            o.colormap = value();
+        else if (a == "--range")
+            o.range = value();
+        else if (a == "--size")
+            std::tie(o.width, o.height) = parseSize(value());
+        else if (a == "--export-png")
+            o.exportPng = value();
+        else if (a == "--export-csv")
+            o.exportCsv = value();
+        else if (a.size() > 1 && a[0] == '-')
+            throw UsageError("unknown option " + a + " (see --help)");
+        else if (!o.file.empty())
+            throw UsageError("one FILE only: got '" + o.file + "' and '" + a + "'");
+        else
+            o.file = a;
     }
     return o;
 }

@@ -10,7 +10,9 @@
 
 namespace strata::app {
 
-class UsageError : public Error { using Error::Error; };
+class UsageError : public Error {
+    using Error::Error;
+};
 
 struct CliOptions {
     std::string file;

@@ -17,9 +17,11 @@ VirtualDisplay::VirtualDisplay() {
     const char* current = std::getenv("DISPLAY");
     if (current && *current) return;
     int fds[2];
-    STRATA_EXPECTS(pipe(fds) == 0, IoError, std::string("no display, and no pipe for Xvfb: ") + std::strerror(errno));
+    STRATA_EXPECTS(pipe(fds) == 0, IoError,
+                   std::string("no display, and no pipe for Xvfb: ") + std::strerror(errno));
     const pid_t pid = fork();
-    STRATA_EXPECTS(pid >= 0, IoError, std::string("no display, and Xvfb could not be started: ") + std::strerror(errno));
+    STRATA_EXPECTS(pid >= 0, IoError,
+                   std::string("no display, and Xvfb could not be started: ") + std::strerror(errno));
     if (pid == 0) {
         close(fds[0]);
         const int devnull = open("/dev/null", O_RDWR);

@@ -25,9 +25,7 @@ namespace {
 
 constexpr std::size_t kHostAlignment = 64;
 
-std::string megabytes(std::size_t bytes) {
-    return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB";
-}
+std::string megabytes(std::size_t bytes) { return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB"; }
 
 #if STRATA_HAVE_CUDA
 cudaStream_t cudaStreamOf(Stream s) { return static_cast<cudaStream_t>(s.handle()); }
@@ -125,7 +123,8 @@ Buffer& Buffer::operator=(Buffer&& o) noexcept {
 
 Buffer Buffer::copyTo(Device target, Stream stream) const {
     // A host target is pageable memory; a CUDA target is allocated on the CUDA side's stream.
-    Stream allocStream = target.isHost() ? Stream::host() : (stream.device() == target ? stream : defaultStream(target));
+    Stream allocStream =
+        target.isHost() ? Stream::host() : (stream.device() == target ? stream : defaultStream(target));
     Buffer out(size_, target, allocStream);
     Stream copyStream = stream.device().isCuda() ? stream : (device_.isCuda() ? stream_ : allocStream);
     copyBytes(out.data(), target, data_, device_, size_, copyStream);
@@ -133,7 +132,8 @@ Buffer Buffer::copyTo(Device target, Stream stream) const {
     return out;
 }
 
-void copyBytes(void* dst, Device dstDevice, const void* src, Device srcDevice, std::size_t bytes, Stream stream) {
+void copyBytes(void* dst, Device dstDevice, const void* src, Device srcDevice, std::size_t bytes,
+               Stream stream) {
     if (bytes == 0) return;
     detail::checkInjectedFault(dstDevice, 0, true); // a test hook: a lost device refuses copies
     detail::checkInjectedFault(srcDevice, 0, true);
@@ -142,7 +142,8 @@ void copyBytes(void* dst, Device dstDevice, const void* src, Device srcDevice, s
         return;
     }
 #if STRATA_HAVE_CUDA
-    STRATA_EXPECTS(stream.device().isCuda(), ValueError, "a copy to or from a CUDA device needs a CUDA stream");
+    STRATA_EXPECTS(stream.device().isCuda(), ValueError,
+                   "a copy to or from a CUDA device needs a CUDA stream");
     cudaStream_t s = static_cast<cudaStream_t>(stream.handle());
     if (dstDevice.isCuda() && srcDevice.isCuda() && dstDevice.ordinal != srcDevice.ordinal) {
         STRATA_CUDA_TRY(cudaMemcpyPeerAsync(dst, dstDevice.ordinal, src, srcDevice.ordinal, bytes, s));

@@ -26,7 +26,9 @@ std::size_t hostMemory() {
     return pages > 0 && page > 0 ? std::size_t(pages) * std::size_t(page) : SIZE_MAX;
 }
 
-std::string describe(const Variable& v) { return v.source() ? v.source()->describe() : std::string("variable"); }
+std::string describe(const Variable& v) {
+    return v.source() ? v.source()->describe() : std::string("variable");
+}
 
 // Refuses, before allocating, a load that cannot fit.
 void checkFits(const Variable& v, Device device, std::size_t bytes) {
@@ -52,7 +54,8 @@ Buffer allocateFor(const Variable& v, std::size_t bytes, Device device, Stream s
 std::vector<std::int64_t> visibleStrides(const Variable& v) {
     const auto& count = v.sourceCount();
     std::vector<std::int64_t> readStrides(count.size(), 1);
-    for (int i = static_cast<int>(count.size()) - 2; i >= 0; --i) readStrides[i] = readStrides[i + 1] * count[i + 1];
+    for (int i = static_cast<int>(count.size()) - 2; i >= 0; --i)
+        readStrides[i] = readStrides[i + 1] * count[i + 1];
     std::vector<std::int64_t> strides;
     for (int sa : v.sourceAxis()) strides.push_back(readStrides[sa]);
     return strides;
@@ -90,7 +93,8 @@ void uploadSlabs(const Variable& v, void* dst, Device device, Stream stream) {
     for (std::size_t i = 1; i < count.size(); ++i) rowElems *= count[i];
     const std::size_t rowBytes = std::size_t(rowElems) * elem;
     const std::int64_t rows = count.empty() ? 1 : count[0];
-    const std::int64_t rowsPerSlab = std::max<std::int64_t>(1, std::int64_t(kSlabBytes / std::max<std::size_t>(rowBytes, 1)));
+    const std::int64_t rowsPerSlab =
+        std::max<std::int64_t>(1, std::int64_t(kSlabBytes / std::max<std::size_t>(rowBytes, 1)));
     const std::size_t slabBytes = std::size_t(std::min(rows, rowsPerSlab)) * rowBytes;
 
     Staging& st = staging();
@@ -112,8 +116,8 @@ void uploadSlabs(const Variable& v, void* dst, Device device, Stream stream) {
             slabCount[0] = n;
         }
         src.read(start, slabCount, step, st.slabs[b].data());
-        copyBytes(static_cast<char*>(dst) + std::size_t(r) * rowBytes, device, st.slabs[b].data(), Device::host(),
-                  std::size_t(n) * rowBytes, stream);
+        copyBytes(static_cast<char*>(dst) + std::size_t(r) * rowBytes, device, st.slabs[b].data(),
+                  Device::host(), std::size_t(n) * rowBytes, stream);
         STRATA_CUDA_TRY(cudaEventRecord(st.done[b], s));
     }
     // The staging buffers are reused by the next load: wait for the last copies to leave them.
@@ -135,7 +139,8 @@ Variable loadVariable(const Variable& v, Device device, Stream stream) {
         Stream copyStream = device.isCuda() ? stream : packed.buffer()->stream();
         Buffer out = allocateFor(v, bytes, device, device.isCuda() ? stream : Stream::host());
         copyBytes(out.data(), device,
-                  static_cast<const char*>(packed.buffer()->data()) + packed.offset() * std::int64_t(sizeOf(v.dtype())),
+                  static_cast<const char*>(packed.buffer()->data()) +
+                      packed.offset() * std::int64_t(sizeOf(v.dtype())),
                   packed.device(), bytes, copyStream);
         if (device.isHost()) copyStream.synchronize();
         return Variable(v.dims(), v.shape(), v.dtype(), std::move(out), v.attrs());
@@ -163,8 +168,8 @@ Variable loadVariable(const Variable& v, Device device, Stream stream) {
 #endif
     }
     Buffer data = enc.isIdentity() ? std::move(packed)
-                                   : detail::decodeCf(packedView(packed.data(), enc.packed, std::int64_t(n)), enc,
-                                                      device, device.isCuda() ? stream : Stream::host());
+                                   : detail::decodeCf(packedView(packed.data(), enc.packed, std::int64_t(n)),
+                                                      enc, device, device.isCuda() ? stream : Stream::host());
     auto shared = std::make_shared<const Buffer>(std::move(data));
     return Variable(v.dims(), v.shape(), v.dtype(), std::move(shared), visibleStrides(v), 0, v.attrs());
 }

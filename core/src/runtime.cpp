@@ -63,7 +63,8 @@ ComputeInfo decide() {
 #if STRATA_HAVE_CUDA
     cudaDeviceProp prop{};
     cudaGetDeviceProperties(&prop, 0);
-    info = {Device::cuda(0), prop.name, "CUDA device 0 of " + std::to_string(probe.count), prop.totalGlobalMem};
+    info = {Device::cuda(0), prop.name, "CUDA device 0 of " + std::to_string(probe.count),
+            prop.totalGlobalMem};
 #endif
     return info;
 }

@@ -25,7 +25,8 @@ Stream defaultStream(Device device) {
     std::lock_guard<std::mutex> lock(mutex);
     STRATA_EXPECTS(device.ordinal >= 0 && device.ordinal < cudaDeviceCount(), ValueError,
                    "no CUDA device " + device.toString());
-    if (streams.size() <= static_cast<std::size_t>(device.ordinal)) streams.resize(device.ordinal + 1, nullptr);
+    if (streams.size() <= static_cast<std::size_t>(device.ordinal))
+        streams.resize(device.ordinal + 1, nullptr);
     cudaStream_t& s = streams[device.ordinal];
     if (!s) {
         STRATA_CUDA_TRY(cudaSetDevice(device.ordinal));

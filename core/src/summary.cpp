@@ -48,8 +48,9 @@ void printGroup(std::ostringstream& out, const Dataset& ds, const std::string& i
         out << indent << "Coordinates:\n";
         for (const auto& c : ds.coords) {
             const Variable* v = ds.findVariable(c.name);
-            out << indent << (c.isIndex() ? "  * " : "    ") << pad(c.name, width) << pad(dimList(c.dims), dimsWidth)
-                << (v ? std::string(name(v->dtype())) : "") << "  " << firstLast(c);
+            out << indent << (c.isIndex() ? "  * " : "    ") << pad(c.name, width)
+                << pad(dimList(c.dims), dimsWidth) << (v ? std::string(name(v->dtype())) : "") << "  "
+                << firstLast(c);
             if (auto units = c.attrs.text("units")) out << "  [" << *units << "]";
             if (c.time) out << "  calendar " << name(c.time->calendar);
             out << "\n";
@@ -60,8 +61,8 @@ void printGroup(std::ostringstream& out, const Dataset& ds, const std::string& i
         out << indent << "Data variables:\n";
         for (const auto& n : data) {
             const Variable& v = *ds.findVariable(n);
-            out << indent << "    " << pad(n, width) << pad(dimList(v.dims()), dimsWidth) << pad(std::string(name(v.dtype())), 8)
-                << shapeText(v.shape());
+            out << indent << "    " << pad(n, width) << pad(dimList(v.dims()), dimsWidth)
+                << pad(std::string(name(v.dtype())), 8) << shapeText(v.shape());
             if (v.encoding().packed != v.dtype()) out << "  (stored as " << name(v.encoding().packed) << ")";
             if (auto units = v.attrs().text("units")) out << "  [" << *units << "]";
             if (auto ln = v.attrs().text("long_name")) out << "  " << *ln;

@@ -20,7 +20,8 @@ void checkDims(const std::vector<std::string>& dims, const Shape& shape) {
                    "dims " + listDims(dims) + " do not match a shape of " + std::to_string(shape.size()) +
                        " dims");
     std::set<std::string> seen;
-    for (const auto& d : dims) STRATA_EXPECTS(seen.insert(d).second, ValueError, "dim '" + d + "' appears twice");
+    for (const auto& d : dims)
+        STRATA_EXPECTS(seen.insert(d).second, ValueError, "dim '" + d + "' appears twice");
     for (auto n : shape) STRATA_EXPECTS(n >= 0, ValueError, "negative dim length");
 }
 
@@ -53,8 +54,9 @@ std::int64_t resolveIndex(std::int64_t i, std::int64_t n, const std::string& dim
 
 } // namespace
 
-Variable::Variable(std::vector<std::string> dims, Shape shape, DType dtype, std::shared_ptr<const Buffer> buffer,
-                   std::vector<std::int64_t> strides, std::int64_t offset, Attributes attrs)
+Variable::Variable(std::vector<std::string> dims, Shape shape, DType dtype,
+                   std::shared_ptr<const Buffer> buffer, std::vector<std::int64_t> strides,
+                   std::int64_t offset, Attributes attrs)
     : dims_(std::move(dims)), shape_(std::move(shape)), dtype_(dtype), attrs_(std::move(attrs)),
       buffer_(std::move(buffer)), strides_(std::move(strides)), offset_(offset) {
     checkDims(dims_, shape_);
@@ -192,7 +194,8 @@ ArrayView Variable::view() const {
         v.shape[i] = shape_[i];
         v.strides[i] = strides_[i];
     }
-    v.data = buffer_ ? static_cast<const char*>(buffer_->data()) + offset_ * static_cast<std::int64_t>(sizeOf(dtype_))
+    v.data = buffer_ ? static_cast<const char*>(buffer_->data()) +
+                           offset_ * static_cast<std::int64_t>(sizeOf(dtype_))
                      : nullptr;
     return v;
 }

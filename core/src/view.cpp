@@ -10,7 +10,8 @@ namespace strata {
 std::vector<std::string> ViewSpec::slicedDims(const std::vector<std::string>& varDims) const {
     std::vector<std::string> out;
     for (const auto& d : varDims) {
-        const bool reduced = std::any_of(reductions.begin(), reductions.end(), [&](auto& r) { return r.first == d; });
+        const bool reduced =
+            std::any_of(reductions.begin(), reductions.end(), [&](auto& r) { return r.first == d; });
         if (d != xDim && d != yDim && !reduced) out.push_back(d);
     }
     return out;
@@ -29,7 +30,8 @@ void validate(const ViewSpec& spec, const DataArray& var) {
     auto claim = [&](const std::string& dim, const std::string& role) {
         var.axis(dim); // throws ValueError naming the dim and the array's dims
         auto [it, fresh] = roles.emplace(dim, role);
-        STRATA_EXPECTS(fresh, ValueError, "dim '" + dim + "' is given two roles: " + it->second + " and " + role);
+        STRATA_EXPECTS(fresh, ValueError,
+                       "dim '" + dim + "' is given two roles: " + it->second + " and " + role);
     };
     claim(spec.xDim, "x");
     if (!spec.yDim.empty()) claim(spec.yDim, "y");

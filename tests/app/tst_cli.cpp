@@ -28,7 +28,8 @@ Run runStrata(const QStringList& args, bool withoutDisplay = false) {
     p.setProcessEnvironment(env);
     p.start(STRATA_APP_BINARY, args);
     if (!p.waitForFinished(120000)) return {};
-    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
 }
 
 QList<QStringList> readCsv(const QString& path) {
@@ -65,8 +66,9 @@ private slots:
     void helpListsEveryOption() {
         const Run r = runStrata({"--help"});
         QCOMPARE(r.status, 0);
-        for (const char* o : {"--var", "--x", "--y", "--isel", "--sel", "--reduce", "--cmap", "--range", "--size",
-                              "--export-png", "--export-csv", "--info", "--cpu", "--help", "--version"})
+        for (const char* o :
+             {"--var", "--x", "--y", "--isel", "--sel", "--reduce", "--cmap", "--range", "--size",
+              "--export-png", "--export-csv", "--info", "--cpu", "--help", "--version"})
             QVERIFY2(r.out.contains(o), o);
         QVERIFY(r.out.contains("example"));
     }
@@ -75,19 +77,22 @@ private slots:
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("named");
         const QString csv = QDir::tempPath() + "/strata-misuse.csv";
-        QTest::newRow("unknown variable") << QStringList{kSample, "--var", "tass", "--export-csv", csv} << "'tass'";
-        QTest::newRow("unknown dim") << QStringList{kSample, "--x", "depth", "--export-csv", csv} << "'depth'";
-        QTest::newRow("index out of range") << QStringList{kSample, "--isel", "time=12", "--export-csv", csv}
-                                            << "length 12";
-        QTest::newRow("two roles") << QStringList{kSample, "--x", "lon", "--y", "lat", "--isel", "lat=1",
-                                                  "--export-csv", csv}
+        QTest::newRow("unknown variable")
+            << QStringList{kSample, "--var", "tass", "--export-csv", csv} << "'tass'";
+        QTest::newRow("unknown dim") << QStringList{kSample, "--x", "depth", "--export-csv", csv}
+                                     << "'depth'";
+        QTest::newRow("index out of range")
+            << QStringList{kSample, "--isel", "time=12", "--export-csv", csv} << "length 12";
+        QTest::newRow("two roles") << QStringList{kSample,  "--x",   "lon",          "--y", "lat",
+                                                  "--isel", "lat=1", "--export-csv", csv}
                                    << "two roles";
         QTest::newRow("unknown op") << QStringList{kSample, "--reduce", "time=median", "--export-csv", csv}
                                     << "median";
         QTest::newRow("unknown cmap") << QStringList{kSample, "--cmap", "jet", "--export-csv", csv} << "jet";
         QTest::newRow("bad size") << QStringList{kSample, "--size", "0x10", "--export-csv", csv} << "--size";
         QTest::newRow("unknown option") << QStringList{kSample, "--colour"} << "--colour";
-        QTest::newRow("bad index") << QStringList{kSample, "--isel", "time=two", "--export-csv", csv} << "integer";
+        QTest::newRow("bad index") << QStringList{kSample, "--isel", "time=two", "--export-csv", csv}
+                                   << "integer";
         QTest::newRow("bad range") << QStringList{kSample, "--range", "3,1", "--export-csv", csv} << "MIN";
     }
     void misuseExitsTwoWithOneLine() {
@@ -118,8 +123,9 @@ private slots:
     void frameCsvMatchesTheCore() {
         QTemporaryDir dir;
         const QString csv = dir.filePath("frame.csv");
-        const Run r = runStrata({kSample, "--var", "tas", "--sel", "time=2005-07-10", "--export-csv", csv, "-v"},
-                             /*withoutDisplay=*/true);
+        const Run r =
+            runStrata({kSample, "--var", "tas", "--sel", "time=2005-07-10", "--export-csv", csv, "-v"},
+                      /*withoutDisplay=*/true);
         QCOMPARE(r.status, 0);
         const auto rows = readCsv(csv);
         QCOMPARE(rows.size(), 1 + 96 * 192);
@@ -127,7 +133,8 @@ private slots:
         const Dataset ds = openDataset(kSample.toStdString());
         const DataArray tas = ds["tas"];
         // 2005-07-10 is nearest to the July mean's label, 2005-07-16T12:00 (index 6).
-        const auto expected = tas.isel({{"time", std::int64_t(6)}}).load(Device::host(), Stream::host()).values<float>();
+        const auto expected =
+            tas.isel({{"time", std::int64_t(6)}}).load(Device::host(), Stream::host()).values<float>();
         const auto& lat = tas.coords().find("lat")->values;
         const auto& lon = tas.coords().find("lon")->values;
         for (int i = 0; i < 96 * 192; i += 97) {
@@ -158,7 +165,10 @@ private slots:
     void lineCsvHasIsoDates() {
         QTemporaryDir dir;
         const QString csv = dir.filePath("line.csv");
-        QCOMPARE(runStrata({kSample, "--x", "time", "--isel", "lat=3", "--isel", "lon=5", "--export-csv", csv}).status, 0);
+        QCOMPARE(
+            runStrata({kSample, "--x", "time", "--isel", "lat=3", "--isel", "lon=5", "--export-csv", csv})
+                .status,
+            0);
         const auto rows = readCsv(csv);
         QCOMPARE(rows.size(), 13);
         QCOMPARE(rows[0], (QStringList{"time", "tas"}));
@@ -170,7 +180,8 @@ private slots:
         QTemporaryDir dir;
         const QString csv = dir.filePath("noleap.csv");
         // noleap: 1900-02-28 + 1 day is March 1st; a year is 365 days.
-        QCOMPARE(runStrata({writeSeries(dir.path(), "noleap", {58, 59, 365}), "--export-csv", csv}).status, 0);
+        QCOMPARE(runStrata({writeSeries(dir.path(), "noleap", {58, 59, 365}), "--export-csv", csv}).status,
+                 0);
         auto rows = readCsv(csv);
         QCOMPARE(rows.size(), 4);
         QCOMPARE(rows[0], (QStringList{"time", "v"}));
@@ -180,7 +191,9 @@ private slots:
 
         // 360_day: twelve months of 30 days.
         const QString csv360 = dir.filePath("360.csv");
-        QCOMPARE(runStrata({writeSeries(dir.path(), "360_day", {29, 30, 59.5, 360}), "--export-csv", csv360}).status, 0);
+        QCOMPARE(runStrata({writeSeries(dir.path(), "360_day", {29, 30, 59.5, 360}), "--export-csv", csv360})
+                     .status,
+                 0);
         rows = readCsv(csv360);
         QCOMPARE(rows.size(), 5);
         QCOMPARE(rows[1][0], QString("1900-01-30T00:00:00"));
@@ -194,8 +207,11 @@ private slots:
         const QString csv = dir.filePath("stage.csv");
         QCOMPARE(runStrata({kData + "/test_stageiv_xyt.nc", "--export-csv", csv}).status, 0);
         const auto rows = readCsv(csv);
-        QCOMPARE(rows[0], (QStringList{"y", "x", "lat", "lon", "Total_precipitation_surface_1_Hour_Accumulation"}));
-        const DataArray v = openDataset((kData + "/test_stageiv_xyt.nc").toStdString())["Total_precipitation_surface_1_Hour_Accumulation"];
+        QCOMPARE(rows[0],
+                 (QStringList{"y", "x", "lat", "lon", "Total_precipitation_surface_1_Hour_Accumulation"}));
+        const DataArray v =
+            openDataset((kData + "/test_stageiv_xyt.nc")
+                            .toStdString())["Total_precipitation_surface_1_Hour_Accumulation"];
         const auto& lat = v.coords().find("lat")->values;
         QCOMPARE(rows[1 + 87 + 2][2].toFloat(), float(lat[87 + 2]));
         QCOMPARE(rows[1 + 87 + 2][0], QString("1"));
@@ -206,7 +222,11 @@ private slots:
         QTemporaryDir dir;
         const QString copy = dir.filePath("in.nc");
         QVERIFY(QFile::copy(kSample, copy));
-        const QByteArray before = [&] { QFile f(copy); f.open(QIODevice::ReadOnly); return f.readAll(); }();
+        const QByteArray before = [&] {
+            QFile f(copy);
+            f.open(QIODevice::ReadOnly);
+            return f.readAll();
+        }();
         const Run r = runStrata({copy, "--export-csv", copy});
         QCOMPARE(r.status, 1);
         QVERIFY(r.err.contains("input file"));

@@ -19,7 +19,8 @@ Dataset twoGroups() {
     Attributes named;
     named.set({"coordinates", DType::Char, std::string("lat nonexistent")});
     named.set({"units", DType::Char, std::string("K")});
-    ds.variables.emplace_back("x", Variable({"x"}, {3}, DType::Float64, Buffer(24, Device::host(), Stream::host())));
+    ds.variables.emplace_back(
+        "x", Variable({"x"}, {3}, DType::Float64, Buffer(24, Device::host(), Stream::host())));
     ds.variables.emplace_back("t2m", Variable({"y", "x"}, {2, 3}, DType::Float32,
                                               Buffer(24, Device::host(), Stream::host()), named));
     Coordinate x;

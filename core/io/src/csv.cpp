@@ -33,10 +33,14 @@ template <class T> std::string valueText(T v) {
     if constexpr (std::is_floating_point_v<T>) {
         if (std::isnan(v)) return {};
     }
-    if constexpr (std::is_same_v<T, float>) return formatNumber(v);
-    else if constexpr (std::is_same_v<T, double>) return formatNumber(v);
-    else if constexpr (std::is_signed_v<T>) return formatNumber(std::int64_t(v));
-    else return formatNumber(std::uint64_t(v));
+    if constexpr (std::is_same_v<T, float>)
+        return formatNumber(v);
+    else if constexpr (std::is_same_v<T, double>)
+        return formatNumber(v);
+    else if constexpr (std::is_signed_v<T>)
+        return formatNumber(std::int64_t(v));
+    else
+        return formatNumber(std::uint64_t(v));
 }
 
 struct FileCloser {
@@ -45,7 +49,8 @@ struct FileCloser {
 
 } // namespace
 
-CsvResult writeCsv(const DataArray& frame, const std::string& path, const std::vector<std::string>& protectedFiles) {
+CsvResult writeCsv(const DataArray& frame, const std::string& path,
+                   const std::vector<std::string>& protectedFiles) {
     STRATA_EXPECTS(frame.ndim() == 1 || frame.ndim() == 2, ValueError,
                    "CSV export takes a frame (2 dims) or a line (1 dim); '" + frame.name() + "' has " +
                        std::to_string(frame.ndim()));
@@ -97,7 +102,8 @@ CsvResult writeCsv(const DataArray& frame, const std::string& path, const std::v
     result.rows = rows * cols;
     const bool failed = std::ferror(out.get()) != 0;
     const int closeStatus = std::fclose(out.release());
-    STRATA_EXPECTS(!failed && closeStatus == 0, IoError, "cannot write " + path + ": " + std::strerror(errno));
+    STRATA_EXPECTS(!failed && closeStatus == 0, IoError,
+                   "cannot write " + path + ": " + std::strerror(errno));
     file.commit();
     return result;
 }

@@ -15,11 +15,12 @@ struct Attribute {
     std::string name;
     DType type = DType::Char; // Char/String for text; a numeric type otherwise
     // Text, or the values: integers of up to 64 bits kept exactly, floats as doubles.
-    std::variant<std::string, std::vector<std::int64_t>, std::vector<std::uint64_t>, std::vector<double>> value;
+    std::variant<std::string, std::vector<std::int64_t>, std::vector<std::uint64_t>, std::vector<double>>
+        value;
 
     bool isText() const { return std::holds_alternative<std::string>(value); }
-    std::size_t length() const; // characters for text, values otherwise
-    std::string text() const;   // the text, or the values printed "1, 2, 3"
+    std::size_t length() const;          // characters for text, values otherwise
+    std::string text() const;            // the text, or the values printed "1, 2, 3"
     std::vector<double> numbers() const; // values as doubles (empty for text)
 };
 

@@ -14,9 +14,9 @@ namespace strata {
 struct CfEncoding {
     DType packed = DType::Float32;  // the type stored in the file
     DType decoded = DType::Float32; // the type after decoding (floating whenever masked/scaled)
-    std::vector<double> fillValues;  // _FillValue and missing_value (each may be a list)
-    std::optional<double> validMin;  // from valid_min or valid_range[0]
-    std::optional<double> validMax;  // from valid_max or valid_range[1]
+    std::vector<double> fillValues; // _FillValue and missing_value (each may be a list)
+    std::optional<double> validMin; // from valid_min or valid_range[0]
+    std::optional<double> validMax; // from valid_max or valid_range[1]
     double scale = 1.0;
     double offset = 0.0;
     bool scaled = false; // scale_factor or add_offset present
@@ -24,7 +24,9 @@ struct CfEncoding {
     // text); decoding then throws DecodeError with it. Empty when all is well.
     std::string problem;
 
-    bool isIdentity() const { return !scaled && fillValues.empty() && !validMin && !validMax && packed == decoded; }
+    bool isIdentity() const {
+        return !scaled && fillValues.empty() && !validMin && !validMax && packed == decoded;
+    }
 
     // Reads _FillValue, missing_value, valid_min/valid_max/valid_range, scale_factor and
     // add_offset from `attrs` of a variable stored as `packed`. Never throws: problems go to

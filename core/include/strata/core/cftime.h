@@ -36,9 +36,9 @@ enum class TimeUnit { Microseconds, Milliseconds, Seconds, Minutes, Hours, Days,
 
 struct TimeUnits {
     TimeUnit unit = TimeUnit::Days;
-    DateTime epoch;                // the reference date as written (local to utcOffsetMinutes)
-    std::string text;              // the units attribute as written
-    int utcOffsetMinutes = 0;      // the date's UTC offset ("+5:30" → 330); decoded dates are UTC
+    DateTime epoch;           // the reference date as written (local to utcOffsetMinutes)
+    std::string text;         // the units attribute as written
+    int utcOffsetMinutes = 0; // the date's UTC offset ("+5:30" → 330); decoded dates are UTC
 };
 
 // Parses "days since 1850-01-01", "Hour since 2001-12-31T23:00:00Z", "seconds since

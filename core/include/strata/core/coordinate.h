@@ -24,11 +24,11 @@ struct Coordinate {
     std::string name;
     std::vector<std::string> dims;
     std::vector<std::int64_t> shape;
-    std::vector<double> values; // decoded (masked → NaN, unpacked), C order
+    std::vector<double> values;   // decoded (masked → NaN, unpacked), C order
     DType dtype = DType::Float64; // the decoded type: values print in its shortest form
     Attributes attrs;
     std::optional<TimeAxis> time; // when units are "<unit> since <date>"
-    std::string problem; // set when the values could not be decoded (e.g. bad units): why
+    std::string problem;          // set when the values could not be decoded (e.g. bad units): why
 
     bool isIndex() const { return dims.size() == 1 && dims[0] == name; }
     // The label of value i: the ISO date for time, else the number (shortest round-trip in

@@ -43,7 +43,9 @@ public:
     DataArray transpose(const std::vector<std::string>& order) const;
 
     // The only ways data moves (counted): the same labelled array with its data elsewhere.
-    DataArray load(Device device, Stream stream) const { return {name_, variable_.load(device, stream), coords_}; }
+    DataArray load(Device device, Stream stream) const {
+        return {name_, variable_.load(device, stream), coords_};
+    }
     DataArray asDevice(Device device, Stream stream) const { return load(device, stream); }
     DataArray asHost() const; // synchronises: the values must reach the host
 

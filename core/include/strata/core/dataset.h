@@ -18,13 +18,13 @@ struct Dimension {
 
 class Dataset {
 public:
-    std::string path;   // the file it came from
-    std::string group;  // "/" for the root, "/a/b" for groups
-    std::string format; // "classic", "64-bit offset", "CDF-5", "netCDF-4", "netCDF-4 classic model"
-    std::vector<Dimension> dims;            // visible here (the group's own first, then inherited)
+    std::string path;            // the file it came from
+    std::string group;           // "/" for the root, "/a/b" for groups
+    std::string format;          // "classic", "64-bit offset", "CDF-5", "netCDF-4", "netCDF-4 classic model"
+    std::vector<Dimension> dims; // visible here (the group's own first, then inherited)
     std::vector<std::pair<std::string, Variable>> variables; // in file order, coordinates included
-    Coordinates coords;                     // decoded coordinate variables (index and auxiliary)
-    Attributes attrs;                       // global (group) attributes
+    Coordinates coords; // decoded coordinate variables (index and auxiliary)
+    Attributes attrs;   // global (group) attributes
     std::vector<Dataset> groups;
 
     const Variable* findVariable(std::string_view name) const;

@@ -67,7 +67,7 @@ DataArray colormap(const DataArray& frame, const DataArray& lut, const DataArray
                    Stream stream);
 // Writes into caller-owned memory on the frame's device (h·w·4 bytes; e.g. a mapped GL buffer).
 // `range` may be null (then vmin/vmax are used) or a minmax() result.
-void colormapInto(const DataArray& frame, const DataArray& lut, double vmin, double vmax, const DataArray* range,
-                  Rgba8 nanColour, void* out, Stream stream);
+void colormapInto(const DataArray& frame, const DataArray& lut, double vmin, double vmax,
+                  const DataArray* range, Rgba8 nanColour, void* out, Stream stream);
 
 } // namespace strata

@@ -10,9 +10,9 @@
 namespace strata {
 
 struct ComputeInfo {
-    Device device;           // where data and operations go
-    std::string name;        // "NVIDIA H200" or "CPU (2 threads)"
-    std::string reason;      // why this backend: "CUDA device 0 found", "STRATA_CPU is set", ...
+    Device device;               // where data and operations go
+    std::string name;            // "NVIDIA H200" or "CPU (2 threads)"
+    std::string reason;          // why this backend: "CUDA device 0 found", "STRATA_CPU is set", ...
     std::size_t totalMemory = 0; // bytes on that device (0 for the host)
 };
 
@@ -21,9 +21,9 @@ void forceCpu(bool on);
 const ComputeInfo& computeInfo();
 inline Device computeDevice() { return computeInfo().device; }
 
-bool cudaCompiled();                 // the CUDA backend is built in
-int cudaDeviceCount();               // usable CUDA devices (0 without CUDA)
+bool cudaCompiled();                    // the CUDA backend is built in
+int cudaDeviceCount();                  // usable CUDA devices (0 without CUDA)
 std::size_t deviceFreeMemory(Device d); // bytes free on a CUDA device; SIZE_MAX for the host
-int hostThreads();                   // threads the CPU backend uses
+int hostThreads();                      // threads the CPU backend uses
 
 } // namespace strata

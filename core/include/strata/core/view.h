@@ -17,9 +17,9 @@ struct ViewSpec {
     std::string file;
     std::string variable;
     std::string xDim;
-    std::string yDim; // empty: a line along xDim
-    std::vector<std::pair<std::string, std::int64_t>> indices;  // sliced dims; others default to 0
-    std::vector<std::pair<std::string, ReduceOp>> reductions;   // applied in this order
+    std::string yDim;                                          // empty: a line along xDim
+    std::vector<std::pair<std::string, std::int64_t>> indices; // sliced dims; others default to 0
+    std::vector<std::pair<std::string, ReduceOp>> reductions;  // applied in this order
     std::string colormap = "viridis";
     bool reversed = false;
     ColourRange range;

@@ -9,8 +9,8 @@
 namespace strata::io {
 
 struct CsvResult {
-    std::int64_t rows = 0;               // data rows written (the header not counted)
-    std::uint64_t bytesFromDevice = 0;   // device→host bytes this export moved
+    std::int64_t rows = 0;             // data rows written (the header not counted)
+    std::uint64_t bytesFromDevice = 0; // device→host bytes this export moved
 };
 
 // Long form, a header line first: for a 2-D frame one row per cell, columns
