@@ -19,6 +19,7 @@
 #if STRATA_CPU_HAVE_AVX2_VARIANT
 #pragma GCC push_options
 #pragma GCC target("avx2,fma")
+#define STRATA_CPU_VARIANT_AVX2 1
 namespace strata::detail::cpu::isa_avx2 {
 #include "cpu/colormap.inc.h"
 #include "cpu/reduce_common.inc.h"

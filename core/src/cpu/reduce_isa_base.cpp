@@ -13,6 +13,7 @@
 #include "cpu/thread_pool.h"
 #include "strata/core/detail/dtype_visit.h"
 
+#define STRATA_CPU_VARIANT_AVX2 0
 namespace strata::detail::cpu::isa_base {
 #include "cpu/colormap.inc.h"
 #include "cpu/reduce_common.inc.h"

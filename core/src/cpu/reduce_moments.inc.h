@@ -5,6 +5,76 @@ struct MomentState {
     double k = 0; // shift (std/var)
 };
 
+// The results of a column block, in loops that vectorise: an empty column has s = q = 0
+// and c = 0, so 0/0 gives its NaN; the variance's clamp at 0 is a max that keeps NaN.
+// `r` is scratch for m doubles.
+// Square roots of a block. std::sqrt keeps a scalar errno check that stops vectorisation,
+// though the arguments here are >= 0 or NaN; on x86 the packed instruction does the block.
+inline void sqrtInPlace(double* r, int m) {
+    int j = 0;
+#if defined(__x86_64__) && defined(__GNUC__)
+#if STRATA_CPU_VARIANT_AVX2
+    using V4 = double __attribute__((vector_size(32)));
+    for (; j + 4 <= m; j += 4) {
+        V4 v;
+        std::memcpy(&v, r + j, sizeof v);
+        v = __builtin_ia32_sqrtpd256(v);
+        std::memcpy(r + j, &v, sizeof v);
+    }
+#endif
+    using V2 = double __attribute__((vector_size(16)));
+    for (; j + 2 <= m; j += 2) {
+        V2 v;
+        std::memcpy(&v, r + j, sizeof v);
+        v = __builtin_ia32_sqrtpd(v);
+        std::memcpy(r + j, &v, sizeof v);
+    }
+#endif
+    for (; j < m; ++j) r[j] = std::sqrt(r[j]);
+}
+
+template <class O> void storeColumns(const double* __restrict r, int m, O* out, std::int64_t stride) {
+    if (stride == 1)
+        for (int j = 0; j < m; ++j) out[j] = static_cast<O>(r[j]);
+    else
+        for (int j = 0; j < m; ++j) out[j * stride] = static_cast<O>(r[j]);
+}
+
+inline void finishColumns(ReduceOp op, const double* __restrict s, const double* __restrict q,
+                          const std::int32_t* __restrict c, double* __restrict r, int m, void* out,
+                          DType outType, std::int64_t outOff, std::int64_t stride) {
+    switch (op) {
+    case ReduceOp::Sum:
+        for (int j = 0; j < m; ++j) r[j] = s[j];
+        break;
+    case ReduceOp::Count:
+        for (int j = 0; j < m; ++j) r[j] = c[j];
+        break;
+    case ReduceOp::Mean:
+        for (int j = 0; j < m; ++j) r[j] = s[j] / c[j];
+        break;
+    default: // Var, Std
+        for (int j = 0; j < m; ++j) {
+            const double n = c[j];
+            const double v = (q[j] - s[j] * s[j] / n) / n;
+            r[j] = v < 0.0 ? 0.0 : v;
+        }
+        if (op == ReduceOp::Std) sqrtInPlace(r, m);
+        break;
+    }
+    switch (outType) {
+    case DType::Float32:
+        storeColumns(r, m, static_cast<float*>(out) + outOff, stride);
+        break;
+    case DType::Int64:
+        storeColumns(r, m, static_cast<std::int64_t*>(out) + outOff, stride);
+        break;
+    default:
+        storeColumns(r, m, static_cast<double*>(out) + outOff, stride);
+        break;
+    }
+}
+
 template <bool Sq, class T> void momentsColumns(const ReduceProblem& p, const ReducePlan& pl) {
     const T* in = static_cast<const T*>(p.in.data);
     const std::int64_t ocs = pl.kos[pl.nk - 1];
@@ -31,8 +101,7 @@ template <bool Sq, class T> void momentsColumns(const ReduceProblem& p, const Re
             withRowCount(count,
                          [&](auto r) { colsMoments<Sq, decltype(r)::value>(rows, m, s, q, c, k, kt); });
         });
-        for (int j = 0; j < m; ++j)
-            storeNumber(p.out, p.outType, outOff + j * ocs, momentResult(p.op, s[j], q[j], c[j]));
+        finishColumns(p.op, s, q, c, k, m, p.out, p.outType, outOff, ocs);
     });
 }
 
