@@ -1,6 +1,6 @@
-// strata: the command line. With --info or --export-* it runs headless; otherwise (until the
-// GUI lands) it prints the summary of FILE, the bundled sample by default.
+// strata: the window, or, with --info or --export-*, the headless command line.
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -8,9 +8,60 @@
 #include "cli.h"
 #include "strata/core/runtime.h"
 
+#if STRATA_HAVE_GUI
+#include <QApplication>
+#include <QFileInfo>
+#include <QSurfaceFormat>
+
+#include "main_window.h"
+#include "strata/render/vtk_gl_widget.h"
+#endif
+
 #ifndef STRATA_SAMPLE
 #define STRATA_SAMPLE "resources/sample/tas_rectilinear_grid_2D.nc"
 #endif
+
+namespace {
+
+// True when the command line asks for a particular view (not only a file).
+bool asksForView(const strata::app::CliOptions& o) {
+    return !o.variable.empty() || !o.xDim.empty() || !o.yDim.empty() || !o.isel.empty() || !o.sel.empty() ||
+           !o.reduce.empty() || o.colormap != "viridis" || o.range != "frame";
+}
+
+#if STRATA_HAVE_GUI
+int runWindow(int argc, char** argv, const strata::app::CliOptions& options) {
+    using namespace strata::app;
+    if (!std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY") && !std::getenv("QT_QPA_PLATFORM")) {
+        std::fprintf(stderr, "strata: no display to open the window on (DISPLAY is not set); "
+                             "--info and --export-png/--export-csv work without one\n");
+        return 1;
+    }
+    QSurfaceFormat::setDefaultFormat(strata::VtkGlWidget::defaultFormat());
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName("Strata");
+    QApplication::setApplicationName("Strata");
+    QApplication::setApplicationVersion(STRATA_VERSION);
+    MainWindow window;
+    if (asksForView(options)) {
+        QObject::connect(
+            &window, &MainWindow::datasetOpened, &window,
+            [&window, options] {
+                try {
+                    window.applyView(resolveView(options, *window.dataset()));
+                } catch (const strata::Error& e) {
+                    std::fprintf(stderr, "strata: %s\n", e.what());
+                }
+            },
+            Qt::SingleShotConnection);
+    }
+    window.show();
+    window.openFile(QString::fromStdString(options.file));
+    return app.exec();
+}
+#endif
+
+} // namespace
 
 int main(int argc, char** argv) {
     using namespace strata::app;
@@ -31,11 +82,16 @@ int main(int argc, char** argv) {
     }
     if (options.cpu) strata::forceCpu(true);
     if (options.file.empty()) options.file = STRATA_SAMPLE;
-    if (!options.batch()) options.info = true; // the GUI comes with the app issue
+    if (options.info || options.batch()) return runBatch(options);
+#if STRATA_HAVE_GUI
+    return runWindow(argc, argv, options);
+#else
+    options.info = true; // a build without the GUI prints what the window would show
     const int status = runBatch(options);
-    if (status == 0 && !options.batch()) {
+    if (status == 0) {
         const auto& info = strata::computeInfo();
         std::printf("Compute: %s (%s)\n", info.name.c_str(), info.reason.c_str());
     }
     return status;
+#endif
 }

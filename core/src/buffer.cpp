@@ -73,6 +73,7 @@ Buffer::Buffer(std::size_t bytes, Device device, Stream stream, HostMemory host)
                                           megabytes(bytes) + " (" + megabytes(deviceFreeMemory(device)) +
                                           " free)");
     }
+    detail::countDeviceAllocation(static_cast<std::int64_t>(bytes));
     if (int p = detail::poisonPattern(); p >= 0)
         STRATA_CUDA_TRY(cudaMemsetAsync(data_, p, bytes, cudaStreamOf(stream)));
 #else
@@ -94,6 +95,7 @@ void Buffer::release() noexcept {
     } else {
 #if STRATA_HAVE_CUDA
         cudaFreeAsync(data_, cudaStreamOf(stream_)); // errors here cannot be reported: never throw
+        detail::countDeviceAllocation(-static_cast<std::int64_t>(size_));
 #endif
     }
     data_ = nullptr;

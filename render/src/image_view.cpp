@@ -1,5 +1,6 @@
 #include "strata/render/image_view.h"
 
+#include <QApplication>
 #include <QMouseEvent>
 #include <QWheelEvent>
 #include <cmath>
@@ -105,7 +106,7 @@ void ImageView::wheelEvent(QWheelEvent* e) {
 void ImageView::mousePressEvent(QMouseEvent* e) {
     if (e->button() == Qt::LeftButton) {
         dragging_ = true;
-        dragFrom_ = e->position();
+        dragFrom_ = pressedAt_ = e->position();
     }
 }
 
@@ -121,7 +122,10 @@ void ImageView::mouseMoveEvent(QMouseEvent* e) {
 }
 
 void ImageView::mouseReleaseEvent(QMouseEvent* e) {
-    if (e->button() == Qt::LeftButton) dragging_ = false;
+    if (e->button() != Qt::LeftButton) return;
+    dragging_ = false;
+    if ((e->position() - pressedAt_).manhattanLength() < QApplication::startDragDistance())
+        emit cellClicked(pickAt(e->position()));
 }
 
 void ImageView::mouseDoubleClickEvent(QMouseEvent*) { resetView(); }

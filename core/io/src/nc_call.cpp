@@ -2,7 +2,10 @@
 
 #include <netcdf.h>
 
+#include <dlfcn.h>
+
 #include <atomic>
+#include <cstdint>
 
 #include "strata/core/error.h"
 
@@ -15,6 +18,16 @@ std::atomic<std::recursive_mutex*>& mutexSlot() {
     return slot;
 }
 } // namespace
+
+void NetcdfLock::quietHdf5OnThisThread() {
+    thread_local bool done = false;
+    if (done) return;
+    done = true;
+    // H5Eset_auto2(H5E_DEFAULT, NULL, NULL), looked up so that only netCDF-C links HDF5;
+    // absent (a netCDF-C without HDF5) means there is nothing to quiet.
+    using SetAuto = int (*)(std::int64_t, void*, void*); // herr_t (hid_t, H5E_auto2_t, void*)
+    if (auto f = reinterpret_cast<SetAuto>(dlsym(RTLD_DEFAULT, "H5Eset_auto2"))) f(0, nullptr, nullptr);
+}
 
 std::recursive_mutex& netcdfMutex() { return *mutexSlot().load(); }
 

@@ -14,7 +14,12 @@ TransferCounters transferCounters();
 // Counters since `before` (counters are never reset, so concurrent readers stay consistent).
 TransferCounters transferredSince(const TransferCounters& before);
 
+// Bytes of device memory Strata's buffers hold now (all devices; 0 without CUDA), for the
+// status bar: what this process asked for, not what the driver or other processes use.
+std::uint64_t deviceBytesInUse();
+
 namespace detail {
+void countDeviceAllocation(std::int64_t bytes); // + on allocation, - on release
 void countHostToDevice(std::uint64_t bytes);
 void countDeviceToHost(std::uint64_t bytes);
 } // namespace detail

@@ -41,6 +41,7 @@ public:
 
 signals:
     void cellHovered(const strata::Pick& pick);
+    void cellClicked(const strata::Pick& pick); // a press and release without a drag between
     void settingsChanged(const strata::ImageViewSettings& settings); // zoom and pan
     void framePathChanged(const strata::FramePathInfo& path);
     void drawError(const QString& message);
@@ -63,6 +64,7 @@ private:
     QString lastError_;
     bool dragging_ = false;
     QPointF dragFrom_;
+    QPointF pressedAt_;
 };
 
 } // namespace strata

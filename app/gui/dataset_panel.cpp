@@ -1,0 +1,150 @@
+#include "dataset_panel.h"
+
+#include <QHeaderView>
+#include <QSplitter>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include "frame_service.h"
+
+namespace strata::app {
+namespace {
+
+enum Column { kName, kDims, kShape, kType, kUnits, kLongName };
+constexpr int kPathRole = Qt::UserRole + 1; // the variable's path ("name", "/g/name")
+constexpr int kKindRole = Qt::UserRole + 2; // "variable", "coordinate", "file", "group"
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+QString joined(const std::vector<std::string>& v, const char* sep) {
+    QStringList out;
+    for (const auto& s : v) out << q(s);
+    return out.join(sep);
+}
+
+QString shapeText(const Variable& v) {
+    QStringList out;
+    for (auto n : v.shape()) out << QString::number(n);
+    return "(" + out.join(", ") + ")";
+}
+
+} // namespace
+
+DatasetPanel::DatasetPanel(QWidget* parent)
+    : QWidget(parent), tree_(new QTreeWidget(this)), attributes_(new QTreeWidget(this)) {
+    tree_->setObjectName("datasetTree");
+    tree_->setHeaderLabels({tr("Name"), tr("Dims"), tr("Shape"), tr("Type"), tr("Units"), tr("Long name")});
+    tree_->setUniformRowHeights(true);
+    tree_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    attributes_->setObjectName("attributeTable");
+    attributes_->setHeaderLabels({tr("Attribute"), tr("Value")});
+    attributes_->setRootIsDecorated(false);
+    attributes_->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(tree_);
+    split->addWidget(attributes_);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(split);
+    connect(tree_, &QTreeWidget::currentItemChanged, this,
+            [this](QTreeWidgetItem* item, QTreeWidgetItem*) { onCurrentChanged(item); });
+}
+
+void DatasetPanel::clear() {
+    ds_.reset();
+    tree_->clear();
+    attributes_->clear();
+}
+
+void DatasetPanel::setDataset(std::shared_ptr<const Dataset> ds) {
+    updating_ = true;
+    tree_->clear();
+    ds_ = std::move(ds);
+    if (ds_) {
+        auto* root = new QTreeWidgetItem(tree_, {q(ds_->path), QString(), QString(), q(ds_->format)});
+        root->setData(kName, kKindRole, "file");
+        root->setToolTip(kName, q(ds_->path));
+        fillGroup(root, *ds_, QString());
+        root->setExpanded(true);
+        showAttributes(tr("File attributes"), ds_->attrs);
+    }
+    updating_ = false;
+}
+
+void DatasetPanel::fillGroup(QTreeWidgetItem* parent, const Dataset& group, const QString& prefix) {
+    auto* variables = new QTreeWidgetItem(parent, {tr("Variables")});
+    auto* coordinates = new QTreeWidgetItem(parent, {tr("Coordinates")});
+    auto* dims = new QTreeWidgetItem(parent, {tr("Dimensions")});
+    const auto data = group.dataVariables();
+    for (const auto& [name, v] : group.variables) {
+        const bool isData = std::find(data.begin(), data.end(), name) != data.end();
+        auto* item = new QTreeWidgetItem(isData ? variables : coordinates);
+        item->setText(kName, q(name));
+        item->setText(kDims, joined(v.dims(), ", "));
+        item->setText(kShape, shapeText(v));
+        item->setText(kType, q(std::string(strata::name(v.dtype()))));
+        item->setText(kUnits, q(v.attrs().text("units").value_or("")));
+        item->setText(kLongName, q(v.attrs().text("long_name").value_or("")));
+        item->setData(kName, kPathRole, prefix.isEmpty() ? q(name) : prefix + "/" + q(name));
+        item->setData(kName, kKindRole, isData ? "variable" : "coordinate");
+        if (!isNumeric(v.dtype()) || v.ndim() == 0)
+            item->setForeground(kName, QPalette().brush(QPalette::Disabled, QPalette::Text));
+    }
+    for (const auto& d : group.dims)
+        new QTreeWidgetItem(dims, {q(d.name), QString(),
+                                   QString::number(d.length) + (d.unlimited ? tr(" (unlimited)") : "")});
+    variables->setExpanded(true);
+    for (const Dataset& g : group.groups) {
+        const QString path = q(g.group);
+        auto* item = new QTreeWidgetItem(parent, {tr("group %1").arg(path)});
+        item->setData(kName, kKindRole, "group");
+        item->setData(kName, kPathRole, path);
+        fillGroup(item, g, path);
+    }
+}
+
+QTreeWidgetItem* DatasetPanel::itemOf(const QString& variablePath) const {
+    for (QTreeWidgetItemIterator it(tree_); *it; ++it)
+        if ((*it)->data(kName, kPathRole).toString() == variablePath &&
+            (*it)->data(kName, kKindRole).toString() != "group")
+            return *it;
+    return nullptr;
+}
+
+void DatasetPanel::setCurrent(const QString& variablePath) {
+    updating_ = true;
+    if (QTreeWidgetItem* item = itemOf(variablePath)) {
+        tree_->setCurrentItem(item);
+        onCurrentChanged(item);
+    }
+    updating_ = false;
+}
+
+void DatasetPanel::showAttributes(const QString& title, const Attributes& attrs) {
+    attributes_->clear();
+    attributes_->setHeaderLabels({title, tr("Value")});
+    for (const auto& a : attrs) {
+        auto* item = new QTreeWidgetItem(attributes_, {q(a.name), q(a.text())});
+        item->setToolTip(1, q(a.text()));
+    }
+}
+
+void DatasetPanel::onCurrentChanged(QTreeWidgetItem* item) {
+    if (!item || !ds_) return;
+    const QString kind = item->data(kName, kKindRole).toString();
+    const QString path = item->data(kName, kPathRole).toString();
+    if (kind == "variable" || kind == "coordinate") {
+        const Dataset& g = groupOf(*ds_, path.toStdString());
+        if (const Variable* v = g.findVariable(item->text(kName).toStdString()))
+            showAttributes(tr("Attributes of %1").arg(item->text(kName)), v->attrs());
+        if (!updating_) emit variableChosen(path);
+    } else if (kind == "file") {
+        showAttributes(tr("File attributes"), ds_->attrs);
+    } else if (kind == "group") {
+        showAttributes(tr("Attributes of group %1").arg(path), ds_->findGroup(path.toStdString()).attrs);
+    }
+}
+
+} // namespace strata::app

@@ -1,0 +1,42 @@
+#pragma once
+// The dataset panel: the file's groups and variables (dims, shape, dtype, units, long name),
+// its coordinates listed apart, its dimensions, and the attributes of the file and of the
+// variable selected. Choosing a variable asks the window to show it.
+#include <QWidget>
+#include <memory>
+
+#include "strata/core/dataset.h"
+
+class QTreeWidget;
+class QTreeWidgetItem;
+
+namespace strata::app {
+
+class DatasetPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit DatasetPanel(QWidget* parent = nullptr);
+    void setDataset(std::shared_ptr<const Dataset> ds);
+    void clear();
+    // Marks `variablePath` ("name" or "/group/name") as the current one, without a signal.
+    void setCurrent(const QString& variablePath);
+    QTreeWidget* tree() const { return tree_; }
+    QTreeWidget* attributes() const { return attributes_; }
+    // The tree item of a variable ("name" or "/group/name"); nullptr when none.
+    QTreeWidgetItem* itemOf(const QString& variablePath) const;
+
+signals:
+    void variableChosen(const QString& variablePath);
+
+private:
+    void fillGroup(QTreeWidgetItem* parent, const Dataset& group, const QString& prefix);
+    void showAttributes(const QString& title, const Attributes& attrs);
+    void onCurrentChanged(QTreeWidgetItem* item);
+
+    QTreeWidget* tree_;
+    QTreeWidget* attributes_;
+    std::shared_ptr<const Dataset> ds_;
+    bool updating_ = false;
+};
+
+} // namespace strata::app

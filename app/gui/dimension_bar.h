@@ -1,0 +1,87 @@
+#pragma once
+// The dimension bar: a chip for each dim of the current variable (its name and length) in one
+// of four slots, X, Y, Slice and Reduce. Dragging a chip onto a slot, or a key on a focused
+// chip (X, Y, S, R; its context menu lists the same), asks for that role; a chip in Reduce
+// carries the operation (mean, min, max, std, sum) on a button of its own. The bar shows a
+// ViewSpec and asks for changes; the window applies them (assignRole) and shows the result.
+#include <QFrame>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPointer>
+#include <QToolButton>
+#include <map>
+
+#include "view_roles.h"
+
+namespace strata::app {
+
+class DimChip : public QFrame {
+    Q_OBJECT
+public:
+    DimChip(const QString& dim, qint64 length, QWidget* parent = nullptr);
+    QString dim() const { return dim_; }
+    // In Reduce: the op button shows `op`; elsewhere no op is shown.
+    void setReduceOp(std::optional<ReduceOp> op);
+    QToolButton* opButton() const { return opButton_; }
+
+signals:
+    void dropped(const QString& dim, QPoint globalPosition); // a drag ended here
+    void dragMoved(QPoint globalPosition);
+    void roleAsked(const QString& dim, strata::app::Role role);
+    void opAsked(const QString& dim, strata::ReduceOp op);
+
+protected:
+    void mousePressEvent(QMouseEvent* e) override;
+    void mouseMoveEvent(QMouseEvent* e) override;
+    void mouseReleaseEvent(QMouseEvent* e) override;
+    void keyPressEvent(QKeyEvent* e) override;
+    void contextMenuEvent(QContextMenuEvent* e) override;
+
+private:
+    QString dim_;
+    QLabel* label_;
+    QToolButton* opButton_;
+    QPoint pressedAt_;
+    bool pressed_ = false, dragging_ = false;
+    QPointer<QLabel> ghost_; // follows the cursor while dragging
+};
+
+class RoleSlot : public QFrame {
+    Q_OBJECT
+public:
+    RoleSlot(Role role, QWidget* parent = nullptr);
+    Role role() const { return role_; }
+    void addChip(DimChip* chip);
+    void showEmpty(); // after its chips went
+    void setHighlighted(bool on);
+
+private:
+    Role role_;
+    QHBoxLayout* chips_;
+    QLabel* empty_;
+};
+
+class DimensionBar : public QWidget {
+    Q_OBJECT
+public:
+    explicit DimensionBar(QWidget* parent = nullptr);
+    // Chips for the dims of `var`, in the slots `spec` gives them.
+    void show(const DataArray& var, const ViewSpec& spec);
+    void clear();
+    RoleSlot* slot(Role r) const;
+    DimChip* chip(const QString& dim) const;
+    // The slot under a global position (nullptr when none).
+    RoleSlot* slotAt(QPoint globalPosition) const;
+
+signals:
+    void roleRequested(const QString& dim, strata::app::Role role, strata::ReduceOp op);
+
+private:
+    void onDropped(const QString& dim, QPoint globalPosition);
+    void onDragMoved(QPoint globalPosition);
+    std::map<Role, RoleSlot*> slots_;
+    std::map<QString, DimChip*> chips_;
+    ViewSpec spec_;
+};
+
+} // namespace strata::app

@@ -1,0 +1,308 @@
+#include "frame_service.h"
+
+#include <QElapsedTimer>
+#include <algorithm>
+#include <cmath>
+
+#include "strata/core/error.h"
+#include "strata/core/ops.h"
+#include "strata/core/runtime.h"
+
+namespace strata::app {
+namespace {
+
+// What identifies a frame: everything in the spec but the colour settings.
+std::string cacheKey(const ViewSpec& s) {
+    auto indices = s.indices;
+    std::sort(indices.begin(), indices.end());
+    std::string k = s.file + '\n' + s.variable + '\n' + s.xDim + '\n' + s.yDim + '\n';
+    for (const auto& [d, i] : indices) k += d + '=' + std::to_string(i) + ';';
+    k += '\n';
+    for (const auto& [d, op] : s.reductions) k += d + ':' + std::string(name(op)) + ';';
+    return k;
+}
+
+std::size_t bytesOf(const DataArray& a) { return static_cast<std::size_t>(a.size()) * sizeOf(a.dtype()); }
+
+Stream streamFor(Device d) { return d.isHost() ? Stream::host() : defaultStream(d); }
+
+ViewSpec withIndex(ViewSpec s, const std::string& dim, std::int64_t index) {
+    for (auto& [d, i] : s.indices)
+        if (d == dim) {
+            i = index;
+            return s;
+        }
+    s.indices.push_back({dim, index});
+    return s;
+}
+
+} // namespace
+
+const Dataset& groupOf(const Dataset& root, const std::string& variablePath) {
+    const auto slash = variablePath.rfind('/');
+    if (slash == std::string::npos || slash == 0) return root;
+    return root.findGroup(variablePath.substr(0, slash));
+}
+
+DataArray variableOf(const Dataset& root, const std::string& variablePath) {
+    const auto slash = variablePath.rfind('/');
+    const std::string name = slash == std::string::npos ? variablePath : variablePath.substr(slash + 1);
+    return groupOf(root, variablePath)[name];
+}
+
+DataArray computeFrame(const DataArray& var, const ViewSpec& spec, Device device, FallbackNote& note) {
+    validate(spec, var);
+    std::vector<Indexer> indexers;
+    for (const auto& d : spec.slicedDims(var.dims())) indexers.push_back({d, spec.indexOf(d)});
+    const DataArray slab = var.isel(indexers); // lazy: reading it reads only this hyperslab
+    const DataArray resident = loadWithFallback(slab, device, streamFor(device), note);
+    ViewSpec rest = spec;
+    rest.indices.clear(); // the sliced dims are gone
+    const DataArray frame = computeWithFallback(
+        slab, resident,
+        [&](const DataArray& a) {
+            const Stream s = streamFor(a.device());
+            DataArray f = computeView(a, rest, a.device(), s);
+            s.synchronize(); // the GUI thread draws it next
+            return f;
+        },
+        note);
+    return frame;
+}
+
+FrameService::FrameService(QObject* parent) : QObject(parent) {
+    qRegisterMetaType<std::shared_ptr<const FrameResult>>();
+    qRegisterMetaType<std::shared_ptr<const SeriesResult>>();
+    thread_ = std::thread([this] { run(); });
+}
+
+FrameService::~FrameService() {
+    {
+        std::lock_guard lock(mutex_);
+        stopping_ = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+}
+
+void FrameService::setDataset(std::shared_ptr<const Dataset> ds) {
+    std::lock_guard lock(mutex_);
+    dataset_ = std::move(ds);
+    ++generation_;
+    frameJob_.reset();
+    seriesJob_.reset();
+    cache_.clear();
+    cacheBytes_ = 0;
+    ranges_.clear();
+}
+
+std::shared_ptr<const Dataset> FrameService::dataset() const {
+    std::lock_guard lock(mutex_);
+    return dataset_;
+}
+
+std::uint64_t FrameService::requestFrame(const ViewSpec& spec, const std::string& steppingDim,
+                                         int direction) {
+    std::uint64_t id;
+    {
+        std::lock_guard lock(mutex_);
+        id = nextId_++;
+        frameJob_ = Job{id, spec, steppingDim, direction};
+    }
+    wake_.notify_all();
+    return id;
+}
+
+std::uint64_t FrameService::requestSeries(const ViewSpec& seriesSpec) {
+    std::uint64_t id;
+    {
+        std::lock_guard lock(mutex_);
+        id = nextId_++;
+        seriesJob_ = Job{id, seriesSpec, {}, 0};
+    }
+    wake_.notify_all();
+    return id;
+}
+
+void FrameService::setCacheBytes(std::size_t bytes) {
+    std::lock_guard lock(mutex_);
+    cacheLimit_ = bytes;
+    while (cacheBytes_ > cacheLimit_ && !cache_.empty()) {
+        cacheBytes_ -= cache_.back().bytes;
+        cache_.pop_back();
+    }
+}
+
+std::size_t FrameService::cachedFrames() const {
+    std::lock_guard lock(mutex_);
+    return cache_.size();
+}
+
+bool FrameService::busy() const {
+    std::lock_guard lock(mutex_);
+    return working_ || hasWork();
+}
+
+bool FrameService::hasWork() const { return frameJob_.has_value() || seriesJob_.has_value(); }
+
+const FrameService::CacheEntry* FrameService::cached(const std::string& key) {
+    std::lock_guard lock(mutex_);
+    for (auto it = cache_.begin(); it != cache_.end(); ++it)
+        if (it->key == key) {
+            cache_.splice(cache_.begin(), cache_, it);
+            return &cache_.front();
+        }
+    return nullptr;
+}
+
+void FrameService::store(CacheEntry entry) {
+    std::lock_guard lock(mutex_);
+    if (entry.bytes > cacheLimit_) return;
+    std::erase_if(cache_, [&](const CacheEntry& e) {
+        if (e.key != entry.key) return false;
+        cacheBytes_ -= e.bytes;
+        return true;
+    });
+    cacheBytes_ += entry.bytes;
+    cache_.push_front(std::move(entry));
+    while (cacheBytes_ > cacheLimit_) {
+        cacheBytes_ -= cache_.back().bytes;
+        cache_.pop_back();
+    }
+}
+
+void FrameService::run() {
+    for (;;) {
+        Job job;
+        bool isFrame = false;
+        std::shared_ptr<const Dataset> ds;
+        {
+            std::unique_lock lock(mutex_);
+            wake_.wait(lock, [&] { return stopping_ || hasWork(); });
+            if (stopping_) return;
+            isFrame = frameJob_.has_value();
+            job = isFrame ? *frameJob_ : *seriesJob_;
+            (isFrame ? frameJob_ : seriesJob_).reset();
+            ds = dataset_;
+            working_ = true;
+        }
+        emit busyChanged(true);
+        if (ds) {
+            if (isFrame) {
+                serveFrame(job, ds);
+            } else {
+                serveSeries(job, ds);
+            }
+        }
+        bool idle;
+        {
+            std::lock_guard lock(mutex_);
+            idle = !hasWork();
+            working_ = !idle;
+        }
+        if (idle) emit busyChanged(false);
+        if (idle && isFrame && ds) prefetch(job, ds);
+    }
+}
+
+void FrameService::serveFrame(const Job& job, const std::shared_ptr<const Dataset>& ds) {
+    auto result = std::make_shared<FrameResult>();
+    result->id = job.id;
+    result->spec = job.spec;
+    try {
+        const std::string key = cacheKey(job.spec);
+        if (const CacheEntry* hit = cached(key)) {
+            result->frame = hit->frame;
+            result->fallback = hit->fallback;
+            result->fromCache = true;
+        } else {
+            QElapsedTimer clock;
+            clock.start();
+            const DataArray var = variableOf(*ds, job.spec.variable);
+            result->frame = computeFrame(var, job.spec, computeDevice(), result->fallback);
+            result->computeMs = clock.nsecsElapsed() / 1e6;
+            store({key, result->frame, result->fallback, bytesOf(result->frame)});
+        }
+        if (job.spec.range.mode == RangeMode::Variable || job.spec.range.mode == RangeMode::Symmetric)
+            result->variableRange = variableRange(job.spec, ds);
+    } catch (const std::exception& e) {
+        result->error = QString::fromStdString(e.what());
+        result->frame = DataArray();
+    }
+    emit frameReady(result);
+}
+
+void FrameService::serveSeries(const Job& job, const std::shared_ptr<const Dataset>& ds) {
+    auto result = std::make_shared<SeriesResult>();
+    result->id = job.id;
+    result->spec = job.spec;
+    try {
+        const DataArray var = variableOf(*ds, job.spec.variable);
+        FallbackNote note;
+        result->series = computeFrame(var, job.spec, computeDevice(), note).asHost(); // the copy-to-host path
+    } catch (const std::exception& e) {
+        result->error = QString::fromStdString(e.what());
+    }
+    emit seriesReady(result);
+}
+
+void FrameService::prefetch(const Job& job, const std::shared_ptr<const Dataset>& ds) {
+    if (job.steppingDim.empty() || job.direction == 0 || prefetchSteps_ <= 0) return;
+    try {
+        const DataArray var = variableOf(*ds, job.spec.variable);
+        const auto& dims = var.dims();
+        if (std::find(dims.begin(), dims.end(), job.steppingDim) == dims.end()) return;
+        const std::int64_t n = var.sizeOf(job.steppingDim);
+        const std::int64_t at = job.spec.indexOf(job.steppingDim);
+        for (int k = 1; k <= prefetchSteps_ && k < n; ++k) {
+            {
+                std::lock_guard lock(mutex_);
+                if (hasWork() || stopping_ || dataset_ != ds) return; // the user moved on
+            }
+            const std::int64_t next = ((at + k * job.direction) % n + n) % n; // play loops
+            const ViewSpec spec = withIndex(job.spec, job.steppingDim, next);
+            const std::string key = cacheKey(spec);
+            if (cached(key)) continue;
+            FallbackNote note;
+            DataArray frame = computeFrame(var, spec, computeDevice(), note);
+            store({key, frame, note, bytesOf(frame)});
+        }
+    } catch (const std::exception&) {
+        // A step ahead that fails is not shown; the request for it will say why.
+    }
+}
+
+std::optional<MinMax> FrameService::variableRange(const ViewSpec& spec,
+                                                  const std::shared_ptr<const Dataset>& ds) {
+    const std::string key = spec.file + '\n' + spec.variable;
+    {
+        std::lock_guard lock(mutex_);
+        for (const auto& [k, r] : ranges_)
+            if (k == key) return r;
+    }
+    // Slab by slab along the first dim, so that a variable larger than memory still has its
+    // exact extremes: each slab is loaded to the device, reduced there, and dropped.
+    const DataArray var = variableOf(*ds, spec.variable);
+    const Device device = computeDevice();
+    double lo = NAN, hi = NAN;
+    const std::int64_t outer = var.ndim() > 0 ? var.shape()[0] : 1;
+    const std::int64_t rowBytes =
+        var.ndim() > 0 ? var.size() / std::max<std::int64_t>(outer, 1) * sizeOf(var.dtype()) : 0;
+    const std::int64_t step =
+        std::max<std::int64_t>(1, (std::int64_t(64) << 20) / std::max<std::int64_t>(rowBytes, 1));
+    for (std::int64_t first = 0; first < outer; first += step) {
+        DataArray part = var;
+        if (var.ndim() > 0)
+            part = var.isel({Indexer{var.dims()[0], Slice{first, std::min(outer, first + step), 1}}});
+        FallbackNote note;
+        const auto [a, b] = minmaxValues(loadWithFallback(part, device, streamFor(device), note));
+        if (std::isfinite(a)) lo = std::isnan(lo) ? a : std::min(lo, a);
+        if (std::isfinite(b)) hi = std::isnan(hi) ? b : std::max(hi, b);
+    }
+    const MinMax r{lo, hi};
+    std::lock_guard lock(mutex_);
+    ranges_.push_front({key, r});
+    return r;
+}
+
+} // namespace strata::app

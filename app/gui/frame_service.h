@@ -1,0 +1,116 @@
+#pragma once
+// FrameService: computes what the window shows off the GUI thread. One worker thread takes the
+// newest request (a frame, or a series through a point) and drops the ones it overtook, so
+// scrubbing never queues work the user has moved past. Frames are computed on the compute
+// device (falling back to the CPU with a reason when the GPU fails) and kept in a small cache;
+// while the user steps along a dim the worker computes the next steps ahead, so that a step
+// on a compressed file is served from memory. Results arrive on the GUI thread as signals.
+#include <QObject>
+#include <QString>
+#include <condition_variable>
+#include <cstdint>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "strata/core/dataset.h"
+#include "strata/core/fallback.h"
+#include "strata/core/view.h"
+
+namespace strata::app {
+
+// The variable a spec names: "name" in the root group, "/a/b/name" in a group.
+const Dataset& groupOf(const Dataset& root, const std::string& variablePath);
+DataArray variableOf(const Dataset& root, const std::string& variablePath);
+
+// The frame `spec` describes, on `device`, through the CPU when the device fails (note says
+// why). Throws strata::Error for failures that are not the device's.
+DataArray computeFrame(const DataArray& var, const ViewSpec& spec, Device device, FallbackNote& note);
+
+struct FrameResult {
+    std::uint64_t id = 0;
+    ViewSpec spec;
+    DataArray frame;                     // 2-D (y, x) or 1-D (x); on the compute device or the host
+    std::optional<MinMax> variableRange; // when the range mode needs the whole variable's
+    double computeMs = 0;                // worker time for this frame (0 from the cache)
+    bool fromCache = false;
+    FallbackNote fallback;
+    QString error; // non-empty: nothing was computed, this says why
+};
+
+struct SeriesResult {
+    std::uint64_t id = 0;
+    ViewSpec spec;    // the series' view: xDim is the dim along which it runs
+    DataArray series; // 1-D, on the host (fetched by the explicit copy-to-host path)
+    QString error;
+};
+
+class FrameService : public QObject {
+    Q_OBJECT
+public:
+    explicit FrameService(QObject* parent = nullptr);
+    ~FrameService() override;
+
+    // The file the requests refer to; drops the cache and any pending work.
+    void setDataset(std::shared_ptr<const Dataset> ds);
+    std::shared_ptr<const Dataset> dataset() const;
+
+    // Newest wins. `steppingDim`/`direction` (+1, -1): the dim the user is stepping along, so
+    // that the worker computes the next steps ahead once this one is done.
+    std::uint64_t requestFrame(const ViewSpec& spec, const std::string& steppingDim = {}, int direction = 0);
+    std::uint64_t requestSeries(const ViewSpec& seriesSpec);
+
+    // Steps computed ahead and cache limits (bytes of frames kept).
+    void setPrefetch(int stepsAhead) { prefetchSteps_ = stepsAhead; }
+    void setCacheBytes(std::size_t bytes);
+    std::size_t cachedFrames() const;
+    bool busy() const; // a request is being computed or waits
+
+signals:
+    void frameReady(const std::shared_ptr<const strata::app::FrameResult>& result);
+    void seriesReady(const std::shared_ptr<const strata::app::SeriesResult>& result);
+    void busyChanged(bool busy);
+
+private:
+    struct Job {
+        std::uint64_t id = 0;
+        ViewSpec spec;
+        std::string steppingDim;
+        int direction = 0;
+    };
+    struct CacheEntry {
+        std::string key;
+        DataArray frame;
+        FallbackNote fallback;
+        std::size_t bytes = 0;
+    };
+    void run();
+    void serveFrame(const Job& job, const std::shared_ptr<const Dataset>& ds);
+    void serveSeries(const Job& job, const std::shared_ptr<const Dataset>& ds);
+    void prefetch(const Job& job, const std::shared_ptr<const Dataset>& ds);
+    bool hasWork() const; // mutex held
+    const CacheEntry* cached(const std::string& key);
+    void store(CacheEntry entry);
+    std::optional<MinMax> variableRange(const ViewSpec& spec, const std::shared_ptr<const Dataset>& ds);
+
+    mutable std::mutex mutex_;
+    std::condition_variable wake_;
+    std::shared_ptr<const Dataset> dataset_;
+    std::optional<Job> frameJob_, seriesJob_;
+    std::uint64_t nextId_ = 1;
+    std::uint64_t generation_ = 0; // bumped by setDataset: work for an older dataset is dropped
+    bool stopping_ = false;
+    bool working_ = false;
+    std::list<CacheEntry> cache_; // most recent first
+    std::size_t cacheBytes_ = 0, cacheLimit_ = std::size_t(512) << 20;
+    std::list<std::pair<std::string, MinMax>> ranges_; // variable → whole extremes
+    int prefetchSteps_ = 4;
+    std::thread thread_;
+};
+
+} // namespace strata::app
+
+Q_DECLARE_METATYPE(std::shared_ptr<const strata::app::FrameResult>)
+Q_DECLARE_METATYPE(std::shared_ptr<const strata::app::SeriesResult>)

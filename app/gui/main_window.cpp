@@ -1,0 +1,657 @@
+#include "main_window.h"
+
+#include <QApplication>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSlider>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+
+#include "colour_panel.h"
+#include "dataset_panel.h"
+#include "dimension_bar.h"
+#include "slice_panel.h"
+#include "strata/core/format.h"
+#include "strata/core/memory_budget.h"
+#include "strata/core/runtime.h"
+#include "strata/core/transfer.h"
+#include "strata/render/frame_labels.h"
+#include "view_json.h"
+
+namespace strata::app {
+namespace {
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+qint64 monotonicNs() {
+    timespec ts{};
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return qint64(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+std::string spliced(const std::vector<std::string>& lines) {
+    std::string out;
+    for (const auto& l : lines) out += (out.empty() ? "" : "\n") + l;
+    return out;
+}
+
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), service_(new FrameService(this)), stack_(new QStackedWidget(this)),
+      image_(new ImageView(this)), line_(new LinePlotView(this)), message_(new QLabel(this)),
+      dimBar_(new DimensionBar(this)), slices_(new SlicePanel(this)), colour_(new ColourPanel(this)),
+      datasetPanel_(new DatasetPanel(this)), seriesDock_(new QDockWidget(tr("Series"), this)),
+      seriesPlot_(new LinePlotView(this)), seriesDim_(new QComboBox(this)), progress_(new QProgressBar(this)),
+      cancel_(new QPushButton(tr("Cancel"), this)), deviceLabel_(new QLabel(this)),
+      renderLabel_(new QLabel(this)), frameTimeLabel_(new QLabel(this)) {
+    clock_.start();
+    traceFrames_ = qEnvironmentVariableIsSet("STRATA_TRACE_FRAMES");
+    setWindowTitle("Strata");
+    setAcceptDrops(true);
+    resize(1400, 900);
+
+    message_->setAlignment(Qt::AlignCenter);
+    message_->setWordWrap(true);
+    message_->setObjectName("centralMessage");
+    stack_->addWidget(image_);
+    stack_->addWidget(line_);
+    stack_->addWidget(message_);
+    stack_->setCurrentWidget(message_);
+    message_->setText(tr("Open a netCDF file (Ctrl+O) or drop one here."));
+
+    auto* centre = new QWidget(this);
+    auto* layout = new QVBoxLayout(centre);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addWidget(dimBar_);
+    layout->addWidget(stack_, 1);
+    layout->addWidget(slices_);
+    setCentralWidget(centre);
+
+    buildDocks();
+    buildMenus();
+    buildStatusBar();
+
+    connect(dimBar_, &DimensionBar::roleRequested, this,
+            [this](const QString& dim, Role role, ReduceOp op) { assignDim(dim, role, op); });
+    connect(slices_, &SlicePanel::indexChanged, this,
+            [this](const QString& dim, qint64 index, int direction) {
+                ViewSpec s = spec_;
+                bool found = false;
+                for (auto& [d, i] : s.indices)
+                    if (q(d) == dim) {
+                        i = index;
+                        found = true;
+                    }
+                if (!found) s.indices.push_back({dim.toStdString(), index});
+                applyView(s, dim.toStdString(), direction);
+            });
+    connect(colour_, &ColourPanel::changed, this, &MainWindow::onColourChanged);
+    connect(datasetPanel_, &DatasetPanel::variableChosen, this, &MainWindow::showVariable);
+    connect(service_, &FrameService::frameReady, this, &MainWindow::onFrameReady);
+    connect(service_, &FrameService::seriesReady, this, &MainWindow::onSeriesReady);
+    connect(image_, &ImageView::cellHovered, this, &MainWindow::onHover);
+    connect(image_, &ImageView::cellClicked, this, [this](const Pick& p) {
+        if (p.inside) plotSeriesAt(p.row, p.column);
+    });
+    connect(image_, &ImageView::framePathChanged, this, [this](const FramePathInfo& p) {
+        renderLabel_->setText(tr("Render: %1").arg(q(std::string(name(p.path)))));
+        renderLabel_->setToolTip(q(p.reason));
+    });
+    connect(image_, &ImageView::drawError, this,
+            [this](const QString& m) { showError(tr("Drawing failed"), m, false); });
+    connect(image_, &QOpenGLWidget::frameSwapped, this, &MainWindow::onPresented);
+    connect(line_, &QOpenGLWidget::frameSwapped, this, &MainWindow::onPresented);
+    connect(seriesDim_, &QComboBox::activated, this,
+            [this] { preferredSeriesDim_ = seriesDim_->currentText(); });
+    connect(seriesDim_, &QComboBox::currentIndexChanged, this, [this] {
+        if (seriesRow_ >= 0) plotSeriesAt(seriesRow_, seriesColumn_);
+    });
+
+    QSettings settings;
+    exportSize_ = settings.value("export/size", exportSize_).toSize();
+    updateDeviceLabel();
+}
+
+MainWindow::~MainWindow() {
+    if (openWatcher_) openWatcher_->waitForFinished();
+}
+
+void MainWindow::buildDocks() {
+    auto* dataDock = new QDockWidget(tr("Dataset"), this);
+    dataDock->setObjectName("datasetDock");
+    dataDock->setWidget(datasetPanel_);
+    addDockWidget(Qt::LeftDockWidgetArea, dataDock);
+
+    auto* colourDock = new QDockWidget(tr("Colour"), this);
+    colourDock->setObjectName("colourDock");
+    colourDock->setWidget(colour_);
+    addDockWidget(Qt::RightDockWidgetArea, colourDock);
+
+    auto* body = new QWidget(seriesDock_);
+    auto* layout = new QVBoxLayout(body);
+    layout->setContentsMargins(2, 2, 2, 2);
+    auto* row = new QHBoxLayout;
+    row->addWidget(new QLabel(tr("Along"), body));
+    seriesDim_->setObjectName("seriesDim");
+    row->addWidget(seriesDim_);
+    row->addStretch(1);
+    layout->addLayout(row);
+    seriesPlot_->setMinimumHeight(220);
+    layout->addWidget(seriesPlot_, 1);
+    seriesDock_->setObjectName("seriesDock");
+    seriesDock_->setWidget(body);
+    addDockWidget(Qt::BottomDockWidgetArea, seriesDock_);
+    seriesDock_->hide();
+}
+
+void MainWindow::buildMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::openDialog);
+    recentMenu_ = file->addMenu(tr("Open &Recent"));
+    rebuildRecentMenu();
+    file->addSeparator();
+    file->addAction(tr("Export &PNG…"), QKeySequence(Qt::CTRL | Qt::Key_E), this,
+                    &MainWindow::exportPngDialog);
+    file->addAction(tr("Export &CSV…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), this,
+                    &MainWindow::exportCsvDialog);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(tr("&Save View…"), QKeySequence::Save, this, &MainWindow::saveViewDialog);
+    view->addAction(tr("&Load View…"), QKeySequence(Qt::CTRL | Qt::Key_L), this, &MainWindow::loadViewDialog);
+    view->addSeparator();
+    view->addAction(tr("Step &Forward"), QKeySequence(Qt::CTRL | Qt::Key_Right), this,
+                    [this] { slices_->step(+1); });
+    view->addAction(tr("Step &Back"), QKeySequence(Qt::CTRL | Qt::Key_Left), this,
+                    [this] { slices_->step(-1); });
+    view->addAction(tr("&Play/Pause"), QKeySequence(Qt::CTRL | Qt::Key_P), this, [this] {
+        if (!slices_->activeDim().isEmpty()) slices_->togglePlay(slices_->activeDim());
+    });
+    view->addAction(tr("&Reset Zoom"), QKeySequence(Qt::CTRL | Qt::Key_0), this,
+                    [this] { image_->resetView(); });
+    view->addSeparator();
+    for (QDockWidget* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Keyboard Shortcuts"), this, [this] {
+        QMessageBox::information(
+            this, tr("Keyboard shortcuts"),
+            tr("<table>"
+               "<tr><td>Ctrl+O</td><td>open a file</td></tr>"
+               "<tr><td>← / →</td><td>step the active slider</td></tr>"
+               "<tr><td>Page Up / Page Down</td><td>jump a tenth of the dim</td></tr>"
+               "<tr><td>Space, Ctrl+P</td><td>play / pause</td></tr>"
+               "<tr><td>X, Y, S, R on a dim chip</td><td>show it on X or Y, slice it, reduce it</td></tr>"
+               "<tr><td>Ctrl+E / Ctrl+Shift+E</td><td>export PNG / CSV</td></tr>"
+               "<tr><td>Ctrl+S / Ctrl+L</td><td>save / load the view</td></tr>"
+               "<tr><td>wheel, drag, double-click</td><td>zoom, pan, reset</td></tr>"
+               "</table>"));
+    });
+    help->addAction(tr("&About Strata"), this, [this] {
+        QMessageBox::about(this, tr("About Strata"),
+                           tr("<b>Strata %1</b><br>Gridded data on the GPU.<br>netCDF-C %2<br>Compute: %3")
+                               .arg(STRATA_VERSION, q(io::netcdfLibraryVersion()), q(computeInfo().name)));
+    });
+}
+
+void MainWindow::buildStatusBar() {
+    progress_->setRange(0, 0);
+    progress_->setMaximumWidth(160);
+    progress_->setObjectName("progress");
+    progress_->hide();
+    cancel_->setObjectName("cancel");
+    cancel_->hide();
+    connect(cancel_, &QPushButton::clicked, this, &MainWindow::cancelOpen);
+    statusBar()->addPermanentWidget(progress_);
+    statusBar()->addPermanentWidget(cancel_);
+    statusBar()->addPermanentWidget(deviceLabel_);
+    statusBar()->addPermanentWidget(renderLabel_);
+    statusBar()->addPermanentWidget(frameTimeLabel_);
+    renderLabel_->setText(tr("Render: none"));
+    frameTimeLabel_->setText(tr("Frame: —"));
+    connect(service_, &FrameService::busyChanged, this, [this](bool busy) {
+        if (!openWatcher_) progress_->setVisible(busy);
+    });
+}
+
+void MainWindow::updateDeviceLabel(const FallbackNote* note) {
+    const ComputeInfo& info = computeInfo();
+    QString text;
+    if (info.device.isHost()) {
+        text = tr("Compute: %1").arg(q(info.name));
+        deviceLabel_->setToolTip(tr("CPU backend: %1").arg(q(info.reason)));
+    } else {
+        text = tr("Compute: %1, %2 used by Strata").arg(q(info.name), q(formatBytes(deviceBytesInUse())));
+        deviceLabel_->setToolTip(q(info.reason));
+    }
+    if (note && note->fellBack) {
+        text += tr(" (this view on the CPU)");
+        deviceLabel_->setToolTip(q(note->reason));
+    }
+    deviceLabel_->setText(text);
+}
+
+// ---- opening
+
+void MainWindow::openDialog() {
+    QSettings settings;
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open a netCDF file"), settings.value("lastFolder").toString(),
+                                     tr("netCDF files (*.nc *.nc4 *.cdf *.h5 *.netcdf);;All files (*)"));
+    if (!path.isEmpty()) openFile(path);
+}
+
+void MainWindow::openFile(const QString& path, std::optional<ViewSpec> initial) {
+    cancelOpen();
+    const std::uint64_t generation = ++openGeneration_;
+    openWatcher_ = new QFutureWatcher<OpenOutcome>(this);
+    progress_->show();
+    cancel_->show();
+    statusBar()->showMessage(tr("Opening %1…").arg(path));
+    auto* watcher = openWatcher_;
+    connect(watcher, &QFutureWatcher<OpenOutcome>::finished, this,
+            [this, watcher, generation, path, initial] {
+                const OpenOutcome outcome = watcher->result();
+                watcher->deleteLater();
+                if (watcher == openWatcher_) openWatcher_ = nullptr;
+                if (generation != openGeneration_) return; // cancelled, or overtaken by another open
+                progress_->hide();
+                cancel_->hide();
+                onOpened(path, initial, outcome);
+            });
+    watcher->setFuture(QtConcurrent::run([p = path.toStdString()] {
+        OpenOutcome out;
+        try {
+            auto ds = std::make_shared<Dataset>(openDatasetIsolated(p, out.notes));
+            out.dataset = std::move(ds);
+        } catch (const std::exception& e) {
+            out.error = QString::fromStdString(e.what());
+        }
+        return out;
+    }));
+}
+
+void MainWindow::cancelOpen() {
+    if (!openWatcher_) return;
+    ++openGeneration_; // its result, when it comes, is dropped
+    openWatcher_ = nullptr;
+    progress_->hide();
+    cancel_->hide();
+    statusBar()->showMessage(tr("Opening cancelled"), 5000);
+}
+
+bool MainWindow::opening() const { return openWatcher_ != nullptr; }
+
+void MainWindow::onOpened(const QString& path, std::optional<ViewSpec> initial, const OpenOutcome& outcome) {
+    if (!outcome.error.isEmpty()) {
+        showError(tr("Cannot open %1").arg(QFileInfo(path).fileName()), outcome.error, true);
+        emit openFailed(outcome.error);
+        return;
+    }
+    rememberView();
+    ds_ = outcome.dataset;
+    service_->setDataset(ds_);
+    datasetPanel_->setDataset(ds_);
+    addRecent(path);
+    QSettings().setValue("lastFolder", QFileInfo(path).absolutePath());
+    setWindowTitle(QString("%1 — Strata").arg(QFileInfo(path).fileName()));
+    if (!outcome.notes.lines.empty())
+        statusBar()->showMessage(q(spliced(outcome.notes.lines)), 10000);
+    else
+        statusBar()->showMessage(tr("Opened %1").arg(path), 4000);
+
+    ViewSpec fitted;
+    bool have = initial && fitViewTo(*initial, *ds_, fitted);
+    if (!have) {
+        const QByteArray saved =
+            QSettings().value("views/" + QFileInfo(path).absoluteFilePath()).toByteArray();
+        if (!saved.isEmpty()) try {
+                have = fitViewTo(viewFromJsonText(saved), *ds_, fitted);
+            } catch (const Error&) {
+                have = false;
+            }
+    }
+    emit datasetOpened(path);
+    if (have) {
+        datasetPanel_->setCurrent(q(fitted.variable));
+        var_ = variableOf(*ds_, fitted.variable);
+        applyView(fitted);
+        return;
+    }
+    const std::string first = defaultVariable(*ds_);
+    if (first.empty()) {
+        stack_->setCurrentWidget(message_);
+        message_->setText(tr("%1 has no numeric variable to show.").arg(path));
+        dimBar_->clear();
+        slices_->clear();
+        return;
+    }
+    showVariable(q(first));
+}
+
+void MainWindow::showVariable(const QString& variablePath) {
+    if (!ds_) return;
+    try {
+        const std::string path = variablePath.toStdString();
+        const DataArray var = variableOf(*ds_, path);
+        if (!isNumeric(var.dtype()) || var.ndim() == 0) {
+            showError(tr("Cannot show %1").arg(variablePath),
+                      tr("%1: variable '%2' is %3 with %4 dims: nothing to draw")
+                          .arg(q(ds_->path), variablePath, q(std::string(name(var.dtype()))))
+                          .arg(var.ndim()),
+                      false);
+            return;
+        }
+        rememberView();
+        var_ = var;
+        ViewSpec spec;
+        const QByteArray saved =
+            QSettings().value("views/" + QFileInfo(q(ds_->path)).absoluteFilePath()).toByteArray();
+        bool have = false;
+        if (!saved.isEmpty()) try {
+                const ViewSpec last = viewFromJsonText(saved);
+                have = last.variable == path && fitViewTo(last, *ds_, spec);
+            } catch (const Error&) {
+            }
+        if (!have) {
+            spec = defaultView(groupOf(*ds_, path), var.name());
+            spec.variable = path;
+            spec.colormap = spec_.colormap;
+            spec.reversed = spec_.reversed;
+            spec.range = spec_.range;
+        }
+        datasetPanel_->setCurrent(variablePath);
+        applyView(spec);
+    } catch (const Error& e) {
+        showError(tr("Cannot show %1").arg(variablePath), q(e.what()), false);
+    }
+}
+
+// ---- the view
+
+void MainWindow::applyView(const ViewSpec& spec, const std::string& steppingDim, int direction) {
+    if (!ds_) return;
+    const bool rolesChanged = spec.variable != spec_.variable || spec.xDim != spec_.xDim ||
+                              spec.yDim != spec_.yDim || spec.reductions != spec_.reductions ||
+                              spec.file != spec_.file || dimBar_->chip(q(spec.xDim)) == nullptr;
+    spec_ = spec;
+    spec_.file = ds_->path;
+    try {
+        var_ = variableOf(*ds_, spec_.variable);
+        validate(spec_, var_);
+    } catch (const Error& e) {
+        showError(tr("Cannot show this view"), q(e.what()), false);
+        return;
+    }
+    if (rolesChanged) {
+        dimBar_->show(var_, spec_);
+        slices_->show(var_, spec_);
+        refreshSeriesDims();
+    }
+    colour_->set(spec_.colormap, spec_.reversed, spec_.range);
+    const std::uint64_t id = service_->requestFrame(spec_, steppingDim, direction);
+    wantedFrame_ = id;
+    requestedAt_[id] = monotonicNs();
+    while (requestedAt_.size() > 64) requestedAt_.erase(requestedAt_.begin());
+    emit viewChanged();
+}
+
+void MainWindow::assignDim(const QString& dim, Role role, ReduceOp op) {
+    const ViewSpec next = assignRole(spec_, var_.dims(), dim.toStdString(), role, op);
+    if (next.xDim == spec_.xDim && next.yDim == spec_.yDim && next.reductions == spec_.reductions &&
+        next.indices == spec_.indices) {
+        statusBar()->showMessage(tr("%1 stays where it is: a view needs a dim on X").arg(dim), 4000);
+        return;
+    }
+    applyView(next);
+}
+
+ImageViewSettings MainWindow::imageSettings() const {
+    ImageViewSettings s = image_->settings();
+    s.colormap = spec_.colormap;
+    s.reversed = spec_.reversed;
+    s.range = spec_.range;
+    return s;
+}
+
+void MainWindow::onColourChanged() {
+    if (!ds_) return;
+    ViewSpec s = spec_;
+    s.colormap = colour_->colormap();
+    s.reversed = colour_->reversed();
+    s.range = colour_->range();
+    const bool needsWhole =
+        (s.range.mode == RangeMode::Variable || s.range.mode == RangeMode::Symmetric) &&
+        !(spec_.range.mode == RangeMode::Variable || spec_.range.mode == RangeMode::Symmetric);
+    spec_ = s;
+    if (needsWhole) { // the frame service works out the variable's extremes
+        applyView(s);
+        return;
+    }
+    try {
+        image_->setSettings(imageSettings());
+        rememberView();
+    } catch (const Error& e) {
+        showError(tr("Colour"), q(e.what()), false);
+    }
+}
+
+void MainWindow::onFrameReady(const std::shared_ptr<const FrameResult>& r) {
+    if (r->id != wantedFrame_) return; // overtaken: a newer request is on its way
+    if (!r->error.isEmpty()) {
+        showError(tr("Cannot compute this view"), r->error, false);
+        return;
+    }
+    updateDeviceLabel(&r->fallback);
+    if (r->fallback.fellBack) statusBar()->showMessage(q(r->fallback.reason), 8000);
+    shown_ = r->frame;
+    try {
+        if (shown_.ndim() == 2) {
+            image_->setSettings(imageSettings());
+            image_->setFrame(ImageFrame{shown_, {}, r->variableRange});
+            stack_->setCurrentWidget(image_);
+            image_->update();
+        } else {
+            line_->setSeries(lineSeries(shown_.asHost())); // a line is drawn from the host
+            stack_->setCurrentWidget(line_);
+            line_->update();
+        }
+        presentPendingSince_ = requestedAt_.count(r->id) ? requestedAt_[r->id] : monotonicNs();
+        lastError_.clear();
+    } catch (const Error& e) {
+        showError(tr("Cannot show this view"), q(e.what()), false);
+        return;
+    }
+    rememberView();
+    emit frameShown();
+}
+
+void MainWindow::onPresented() {
+    if (!presentPendingSince_) return;
+    const qint64 now = monotonicNs();
+    lastFrameMs_ = (now - *presentPendingSince_) / 1e6;
+    presentPendingSince_.reset();
+    frameTimeLabel_->setText(tr("Frame: %1 ms").arg(lastFrameMs_, 0, 'f', 1));
+    if (traceFrames_) {
+        std::fprintf(stderr, "strata-frame %lld %.3f\n", static_cast<long long>(now), lastFrameMs_);
+        std::fflush(stderr);
+    }
+}
+
+void MainWindow::onHover(const Pick& pick) {
+    if (!pick.inside || shown_.ndim() != 2) {
+        probeText_.clear();
+        statusBar()->clearMessage();
+        return;
+    }
+    QString value;
+    try {
+        const DataArray cell =
+            shown_.isel({Indexer{shown_.dims()[0], pick.row}, Indexer{shown_.dims()[1], pick.column}});
+        const double v = cell.asHost().values<double>().at(0);
+        value = std::isnan(v) ? tr("missing") : q(formatNumber(v));
+        if (auto units = var_.attrs().text("units")) value += " " + q(*units);
+    } catch (const Error& e) {
+        value = q(e.what());
+    }
+    probeText_ = QString("%1 = %2, %3 = %4: %5 = %6")
+                     .arg(q(shown_.dims()[0]), q(pick.yLabel), q(shown_.dims()[1]), q(pick.xLabel),
+                          q(var_.name()), value);
+    statusBar()->showMessage(probeText_);
+}
+
+void MainWindow::refreshSeriesDims() {
+    // The dim the user chose stays while it is sliced; otherwise the first sliced dim.
+    const QString keep = preferredSeriesDim_;
+    seriesDim_->blockSignals(true);
+    seriesDim_->clear();
+    const auto sliced = spec_.slicedDims(var_.dims());
+    for (const auto& d : sliced) seriesDim_->addItem(q(d));
+    seriesDim_->addItem(q(spec_.xDim));
+    if (!spec_.yDim.empty()) seriesDim_->addItem(q(spec_.yDim));
+    const bool keepIt = std::find(sliced.begin(), sliced.end(), keep.toStdString()) != sliced.end();
+    seriesDim_->setCurrentIndex(keepIt ? seriesDim_->findText(keep) : 0);
+    seriesDim_->blockSignals(false);
+}
+
+void MainWindow::plotSeriesAt(std::int64_t row, std::int64_t column, const QString& dim) {
+    if (!ds_ || shown_.ndim() != 2) return;
+    const std::string along = (dim.isEmpty() ? seriesDim_->currentText() : dim).toStdString();
+    if (along.empty()) return;
+    seriesRow_ = row;
+    seriesColumn_ = column;
+    ViewSpec s = spec_;
+    s.xDim = along;
+    s.yDim.clear();
+    s.indices.clear();
+    for (const auto& d : var_.dims()) {
+        if (d == along || roleOf(spec_, d) == Role::Reduce) continue;
+        const std::int64_t i = d == spec_.yDim ? row : d == spec_.xDim ? column : spec_.indexOf(d);
+        s.indices.push_back({d, i});
+    }
+    wantedSeries_ = service_->requestSeries(s);
+    seriesDock_->show();
+}
+
+void MainWindow::onSeriesReady(const std::shared_ptr<const SeriesResult>& r) {
+    if (r->id != wantedSeries_) return;
+    if (!r->error.isEmpty()) {
+        showError(tr("Cannot plot the series"), r->error, false);
+        return;
+    }
+    series_ = r->series;
+    LineSeries s = lineSeries(series_);
+    QStringList at;
+    for (const auto& [d, i] : r->spec.indices) at << QString("%1 = %2").arg(q(d), coordinateText(var_, d, i));
+    s.title = variableTitle(series_) + "  " + at.join(", ").toStdString();
+    seriesPlot_->setSeries(std::move(s));
+    seriesPlot_->update();
+    seriesDock_->setWindowTitle(tr("Series along %1").arg(q(r->spec.xDim)));
+    emit seriesShown();
+}
+
+// ---- errors, memory of views and files
+
+void MainWindow::showError(const QString& title, const QString& message, bool dialog) {
+    lastError_ = message;
+    statusBar()->showMessage(message, 15000);
+    if (!dialog) return;
+    if (errorBox_) errorBox_->close();
+    errorBox_ = new QMessageBox(QMessageBox::Warning, title, message, QMessageBox::Ok, this);
+    errorBox_->setAttribute(Qt::WA_DeleteOnClose);
+    errorBox_->setObjectName("errorBox");
+    errorBox_->open(); // window-modal, and the event loop goes on
+}
+
+void MainWindow::rememberView() {
+    if (!ds_ || spec_.variable.empty()) return;
+    QSettings().setValue("views/" + QFileInfo(q(ds_->path)).absoluteFilePath(), toJsonText(spec_));
+}
+
+void MainWindow::addRecent(const QString& path) {
+    QSettings settings;
+    QStringList recent = settings.value("recentFiles").toStringList();
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    recent.removeAll(absolute);
+    recent.prepend(absolute);
+    while (recent.size() > 10) recent.removeLast();
+    settings.setValue("recentFiles", recent);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+    recentMenu_->clear();
+    const QStringList recent = QSettings().value("recentFiles").toStringList();
+    int n = 0;
+    for (const QString& p : recent) {
+        QAction* a =
+            recentMenu_->addAction(QString("&%1 %2").arg(++n % 10).arg(p), this, [this, p] { openFile(p); });
+        a->setEnabled(QFileInfo::exists(p));
+    }
+    recentMenu_->setEnabled(!recent.isEmpty());
+}
+
+// ---- window events
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
+    if (e->mimeData()->hasUrls()) e->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* e) {
+    for (const QUrl& url : e->mimeData()->urls())
+        if (url.isLocalFile()) {
+            openFile(url.toLocalFile());
+            e->acceptProposedAction();
+            return;
+        }
+}
+
+void MainWindow::keyPressEvent(QKeyEvent* e) {
+    switch (e->key()) {
+    case Qt::Key_Right:
+        slices_->step(+1);
+        return;
+    case Qt::Key_Left:
+        slices_->step(-1);
+        return;
+    case Qt::Key_PageUp:
+    case Qt::Key_PageDown: {
+        if (QSlider* s = slices_->slider(slices_->activeDim()))
+            slices_->step((e->key() == Qt::Key_PageUp ? 1 : -1) * s->pageStep());
+        return;
+    }
+    case Qt::Key_Space:
+        if (!slices_->activeDim().isEmpty()) slices_->togglePlay(slices_->activeDim());
+        return;
+    default:
+        QMainWindow::keyPressEvent(e);
+    }
+}
+
+void MainWindow::closeEvent(QCloseEvent* e) {
+    rememberView();
+    QMainWindow::closeEvent(e);
+}
+
+} // namespace strata::app

@@ -1,0 +1,166 @@
+#pragma once
+// The Strata window: File ▸ Open (dialog, drop, command line, recent files; opened off the GUI
+// thread with a progress bar and Cancel), the dataset panel, the dimension bar and sliders,
+// the frame (an image, or a line for one X and no Y), colour controls, the hover probe and the
+// line-plot dock, File ▸ Export PNG/CSV, View ▸ Save/Load view, and the status bar (compute
+// device, render path, last frame time). Everything shown follows from one ViewSpec.
+#include <QElapsedTimer>
+#include <QFutureWatcher>
+#include <QMainWindow>
+#include <QMessageBox>
+#include <QPointer>
+#include <QSize>
+#include <map>
+#include <memory>
+#include <optional>
+
+#include "frame_service.h"
+#include "strata/io/netcdf.h"
+#include "strata/render/image_view.h"
+#include "strata/render/line_plot.h"
+#include "view_roles.h"
+
+class QComboBox;
+class QDockWidget;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QStackedWidget;
+
+namespace strata::app {
+
+class ColourPanel;
+class DatasetPanel;
+class DimensionBar;
+class SlicePanel;
+
+struct OpenOutcome {
+    std::shared_ptr<const Dataset> dataset;
+    OpenNotes notes;
+    QString error; // non-empty: the file could not be opened, and why
+};
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Opens `path` off the GUI thread (returns at once). `initial`, when set, is the view to
+    // show first (from the command line or a saved view), fitted to the file.
+    void openFile(const QString& path, std::optional<ViewSpec> initial = std::nullopt);
+    void cancelOpen();
+    bool opening() const;
+
+    // Shows `variablePath` of the open file with its default view (or its last one).
+    void showVariable(const QString& variablePath);
+    // Shows `spec` (a new view of the open file). `steppingDim`/`direction`: a step along a dim.
+    void applyView(const ViewSpec& spec, const std::string& steppingDim = {}, int direction = 0);
+    // The dimension bar's request: `dim` to `role`.
+    void assignDim(const QString& dim, Role role, ReduceOp op = ReduceOp::Mean);
+    // The series through the cell (row, column) of the frame shown, along `dim` (empty: the
+    // series dim chosen in the dock, by default the first sliced dim).
+    void plotSeriesAt(std::int64_t row, std::int64_t column, const QString& dim = {});
+
+    bool saveView(const QString& path);
+    bool loadView(const QString& path);
+    bool exportPng(const QString& path, QSize pixels);
+    bool exportCsv(const QString& path);
+
+    // For tests and the benchmark.
+    const ViewSpec& view() const { return spec_; }
+    std::shared_ptr<const Dataset> dataset() const { return ds_; }
+    const DataArray& shownFrame() const { return shown_; }
+    const DataArray& shownSeries() const { return series_; }
+    QString lastError() const { return lastError_; }
+    QString probeText() const { return probeText_; }
+    double lastFrameMs() const { return lastFrameMs_; }
+    DimensionBar* dimensionBar() const { return dimBar_; }
+    SlicePanel* slicePanel() const { return slices_; }
+    ColourPanel* colourPanel() const { return colour_; }
+    DatasetPanel* datasetPanel() const { return datasetPanel_; }
+    ImageView* imageView() const { return image_; }
+    LinePlotView* lineView() const { return line_; }
+    LinePlotView* seriesView() const { return seriesPlot_; }
+    QDockWidget* seriesDock() const { return seriesDock_; }
+    QComboBox* seriesDimBox() const { return seriesDim_; }
+    FrameService* frameService() const { return service_; }
+    QMessageBox* errorBox() const { return errorBox_; }
+    QLabel* deviceLabel() const { return deviceLabel_; }
+    QLabel* renderLabel() const { return renderLabel_; }
+    QLabel* frameTimeLabel() const { return frameTimeLabel_; }
+
+signals:
+    void datasetOpened(const QString& path);
+    void openFailed(const QString& message);
+    void frameShown(); // a frame (or line) of the current view is on screen
+    void seriesShown();
+    void viewChanged();
+
+protected:
+    void dragEnterEvent(QDragEnterEvent* e) override;
+    void dropEvent(QDropEvent* e) override;
+    void keyPressEvent(QKeyEvent* e) override;
+    void closeEvent(QCloseEvent* e) override;
+
+private:
+    void buildMenus();
+    void buildDocks();
+    void buildStatusBar();
+    void onOpened(const QString& path, std::optional<ViewSpec> initial, const OpenOutcome& outcome);
+    void onFrameReady(const std::shared_ptr<const FrameResult>& r);
+    void onSeriesReady(const std::shared_ptr<const SeriesResult>& r);
+    void onHover(const Pick& pick);
+    void onPresented();
+    void onColourChanged();
+    void showError(const QString& title, const QString& message, bool dialog);
+    void updateDeviceLabel(const FallbackNote* note = nullptr);
+    void rememberView();
+    void addRecent(const QString& path);
+    void rebuildRecentMenu();
+    void refreshSeriesDims();
+    ImageViewSettings imageSettings() const;
+    void exportPngDialog();
+    void exportCsvDialog();
+    void saveViewDialog();
+    void loadViewDialog();
+    void openDialog();
+
+    FrameService* service_;
+    std::shared_ptr<const Dataset> ds_;
+    DataArray var_;
+    ViewSpec spec_;
+    DataArray shown_, series_;
+    std::uint64_t wantedFrame_ = 0, wantedSeries_ = 0;
+    std::map<std::uint64_t, qint64> requestedAt_; // frame id → request time (ns)
+    std::optional<qint64> presentPendingSince_;
+    double lastFrameMs_ = 0;
+    QElapsedTimer clock_;
+    QString lastError_, probeText_;
+    std::int64_t seriesRow_ = -1, seriesColumn_ = -1;
+    QSize exportSize_{1200, 800};
+    QString preferredSeriesDim_; // chosen in the series dock
+
+    QFutureWatcher<OpenOutcome>* openWatcher_ = nullptr;
+    std::uint64_t openGeneration_ = 0;
+
+    QStackedWidget* stack_;
+    ImageView* image_;
+    LinePlotView* line_;
+    QLabel* message_;
+    DimensionBar* dimBar_;
+    SlicePanel* slices_;
+    ColourPanel* colour_;
+    DatasetPanel* datasetPanel_;
+    QDockWidget* seriesDock_;
+    LinePlotView* seriesPlot_;
+    QComboBox* seriesDim_;
+    QMenu* recentMenu_ = nullptr;
+    QProgressBar* progress_;
+    QPushButton* cancel_;
+    QLabel *deviceLabel_, *renderLabel_, *frameTimeLabel_;
+    QPointer<QMessageBox> errorBox_;
+    bool traceFrames_ = false;
+};
+
+} // namespace strata::app

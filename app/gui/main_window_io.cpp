@@ -1,0 +1,177 @@
+// The window's files: exports (PNG and CSV through the explicit copy-to-host path, written
+// atomically, never over the input) and saved views.
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStatusBar>
+
+#include "main_window.h"
+#include "strata/core/atomic_file.h"
+#include "strata/core/memory_budget.h"
+#include "strata/core/transfer.h"
+#include "strata/io/csv.h"
+#include "view_json.h"
+
+namespace strata::app {
+namespace {
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+// Asks for a pixel size, starting from `size`; false when cancelled.
+bool askSize(QWidget* parent, QSize& size) {
+    QDialog dialog(parent);
+    dialog.setWindowTitle(QObject::tr("PNG size"));
+    auto* w = new QSpinBox(&dialog);
+    auto* h = new QSpinBox(&dialog);
+    for (QSpinBox* b : {w, h}) {
+        b->setRange(64, 16384);
+        b->setSuffix(QObject::tr(" px"));
+    }
+    w->setValue(size.width());
+    h->setValue(size.height());
+    auto* form = new QFormLayout(&dialog);
+    form->addRow(QObject::tr("Width"), w);
+    form->addRow(QObject::tr("Height"), h);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    form->addRow(buttons);
+    if (dialog.exec() != QDialog::Accepted) return false;
+    size = QSize(w->value(), h->value());
+    return true;
+}
+
+} // namespace
+
+bool MainWindow::exportPng(const QString& path, QSize pixels) {
+    if (!ds_ || shown_.ndim() == 0) {
+        showError(tr("Export PNG"), tr("nothing to export: no frame is shown"), false);
+        return false;
+    }
+    try {
+        const TransferCounters before = transferCounters();
+        AtomicFile file(path.toStdString(), {ds_->path});
+        QImage image =
+            shown_.ndim() == 2 ? image_->renderImage(pixels) : renderLinePlot(line_->series(), pixels);
+        if (image.isNull() || !image.save(q(file.tempPath()), "PNG"))
+            throw IoError("cannot write " + path.toStdString() + ": the PNG could not be encoded or written");
+        file.commit();
+        const auto moved = transferredSince(before).deviceToHost;
+        exportSize_ = pixels;
+        QSettings().setValue("export/size", pixels);
+        statusBar()->showMessage(tr("Wrote %1 (%2×%3): %4 copied device→host")
+                                     .arg(path)
+                                     .arg(pixels.width())
+                                     .arg(pixels.height())
+                                     .arg(q(formatBytes(moved))),
+                                 10000);
+        return true;
+    } catch (const std::exception& e) {
+        showError(tr("Export PNG failed"), q(e.what()), true);
+        return false;
+    }
+}
+
+bool MainWindow::exportCsv(const QString& path) {
+    if (!ds_ || shown_.ndim() == 0) {
+        showError(tr("Export CSV"), tr("nothing to export: no frame is shown"), false);
+        return false;
+    }
+    try {
+        const io::CsvResult r = writeCsv(shown_, path.toStdString(), {ds_->path});
+        statusBar()->showMessage(tr("Wrote %1: %2 rows, %3 copied device→host")
+                                     .arg(path)
+                                     .arg(r.rows)
+                                     .arg(q(formatBytes(r.bytesFromDevice))),
+                                 10000);
+        return true;
+    } catch (const std::exception& e) {
+        showError(tr("Export CSV failed"), q(e.what()), true);
+        return false;
+    }
+}
+
+bool MainWindow::saveView(const QString& path) {
+    try {
+        AtomicFile file(path.toStdString(),
+                        ds_ ? std::vector<std::string>{ds_->path} : std::vector<std::string>{});
+        QFile out(q(file.tempPath()));
+        if (!out.open(QIODevice::WriteOnly) || out.write(toJsonText(spec_)) < 0)
+            throw IoError("cannot write " + path.toStdString() + ": " + out.errorString().toStdString());
+        out.close();
+        file.commit();
+        statusBar()->showMessage(tr("Saved the view to %1").arg(path), 5000);
+        return true;
+    } catch (const std::exception& e) {
+        showError(tr("Save view failed"), q(e.what()), true);
+        return false;
+    }
+}
+
+bool MainWindow::loadView(const QString& path) {
+    QFile in(path);
+    if (!in.open(QIODevice::ReadOnly)) {
+        showError(tr("Load view failed"), tr("cannot read %1: %2").arg(path, in.errorString()), true);
+        return false;
+    }
+    try {
+        const ViewSpec v = viewFromJsonText(in.readAll());
+        const bool sameFile = ds_ && !v.file.empty() && QFileInfo(q(v.file)) == QFileInfo(q(ds_->path));
+        if (!v.file.empty() && !sameFile) {
+            openFile(q(v.file), v); // shown when the file is open
+            return true;
+        }
+        if (!ds_) throw ValueError("the view names no file and none is open");
+        ViewSpec fitted;
+        if (!fitViewTo(v, *ds_, fitted))
+            throw ValueError("the view does not fit " + ds_->path + ": no variable '" + v.variable +
+                             "' with dim '" + v.xDim + "'");
+        var_ = variableOf(*ds_, fitted.variable);
+        applyView(fitted);
+        return true;
+    } catch (const Error& e) {
+        showError(tr("Load view failed"), tr("%1: %2").arg(path, q(e.what())), true);
+        return false;
+    }
+}
+
+void MainWindow::exportPngDialog() {
+    if (!ds_) return;
+    QSettings settings;
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export PNG"), settings.value("exportFolder").toString(), tr("PNG images (*.png)"));
+    if (path.isEmpty()) return;
+    QSize size = exportSize_;
+    if (!askSize(this, size)) return;
+    settings.setValue("exportFolder", QFileInfo(path).absolutePath());
+    exportPng(path, size);
+}
+
+void MainWindow::exportCsvDialog() {
+    if (!ds_) return;
+    QSettings settings;
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export CSV"), settings.value("exportFolder").toString(), tr("CSV files (*.csv)"));
+    if (path.isEmpty()) return;
+    settings.setValue("exportFolder", QFileInfo(path).absolutePath());
+    exportCsv(path);
+}
+
+void MainWindow::saveViewDialog() {
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Save view"), QString(), tr("Strata views (*.json)"));
+    if (!path.isEmpty()) saveView(path);
+}
+
+void MainWindow::loadViewDialog() {
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Load view"), QString(), tr("Strata views (*.json)"));
+    if (!path.isEmpty()) loadView(path);
+}
+
+} // namespace strata::app

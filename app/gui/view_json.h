@@ -1,0 +1,18 @@
+#pragma once
+// The view as JSON, for View ▸ Save/Load and for the last view of each file.
+#include <QByteArray>
+#include <QJsonObject>
+
+#include "view_roles.h"
+
+namespace strata::app {
+
+// JSON: {"file", "variable", "x", "y", "indices": {dim: i}, "reductions": [[dim, op]],
+// "colormap", "reversed", "range": {"mode", "min", "max"}}.
+QJsonObject toJson(const ViewSpec& spec);
+// Throws ValueError naming the field for a document that is not a view.
+ViewSpec viewFromJson(const QJsonObject& o);
+QByteArray toJsonText(const ViewSpec& spec);
+ViewSpec viewFromJsonText(const QByteArray& text); // ValueError for text that is not JSON
+
+} // namespace strata::app

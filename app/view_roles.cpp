@@ -1,0 +1,217 @@
+#include "view_roles.h"
+
+#include <algorithm>
+
+#include "strata/core/error.h"
+
+namespace strata::app {
+namespace {
+
+bool contains(const std::vector<std::string>& v, const std::string& s) {
+    return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+std::string lower(std::string s) {
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+// What a coordinate's CF attributes say it is: 'y' for latitude-like, 'x' for longitude-like.
+char cfAxisOf(const Coordinate& c) {
+    const auto text = [&](const char* name) { return lower(c.attrs.text(name).value_or("")); };
+    const std::string units = text("units"), standard = text("standard_name"), axis = text("axis");
+    static const char* const northUnits[] = {"degrees_north", "degree_north", "degree_n",
+                                             "degrees_n",     "degreen",      "degreesn"};
+    static const char* const eastUnits[] = {"degrees_east", "degree_east", "degree_e",
+                                            "degrees_e",    "degreee",     "degreese"};
+    if (std::find(std::begin(northUnits), std::end(northUnits), units) != std::end(northUnits)) return 'y';
+    if (std::find(std::begin(eastUnits), std::end(eastUnits), units) != std::end(eastUnits)) return 'x';
+    if (standard == "latitude" || standard == "grid_latitude" || standard == "projection_y_coordinate")
+        return 'y';
+    if (standard == "longitude" || standard == "grid_longitude" || standard == "projection_x_coordinate")
+        return 'x';
+    if (axis == "y") return 'y';
+    if (axis == "x") return 'x';
+    return 0;
+}
+
+std::string dimWithAxis(const DataArray& var, char axis) {
+    for (const auto& d : var.dims())
+        if (const Coordinate* c = var.coords().find(d); c && c->isIndex() && cfAxisOf(*c) == axis) return d;
+    return {};
+}
+
+void removeDim(ViewSpec& spec, const std::string& dim) {
+    std::erase_if(spec.indices, [&](const auto& p) { return p.first == dim; });
+    std::erase_if(spec.reductions, [&](const auto& p) { return p.first == dim; });
+    if (spec.xDim == dim) spec.xDim.clear();
+    if (spec.yDim == dim) spec.yDim.clear();
+}
+
+// Puts `dim` (in no role now) into `role`.
+void place(ViewSpec& spec, const std::string& dim, Role role, ReduceOp op) {
+    switch (role) {
+    case Role::X:
+        spec.xDim = dim;
+        break;
+    case Role::Y:
+        spec.yDim = dim;
+        break;
+    case Role::Slice:
+        break; // sliced at index 0: not listed
+    case Role::Reduce:
+        spec.reductions.push_back({dim, op});
+        break;
+    }
+}
+
+} // namespace
+
+const char* roleName(Role r) {
+    switch (r) {
+    case Role::X:
+        return "X";
+    case Role::Y:
+        return "Y";
+    case Role::Slice:
+        return "Slice";
+    case Role::Reduce:
+        return "Reduce";
+    }
+    return "?";
+}
+
+Role roleOf(const ViewSpec& spec, const std::string& dim) {
+    if (spec.xDim == dim) return Role::X;
+    if (spec.yDim == dim) return Role::Y;
+    for (const auto& [d, op] : spec.reductions)
+        if (d == dim) return Role::Reduce;
+    return Role::Slice;
+}
+
+std::string latitudeLikeDim(const DataArray& var) { return dimWithAxis(var, 'y'); }
+std::string longitudeLikeDim(const DataArray& var) { return dimWithAxis(var, 'x'); }
+
+std::string defaultVariable(const Dataset& ds) {
+    std::vector<std::string> bounds;
+    for (const auto& [n, v] : ds.variables)
+        if (auto b = v.attrs().text("bounds")) bounds.push_back(*b);
+    std::string best;
+    int bestDims = 0;
+    for (const auto& name : ds.dataVariables()) {
+        const Variable* v = ds.findVariable(name);
+        if (!v || !isNumeric(v->dtype()) || contains(bounds, name)) continue;
+        if (best.empty() || v->ndim() > bestDims) {
+            best = name;
+            bestDims = v->ndim();
+        }
+    }
+    return best;
+}
+
+ViewSpec defaultView(const Dataset& ds, const std::string& variable) {
+    const DataArray var = ds[variable];
+    const auto& dims = var.dims();
+    ViewSpec spec;
+    spec.file = ds.path;
+    spec.variable = variable;
+    if (dims.empty()) return spec;
+    std::string y = latitudeLikeDim(var), x = longitudeLikeDim(var);
+    if (dims.size() == 1) {
+        spec.xDim = dims[0];
+        return spec;
+    }
+    if (x.empty() || x == y) x = (y == dims.back()) ? dims[dims.size() - 2] : dims.back();
+    if (y.empty()) {
+        for (auto it = dims.rbegin(); it != dims.rend(); ++it)
+            if (*it != x) {
+                y = *it;
+                break;
+            }
+    }
+    spec.xDim = x;
+    spec.yDim = y;
+    return spec;
+}
+
+ViewSpec assignRole(ViewSpec spec, const std::vector<std::string>& dims, const std::string& dim, Role role,
+                    ReduceOp op) {
+    if (!contains(dims, dim)) return spec;
+    const Role from = roleOf(spec, dim);
+    if (from == role) {
+        if (role == Role::Reduce) // a new op for the same dim
+            for (auto& [d, o] : spec.reductions)
+                if (d == dim) o = op;
+        return spec;
+    }
+    ReduceOp fromOp = op;
+    for (const auto& [d, o] : spec.reductions)
+        if (d == dim) fromOp = o;
+    ViewSpec next = spec;
+    removeDim(next, dim);
+    // The dim already on an X or Y slot takes the place `dim` left.
+    const std::string displaced = role == Role::X ? spec.xDim : role == Role::Y ? spec.yDim : std::string();
+    if (!displaced.empty()) {
+        removeDim(next, displaced);
+        place(next, displaced, from, fromOp);
+    }
+    place(next, dim, role, op);
+    if (next.xDim.empty()) {
+        // X was left empty. A dim just put on Y keeps its place when a sliced dim can fill X;
+        // otherwise Y moves to X (one X and no Y: a line).
+        std::string firstSliced;
+        for (const auto& d : dims)
+            if (roleOf(next, d) == Role::Slice) {
+                firstSliced = d;
+                break;
+            }
+        const bool keepY = role == Role::Y && next.yDim == dim && !firstSliced.empty();
+        if (!next.yDim.empty() && !keepY) {
+            next.xDim = next.yDim;
+            next.yDim.clear();
+        } else if (!firstSliced.empty()) {
+            removeDim(next, firstSliced);
+            next.xDim = firstSliced;
+        }
+    }
+    if (next.xDim.empty()) return spec; // nothing left to display
+    return next;
+}
+
+const std::vector<ReduceOp>& chipReduceOps() {
+    static const std::vector<ReduceOp> ops{ReduceOp::Mean, ReduceOp::Min, ReduceOp::Max, ReduceOp::Std,
+                                           ReduceOp::Sum};
+    return ops;
+}
+
+bool fitViewTo(const ViewSpec& saved, const Dataset& ds, ViewSpec& out) {
+    if (!ds.findVariable(saved.variable)) return false;
+    const DataArray var = ds[saved.variable];
+    const auto& dims = var.dims();
+    ViewSpec v = saved;
+    v.file = ds.path;
+    if (!contains(dims, v.xDim)) return false;
+    if (!v.yDim.empty() && (!contains(dims, v.yDim) || v.yDim == v.xDim)) v.yDim.clear();
+    std::vector<std::string> seen{v.xDim};
+    if (!v.yDim.empty()) seen.push_back(v.yDim);
+    std::erase_if(v.reductions, [&](const auto& p) {
+        if (!contains(dims, p.first) || contains(seen, p.first)) return true;
+        seen.push_back(p.first);
+        return false;
+    });
+    std::erase_if(v.indices, [&](const auto& p) {
+        if (!contains(dims, p.first) || contains(seen, p.first)) return true;
+        seen.push_back(p.first);
+        return false;
+    });
+    for (auto& [d, i] : v.indices) i = std::clamp<std::int64_t>(i, 0, var.sizeOf(d) - 1);
+    try {
+        validate(v, var);
+    } catch (const Error&) {
+        return false;
+    }
+    out = std::move(v);
+    return true;
+}
+
+} // namespace strata::app

@@ -1,0 +1,49 @@
+#pragma once
+// The view as plain data, and the pure rules the dimension bar follows: the roles a variable
+// starts with, and moving a dim to X, Y, Slice or Reduce (dropping on an occupied slot swaps).
+// Used by the window and the command line alike; no Qt here.
+#include <string>
+#include <vector>
+
+#include "strata/core/dataset.h"
+#include "strata/core/view.h"
+
+namespace strata::app {
+
+enum class Role { X, Y, Slice, Reduce };
+const char* roleName(Role r); // "X", "Y", "Slice", "Reduce"
+
+// Where `dim` is in `spec` (Slice for a dim the spec does not mention).
+Role roleOf(const ViewSpec& spec, const std::string& dim);
+
+// The dims of `var` recognised from CF attributes of their coordinates (units degrees_north,
+// standard_name latitude, axis Y, projection_y_coordinate; and the X/longitude equivalents),
+// empty when none is.
+std::string latitudeLikeDim(const DataArray& var);
+std::string longitudeLikeDim(const DataArray& var);
+
+// The view a variable opens with: lat/lon-like dims on Y and X when recognised, else its last
+// two dims (a 1-D variable is a line along its dim); every other dim sliced at index 0.
+ViewSpec defaultView(const Dataset& ds, const std::string& variable);
+
+// The variable to show first: the first numeric data variable with the most dims that is not
+// a coordinate's bounds. Empty when there is none.
+std::string defaultVariable(const Dataset& ds);
+
+// `spec` with `dim` (one of `dims`, the variable's) moved to `role`. When it lands on an
+// occupied X or Y slot, the dim there takes the place `dim` came from (a swap). When X is left
+// empty, the first sliced dim fills it if `dim` went to Y; otherwise Y moves to X (a line).
+// A dim leaving Slice forgets its index; one entering it starts at index 0. A move that would
+// leave nothing displayed is refused (returns `spec` unchanged).
+ViewSpec assignRole(ViewSpec spec, const std::vector<std::string>& dims, const std::string& dim, Role role,
+                    ReduceOp op = ReduceOp::Mean);
+
+// The reduce ops the dimension bar offers.
+const std::vector<ReduceOp>& chipReduceOps();
+
+// `saved` made to fit `var` (a file may have changed since): dims it names that `var` lacks
+// are dropped, indices are clamped, and when X is gone the default view is taken. Returns
+// false (and leaves `out` alone) when the saved view is for another variable.
+bool fitViewTo(const ViewSpec& saved, const Dataset& ds, ViewSpec& out);
+
+} // namespace strata::app

@@ -1,0 +1,498 @@
+// The window as a user drives it, under Xvfb: opening files, default roles, dragging dim chips
+// with real mouse events onto X, Y, Slice and Reduce, sliders and play, the probe, the series
+// dock, colour ranges, saved views, exports and bad files. Every frame shown is compared,
+// value by value, with the core's own computeView of the same spec.
+#include <QtTest>
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QSlider>
+#include <QSpinBox>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QToolButton>
+#include <QTreeWidget>
+#include <cmath>
+
+#include "colour_panel.h"
+#include "dataset_panel.h"
+#include "dimension_bar.h"
+#include "main_window.h"
+#include "slice_panel.h"
+#include "strata/core/format.h"
+#include "strata/core/ops.h"
+#include "strata/render/vtk_gl_widget.h"
+#include "view_json.h"
+
+using namespace strata;
+using namespace strata::app;
+
+namespace {
+
+const QString kData = QStringLiteral(STRATA_TEST_DATA);
+const QString kSample = kData + "/tas_rectilinear_grid_2D.nc";
+const QString kHgt = kData + "/hgt.nc";
+
+// The values of two arrays, on the host, NaN equal to NaN; the reason they differ, or empty.
+QString difference(const DataArray& shown, const DataArray& expected) {
+    if (shown.dims() != expected.dims()) {
+        QStringList a, b;
+        for (const auto& d : shown.dims()) a << QString::fromStdString(d);
+        for (const auto& d : expected.dims()) b << QString::fromStdString(d);
+        return "dims (" + a.join(",") + ") != (" + b.join(",") + ")";
+    }
+    if (shown.shape() != expected.shape()) return "shapes differ";
+    const auto x = shown.asHost().values<double>(), y = expected.asHost().values<double>();
+    for (std::size_t i = 0; i < x.size(); ++i)
+        if (!(x[i] == y[i] || (std::isnan(x[i]) && std::isnan(y[i]))))
+            return QString("value %1: %2 != %3").arg(i).arg(x[i]).arg(y[i]);
+    return {};
+}
+
+DataArray coreFrame(const MainWindow& w, const ViewSpec& spec) {
+    return computeView(variableOf(*w.dataset(), spec.variable), spec, Device::host(), Stream::host());
+}
+
+// A drag with the mouse: press on the chip, moves (with the button held) to the middle of
+// `target`, release there. Events go to the chip, which holds the mouse while it is down.
+void drag(QWidget* chip, QWidget* target) {
+    const QPoint start = chip->rect().center();
+    const QPoint from = chip->mapToGlobal(start), to = target->mapToGlobal(target->rect().center());
+    QTest::mousePress(chip, Qt::LeftButton, Qt::NoModifier, start);
+    for (int i = 1; i <= 6; ++i) {
+        const QPoint g = from + (to - from) * i / 6;
+        QMouseEvent move(QEvent::MouseMove, chip->mapFromGlobal(g), g, Qt::NoButton, Qt::LeftButton,
+                         Qt::NoModifier);
+        QApplication::sendEvent(chip, &move);
+    }
+    QTest::mouseRelease(chip, Qt::LeftButton, Qt::NoModifier, chip->mapFromGlobal(to));
+}
+
+QStringList chipsIn(MainWindow& w, Role role) {
+    QStringList out;
+    for (DimChip* c : w.dimensionBar()->slot(role)->findChildren<DimChip*>())
+        if (c->isVisibleTo(w.dimensionBar())) out << c->dim();
+    out.sort();
+    return out;
+}
+
+} // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+    std::unique_ptr<MainWindow> w_;
+
+    // Opens `path` and waits for its first frame.
+    bool open(const QString& path) {
+        QSignalSpy shown(w_.get(), &MainWindow::frameShown);
+        w_->openFile(path);
+        return shown.wait(20000) || shown.count() > 0;
+    }
+    // Waits until the frame of the current view is shown (a newer request may be on its way).
+    bool settle() {
+        QSignalSpy shown(w_.get(), &MainWindow::frameShown);
+        for (int i = 0; i < 200; ++i) {
+            if (!w_->frameService()->busy() && shown.count() > 0) return true;
+            if (!w_->frameService()->busy() && w_->shownFrame().ndim() > 0 &&
+                difference(w_->shownFrame(), coreFrame(*w_, w_->view())).isEmpty())
+                return true;
+            QTest::qWait(25);
+        }
+        return false;
+    }
+    void verifyShown() {
+        QVERIFY(settle());
+        const QString why = difference(w_->shownFrame(), coreFrame(*w_, w_->view()));
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+    }
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName("StrataTest");
+        QCoreApplication::setApplicationName("tst_mainwindow");
+        QSettings().clear();
+        w_ = std::make_unique<MainWindow>();
+        w_->resize(1300, 850);
+        w_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
+    }
+    void cleanupTestCase() {
+        w_.reset();
+        QSettings().clear();
+    }
+
+    void opensTheSampleWithDefaultRoles() {
+        QVERIFY(open(kSample));
+        const ViewSpec& v = w_->view();
+        QCOMPARE(QString::fromStdString(v.variable), QString("tas"));
+        QCOMPARE(QString::fromStdString(v.xDim), QString("lon"));
+        QCOMPARE(QString::fromStdString(v.yDim), QString("lat"));
+        QCOMPARE(chipsIn(*w_, Role::X), QStringList{"lon"});
+        QCOMPARE(chipsIn(*w_, Role::Y), QStringList{"lat"});
+        QCOMPARE(chipsIn(*w_, Role::Slice), QStringList{"time"});
+        QVERIFY(w_->slicePanel()->slider("time"));
+        QCOMPARE(w_->slicePanel()->slider("time")->value(), 0);
+        QVERIFY(w_->datasetPanel()->itemOf("tas"));
+        QVERIFY(w_->datasetPanel()->itemOf("lat_bnds")); // listed, among the coordinates
+        verifyShown();
+        QCOMPARE(w_->shownFrame().shape(), (Shape{96, 192}));
+        QVERIFY(w_->deviceLabel()->text().startsWith("Compute: "));
+    }
+
+    void recognisesLatLonFromCfAttributes() {
+        // test_stageiv_xyt: (time, y, x) with 2-D lat/lon; y and x are projection coordinates.
+        QVERIFY(open(kData + "/test_stageiv_xyt.nc"));
+        QCOMPARE(QString::fromStdString(w_->view().xDim), QString("x"));
+        QCOMPARE(QString::fromStdString(w_->view().yDim), QString("y"));
+        verifyShown();
+    }
+
+    void selectingAVariableShowsIt() {
+        QVERIFY(open(kData + "/reduced.nc"));
+        QTreeWidgetItem* item = w_->datasetPanel()->itemOf("anom");
+        QVERIFY(item);
+        QSignalSpy shown(w_.get(), &MainWindow::frameShown);
+        w_->datasetPanel()->tree()->setCurrentItem(item);
+        QVERIFY(shown.wait(10000));
+        const ViewSpec& v = w_->view();
+        QCOMPARE(QString::fromStdString(v.variable), QString("anom"));
+        QCOMPARE(QString::fromStdString(v.yDim), QString("lat"));
+        QCOMPARE(QString::fromStdString(v.xDim), QString("lon"));
+        QCOMPARE(chipsIn(*w_, Role::Slice), (QStringList{"time", "zlev"}));
+        verifyShown();
+        // The variable's attributes are listed.
+        bool units = false;
+        for (int i = 0; i < w_->datasetPanel()->attributes()->topLevelItemCount(); ++i)
+            units |= w_->datasetPanel()->attributes()->topLevelItem(i)->text(0) == "units";
+        QVERIFY(units);
+    }
+
+    void groupVariableIsALine() {
+        QSignalSpy opened(w_.get(), &MainWindow::datasetOpened);
+        w_->openFile(kData + "/test_hgroups.nc"); // its root group has no data variable
+        QVERIFY(opened.wait(20000));
+        QString path;
+        for (QTreeWidgetItemIterator it(w_->datasetPanel()->tree()); *it; ++it)
+            if ((*it)->text(0) == "CO" && (*it)->data(0, Qt::UserRole + 1).toString().startsWith("/")) {
+                path = (*it)->data(0, Qt::UserRole + 1).toString();
+                break;
+            }
+        QVERIFY(!path.isEmpty());
+        w_->showVariable(path);
+        verifyShown();
+        QCOMPARE(w_->shownFrame().ndim(), 1);
+        QCOMPARE(w_->findChild<QStackedWidget*>()->currentWidget(), static_cast<QWidget*>(w_->lineView()));
+    }
+
+    void dragTimeOntoYGivesAHovmoller() {
+        QVERIFY(open(kHgt));
+        drag(w_->dimensionBar()->chip("time"), w_->dimensionBar()->slot(Role::Y));
+        QCOMPARE(QString::fromStdString(w_->view().yDim), QString("time"));
+        QCOMPARE(QString::fromStdString(w_->view().xDim), QString("lon"));
+        QCOMPARE(chipsIn(*w_, Role::Slice), QStringList{"lat"}); // swapped into time's place
+        verifyShown();
+        QCOMPARE(w_->shownFrame().dims(), (std::vector<std::string>{"time", "lon"}));
+    }
+
+    void dragOntoXSwaps() {
+        QVERIFY(open(kHgt));
+        w_->applyView(defaultView(*w_->dataset(), "HGT"));
+        verifyShown();
+        drag(w_->dimensionBar()->chip("lat"), w_->dimensionBar()->slot(Role::X));
+        QCOMPARE(QString::fromStdString(w_->view().xDim), QString("lat"));
+        QCOMPARE(QString::fromStdString(w_->view().yDim), QString("lon"));
+        verifyShown();
+    }
+
+    void dragOntoReduceAndChooseTheOp() {
+        w_->applyView(defaultView(*w_->dataset(), "HGT"));
+        verifyShown();
+        drag(w_->dimensionBar()->chip("time"), w_->dimensionBar()->slot(Role::Reduce));
+        QCOMPARE(int(w_->view().reductions.size()), 1);
+        QCOMPARE(w_->view().reductions[0].second, ReduceOp::Mean);
+        verifyShown();
+        QCOMPARE(w_->shownFrame().dims(), (std::vector<std::string>{"lat", "lon"}));
+        // The op button on the chip: max.
+        QToolButton* op = w_->dimensionBar()->chip("time")->opButton();
+        QVERIFY(op->isVisible());
+        QCOMPARE(op->text(), QString("mean"));
+        QAction* max = nullptr;
+        for (QAction* a : op->menu()->actions())
+            if (a->text() == "max") max = a;
+        QVERIFY(max);
+        max->trigger();
+        QCOMPARE(w_->view().reductions[0].second, ReduceOp::Max);
+        verifyShown();
+        // The frame is the maximum over time, as the core computes it on its own.
+        const DataArray direct = reduce(w_->dataset()->operator[]("HGT").load(Device::host(), Stream::host()),
+                                        {"time"}, ReduceOp::Max);
+        QVERIFY(difference(w_->shownFrame(), direct).isEmpty());
+    }
+
+    void dragYOntoSliceGivesALine() {
+        w_->applyView(defaultView(*w_->dataset(), "HGT"));
+        verifyShown();
+        drag(w_->dimensionBar()->chip("lat"), w_->dimensionBar()->slot(Role::Slice));
+        QCOMPARE(QString::fromStdString(w_->view().xDim), QString("lon"));
+        QVERIFY(w_->view().yDim.empty());
+        QCOMPARE(chipsIn(*w_, Role::Slice), (QStringList{"lat", "time"}));
+        verifyShown();
+        QCOMPARE(w_->shownFrame().ndim(), 1);
+        QCOMPARE(w_->findChild<QStackedWidget*>()->currentWidget(), static_cast<QWidget*>(w_->lineView()));
+        // And back onto Y with the keyboard: focus the chip, press Y.
+        DimChip* lat = w_->dimensionBar()->chip("lat");
+        lat->setFocus();
+        QTest::keyClick(lat, Qt::Key_Y);
+        QCOMPARE(QString::fromStdString(w_->view().yDim), QString("lat"));
+        verifyShown();
+        QCOMPARE(w_->shownFrame().ndim(), 2);
+    }
+
+    void keyboardRolesForEveryDrag() {
+        w_->applyView(defaultView(*w_->dataset(), "HGT"));
+        verifyShown();
+        QTest::keyClick(w_->dimensionBar()->chip("time"), Qt::Key_R);
+        QCOMPARE(roleOf(w_->view(), "time"), Role::Reduce);
+        QTest::keyClick(w_->dimensionBar()->chip("time"), Qt::Key_S);
+        QCOMPARE(roleOf(w_->view(), "time"), Role::Slice);
+        QTest::keyClick(w_->dimensionBar()->chip("time"), Qt::Key_X);
+        QCOMPARE(roleOf(w_->view(), "time"), Role::X);
+        QCOMPARE(roleOf(w_->view(), "lon"), Role::Slice); // time came from Slice: lon goes there
+        verifyShown();
+    }
+
+    void sliderStepsAndPlays() {
+        w_->applyView(defaultView(*w_->dataset(), "HGT"));
+        verifyShown();
+        QSlider* s = w_->slicePanel()->slider("time");
+        QVERIFY(s);
+        s->setFocus();
+        QTest::keyClick(s, Qt::Key_Right);
+        QCOMPARE(w_->view().indexOf("time"), 1);
+        const Coordinate* time = w_->dataset()->coords.find("time");
+        QVERIFY(time && time->time);
+        QCOMPARE(w_->slicePanel()->valueLabel("time")->text(), QString::fromStdString(time->label(1)));
+        verifyShown();
+        QTest::keyClick(s, Qt::Key_PageUp);
+        QCOMPARE(w_->view().indexOf("time"), 1 + s->pageStep());
+        verifyShown();
+        // The window's own arrow keys step the active dim.
+        w_->setFocus();
+        QTest::keyClick(w_.get(), Qt::Key_Left);
+        QCOMPARE(w_->view().indexOf("time"), s->pageStep());
+        // Play at 60 frames/s: the index moves on, and loops past the end.
+        w_->slicePanel()->rateBox()->setValue(60);
+        QTest::mouseClick(w_->slicePanel()->playButton("time"), Qt::LeftButton);
+        QVERIFY(w_->slicePanel()->playing());
+        std::int64_t last = w_->view().indexOf("time");
+        bool looped = false;
+        for (int i = 0; i < 400 && !looped; ++i) {
+            QTest::qWait(10);
+            const std::int64_t now = w_->view().indexOf("time");
+            looped = now < last;
+            last = now;
+        }
+        QVERIFY(looped);
+        QTest::mouseClick(w_->slicePanel()->playButton("time"), Qt::LeftButton);
+        QVERIFY(!w_->slicePanel()->playing());
+        const std::int64_t stopped = w_->view().indexOf("time");
+        QTest::qWait(100);
+        QCOMPARE(w_->view().indexOf("time"), stopped);
+        verifyShown();
+    }
+
+    void probeShowsTheValueUnderTheCursor() {
+        w_->applyView(defaultView(*w_->dataset(), "HGT"));
+        verifyShown();
+        ImageView* view = w_->imageView();
+        QTRY_VERIFY(view->pickAt(QPointF(view->width() / 2.0, view->height() / 2.0)).inside);
+        const QPoint at(view->width() / 2, view->height() / 2);
+        const Pick pick = view->pickAt(at);
+        QTest::mouseMove(view, at);
+        QMouseEvent move(QEvent::MouseMove, QPointF(at), view->mapToGlobal(QPointF(at)), Qt::NoButton,
+                         Qt::NoButton, Qt::NoModifier);
+        QApplication::sendEvent(view, &move);
+        const DataArray frame = coreFrame(*w_, w_->view());
+        const double expected = frame.asHost().values<double>()[pick.row * frame.shape()[1] + pick.column];
+        QVERIFY2(w_->probeText().contains(QString::fromStdString(formatNumber(expected))),
+                 qPrintable(w_->probeText()));
+        QVERIFY(w_->probeText().contains(QString::fromStdString(pick.xLabel)));
+    }
+
+    void clickPlotsTheSeriesThroughThePoint() {
+        ImageView* view = w_->imageView();
+        const QPoint at(view->width() / 3, view->height() / 2);
+        const Pick pick = view->pickAt(at);
+        QVERIFY(pick.inside);
+        QSignalSpy series(w_.get(), &MainWindow::seriesShown);
+        QTest::mouseClick(view, Qt::LeftButton, Qt::NoModifier, at);
+        QVERIFY(series.wait(10000));
+        QVERIFY(w_->seriesDock()->isVisible());
+        QCOMPARE(w_->seriesDimBox()->currentText(), QString("time"));
+        const DataArray direct =
+            w_->dataset()->operator[]("HGT").isel({Indexer{"lat", pick.row}, Indexer{"lon", pick.column}});
+        const QString why = difference(w_->shownSeries(), direct.load(Device::host(), Stream::host()));
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        const auto& plotted = w_->seriesView()->series();
+        QCOMPARE(int(plotted.y.size()), 21);
+        QCOMPARE(plotted.y[5], direct.asHost().values<double>()[5]);
+        QVERIFY(plotted.xTime.has_value()); // dates on x
+        // Along another dim: the same point's series along lon.
+        QSignalSpy again(w_.get(), &MainWindow::seriesShown);
+        w_->seriesDimBox()->setCurrentText("lon");
+        QVERIFY(again.wait(10000));
+        QCOMPARE(w_->shownSeries().dims(), (std::vector<std::string>{"lon"}));
+    }
+
+    void colourRangeOfTheWholeVariable() {
+        w_->applyView(defaultView(*w_->dataset(), "HGT"));
+        verifyShown();
+        w_->colourPanel()->modeBox()->setCurrentIndex(1); // whole variable
+        QVERIFY(settle());
+        QTRY_COMPARE(w_->view().range.mode, RangeMode::Variable);
+        const auto [lo, hi] =
+            minmaxValues(w_->dataset()->operator[]("HGT").load(Device::host(), Stream::host()));
+        QTRY_COMPARE(w_->imageView()->colourRange().first, lo);
+        QCOMPARE(w_->imageView()->colourRange().second, hi);
+        // Fixed, typed.
+        w_->colourPanel()->modeBox()->setCurrentIndex(2);
+        w_->colourPanel()->minEdit()->setText("5000");
+        w_->colourPanel()->maxEdit()->setText("6000");
+        emit w_->colourPanel()->maxEdit()->editingFinished();
+        QCOMPARE(w_->view().range.mode, RangeMode::Fixed);
+        QTRY_COMPARE(w_->imageView()->colourRange(), (MinMax{5000, 6000}));
+        w_->colourPanel()->mapBox()->setCurrentText("magma");
+        w_->colourPanel()->reverseBox()->setChecked(true);
+        QCOMPARE(QString::fromStdString(w_->imageView()->settings().colormap), QString("magma"));
+        QVERIFY(w_->imageView()->settings().reversed);
+    }
+
+    void saveAndLoadAView() {
+        QTemporaryDir dir;
+        ViewSpec v = defaultView(*w_->dataset(), "HGT");
+        v = assignRole(v, {"time", "lat", "lon"}, "time", Role::Reduce, ReduceOp::Std);
+        v.colormap = "RdBu";
+        v.reversed = true;
+        v.range = {RangeMode::Fixed, -3, 4};
+        w_->applyView(v);
+        verifyShown();
+        const QString path = dir.filePath("view.json");
+        QVERIFY(w_->saveView(path));
+        w_->applyView(defaultView(*w_->dataset(), "HGT"));
+        verifyShown();
+        QVERIFY(w_->loadView(path));
+        verifyShown();
+        const ViewSpec& back = w_->view();
+        QCOMPARE(back.reductions, v.reductions);
+        QCOMPARE(back.xDim, v.xDim);
+        QCOMPARE(back.yDim, v.yDim);
+        QCOMPARE(back.colormap, v.colormap);
+        QCOMPARE(back.reversed, true);
+        QVERIFY(back.range == v.range);
+        // The JSON reads back to the same struct.
+        const ViewSpec parsed = viewFromJsonText(toJsonText(back));
+        QCOMPARE(toJsonText(parsed), toJsonText(back));
+        // A file that is not a view: a clear error, and the view stays.
+        QFile junk(dir.filePath("junk.json"));
+        QVERIFY(junk.open(QIODevice::WriteOnly));
+        junk.write("{\"variable\": 3}");
+        junk.close();
+        QVERIFY(!w_->loadView(junk.fileName()));
+        QVERIFY(w_->lastError().contains("\"variable\" must be text"));
+        QCOMPARE(w_->view().reductions, v.reductions);
+        if (w_->errorBox()) w_->errorBox()->close();
+    }
+
+    void reopeningAFileRestoresItsLastView() {
+        QVERIFY(open(kHgt));
+        drag(w_->dimensionBar()->chip("time"), w_->dimensionBar()->slot(Role::Y));
+        verifyShown();
+        QVERIFY(open(kSample));
+        QCOMPARE(QString::fromStdString(w_->view().variable), QString("tas"));
+        QVERIFY(open(kHgt));
+        QCOMPARE(QString::fromStdString(w_->view().yDim), QString("time"));
+        verifyShown();
+    }
+
+    void exportsFromTheWindow() {
+        QVERIFY(open(kHgt));
+        w_->applyView(defaultView(*w_->dataset(), "HGT"));
+        verifyShown();
+        QTemporaryDir dir;
+        for (QSize size : {QSize(640, 400), QSize(1000, 700)}) {
+            const QString png = dir.filePath(QString("v%1.png").arg(size.width()));
+            QVERIFY(w_->exportPng(png, size));
+            QImage image(png);
+            QCOMPARE(image.size(), size);
+        }
+        QVERIFY(w_->statusBar()->currentMessage().contains("copied device→host"));
+        const QString csv = dir.filePath("frame.csv");
+        QVERIFY(w_->exportCsv(csv));
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = f.readAll().trimmed().split('\n');
+        QCOMPARE(lines.size(), 1 + 73 * 144);
+        QCOMPARE(lines[0], QByteArray("lat,lon,HGT"));
+        // The input file is never overwritten.
+        QVERIFY(!w_->exportCsv(kHgt));
+        QVERIFY(w_->lastError().contains("input file"));
+        if (w_->errorBox()) w_->errorBox()->close();
+    }
+
+    void aBadFileShowsAnErrorAndTheAppGoesOn() {
+        QSignalSpy failed(w_.get(), &MainWindow::openFailed);
+        w_->openFile(kData + "/bad/trunc_nc4_half.nc");
+        QVERIFY(failed.wait(20000));
+        QVERIFY(w_->errorBox());
+        QVERIFY(w_->errorBox()->text().contains("trunc_nc4_half.nc"));
+        w_->errorBox()->close();
+        QSignalSpy failedAgain(w_.get(), &MainWindow::openFailed);
+        w_->openFile(kData + "/bad/hdf5_crash_global_heap.nc"); // crashes HDF5: in a child process
+        QVERIFY(failedAgain.wait(30000));
+        QVERIFY2(w_->lastError().contains("hdf5_crash_global_heap.nc"), qPrintable(w_->lastError()));
+        if (w_->errorBox()) w_->errorBox()->close();
+        QVERIFY(open(kSample)); // and the window still works
+        verifyShown();
+    }
+
+    void cancelOpening() {
+        w_->openFile(kHgt);
+        QVERIFY(w_->opening());
+        w_->cancelOpen();
+        QVERIFY(!w_->opening());
+        QTest::qWait(500);
+        QCOMPARE(QString::fromStdString(w_->view().variable), QString("tas")); // still the sample
+    }
+
+    void screenshot() {
+        // docs/screenshot.png: STRATA_SCREENSHOT=path makes it; the test checks the window shows data.
+        QVERIFY(open(kSample));
+        w_->applyView(defaultView(*w_->dataset(), "tas"));
+        verifyShown();
+        ImageView* view = w_->imageView();
+        w_->plotSeriesAt(48, 96);
+        QTRY_VERIFY(w_->shownSeries().ndim() == 1);
+        QTest::qWait(300);
+        const QImage shot = w_->grab().toImage();
+        const QImage frame = view->grabFramebuffer();
+        QSet<QRgb> colours;
+        for (int y = 0; y < frame.height(); y += 4)
+            for (int x = 0; x < frame.width(); x += 4) colours.insert(frame.pixel(x, y));
+        QVERIFY2(colours.size() > 50, "the frame on screen has too few colours to be the data");
+        if (const QByteArray out = qgetenv("STRATA_SCREENSHOT"); !out.isEmpty())
+            QVERIFY(shot.save(QString::fromUtf8(out)));
+    }
+};
+
+int main(int argc, char** argv) {
+    QSurfaceFormat::setDefaultFormat(VtkGlWidget::defaultFormat());
+    QApplication app(argc, argv);
+    TestMainWindow t;
+    return QTest::qExec(&t, argc, argv);
+}
+#include "tst_mainwindow.moc"
