@@ -1,5 +1,6 @@
 #include "dataset_panel.h"
 
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QSplitter>
 #include <QTreeWidget>
@@ -63,7 +64,8 @@ void DatasetPanel::setDataset(std::shared_ptr<const Dataset> ds) {
     tree_->clear();
     ds_ = std::move(ds);
     if (ds_) {
-        auto* root = new QTreeWidgetItem(tree_, {q(ds_->path), QString(), QString(), q(ds_->format)});
+        auto* root = new QTreeWidgetItem(
+            tree_, {QFileInfo(q(ds_->path)).fileName(), QString(), QString(), q(ds_->format)});
         root->setData(kName, kKindRole, "file");
         root->setToolTip(kName, q(ds_->path));
         fillGroup(root, *ds_, QString());
@@ -78,8 +80,12 @@ void DatasetPanel::fillGroup(QTreeWidgetItem* parent, const Dataset& group, cons
     auto* coordinates = new QTreeWidgetItem(parent, {tr("Coordinates")});
     auto* dims = new QTreeWidgetItem(parent, {tr("Dimensions")});
     const auto data = group.dataVariables();
+    std::vector<std::string> bounds; // a coordinate's cell bounds: listed with the coordinates
+    for (const auto& [name, v] : group.variables)
+        if (auto b = v.attrs().text("bounds")) bounds.push_back(*b);
     for (const auto& [name, v] : group.variables) {
-        const bool isData = std::find(data.begin(), data.end(), name) != data.end();
+        const bool isData = std::find(data.begin(), data.end(), name) != data.end() &&
+                            std::find(bounds.begin(), bounds.end(), name) == bounds.end();
         auto* item = new QTreeWidgetItem(isData ? variables : coordinates);
         item->setText(kName, q(name));
         item->setText(kDims, joined(v.dims(), ", "));

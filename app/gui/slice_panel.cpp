@@ -16,7 +16,8 @@ QString coordinateText(const DataArray& var, const std::string& dim, std::int64_
     const Coordinate* c = var.coords().find(dim);
     if (!c || !c->isIndex() || i < 0 || i >= static_cast<std::int64_t>(c->values.size()))
         return QString("index %1").arg(i);
-    QString text = QString::fromStdString(c->label(i));
+    // Dates for time; other values to 6 significant digits (the slider shows the index too).
+    QString text = c->time ? QString::fromStdString(c->label(i)) : QString::number(c->values[i], 'g', 6);
     if (!c->time && c->problem.empty())
         if (auto units = c->attrs.text("units"); units && !units->empty())
             text += " " + QString::fromStdString(*units);
