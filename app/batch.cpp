@@ -11,6 +11,7 @@
 #include "strata/io/netcdf.h"
 
 #if STRATA_HAVE_RENDER
+#include "strata/render/frame_labels.h"
 #include "strata/render/image_export.h"
 #include "strata/render/line_plot.h"
 #include "virtual_display.h"
@@ -58,6 +59,47 @@ std::string firstDataVariable(const Dataset& ds) {
     if (best.empty()) throw UsageError(ds.path + ": no numeric data variable to show (use --var)");
     return best;
 }
+
+#if STRATA_HAVE_RENDER
+// The PNG of `frame` (an image, or a line plot for one dim), atomically, on a private virtual
+// display when there is none. Returns the device→host bytes the export moved.
+std::uint64_t writePng(const CliOptions& o, const Dataset& ds, const ViewSpec& spec, const DataArray& frame) {
+    const TransferCounters before = transferCounters();
+    AtomicFile file(o.exportPng, {o.file});
+    const std::string title = frameTitle(frame, spec.reductions);
+    if (o.verbose) std::fprintf(stderr, "strata: title: %s\n", title.c_str());
+    std::string xvfb; // "Xvfb on :N (pid P)" when one was started here
+    {
+        VirtualDisplay display; // only when there is no DISPLAY
+        if (display.started()) {
+            xvfb = "Xvfb on " + display.display() + " (pid " + std::to_string(display.pid()) + ")";
+            if (o.verbose) std::fprintf(stderr, "strata: no DISPLAY: started %s\n", xvfb.c_str());
+        }
+        const QString temp = QString::fromStdString(file.tempPath());
+        const QSize size(o.width, o.height);
+        if (frame.ndim() == 1) {
+            LineSeries series = lineSeries(frame.asHost());
+            series.title = title;
+            exportLinePlotPng(series, size, temp);
+        } else {
+            ImageFrame image{frame, title, std::nullopt};
+            if (spec.range.mode == RangeMode::Variable || spec.range.mode == RangeMode::Symmetric) {
+                // The whole variable's extremes, computed where the frame was.
+                const Device device = frame.device();
+                image.variableRange = minmaxValues(ds[spec.variable].load(device, defaultStream(device)));
+            }
+            ImageViewSettings settings;
+            settings.colormap = spec.colormap;
+            settings.reversed = spec.reversed;
+            settings.range = spec.range;
+            exportPng(image, settings, size, temp);
+        }
+    } // the virtual display stops here
+    if (o.verbose && !xvfb.empty()) std::fprintf(stderr, "strata: stopped %s\n", xvfb.c_str());
+    file.commit();
+    return transferredSince(before).deviceToHost;
+}
+#endif
 
 } // namespace
 
@@ -177,42 +219,28 @@ int runBatch(const CliOptions& o) {
     }
     try {
         const Device device = computeDevice();
+        if (o.verbose)
+            std::fprintf(stderr, "strata: computing on %s (%s)\n", computeInfo().name.c_str(),
+                         computeInfo().reason.c_str());
         const DataArray frame = computeView(ds[spec.variable], spec, device, defaultStream(device));
+        // Where the bytes counted came from, for --verbose.
+        const std::string from = frame.device().isHost()
+                                     ? std::string("the frame is on the host: nothing to copy")
+                                     : "from " + frame.device().toString() + ", " + computeInfo().name;
         if (!o.exportCsv.empty()) {
             const io::CsvResult r = writeCsv(frame, o.exportCsv, {o.file});
             if (o.verbose)
                 std::fprintf(stderr, "strata: wrote %s: %lld rows, %llu bytes copied device→host (%s)\n",
                              o.exportCsv.c_str(), static_cast<long long>(r.rows),
-                             static_cast<unsigned long long>(r.bytesFromDevice), computeInfo().name.c_str());
+                             static_cast<unsigned long long>(r.bytesFromDevice), from.c_str());
         }
         if (!o.exportPng.empty()) {
 #if STRATA_HAVE_RENDER
-            const TransferCounters before = transferCounters();
-            AtomicFile file(o.exportPng, {o.file});
-            VirtualDisplay display; // only when there is no DISPLAY
-            const QString temp = QString::fromStdString(file.tempPath());
-            const QSize size(o.width, o.height);
-            if (frame.ndim() == 1) {
-                exportLinePlotPng(lineSeries(frame.asHost()), size, temp);
-            } else {
-                ImageFrame image{frame, {}, std::nullopt};
-                if (spec.range.mode == RangeMode::Variable || spec.range.mode == RangeMode::Symmetric) {
-                    // The whole variable's extremes, computed where the variable is loaded.
-                    const DataArray whole = ds[spec.variable].load(device, defaultStream(device));
-                    image.variableRange = minmaxValues(whole);
-                }
-                ImageViewSettings settings;
-                settings.colormap = spec.colormap;
-                settings.reversed = spec.reversed;
-                settings.range = spec.range;
-                exportPng(image, settings, size, temp);
-            }
-            file.commit();
+            const std::uint64_t bytes = writePng(o, ds, spec, frame);
             if (o.verbose)
                 std::fprintf(stderr, "strata: wrote %s: %dx%d, %llu bytes copied device→host (%s)\n",
-                             o.exportPng.c_str(), o.width, o.height,
-                             static_cast<unsigned long long>(transferredSince(before).deviceToHost),
-                             computeInfo().name.c_str());
+                             o.exportPng.c_str(), o.width, o.height, static_cast<unsigned long long>(bytes),
+                             from.c_str());
 #else
             std::fprintf(stderr,
                          "strata: --export-png needs the render layer (this build has STRATA_GUI off)\n");

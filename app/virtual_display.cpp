@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,10 +20,14 @@ VirtualDisplay::VirtualDisplay() {
     int fds[2];
     STRATA_EXPECTS(pipe(fds) == 0, IoError,
                    std::string("no display, and no pipe for Xvfb: ") + std::strerror(errno));
+    const pid_t parent = getpid();
     const pid_t pid = fork();
     STRATA_EXPECTS(pid >= 0, IoError,
                    std::string("no display, and Xvfb could not be started: ") + std::strerror(errno));
     if (pid == 0) {
+        // Xvfb must not outlive us, even when we are killed before the destructor runs.
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
+        if (getppid() != parent) _exit(127); // died between fork and prctl
         close(fds[0]);
         const int devnull = open("/dev/null", O_RDWR);
         if (devnull >= 0) {

@@ -1,6 +1,7 @@
 #pragma once
 // VirtualDisplay: when there is no X display (a batch job, ssh), starts a private Xvfb for the
-// life of this object and points DISPLAY at it; Debian's VTK draws only through X.
+// life of this object and points DISPLAY at it; Debian's VTK draws only through X. The server
+// is stopped (and waited for) by the destructor, and also when this process dies first.
 #include <sys/types.h>
 
 #include <string>
@@ -15,7 +16,8 @@ public:
     VirtualDisplay(const VirtualDisplay&) = delete;
     VirtualDisplay& operator=(const VirtualDisplay&) = delete;
     bool started() const { return pid_ > 0; }
-    const std::string& display() const { return display_; }
+    const std::string& display() const { return display_; } // ":N" when started
+    pid_t pid() const { return pid_; }
 
 private:
     pid_t pid_ = -1;

@@ -15,7 +15,9 @@
 #include <vtkSmartPointer.h>
 #include <vtkTextActor.h>
 #include <vtkTextProperty.h>
+#include <vtkTextRenderer.h>
 #include <vtkUnsignedCharArray.h>
+#include <vtkWindow.h>
 
 #include "fonts.h"
 #include "strata/render/ticks.h"
@@ -76,6 +78,37 @@ vtkSmartPointer<vtkTextActor> text(const std::string& s, double x, double y, dou
     if (v == VAlign::Top) p->SetVerticalJustificationToTop();
     t->SetPosition(x, y);
     return t;
+}
+
+// `s` cut at the end, on a UTF-8 character boundary, with "…" so that it spans at most
+// `maxWidth` pixels as `actor` draws it at `dpi`; `s` itself when it fits.
+std::string elided(const std::string& s, vtkTextActor* actor, double maxWidth, int dpi) {
+    vtkTextRenderer* renderer = vtkTextRenderer::GetInstance();
+    if (!renderer || s.empty()) return s;
+    auto width = [&](const std::string& t) {
+        int box[4] = {0, 0, 0, 0};
+        if (!renderer->GetBoundingBox(actor->GetTextProperty(), t, box, dpi)) return 0;
+        return box[1] - box[0] + 1;
+    };
+    if (width(s) <= maxWidth) return s;
+    std::vector<std::size_t> cuts; // the starts of characters after the first
+    for (std::size_t i = 1; i < s.size(); ++i)
+        if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) cuts.push_back(i);
+    auto candidate = [&](std::size_t k) {
+        std::string t = s.substr(0, cuts[k]);
+        t.erase(t.find_last_not_of(" ,") + 1);
+        return t + "…";
+    };
+    // The longest prefix that fits (widths grow with the prefix).
+    std::size_t lo = 0, hi = cuts.size();
+    while (lo < hi) {
+        const std::size_t mid = (lo + hi) / 2;
+        if (width(candidate(mid)) <= maxWidth)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo == 0 ? std::string("…") : candidate(lo - 1);
 }
 
 int tickTarget(double pixels, double perTick) {
@@ -180,7 +213,12 @@ void ImageAnnotations::build(vtkRenderer* back, const AnnotationContent& c) {
     }
     add(back, ticks.actor(s));
 
-    add(back, text(c.title, l.width / 2.0, l.height - 12 * s, 15 * s, Align::Centre, VAlign::Top));
+    // The title, shortened with "…" when it would run past the window's edges.
+    vtkSmartPointer<vtkTextActor> title =
+        text(c.title, l.width / 2.0, l.height - 12 * s, 15 * s, Align::Centre, VAlign::Top);
+    const int dpi = back->GetVTKWindow() ? back->GetVTKWindow()->GetDPI() : 72;
+    title->SetInput(elided(c.title, title, l.width - 16 * s, dpi).c_str());
+    add(back, title);
 }
 
 } // namespace strata::detail

@@ -58,6 +58,29 @@ QString writeSeries(const QString& dir, const char* calendar, const std::vector<
     return QString::fromStdString(path);
 }
 
+// A file with a scalar variable `s` (nothing to show) and a 1-D `v`.
+QString writeScalarFile() {
+    static QTemporaryDir dir;
+    const std::string path = (dir.path() + "/scalar.nc").toStdString();
+    if (!QFileInfo::exists(QString::fromStdString(path))) {
+        nctest::Writer w(path, NC_CLOBBER);
+        const int s = w.var("s", NC_DOUBLE, {});
+        const int x = w.dim("x", 3);
+        const int v = w.var("v", NC_DOUBLE, {x});
+        w.enddef();
+        w.put(s, std::vector<double>{1});
+        w.put(v, std::vector<double>{1, 2, 3});
+    }
+    return QString::fromStdString(path);
+}
+
+// The values of tas with `time`, `lat`, `lon` picked by the given functions of the row.
+std::vector<float> tasValues() {
+    return openDataset(kSample.toStdString())["tas"].load(Device::host(), Stream::host()).values<float>();
+}
+constexpr int kT = 12, kLat = 96, kLon = 192;
+float tasAt(const std::vector<float>& v, int t, int lat, int lon) { return v[(t * kLat + lat) * kLon + lon]; }
+
 } // namespace
 
 class TestCli : public QObject {
@@ -68,7 +91,7 @@ private slots:
         QCOMPARE(r.status, 0);
         for (const char* o :
              {"--var", "--x", "--y", "--isel", "--sel", "--reduce", "--cmap", "--range", "--size",
-              "--export-png", "--export-csv", "--info", "--cpu", "--help", "--version"})
+              "--export-png", "--export-csv", "--info", "--cpu", "--help", "--version", "--verbose"})
             QVERIFY2(r.out.contains(o), o);
         QVERIFY(r.out.contains("example"));
     }
@@ -94,6 +117,32 @@ private slots:
         QTest::newRow("bad index") << QStringList{kSample, "--isel", "time=two", "--export-csv", csv}
                                    << "integer";
         QTest::newRow("bad range") << QStringList{kSample, "--range", "3,1", "--export-csv", csv} << "MIN";
+        QTest::newRow("range word") << QStringList{kSample, "--range", "wide", "--export-csv", csv}
+                                    << "'wide'";
+        QTest::newRow("range not a number")
+            << QStringList{kSample, "--range", "1,hot", "--export-csv", csv} << "'hot' is not a number";
+        QTest::newRow("y without x") << QStringList{kSample, "--y", "lat", "--export-csv", csv}
+                                     << "--y needs --x";
+        QTest::newRow("reduce a displayed dim")
+            << QStringList{kSample, "--x", "lon", "--y", "lat", "--reduce", "lon=mean", "--export-csv", csv}
+            << "two roles";
+        QTest::newRow("isel without =")
+            << QStringList{kSample, "--isel", "time", "--export-csv", csv} << "DIM=VALUE";
+        QTest::newRow("sel bad date")
+            << QStringList{kSample, "--sel", "time=2005-13-45", "--export-csv", csv} << "2005-13-45";
+        QTest::newRow("sel not a number")
+            << QStringList{kSample, "--sel", "lat=north", "--export-csv", csv} << "'north' is not a number";
+        QTest::newRow("sel without coordinate")
+            << QStringList{kData + "/test_stageiv_xyt.nc", "--sel", "y=3", "--export-csv", csv}
+            << "has no coordinate";
+        QTest::newRow("size not WxH")
+            << QStringList{kSample, "--size", "big", "--export-png", csv} << "'big'";
+        QTest::newRow("size too large")
+            << QStringList{kSample, "--size", "20000x100", "--export-png", csv} << "16384";
+        QTest::newRow("option without value") << QStringList{kSample, "--var"} << "--var needs a value";
+        QTest::newRow("two files") << QStringList{kSample, kSample, "--export-csv", csv} << "one FILE only";
+        QTest::newRow("scalar variable")
+            << QStringList{writeScalarFile(), "--var", "s", "--export-csv", csv} << "scalar";
     }
     void misuseExitsTwoWithOneLine() {
         QFETCH(QStringList, args);
@@ -240,6 +289,125 @@ private slots:
         const Run r = runStrata({kSample, "--export-csv", "/proc/strata-cannot-write.csv"});
         QCOMPARE(r.status, 1);
         QVERIFY(r.err.contains("cannot write"));
+    }
+
+    void versionPrintsTheVersion() {
+        const Run r = runStrata({"--version"});
+        QCOMPARE(r.status, 0);
+        QVERIFY2(QRegularExpression("^strata \\d+\\.\\d+\\.\\d+\\n$").match(r.out).hasMatch(),
+                 qPrintable(r.out));
+    }
+
+    // With no option but the export, the first data variable on its last two dims, other dims
+    // at index 0; quiet without --verbose.
+    void defaultsAndQuiet() {
+        QTemporaryDir dir;
+        const QString csv = dir.filePath("default.csv");
+        const Run r = runStrata({kSample, "--export-csv", csv});
+        QCOMPARE(r.status, 0);
+        QCOMPARE(r.err, QString());
+        const auto rows = readCsv(csv);
+        QCOMPARE(rows.size(), 1 + kLat * kLon);
+        QCOMPARE(rows[0], (QStringList{"lat", "lon", "tas"}));
+        const auto v = tasValues();
+        for (int i = 0; i < kLat * kLon; i += 131)
+            QCOMPARE(rows[1 + i][2].toFloat(), tasAt(v, 0, i / kLon, i % kLon));
+    }
+
+    // --x and --y with time on y (a Hovmöller diagram) and --isel of the third dim; --verbose.
+    void xyAndIsel() {
+        QTemporaryDir dir;
+        const QString csv = dir.filePath("hovmoller.csv");
+        const Run r = runStrata(
+            {kSample, "--x", "lon", "--y", "time", "--isel", "lat=36", "--export-csv", csv, "--verbose"});
+        QCOMPARE(r.status, 0);
+        QVERIFY2(r.err.contains(QString("%1 rows").arg(kT * kLon)), qPrintable(r.err));
+        const auto rows = readCsv(csv);
+        QCOMPARE(rows.size(), 1 + kT * kLon);
+        QCOMPARE(rows[0], (QStringList{"time", "lon", "tas"}));
+        QCOMPARE(rows[1][0], QString("2005-01-16T12:00:00"));
+        QCOMPARE(rows[1 + 5 * kLon][0], QString("2005-06-16T00:00:00"));
+        const auto v = tasValues();
+        for (int t = 0; t < kT; ++t)
+            for (int lon = 0; lon < kLon; lon += 17)
+                QCOMPARE(rows[1 + t * kLon + lon][2].toFloat(), tasAt(v, t, 36, lon));
+    }
+
+    // --sel with numbers: the nearest coordinate value, found here by hand.
+    void selPicksTheNearestNumber() {
+        QTemporaryDir dir;
+        const QString csv = dir.filePath("point.csv");
+        QCOMPARE(
+            runStrata({kSample, "--x", "time", "--sel", "lat=45", "--sel", "lon=10", "--export-csv", csv})
+                .status,
+            0);
+        const DataArray tas = openDataset(kSample.toStdString())["tas"];
+        auto nearest = [&](const char* dim, double value) {
+            const auto& c = tas.coords().find(dim)->values;
+            int best = 0;
+            for (int i = 1; i < int(c.size()); ++i)
+                if (std::abs(c[i] - value) < std::abs(c[best] - value)) best = i;
+            return best;
+        };
+        const int lat = nearest("lat", 45), lon = nearest("lon", 10);
+        QVERIFY(lat > 0 && lon > 0);
+        const auto rows = readCsv(csv);
+        QCOMPARE(rows.size(), 1 + kT);
+        const auto v = tasValues();
+        for (int t = 0; t < kT; ++t) QCOMPARE(rows[1 + t][1].toFloat(), tasAt(v, t, lat, lon));
+    }
+
+    // Every --reduce op against the core's reduce and, for one cell, a loop here.
+    void reduceEachOp_data() {
+        QTest::addColumn<QString>("op");
+        for (const char* op : {"mean", "min", "max", "std", "sum"}) QTest::newRow(op) << op;
+    }
+    void reduceEachOp() {
+        QFETCH(QString, op);
+        QTemporaryDir dir;
+        const QString csv = dir.filePath("r.csv");
+        QCOMPARE(runStrata({kSample, "--reduce", "time=" + op, "--export-csv", csv}).status, 0);
+        const auto rows = readCsv(csv);
+        QCOMPARE(rows.size(), 1 + kLat * kLon);
+        const DataArray tas = openDataset(kSample.toStdString())["tas"].load(Device::host(), Stream::host());
+        const auto core = reduce(tas, {"time"}, parseReduceOp(op.toStdString())).values<float>();
+        // float32 results, written in float's shortest round-trip form: read back exactly
+        for (int i = 0; i < kLat * kLon; i += 89) QCOMPARE(rows[1 + i][2].toFloat(), core[i]);
+        const auto v = tasValues();
+        const int cell = 4321;
+        double sum = 0, lo = INFINITY, hi = -INFINITY;
+        for (int t = 0; t < kT; ++t) {
+            const double x = v[t * kLat * kLon + cell];
+            sum += x;
+            lo = std::min(lo, x);
+            hi = std::max(hi, x);
+        }
+        const double mean = sum / kT;
+        double ss = 0;
+        for (int t = 0; t < kT; ++t) ss += std::pow(v[t * kLat * kLon + cell] - mean, 2);
+        const double want = op == "mean"  ? mean
+                            : op == "min" ? lo
+                            : op == "max" ? hi
+                            : op == "sum" ? sum
+                                          : std::sqrt(ss / kT); // population std, as xarray's
+        QVERIFY2(std::abs(rows[1 + cell][2].toDouble() - want) < 1e-3,
+                 qPrintable(QString("%1: %2, want %3").arg(op, rows[1 + cell][2]).arg(want)));
+    }
+
+    // --cpu picks the CPU even where the environment does not ask for it, and --verbose says so.
+    void cpuFlagIsHonoured() {
+        QTemporaryDir dir;
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove("STRATA_CPU");
+        p.setProcessEnvironment(env);
+        p.start(STRATA_APP_BINARY, {kSample, "--cpu", "-v", "--export-csv", dir.filePath("c.csv")});
+        QVERIFY(p.waitForFinished(120000));
+        QCOMPARE(p.exitCode(), 0);
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(err.contains("computing on CPU") && err.contains("CPU requested (--cpu)"), qPrintable(err));
+        QVERIFY2(err.contains("0 bytes copied device→host (the frame is on the host: nothing to copy)"),
+                 qPrintable(err));
     }
 };
 

@@ -41,6 +41,52 @@ private slots:
                  QString("air temperature [K]  time = 2005-02-01, lev = 850 hPa"));
         QCOMPARE(QString::fromStdString(frameTitle(a)), QString("air temperature [K]"));
     }
+    // A slice at latitude/longitude reads like a map's label, not like a double's digits.
+    void anglesAndNumbersAreShort_data() {
+        QTest::addColumn<QString>("units");
+        QTest::addColumn<double>("value");
+        QTest::addColumn<QString>("label");
+        QTest::newRow("north") << "degrees_north" << 45.6986923217773 << "45.699°N";
+        QTest::newRow("south") << "degree_N" << -84.7532330 << "84.753°S";
+        QTest::newRow("half") << "degrees_north" << 45.5 << "45.5°N";
+        QTest::newRow("equator") << "degrees_north" << 0.0 << "0°";
+        QTest::newRow("east") << "degrees_east" << 9.375 << "9.375°E";
+        QTest::newRow("east past 180") << "degrees_east" << 358.125 << "358.125°E";
+        QTest::newRow("west") << "degreesE" << -70.0004 << "70°W";
+        QTest::newRow("whole number") << "hPa" << 850.0 << "850 hPa";
+        QTest::newRow("long fraction") << "m" << 0.12345678901234 << "0.123457 m";
+        QTest::newRow("no units") << "" << 2.0 / 3.0 << "0.666667";
+    }
+    void anglesAndNumbersAreShort() {
+        QFETCH(QString, units);
+        QFETCH(double, value);
+        QFETCH(QString, label);
+        Coordinate c;
+        c.name = "c";
+        c.values = {value};
+        if (!units.isEmpty()) c.attrs.set({"units", DType::Char, units.toStdString()});
+        QCOMPARE(QString::fromStdString(sliceValueLabel(c)), label);
+    }
+
+    void reductionsInTheTitle() {
+        std::vector<double> v(2, 0.0);
+        Variable var = DataArray::fromHost("t", {"x"}, {2}, v).variable();
+        var.attrs().set({"units", DType::Char, std::string("K")});
+        Coordinates cs;
+        Coordinate lat;
+        lat.name = "lat";
+        lat.values = {-30};
+        lat.attrs.set({"units", DType::Char, std::string("degrees_north")});
+        cs.set(lat);
+        DataArray a("t", var, cs);
+        QCOMPARE(
+            QString::fromStdString(reductionDescription({{"lon", ReduceOp::Mean}, {"time", ReduceOp::Max}})),
+            QString("mean over lon, max over time"));
+        QCOMPARE(QString::fromStdString(frameTitle(a, {{"lon", ReduceOp::Std}})),
+                 QString("t [K]  lat = 30°S, std over lon"));
+        QCOMPARE(QString::fromStdString(frameTitle(a)), QString("t [K]  lat = 30°S"));
+    }
+
     void nameWhenNoAttributes() {
         std::vector<double> v(2, 0.0);
         DataArray a = DataArray::fromHost("sst", {"x"}, {2}, v);

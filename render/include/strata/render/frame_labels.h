@@ -1,20 +1,32 @@
 #pragma once
 // Titles for what a view shows: the variable (long_name and units) and the slice it is at.
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "strata/core/data_array.h"
+#include "strata/core/ops.h"
 
 namespace strata {
 
 // "air temperature [K]": long_name (else standard_name, else the name) and the units.
 std::string variableTitle(const DataArray& a);
 
-// "time = 2005-01-16, level = 850" from the array's scalar coordinates (those a single-index
+// The value of a scalar coordinate as a title shows it: the date for time ("2005-01-16
+// 12:00"), latitude and longitude with a hemisphere ("45.5°N", "84.753°S", "9.375°E"), other
+// numbers short ("850 hPa", "0.123457 m").
+std::string sliceValueLabel(const Coordinate& c);
+
+// "time = 2005-01-16, level = 850 hPa" from the array's scalar coordinates (those a single-index
 // isel left behind), with decoded dates for time coordinates; empty when there are none.
 std::string sliceDescription(const DataArray& a);
 
-// The view's title: variableTitle, then the slice description after two spaces.
+// "mean over lon, max over time": the reductions that made a frame, in the order applied.
+std::string reductionDescription(const std::vector<std::pair<std::string, ReduceOp>>& reductions);
+
+// The view's title: variableTitle, then the slice description (and the reductions) after two
+// spaces.
 std::string frameTitle(const DataArray& a);
+std::string frameTitle(const DataArray& a, const std::vector<std::pair<std::string, ReduceOp>>& reductions);
 
 } // namespace strata

@@ -1,0 +1,298 @@
+// PNG export through the real executable: images compared with tests/baselines (cli_*.png),
+// cells read back against the colours the core's own frame must get, the colour bar, the title,
+// the requested size, and runs with no X display at all (the binary starts its own Xvfb).
+#include <QtTest>
+
+#include "render/image_compare.h"
+#include "render/render_fixtures.h"
+#include "strata/core/view.h"
+#include "strata/io/netcdf.h"
+
+using namespace strata;
+
+namespace {
+
+const QString kData = QStringLiteral(STRATA_TEST_DATA);
+const QString kSample = kData + "/tas_rectilinear_grid_2D.nc";
+
+struct Run {
+    int status = -1;
+    QString out, err;
+};
+
+Run runStrata(const QStringList& args, bool withoutDisplay = false) {
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("STRATA_CPU", "1");
+    if (withoutDisplay) env.remove("DISPLAY");
+    p.setProcessEnvironment(env);
+    p.start(STRATA_APP_BINARY, args);
+    if (!p.waitForFinished(120000)) return {};
+    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
+}
+
+// The text after `prefix` on the stderr line that starts with it.
+QString lineAfter(const QString& err, const QString& prefix) {
+    for (const QString& line : err.split('\n'))
+        if (line.startsWith(prefix)) return line.mid(prefix.size());
+    return {};
+}
+
+// The view the options in the table describe, built here by hand (not by the app's parser).
+struct Expected {
+    ViewSpec spec;
+    std::string map = "viridis";
+    bool reversed = false;
+    enum { Frame, Global, Fixed } range = Frame;
+    double lo = 0, hi = 0; // Fixed
+};
+
+// Whether `pid` is a live Xvfb: a zombie (not yet reaped by init) or another program that took
+// the pid since counts as gone.
+bool xvfbRunning(pid_t pid) {
+    QFile stat(QString("/proc/%1/stat").arg(pid));
+    if (!stat.open(QIODevice::ReadOnly)) return false;
+    const QByteArray s = stat.readAll(); // "pid (comm) state ..."
+    const int close = s.lastIndexOf(')');
+    if (close < 0 || close + 2 >= s.size()) return false;
+    const char state = s[close + 2];
+    return s.contains("(Xvfb)") && state != 'Z' && state != 'X';
+}
+
+bool isWhite(QRgb c) { return qRed(c) > 250 && qGreen(c) > 250 && qBlue(c) > 250; }
+
+} // namespace
+
+Q_DECLARE_METATYPE(Expected)
+
+class TestExport : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+
+private slots:
+    void initTestCase() {
+        const char* d = std::getenv("DISPLAY");
+        if (!d || !*d) QFAIL("the PNG tests compare with a run on the display: use scripts/run-tests.sh");
+        QVERIFY(dir_.isValid());
+    }
+
+    // The sample (its first month) and a Hovmöller of the zonal mean (time up, latitude across),
+    // and a line through time at a point, at two sizes each, against committed baselines. The
+    // title names the variable, its units and the slice, with dates decoded and angles short.
+    void matchesItsBaseline_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<QStringList>("title"); // fragments the title must hold
+        const QString variable = "Near-Surface Air Temperature [K]";
+        for (QSize size : {QSize(640, 400), QSize(1200, 800)}) {
+            const QString wxh = QString("%1x%2").arg(size.width()).arg(size.height());
+            QTest::newRow(qPrintable("sample_" + wxh))
+                << QStringList{kSample} << size << QStringList{variable, "time = 2005-01-16T12:00:00"};
+            QTest::newRow(qPrintable("zonal_mean_" + wxh))
+                << QStringList{kSample, "--x", "lat", "--y", "time", "--reduce", "lon=mean"} << size
+                << QStringList{variable, "mean over lon"};
+            QTest::newRow(qPrintable("point_series_" + wxh))
+                << QStringList{kSample, "--x", "time", "--sel", "lat=45", "--sel", "lon=10"} << size
+                << QStringList{variable, "lat = 45.699°N", "lon = 9.375°E"};
+        }
+    }
+    void matchesItsBaseline() {
+        QFETCH(QStringList, args);
+        QFETCH(QSize, size);
+        QFETCH(QStringList, title);
+        const QString png = dir_.filePath(QString(QTest::currentDataTag()) + ".png");
+        const Run r =
+            runStrata(args + QStringList{"--size", QString("%1x%2").arg(size.width()).arg(size.height()),
+                                         "--export-png", png, "-v"});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        const QString t = lineAfter(r.err, "strata: title: ");
+        for (const QString& fragment : title) QVERIFY2(t.contains(fragment), qPrintable(t));
+        const QImage img(png);
+        QCOMPARE(img.size(), size);
+        const QString why = test::compareWithBaseline(img, "cli_" + QString(QTest::currentDataTag()));
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+    }
+
+    // Cell by cell: the colour each sampled cell has in the PNG is the map's colour for the value
+    // the core computes for that cell, over the range asked for; the colour bar shows the map.
+    void cellsHaveTheMapsColours_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<Expected>("expected");
+        Expected sample;
+        sample.spec.variable = "tas";
+        sample.spec.xDim = "lon";
+        sample.spec.yDim = "lat";
+        QTest::newRow("viridis, frame range") << QStringList{} << sample;
+        Expected july = sample;
+        july.spec.indices = {{"time", 6}};
+        july.map = "magma";
+        july.reversed = true;
+        july.range = Expected::Fixed;
+        july.lo = 250;
+        july.hi = 300;
+        QTest::newRow("magma_r, fixed range, --isel")
+            << QStringList{"--isel", "time=6", "--cmap", "magma_r", "--range", "250,300"} << july;
+        Expected global = sample;
+        global.spec.indices = {{"time", 3}};
+        global.map = "RdBu";
+        global.range = Expected::Global;
+        QTest::newRow("RdBu, global range, --sel date")
+            << QStringList{"--sel", "time=2005-04-10", "--cmap", "RdBu", "--range", "global"} << global;
+        Expected hovmoller;
+        hovmoller.spec.variable = "tas";
+        hovmoller.spec.xDim = "lat";
+        hovmoller.spec.yDim = "time";
+        hovmoller.spec.reductions = {{"lon", ReduceOp::Max}};
+        hovmoller.map = "turbo";
+        QTest::newRow("turbo, time on y, max over lon")
+            << QStringList{"--x", "lat", "--y", "time", "--reduce", "lon=max", "--cmap", "turbo"}
+            << hovmoller;
+    }
+    void cellsHaveTheMapsColours() {
+        QFETCH(QStringList, args);
+        QFETCH(Expected, expected);
+        const QSize size(1200, 800);
+        const QString png = dir_.filePath("cells.png");
+        QFile::remove(png);
+        const Run r = runStrata(QStringList{kSample, "--size", "1200x800", "--export-png", png} + args);
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        const QImage img(png);
+        QCOMPARE(img.size(), size);
+
+        const Dataset ds = openDataset(kSample.toStdString());
+        const DataArray frame = computeView(ds["tas"], expected.spec, Device::host(), Stream::host());
+        MinMax range{expected.lo, expected.hi};
+        if (expected.range == Expected::Frame) range = minmaxValues(frame);
+        if (expected.range == Expected::Global)
+            range = minmaxValues(ds["tas"].load(Device::host(), Stream::host()));
+        const auto table = colormapTable(expected.map, expected.reversed);
+
+        const AxisGrid y = axisGrid(frame, 0), x = axisGrid(frame, 1);
+        const ViewWindow window = fullWindow(x, y);
+        const ViewLayout layout =
+            computeLayout(size.width(), size.height(), 1, window, keepsAspect(AspectMode::Auto, x, y));
+        const ViewTransform t(layout.plot, window);
+        const auto values = frame.values<double>();
+        int checked = 0;
+        const std::int64_t rows = frame.shape()[0], cols = frame.shape()[1];
+        for (std::int64_t i = 0; i < rows; i += std::max<std::int64_t>(1, rows / 12))
+            for (std::int64_t j = 0; j < cols; j += 7) {
+                const double v = values[std::size_t(i * cols + j)];
+                const Rgba8 want =
+                    test::expectedColour(table, v, range.first, range.second, {255, 0, 255, 255});
+                const Rgba8 got = test::colourAt(img, t.pixelX(x.centres[j]), t.pixelY(y.centres[i]));
+                QVERIFY2(got == want, qPrintable(QString("cell (%1, %2) = %3: %4, want %5")
+                                                     .arg(i)
+                                                     .arg(j)
+                                                     .arg(v)
+                                                     .arg(test::str(got), test::str(want))));
+                ++checked;
+            }
+        QVERIFY(checked > 100);
+        // The colour bar, bottom (low) to top (high): the map's entries.
+        const PixelRect& cb = layout.colourBar;
+        for (int k : {0, 64, 128, 192, 255}) {
+            const Rgba8 got = test::colourAt(img, (cb.x0 + cb.x1) / 2, cb.y0 + cb.height() * (k + 0.5) / 256);
+            bool near = false;
+            for (int m = std::max(0, k - 1); m <= std::min(255, k + 1); ++m) near = near || got == table[m];
+            QVERIFY2(
+                near,
+                qPrintable(
+                    QString("bar entry %1: %2, want %3").arg(k).arg(test::str(got), test::str(table[k]))));
+        }
+    }
+
+    // A title wider than the picture is cut with "…" inside it: nothing drawn at its edges.
+    void longTitleIsElided() {
+        const QString png = dir_.filePath("long_title.png");
+        const Run r =
+            runStrata({kData + "/test_stageiv_xyt.nc", "--size", "360x240", "--export-png", png, "-v"});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        const QString title = lineAfter(r.err, "strata: title: ");
+        QVERIFY2(
+            title.startsWith("Total precipitation (1_Hour Accumulation) @ Ground or water surface [kg m^-2]"),
+            qPrintable(title));
+        const QImage img(png);
+        QCOMPARE(img.size(), QSize(360, 240));
+        // The title's band: the top 30 rows. Ink in its middle, none in the outer 4 columns.
+        int inkInMiddle = 0;
+        for (int yy = 0; yy < 30; ++yy) {
+            for (int xx = 0; xx < 4; ++xx) {
+                QVERIFY2(isWhite(img.pixel(xx, yy)), qPrintable(QString("ink at (%1, %2)").arg(xx).arg(yy)));
+                QVERIFY2(isWhite(img.pixel(359 - xx, yy)),
+                         qPrintable(QString("ink at (%1, %2)").arg(359 - xx).arg(yy)));
+            }
+            for (int xx = 100; xx < 260; ++xx) inkInMiddle += !isWhite(img.pixel(xx, yy));
+        }
+        QVERIFY(inkInMiddle > 50);
+        const QString why = test::compareWithBaseline(img, "cli_long_title_360x240");
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+    }
+
+    // No DISPLAY (a batch job, ssh): the binary starts a private Xvfb, draws the same picture,
+    // and stops the server before it exits.
+    void worksWithoutADisplay() {
+        const QString png = dir_.filePath("no_display.png");
+        const Run r =
+            runStrata({kSample, "--size", "640x400", "--export-png", png, "-v"}, /*withoutDisplay=*/true);
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        const QImage img(png);
+        QCOMPARE(img.size(), QSize(640, 400));
+        const QString why = test::compareWithBaseline(img, "cli_sample_640x400");
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+
+        const QRegularExpression started("started Xvfb on :(\\d+) \\(pid (\\d+)\\)");
+        const auto m = started.match(r.err);
+        QVERIFY2(m.hasMatch(), qPrintable(r.err));
+        const QString display = m.captured(1);
+        const pid_t pid = m.captured(2).toInt();
+        QVERIFY(r.err.contains("stopped Xvfb on :" + display));
+        // Gone: no process, no socket, no lock file.
+        QVERIFY(!xvfbRunning(pid));
+        QVERIFY(!QFileInfo::exists("/tmp/.X11-unix/X" + display));
+        QVERIFY(!QFileInfo::exists("/tmp/.X" + display + "-lock"));
+    }
+
+    // Killed while drawing, the binary still takes its Xvfb with it (parent-death signal).
+    void noXvfbLeftWhenKilled() {
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("STRATA_CPU", "1");
+        env.remove("DISPLAY");
+        p.setProcessEnvironment(env);
+        p.setReadChannel(QProcess::StandardError);
+        p.start(STRATA_APP_BINARY,
+                {kSample, "--size", "6000x4000", "--export-png", dir_.filePath("killed.png"), "-v"});
+        QByteArray err;
+        const QRegularExpression started("started Xvfb on :(\\d+) \\(pid (\\d+)\\)");
+        QRegularExpressionMatch m;
+        while (!m.hasMatch() && p.waitForReadyRead(30000)) {
+            err += p.readAllStandardError();
+            m = started.match(QString::fromUtf8(err));
+        }
+        QVERIFY2(m.hasMatch(), err.constData());
+        const pid_t pid = m.captured(2).toInt();
+        QVERIFY(xvfbRunning(pid)); // drawing has only begun
+        p.kill();
+        QVERIFY(p.waitForFinished(30000));
+        bool gone = false;
+        for (int i = 0; i < 100 && !gone; ++i) {
+            gone = !xvfbRunning(pid);
+            if (!gone) QTest::qWait(50);
+        }
+        QVERIFY2(gone, qPrintable(QString("Xvfb (pid %1) is still running").arg(pid)));
+        QVERIFY(!QFileInfo::exists(dir_.filePath("killed.png"))); // nor a partial PNG
+    }
+
+    // A PNG that cannot be written: exit 1, the reason, nothing left behind.
+    void unwritablePngLeavesNothing() {
+        const Run r = runStrata({kSample, "--export-png", "/proc/strata-cannot-write.png"});
+        QCOMPARE(r.status, 1);
+        QVERIFY2(r.err.contains("cannot write"), qPrintable(r.err));
+        QCOMPARE(r.err.trimmed().count('\n'), 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestExport)
+#include "tst_export.moc"
