@@ -460,6 +460,27 @@ private slots:
         verifyShown();
     }
 
+    void everyBadFileLeavesTheWindowRunning() {
+        // The whole corpus of damaged and odd files: each opens (and shows, or says why it
+        // cannot) or fails with a message naming the file; the window survives them all.
+        const QStringList files = QDir(kData + "/bad").entryList({"*.nc"}, QDir::Files);
+        QVERIFY(files.size() > 20);
+        for (const QString& name : files) {
+            QSignalSpy opened(w_.get(), &MainWindow::datasetOpened);
+            QSignalSpy failed(w_.get(), &MainWindow::openFailed);
+            w_->openFile(kData + "/bad/" + name);
+            QTRY_VERIFY_WITH_TIMEOUT(opened.count() + failed.count() == 1, 30000);
+            if (failed.count()) {
+                QVERIFY2(w_->lastError().contains(name), qPrintable(name + ": " + w_->lastError()));
+                if (w_->errorBox()) w_->errorBox()->close();
+            } else {
+                QTRY_VERIFY_WITH_TIMEOUT(!w_->frameService()->busy(), 30000);
+            }
+        }
+        QVERIFY(open(kSample));
+        verifyShown();
+    }
+
     void cancelOpening() {
         w_->openFile(kHgt);
         QVERIFY(w_->opening());
