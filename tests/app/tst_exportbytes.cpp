@@ -4,6 +4,8 @@
 // RGBA image without CUDA-GL interop, nothing with it; a line plot's values). Rows cpu and cuda;
 // the cuda rows skip without a CUDA device. On the GPU machine, where the test data and the
 // binary lie elsewhere, STRATA_TEST_DATA and STRATA_APP_BINARY in the environment say where.
+// Run there (NVIDIA H200, 2026-12-02, a build with STRATA_GUI off): every cpu and cuda row
+// passed; the PNG checks of the cuda row need a build with the render layer and X, not run there.
 #include <QtTest>
 
 #include <cmath>
