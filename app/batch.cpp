@@ -9,6 +9,7 @@
 #include "strata/core/transfer.h"
 #include "strata/io/csv.h"
 #include "strata/io/netcdf.h"
+#include "view_roles.h"
 
 #if STRATA_HAVE_RENDER
 #include "strata/render/frame_labels.h"
@@ -39,23 +40,9 @@ double parseNumber(const std::string& what, const std::string& text) {
     return v;
 }
 
-// The variable a user most likely wants: a numeric data variable that is not some
-// coordinate's `bounds`, with the most dims (the first such in file order).
+// The variable a user most likely wants (the window's rule: defaultVariable).
 std::string firstDataVariable(const Dataset& ds) {
-    std::vector<std::string> bounds;
-    for (const auto& [n, v] : ds.variables)
-        if (auto b = v.attrs().text("bounds")) bounds.push_back(*b);
-    std::string best;
-    int bestDims = 0;
-    for (const auto& name : ds.dataVariables()) {
-        const Variable* v = ds.findVariable(name);
-        if (!v || !isNumeric(v->dtype()) || std::find(bounds.begin(), bounds.end(), name) != bounds.end())
-            continue;
-        if (v->ndim() > bestDims) {
-            best = name;
-            bestDims = v->ndim();
-        }
-    }
+    const std::string best = defaultVariable(ds);
     if (best.empty()) throw UsageError(ds.path + ": no numeric data variable to show (use --var)");
     return best;
 }
@@ -127,8 +114,28 @@ ViewSpec resolveView(const CliOptions& o, const Dataset& ds) {
     if (!o.xDim.empty()) spec.xDim = knownDim("--x", o.xDim);
     if (!o.yDim.empty()) spec.yDim = knownDim("--y", o.yDim);
     if (o.xDim.empty() && o.yDim.empty()) {
-        spec.xDim = dims.back();
-        if (dims.size() >= 2) spec.yDim = dims[dims.size() - 2];
+        // The window's default roles (lat/lon-like dims from CF attributes, else the last two),
+        // among the dims the other options leave free.
+        std::vector<std::string> free;
+        for (const auto& d : dims) {
+            auto named = [&](const auto& list) {
+                return std::any_of(list.begin(), list.end(), [&](const auto& p) { return p.first == d; });
+            };
+            if (!named(o.reduce) && !named(o.isel) && !named(o.sel)) free.push_back(d);
+        }
+        const ViewSpec preferred = defaultView(ds, spec.variable);
+        auto take = [&](const std::string& d) {
+            auto it = std::find(free.begin(), free.end(), d);
+            if (d.empty() || it == free.end()) return std::string();
+            free.erase(it);
+            return d;
+        };
+        spec.xDim = take(preferred.xDim);
+        spec.yDim = take(preferred.yDim);
+        if (spec.xDim.empty() && !free.empty()) spec.xDim = take(free.back());
+        if (spec.yDim.empty() && !preferred.yDim.empty() && !free.empty()) spec.yDim = take(free.back());
+        if (spec.xDim.empty())
+            throw UsageError("every dim of '" + spec.variable + "' is sliced or reduced: none is left for X");
     } else if (o.xDim.empty()) {
         throw UsageError("--y needs --x as well");
     }
@@ -201,7 +208,8 @@ ViewSpec resolveView(const CliOptions& o, const Dataset& ds) {
 int runBatch(const CliOptions& o) {
     Dataset ds;
     try {
-        ds = openDataset(o.file);
+        OpenNotes notes;
+        ds = openDatasetIsolated(o.file, notes); // a file that crashes HDF5 costs a child process
     } catch (const Error& e) {
         std::fprintf(stderr, "strata: %s\n", e.what());
         return 1;

@@ -469,11 +469,13 @@ void MainWindow::onFrameReady(const std::shared_ptr<const FrameResult>& r) {
     try {
         if (shown_.ndim() == 2) {
             image_->setSettings(imageSettings());
-            image_->setFrame(ImageFrame{shown_, {}, r->variableRange});
+            image_->setFrame(ImageFrame{shown_, frameTitle(shown_, r->spec.reductions), r->variableRange});
             stack_->setCurrentWidget(image_);
             image_->update();
         } else {
-            line_->setSeries(lineSeries(shown_.asHost())); // a line is drawn from the host
+            LineSeries line = lineSeries(shown_.asHost()); // a line is drawn from the host
+            line.title = frameTitle(shown_, r->spec.reductions);
+            line_->setSeries(std::move(line));
             stack_->setCurrentWidget(line_);
             line_->update();
         }
@@ -565,6 +567,9 @@ void MainWindow::onSeriesReady(const std::shared_ptr<const SeriesResult>& r) {
     QStringList at;
     for (const auto& [d, i] : r->spec.indices) at << QString("%1 = %2").arg(q(d), coordinateText(var_, d, i));
     s.title = variableTitle(series_) + "  " + at.join(", ").toStdString();
+    // The dock is short: the y axis says the name and units, the title the long name.
+    const auto units = var_.attrs().text("units");
+    s.yTitle = var_.name() + (units && !units->empty() ? " [" + *units + "]" : "");
     seriesPlot_->setSeries(std::move(s));
     seriesPlot_->update();
     seriesDock_->setWindowTitle(tr("Series along %1").arg(q(r->spec.xDim)));
