@@ -73,7 +73,8 @@ std::uint64_t writePng(const CliOptions& o, const Dataset& ds, const ViewSpec& s
             if (spec.range.mode == RangeMode::Variable || spec.range.mode == RangeMode::Symmetric) {
                 // The whole variable's extremes, computed where the frame was.
                 const Device device = frame.device();
-                image.variableRange = minmaxValues(ds[spec.variable].load(device, defaultStream(device)));
+                image.variableRange =
+                    minmaxValues(variableOf(ds, spec.variable).load(device, defaultStream(device)));
             }
             ImageViewSettings settings;
             settings.colormap = spec.colormap;
@@ -94,12 +95,17 @@ ViewSpec resolveView(const CliOptions& o, const Dataset& ds) {
     ViewSpec spec;
     spec.file = ds.path;
     spec.variable = o.variable.empty() ? firstDataVariable(ds) : o.variable;
-    if (!ds.findVariable(spec.variable)) {
+    DataArray found;
+    try {
+        found = variableOf(ds, spec.variable); // "name", or "/group/name"
+    } catch (const Error&) {
+    }
+    if (found.name().empty()) {
         std::string list;
         for (const auto& n : ds.dataVariables()) list += (list.empty() ? "" : ", ") + n;
         throw UsageError("no variable '" + spec.variable + "' in " + ds.path + " (variables: " + list + ")");
     }
-    const DataArray var = ds[spec.variable];
+    const DataArray var = found;
     const auto& dims = var.dims();
     if (dims.empty()) throw UsageError("variable '" + spec.variable + "' is a scalar: nothing to show");
     auto knownDim = [&](const std::string& option, const std::string& d) {
@@ -123,7 +129,7 @@ ViewSpec resolveView(const CliOptions& o, const Dataset& ds) {
             };
             if (!named(o.reduce) && !named(o.isel) && !named(o.sel)) free.push_back(d);
         }
-        const ViewSpec preferred = defaultView(ds, spec.variable);
+        const ViewSpec preferred = defaultView(groupOf(ds, spec.variable), var.name());
         auto take = [&](const std::string& d) {
             auto it = std::find(free.begin(), free.end(), d);
             if (d.empty() || it == free.end()) return std::string();
@@ -230,7 +236,8 @@ int runBatch(const CliOptions& o) {
         if (o.verbose)
             std::fprintf(stderr, "strata: computing on %s (%s)\n", computeInfo().name.c_str(),
                          computeInfo().reason.c_str());
-        const DataArray frame = computeView(ds[spec.variable], spec, device, defaultStream(device));
+        const DataArray frame =
+            computeView(variableOf(ds, spec.variable), spec, device, defaultStream(device));
         // Where the bytes counted came from, for --verbose.
         const std::string from = frame.device().isHost()
                                      ? std::string("the frame is on the host: nothing to copy")

@@ -43,18 +43,8 @@ int runWindow(int argc, char** argv, const strata::app::CliOptions& options) {
     QApplication::setApplicationName("Strata");
     QApplication::setApplicationVersion(STRATA_VERSION);
     MainWindow window;
-    if (asksForView(options)) {
-        QObject::connect(
-            &window, &MainWindow::datasetOpened, &window,
-            [&window, options] {
-                try {
-                    window.applyView(resolveView(options, *window.dataset()));
-                } catch (const strata::Error& e) {
-                    std::fprintf(stderr, "strata: %s\n", e.what());
-                }
-            },
-            Qt::SingleShotConnection);
-    }
+    if (asksForView(options))
+        window.setInitialView([options](const strata::Dataset& ds) { return resolveView(options, ds); });
     window.show();
     window.openFile(QString::fromStdString(options.file));
     return app.exec();

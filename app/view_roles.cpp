@@ -67,6 +67,18 @@ void place(ViewSpec& spec, const std::string& dim, Role role, ReduceOp op) {
 
 } // namespace
 
+const Dataset& groupOf(const Dataset& root, const std::string& variablePath) {
+    const auto slash = variablePath.rfind('/');
+    if (slash == std::string::npos || slash == 0) return root;
+    return root.findGroup(variablePath.substr(0, slash));
+}
+
+DataArray variableOf(const Dataset& root, const std::string& variablePath) {
+    const auto slash = variablePath.rfind('/');
+    const std::string name = slash == std::string::npos ? variablePath : variablePath.substr(slash + 1);
+    return groupOf(root, variablePath)[name];
+}
+
 const char* roleName(Role r) {
     switch (r) {
     case Role::X:
@@ -100,13 +112,16 @@ std::string defaultVariable(const Dataset& ds) {
     int bestDims = 0;
     for (const auto& name : ds.dataVariables()) {
         const Variable* v = ds.findVariable(name);
-        if (!v || !isNumeric(v->dtype()) || contains(bounds, name)) continue;
+        if (!v || !isNumeric(v->dtype()) || v->ndim() == 0 || contains(bounds, name)) continue;
         if (best.empty() || v->ndim() > bestDims) {
             best = name;
             bestDims = v->ndim();
         }
     }
-    return best;
+    if (!best.empty()) return ds.group.empty() || ds.group == "/" ? best : ds.group + "/" + best;
+    for (const Dataset& g : ds.groups)
+        if (std::string inGroup = defaultVariable(g); !inGroup.empty()) return inGroup;
+    return {};
 }
 
 ViewSpec defaultView(const Dataset& ds, const std::string& variable) {
@@ -185,8 +200,12 @@ const std::vector<ReduceOp>& chipReduceOps() {
 }
 
 bool fitViewTo(const ViewSpec& saved, const Dataset& ds, ViewSpec& out) {
-    if (!ds.findVariable(saved.variable)) return false;
-    const DataArray var = ds[saved.variable];
+    DataArray var;
+    try {
+        var = variableOf(ds, saved.variable);
+    } catch (const Error&) {
+        return false; // no such variable (or group) in this file
+    }
     const auto& dims = var.dims();
     ViewSpec v = saved;
     v.file = ds.path;

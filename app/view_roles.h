@@ -10,6 +10,11 @@
 
 namespace strata::app {
 
+// The variable a spec names: "name" in the root group, "/a/b/name" in a group. Throw
+// ValueError naming the file when there is no such group or variable.
+const Dataset& groupOf(const Dataset& root, const std::string& variablePath);
+DataArray variableOf(const Dataset& root, const std::string& variablePath);
+
 enum class Role { X, Y, Slice, Reduce };
 const char* roleName(Role r); // "X", "Y", "Slice", "Reduce"
 
@@ -27,7 +32,8 @@ std::string longitudeLikeDim(const DataArray& var);
 ViewSpec defaultView(const Dataset& ds, const std::string& variable);
 
 // The variable to show first: the first numeric data variable with the most dims that is not
-// a coordinate's bounds. Empty when there is none.
+// a coordinate's bounds, in the root group, else in the first group that has one (as a path,
+// "/a/b/name"). Empty when there is none.
 std::string defaultVariable(const Dataset& ds);
 
 // `spec` with `dim` (one of `dims`, the variable's) moved to `role`. When it lands on an

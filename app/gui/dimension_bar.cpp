@@ -43,6 +43,8 @@ DimChip::DimChip(const QString& dim, qint64 length, QWidget* parent)
     setStyleSheet("strata--app--DimChip { border-radius: 4px; }");
 }
 
+DimChip::~DimChip() { delete ghost_; } // a drag cut short by a rebuild leaves no ghost
+
 void DimChip::setReduceOp(std::optional<ReduceOp> op) {
     opButton_->setVisible(op.has_value());
     if (op) opButton_->setText(opText(*op));
@@ -164,6 +166,10 @@ void DimensionBar::clear() {
 }
 
 void DimensionBar::show(const DataArray& var, const ViewSpec& spec) {
+    // Keyboard focus stays with the dim the user was moving (its chip is made anew).
+    QString focused;
+    for (const auto& [d, c] : chips_)
+        if (c->hasFocus()) focused = d;
     clear();
     spec_ = spec;
     auto add = [&](const std::string& d, Role role) {
@@ -184,6 +190,7 @@ void DimensionBar::show(const DataArray& var, const ViewSpec& spec) {
     if (!spec.yDim.empty()) add(spec.yDim, Role::Y);
     for (const auto& d : spec.slicedDims(var.dims())) add(d, Role::Slice);
     for (const auto& [d, op] : spec.reductions) add(d, Role::Reduce);
+    if (DimChip* c = chip(focused)) c->setFocus(Qt::OtherFocusReason);
 }
 
 RoleSlot* DimensionBar::slot(Role r) const { return slots_.at(r); }

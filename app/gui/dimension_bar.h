@@ -19,6 +19,7 @@ class DimChip : public QFrame {
     Q_OBJECT
 public:
     DimChip(const QString& dim, qint64 length, QWidget* parent = nullptr);
+    ~DimChip() override;
     QString dim() const { return dim_; }
     // In Reduce: the op button shows `op`; elsewhere no op is shown.
     void setReduceOp(std::optional<ReduceOp> op);

@@ -38,18 +38,6 @@ ViewSpec withIndex(ViewSpec s, const std::string& dim, std::int64_t index) {
 
 } // namespace
 
-const Dataset& groupOf(const Dataset& root, const std::string& variablePath) {
-    const auto slash = variablePath.rfind('/');
-    if (slash == std::string::npos || slash == 0) return root;
-    return root.findGroup(variablePath.substr(0, slash));
-}
-
-DataArray variableOf(const Dataset& root, const std::string& variablePath) {
-    const auto slash = variablePath.rfind('/');
-    const std::string name = slash == std::string::npos ? variablePath : variablePath.substr(slash + 1);
-    return groupOf(root, variablePath)[name];
-}
-
 DataArray computeFrame(const DataArray& var, const ViewSpec& spec, Device device, FallbackNote& note) {
     validate(spec, var);
     std::vector<Indexer> indexers;

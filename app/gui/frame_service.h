@@ -18,12 +18,9 @@
 #include "strata/core/dataset.h"
 #include "strata/core/fallback.h"
 #include "strata/core/view.h"
+#include "view_roles.h" // groupOf, variableOf
 
 namespace strata::app {
-
-// The variable a spec names: "name" in the root group, "/a/b/name" in a group.
-const Dataset& groupOf(const Dataset& root, const std::string& variablePath);
-DataArray variableOf(const Dataset& root, const std::string& variablePath);
 
 // The frame `spec` describes, on `device`, through the CPU when the device fails (note says
 // why). Throws strata::Error for failures that are not the device's.

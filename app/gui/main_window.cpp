@@ -20,6 +20,7 @@
 #include <QSlider>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 #include <cmath>
@@ -127,6 +128,10 @@ MainWindow::MainWindow(QWidget* parent)
         if (seriesRow_ >= 0) plotSeriesAt(seriesRow_, seriesColumn_);
     });
 
+    rememberTimer_ = new QTimer(this);
+    rememberTimer_->setSingleShot(true);
+    rememberTimer_->setInterval(1000); // the settings file is written once the user pauses
+    connect(rememberTimer_, &QTimer::timeout, this, &MainWindow::rememberView);
     QSettings settings;
     exportSize_ = settings.value("export/size", exportSize_).toSize();
     updateDeviceLabel();
@@ -321,6 +326,14 @@ void MainWindow::onOpened(const QString& path, std::optional<ViewSpec> initial, 
     else
         statusBar()->showMessage(tr("Opened %1").arg(path), 4000);
 
+    if (!initial && initialView_) { // the command line's view, once
+        try {
+            initial = initialView_(*ds_);
+        } catch (const Error& e) {
+            showError(tr("Cannot show the view asked for"), q(e.what()), true);
+        }
+        initialView_ = nullptr;
+    }
     ViewSpec fitted;
     bool have = initial && fitViewTo(*initial, *ds_, fitted);
     if (!have) {
@@ -332,22 +345,22 @@ void MainWindow::onOpened(const QString& path, std::optional<ViewSpec> initial, 
                 have = false;
             }
     }
-    emit datasetOpened(path);
     if (have) {
         datasetPanel_->setCurrent(q(fitted.variable));
         var_ = variableOf(*ds_, fitted.variable);
         applyView(fitted);
-        return;
-    }
-    const std::string first = defaultVariable(*ds_);
-    if (first.empty()) {
+    } else if (const std::string first = defaultVariable(*ds_); !first.empty()) {
+        showVariable(q(first));
+    } else {
         stack_->setCurrentWidget(message_);
         message_->setText(tr("%1 has no numeric variable to show.").arg(path));
         dimBar_->clear();
         slices_->clear();
-        return;
+        spec_ = ViewSpec(); // nothing of the previous file's view stays
+        var_ = DataArray();
+        shown_ = DataArray();
     }
-    showVariable(q(first));
+    emit datasetOpened(path);
 }
 
 void MainWindow::showVariable(const QString& variablePath) {
@@ -363,6 +376,14 @@ void MainWindow::showVariable(const QString& variablePath) {
                       false);
             return;
         }
+        for (const auto& d : var.dims())
+            if (var.sizeOf(d) == 0) {
+                showError(tr("Cannot show %1").arg(variablePath),
+                          tr("%1: variable '%2' holds no values: dim '%3' has length 0")
+                              .arg(q(ds_->path), variablePath, q(d)),
+                          false);
+                return;
+            }
         rememberView();
         var_ = var;
         ViewSpec spec;
@@ -408,8 +429,13 @@ void MainWindow::applyView(const ViewSpec& spec, const std::string& steppingDim,
         dimBar_->show(var_, spec_);
         slices_->show(var_, spec_);
         refreshSeriesDims();
+        seriesRow_ = seriesColumn_ = -1; // a click on the old frame means nothing now
+    } else {
+        slices_->setIndices(spec_); // a loaded view, or a jump: the sliders follow
     }
-    colour_->set(spec_.colormap, spec_.reversed, spec_.range);
+    if (colour_->colormap() != spec_.colormap || colour_->reversed() != spec_.reversed ||
+        !(colour_->range() == spec_.range))
+        colour_->set(spec_.colormap, spec_.reversed, spec_.range); // not on every step: typing goes on
     const std::uint64_t id = service_->requestFrame(spec_, steppingDim, direction);
     wantedFrame_ = id;
     requestedAt_[id] = monotonicNs();
@@ -451,7 +477,7 @@ void MainWindow::onColourChanged() {
     }
     try {
         image_->setSettings(imageSettings());
-        rememberView();
+        rememberViewSoon();
     } catch (const Error& e) {
         showError(tr("Colour"), q(e.what()), false);
     }
@@ -485,7 +511,7 @@ void MainWindow::onFrameReady(const std::shared_ptr<const FrameResult>& r) {
         showError(tr("Cannot show this view"), q(e.what()), false);
         return;
     }
-    rememberView();
+    rememberViewSoon();
     emit frameShown();
 }
 
@@ -589,7 +615,10 @@ void MainWindow::showError(const QString& title, const QString& message, bool di
     errorBox_->open(); // window-modal, and the event loop goes on
 }
 
+void MainWindow::rememberViewSoon() { rememberTimer_->start(); }
+
 void MainWindow::rememberView() {
+    rememberTimer_->stop();
     if (!ds_ || spec_.variable.empty()) return;
     QSettings().setValue("views/" + QFileInfo(q(ds_->path)).absoluteFilePath(), toJsonText(spec_));
 }

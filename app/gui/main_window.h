@@ -10,6 +10,8 @@
 #include <QMessageBox>
 #include <QPointer>
 #include <QSize>
+#include <QTimer>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -50,6 +52,11 @@ public:
     // show first (from the command line or a saved view), fitted to the file.
     void openFile(const QString& path, std::optional<ViewSpec> initial = std::nullopt);
     void cancelOpen();
+    // A view for the next file opened, worked out from its dataset (the command line's
+    // --var, --x, ... once the file is open); used once.
+    void setInitialView(std::function<ViewSpec(const Dataset&)> resolve) {
+        initialView_ = std::move(resolve);
+    }
     bool opening() const;
 
     // Shows `variablePath` of the open file with its default view (or its last one).
@@ -116,6 +123,7 @@ private:
     void showError(const QString& title, const QString& message, bool dialog);
     void updateDeviceLabel(const FallbackNote* note = nullptr);
     void rememberView();
+    void rememberViewSoon();
     void addRecent(const QString& path);
     void rebuildRecentMenu();
     void refreshSeriesDims();
@@ -161,6 +169,8 @@ private:
     QLabel *deviceLabel_, *renderLabel_, *frameTimeLabel_;
     QPointer<QMessageBox> errorBox_;
     bool traceFrames_ = false;
+    QTimer* rememberTimer_ = nullptr;
+    std::function<ViewSpec(const Dataset&)> initialView_;
 };
 
 } // namespace strata::app

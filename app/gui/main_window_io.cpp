@@ -2,6 +2,7 @@
 // atomically, never over the input) and saved views.
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -120,7 +121,9 @@ bool MainWindow::loadView(const QString& path) {
         return false;
     }
     try {
-        const ViewSpec v = viewFromJsonText(in.readAll());
+        ViewSpec v = viewFromJsonText(in.readAll());
+        if (!v.file.empty() && QFileInfo(q(v.file)).isRelative()) // relative to the view's own folder
+            v.file = QFileInfo(path).dir().filePath(q(v.file)).toStdString();
         const bool sameFile = ds_ && !v.file.empty() && QFileInfo(q(v.file)) == QFileInfo(q(ds_->path));
         if (!v.file.empty() && !sameFile) {
             openFile(q(v.file), v); // shown when the file is open

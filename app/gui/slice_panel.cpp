@@ -177,11 +177,22 @@ bool SlicePanel::playing() const { return !playing_.isEmpty(); }
 
 void SlicePanel::onTick() {
     if (playing_.isEmpty()) return;
-    const QString keep = active_;
+    const QString keep = active_; // the arrow keys go on stepping the dim the user picked
     active_ = playing_;
     step(+1, true);
     if (widgets_.count(keep)) active_ = keep;
-    active_ = playing_;
+}
+
+void SlicePanel::setIndices(const ViewSpec& spec) {
+    updating_ = true;
+    for (auto& [dim, r] : widgets_) {
+        const std::int64_t i = spec.indexOf(dim.toStdString());
+        if (r.slider->value() == i) continue;
+        r.slider->setValue(static_cast<int>(i));
+        r.index->setValue(static_cast<int>(i));
+        r.value->setText(coordinateText(var_, dim.toStdString(), i));
+    }
+    updating_ = false;
 }
 
 } // namespace strata::app

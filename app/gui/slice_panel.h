@@ -28,6 +28,8 @@ public:
     explicit SlicePanel(QWidget* parent = nullptr);
     void show(const DataArray& var, const ViewSpec& spec); // a row per sliced dim
     void clear();
+    // Moves the sliders to the spec's indices (same sliced dims), without a signal.
+    void setIndices(const ViewSpec& spec);
 
     QSlider* slider(const QString& dim) const;
     QLabel* valueLabel(const QString& dim) const;

@@ -92,6 +92,12 @@ class TestMainWindow : public QObject {
         w_->openFile(path);
         return shown.wait(20000) || shown.count() > 0;
     }
+    // The file open (opening it when another is), so that each test stands alone.
+    bool ensure(const QString& path) {
+        if (w_->dataset() && QFileInfo(QString::fromStdString(w_->dataset()->path)) == QFileInfo(path))
+            return true;
+        return open(path);
+    }
     // Waits until the frame of the current view is shown (a newer request may be on its way).
     bool settle() {
         QSignalSpy shown(w_.get(), &MainWindow::frameShown);
@@ -210,6 +216,7 @@ private slots:
     }
 
     void dragOntoReduceAndChooseTheOp() {
+        QVERIFY(ensure(kHgt));
         w_->applyView(defaultView(*w_->dataset(), "HGT"));
         verifyShown();
         drag(w_->dimensionBar()->chip("time"), w_->dimensionBar()->slot(Role::Reduce));
@@ -235,6 +242,7 @@ private slots:
     }
 
     void dragYOntoSliceGivesALine() {
+        QVERIFY(ensure(kHgt));
         w_->applyView(defaultView(*w_->dataset(), "HGT"));
         verifyShown();
         drag(w_->dimensionBar()->chip("lat"), w_->dimensionBar()->slot(Role::Slice));
@@ -254,19 +262,28 @@ private slots:
     }
 
     void keyboardRolesForEveryDrag() {
+        QVERIFY(ensure(kHgt));
         w_->applyView(defaultView(*w_->dataset(), "HGT"));
         verifyShown();
-        QTest::keyClick(w_->dimensionBar()->chip("time"), Qt::Key_R);
+        // Keys go where the focus is: it stays on the chip of the dim being moved.
+        w_->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(w_.get()));
+        w_->dimensionBar()->chip("time")->setFocus();
+        QTRY_COMPARE(QApplication::focusWidget(), static_cast<QWidget*>(w_->dimensionBar()->chip("time")));
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_R);
         QCOMPARE(roleOf(w_->view(), "time"), Role::Reduce);
-        QTest::keyClick(w_->dimensionBar()->chip("time"), Qt::Key_S);
+        QTRY_COMPARE(QApplication::focusWidget(), static_cast<QWidget*>(w_->dimensionBar()->chip("time")));
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_S);
         QCOMPARE(roleOf(w_->view(), "time"), Role::Slice);
-        QTest::keyClick(w_->dimensionBar()->chip("time"), Qt::Key_X);
+        QTRY_COMPARE(QApplication::focusWidget(), static_cast<QWidget*>(w_->dimensionBar()->chip("time")));
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_X);
         QCOMPARE(roleOf(w_->view(), "time"), Role::X);
         QCOMPARE(roleOf(w_->view(), "lon"), Role::Slice); // time came from Slice: lon goes there
         verifyShown();
     }
 
     void sliderStepsAndPlays() {
+        QVERIFY(ensure(kHgt));
         w_->applyView(defaultView(*w_->dataset(), "HGT"));
         verifyShown();
         QSlider* s = w_->slicePanel()->slider("time");
@@ -281,9 +298,13 @@ private slots:
         QTest::keyClick(s, Qt::Key_PageUp);
         QCOMPARE(w_->view().indexOf("time"), 1 + s->pageStep());
         verifyShown();
-        // The window's own arrow keys step the active dim.
+        // The window's own arrow and Page keys step the active dim.
         w_->setFocus();
         QTest::keyClick(w_.get(), Qt::Key_Left);
+        QCOMPARE(w_->view().indexOf("time"), s->pageStep());
+        QTest::keyClick(w_.get(), Qt::Key_PageDown);
+        QCOMPARE(w_->view().indexOf("time"), 0);
+        QTest::keyClick(w_.get(), Qt::Key_PageUp);
         QCOMPARE(w_->view().indexOf("time"), s->pageStep());
         // Play at 60 frames/s: the index moves on, and loops past the end.
         w_->slicePanel()->rateBox()->setValue(60);
@@ -307,6 +328,7 @@ private slots:
     }
 
     void probeShowsTheValueUnderTheCursor() {
+        QVERIFY(ensure(kHgt));
         w_->applyView(defaultView(*w_->dataset(), "HGT"));
         verifyShown();
         ImageView* view = w_->imageView();
@@ -322,9 +344,17 @@ private slots:
         QVERIFY2(w_->probeText().contains(QString::fromStdString(formatNumber(expected))),
                  qPrintable(w_->probeText()));
         QVERIFY(w_->probeText().contains(QString::fromStdString(pick.xLabel)));
+        // The cell picked is the one whose coordinates the pick reports.
+        const Coordinate* lat = w_->dataset()->coords.find("lat");
+        const Coordinate* lon = w_->dataset()->coords.find("lon");
+        QCOMPARE(pick.yCentre, lat->values[pick.row]);
+        QCOMPARE(pick.xCentre, lon->values[pick.column]);
     }
 
     void clickPlotsTheSeriesThroughThePoint() {
+        QVERIFY(ensure(kHgt));
+        w_->applyView(defaultView(*w_->dataset(), "HGT"));
+        verifyShown();
         ImageView* view = w_->imageView();
         const QPoint at(view->width() / 3, view->height() / 2);
         const Pick pick = view->pickAt(at);
@@ -350,6 +380,7 @@ private slots:
     }
 
     void colourRangeOfTheWholeVariable() {
+        QVERIFY(ensure(kHgt));
         w_->applyView(defaultView(*w_->dataset(), "HGT"));
         verifyShown();
         w_->colourPanel()->modeBox()->setCurrentIndex(1); // whole variable
@@ -359,6 +390,10 @@ private slots:
             minmaxValues(w_->dataset()->operator[]("HGT").load(Device::host(), Stream::host()));
         QTRY_COMPARE(w_->imageView()->colourRange().first, lo);
         QCOMPARE(w_->imageView()->colourRange().second, hi);
+        // Symmetric about zero: [-m, m] with m the variable's largest |extreme|.
+        w_->colourPanel()->modeBox()->setCurrentIndex(3);
+        const double m = std::max(std::fabs(lo), std::fabs(hi));
+        QTRY_COMPARE(w_->imageView()->colourRange(), (MinMax{-m, m}));
         // Fixed, typed.
         w_->colourPanel()->modeBox()->setCurrentIndex(2);
         w_->colourPanel()->minEdit()->setText("5000");
@@ -457,6 +492,42 @@ private slots:
         QVERIFY2(w_->lastError().contains("hdf5_crash_global_heap.nc"), qPrintable(w_->lastError()));
         if (w_->errorBox()) w_->errorBox()->close();
         QVERIFY(open(kSample)); // and the window still works
+        verifyShown();
+    }
+
+    void aViewAskedForFirstIsShown() {
+        // What the command line does with --var anom: the resolver runs once the file is open.
+        w_->setInitialView([](const Dataset& ds) {
+            ViewSpec v = defaultView(ds, "anom");
+            v.indices = {};
+            return v;
+        });
+        QSignalSpy opened(w_.get(), &MainWindow::datasetOpened);
+        w_->openFile(kData + "/reduced.nc");
+        QVERIFY(opened.wait(20000));
+        QCOMPARE(QString::fromStdString(w_->view().variable), QString("anom"));
+        verifyShown();
+    }
+
+    void groupViewsAreRemembered() {
+        QSignalSpy opened(w_.get(), &MainWindow::datasetOpened);
+        w_->openFile(kData + "/test_hgroups.nc");
+        QVERIFY(opened.wait(20000));
+        // The root has no data variable: the first group's is shown.
+        QVERIFY(QString::fromStdString(w_->view().variable).startsWith("/"));
+        verifyShown();
+        QString other;
+        for (QTreeWidgetItemIterator it(w_->datasetPanel()->tree()); *it; ++it)
+            if ((*it)->text(0) == "O3" && (*it)->data(0, Qt::UserRole + 1).toString().startsWith("/"))
+                other = (*it)->data(0, Qt::UserRole + 1).toString();
+        QVERIFY(!other.isEmpty());
+        w_->showVariable(other);
+        verifyShown();
+        QTemporaryDir d;
+        QVERIFY(w_->saveView(d.filePath("g.json")));
+        QVERIFY(open(kHgt));
+        QVERIFY(w_->loadView(d.filePath("g.json"))); // opens the file again, at that view
+        QTRY_COMPARE_WITH_TIMEOUT(QString::fromStdString(w_->view().variable), other, 20000);
         verifyShown();
     }
 
