@@ -38,6 +38,38 @@ ViewSpec withIndex(ViewSpec s, const std::string& dim, std::int64_t index) {
 
 } // namespace
 
+LineSeries thinnedForDrawing(LineSeries s, std::size_t maxPoints) {
+    const std::size_t n = s.y.size();
+    if (n <= maxPoints || maxPoints < 4) return s;
+    const std::size_t bins = maxPoints / 2, width = (n + bins - 1) / bins;
+    std::vector<double> x, y;
+    x.reserve(maxPoints + bins);
+    y.reserve(maxPoints + bins);
+    for (std::size_t first = 0; first < n; first += width) {
+        const std::size_t last = std::min(n, first + width);
+        std::size_t lo = n, hi = n, gap = n;
+        for (std::size_t i = first; i < last; ++i) {
+            if (std::isnan(s.y[i])) {
+                if (gap == n) gap = i;
+                continue;
+            }
+            if (lo == n || s.y[i] < s.y[lo]) lo = i;
+            if (hi == n || s.y[i] > s.y[hi]) hi = i;
+        }
+        std::vector<std::size_t> keep;
+        for (std::size_t i : {lo, hi, gap})
+            if (i != n && std::find(keep.begin(), keep.end(), i) == keep.end()) keep.push_back(i);
+        std::sort(keep.begin(), keep.end());
+        for (std::size_t i : keep) {
+            x.push_back(s.x[i]);
+            y.push_back(s.y[i]);
+        }
+    }
+    s.x = std::move(x);
+    s.y = std::move(y);
+    return s;
+}
+
 DataArray computeFrame(const DataArray& var, const ViewSpec& spec, Device device, FallbackNote& note) {
     validate(spec, var);
     std::vector<Indexer> indexers;
@@ -133,14 +165,14 @@ bool FrameService::busy() const {
 
 bool FrameService::hasWork() const { return frameJob_.has_value() || seriesJob_.has_value(); }
 
-const FrameService::CacheEntry* FrameService::cached(const std::string& key) {
+std::optional<FrameService::CacheEntry> FrameService::cached(const std::string& key) {
     std::lock_guard lock(mutex_);
     for (auto it = cache_.begin(); it != cache_.end(); ++it)
         if (it->key == key) {
             cache_.splice(cache_.begin(), cache_, it);
-            return &cache_.front();
+            return cache_.front();
         }
-    return nullptr;
+    return std::nullopt;
 }
 
 void FrameService::store(CacheEntry entry) {
@@ -199,7 +231,7 @@ void FrameService::serveFrame(const Job& job, const std::shared_ptr<const Datase
     result->spec = job.spec;
     try {
         const std::string key = cacheKey(job.spec);
-        if (const CacheEntry* hit = cached(key)) {
+        if (const auto hit = cached(key)) {
             result->frame = hit->frame;
             result->fallback = hit->fallback;
             result->fromCache = true;
@@ -213,6 +245,9 @@ void FrameService::serveFrame(const Job& job, const std::shared_ptr<const Datase
         }
         if (job.spec.range.mode == RangeMode::Variable || job.spec.range.mode == RangeMode::Symmetric)
             result->variableRange = variableRange(job.spec, ds);
+        if (result->frame.ndim() == 1) // built here: a long line must not stall the GUI thread
+            result->line =
+                std::make_shared<LineSeries>(thinnedForDrawing(lineSeries(result->frame.asHost())));
     } catch (const std::exception& e) {
         result->error = QString::fromStdString(e.what());
         result->frame = DataArray();
@@ -228,6 +263,7 @@ void FrameService::serveSeries(const Job& job, const std::shared_ptr<const Datas
         const DataArray var = variableOf(*ds, job.spec.variable);
         FallbackNote note;
         result->series = computeFrame(var, job.spec, computeDevice(), note).asHost(); // the copy-to-host path
+        result->line = std::make_shared<LineSeries>(thinnedForDrawing(lineSeries(result->series)));
     } catch (const std::exception& e) {
         result->error = QString::fromStdString(e.what());
     }
@@ -279,6 +315,10 @@ std::optional<MinMax> FrameService::variableRange(const ViewSpec& spec,
     const std::int64_t step =
         std::max<std::int64_t>(1, (std::int64_t(64) << 20) / std::max<std::int64_t>(rowBytes, 1));
     for (std::int64_t first = 0; first < outer; first += step) {
+        {
+            std::lock_guard lock(mutex_);
+            if (stopping_ || dataset_ != ds) return std::nullopt; // another file, or closing
+        }
         DataArray part = var;
         if (var.ndim() > 0)
             part = var.isel({Indexer{var.dims()[0], Slice{first, std::min(outer, first + step), 1}}});

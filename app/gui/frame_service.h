@@ -7,6 +7,7 @@
 // on a compressed file is served from memory. Results arrive on the GUI thread as signals.
 #include <QObject>
 #include <QString>
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <list>
@@ -18,6 +19,7 @@
 #include "strata/core/dataset.h"
 #include "strata/core/fallback.h"
 #include "strata/core/view.h"
+#include "strata/render/line_plot.h"
 #include "view_roles.h" // groupOf, variableOf
 
 namespace strata::app {
@@ -26,12 +28,17 @@ namespace strata::app {
 // why). Throws strata::Error for failures that are not the device's.
 DataArray computeFrame(const DataArray& var, const ViewSpec& spec, Device device, FallbackNote& note);
 
+// At most `maxPoints` points of `s` for drawing: where there are more, each bin keeps its lowest
+// and highest point (in x order) and a NaN where it has one, so that peaks and gaps survive.
+LineSeries thinnedForDrawing(LineSeries s, std::size_t maxPoints = 8192);
+
 struct FrameResult {
     std::uint64_t id = 0;
     ViewSpec spec;
-    DataArray frame;                     // 2-D (y, x) or 1-D (x); on the compute device or the host
-    std::optional<MinMax> variableRange; // when the range mode needs the whole variable's
-    double computeMs = 0;                // worker time for this frame (0 from the cache)
+    DataArray frame;                        // 2-D (y, x) or 1-D (x); on the compute device or the host
+    std::shared_ptr<const LineSeries> line; // for a 1-D frame: on the host, thinned for drawing
+    std::optional<MinMax> variableRange;    // when the range mode needs the whole variable's
+    double computeMs = 0;                   // worker time for this frame (0 from the cache)
     bool fromCache = false;
     FallbackNote fallback;
     QString error; // non-empty: nothing was computed, this says why
@@ -39,8 +46,9 @@ struct FrameResult {
 
 struct SeriesResult {
     std::uint64_t id = 0;
-    ViewSpec spec;    // the series' view: xDim is the dim along which it runs
-    DataArray series; // 1-D, on the host (fetched by the explicit copy-to-host path)
+    ViewSpec spec;                          // the series' view: xDim is the dim along which it runs
+    DataArray series;                       // 1-D, on the host (fetched by the explicit copy-to-host path)
+    std::shared_ptr<const LineSeries> line; // the same, thinned for drawing
     QString error;
 };
 
@@ -87,8 +95,8 @@ private:
     void serveFrame(const Job& job, const std::shared_ptr<const Dataset>& ds);
     void serveSeries(const Job& job, const std::shared_ptr<const Dataset>& ds);
     void prefetch(const Job& job, const std::shared_ptr<const Dataset>& ds);
-    bool hasWork() const; // mutex held
-    const CacheEntry* cached(const std::string& key);
+    bool hasWork() const;                                     // mutex held
+    std::optional<CacheEntry> cached(const std::string& key); // a copy, taken under the lock
     void store(CacheEntry entry);
     std::optional<MinMax> variableRange(const ViewSpec& spec, const std::shared_ptr<const Dataset>& ds);
 
@@ -103,7 +111,7 @@ private:
     std::list<CacheEntry> cache_; // most recent first
     std::size_t cacheBytes_ = 0, cacheLimit_ = std::size_t(512) << 20;
     std::list<std::pair<std::string, MinMax>> ranges_; // variable → whole extremes
-    int prefetchSteps_ = 4;
+    std::atomic<int> prefetchSteps_{4};
     std::thread thread_;
 };
 

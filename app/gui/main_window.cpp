@@ -499,7 +499,7 @@ void MainWindow::onFrameReady(const std::shared_ptr<const FrameResult>& r) {
             stack_->setCurrentWidget(image_);
             image_->update();
         } else {
-            LineSeries line = lineSeries(shown_.asHost()); // a line is drawn from the host
+            LineSeries line = r->line ? *r->line : lineSeries(shown_.asHost()); // drawn from the host
             line.title = frameTitle(shown_, r->spec.reductions);
             line_->setSeries(std::move(line));
             stack_->setCurrentWidget(line_);
@@ -589,7 +589,7 @@ void MainWindow::onSeriesReady(const std::shared_ptr<const SeriesResult>& r) {
         return;
     }
     series_ = r->series;
-    LineSeries s = lineSeries(series_);
+    LineSeries s = r->line ? *r->line : lineSeries(series_);
     QStringList at;
     for (const auto& [d, i] : r->spec.indices) at << QString("%1 = %2").arg(q(d), coordinateText(var_, d, i));
     s.title = variableTitle(series_) + "  " + at.join(", ").toStdString();

@@ -21,6 +21,7 @@
 #include "colour_panel.h"
 #include "dataset_panel.h"
 #include "dimension_bar.h"
+#include "io/nc_write.h"
 #include "main_window.h"
 #include "slice_panel.h"
 #include "strata/core/format.h"
@@ -529,6 +530,42 @@ private slots:
         QVERIFY(w_->loadView(d.filePath("g.json"))); // opens the file again, at that view
         QTRY_COMPARE_WITH_TIMEOUT(QString::fromStdString(w_->view().variable), other, 20000);
         verifyShown();
+    }
+
+    void longLinesAreThinnedForDrawing() {
+        LineSeries s;
+        const std::size_t n = 100000;
+        for (std::size_t i = 0; i < n; ++i) {
+            s.x.push_back(double(i));
+            s.y.push_back(std::sin(i * 1e-3));
+        }
+        s.y[31337] = 50;  // a spike
+        s.y[70001] = NAN; // a gap
+        const LineSeries t = thinnedForDrawing(s, 2000);
+        QVERIFY(t.y.size() <= 3000 && t.y.size() >= 1000);
+        QVERIFY(std::find(t.y.begin(), t.y.end(), 50.0) != t.y.end());
+        QVERIFY(std::any_of(t.y.begin(), t.y.end(), [](double v) { return std::isnan(v); }));
+        QVERIFY(std::is_sorted(t.x.begin(), t.x.end()));
+        QCOMPARE(thinnedForDrawing(s, 200000).y.size(), n); // short enough: as it is
+
+        // A 2-million-point variable: shown as a line, the window answering all along.
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("long.nc").toStdString();
+        {
+            nctest::Writer w(path, NC_64BIT_OFFSET);
+            const int d = w.dim("obs", 2000000);
+            const int v = w.var("value", NC_FLOAT, {d});
+            w.enddef();
+            std::vector<float> values(2000000);
+            for (std::size_t i = 0; i < values.size(); ++i) values[i] = float(i % 1000);
+            w.put(v, values);
+        }
+        QVERIFY(open(QString::fromStdString(path)));
+        QVERIFY(settle());
+        QCOMPARE(w_->shownFrame().size(), std::int64_t(2000000));
+        QVERIFY(w_->lineView()->series().y.size() <= 8192 + 4096);
+        QCOMPARE(*std::max_element(w_->lineView()->series().y.begin(), w_->lineView()->series().y.end()),
+                 999.0);
     }
 
     void everyBadFileLeavesTheWindowRunning() {
