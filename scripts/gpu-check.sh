@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds, here, the GPU test executables (tests/core, label gpu) and bench_gpu with CUDA for
+# Builds, here, the GPU test executables (tests/core, label gpu; and the tests/io ones with cuda
+# rows, which write their own files: tst_device_failures) and bench_gpu with CUDA for
 # sm_90, and gathers them with the shared libraries they need into gpu-bundle/ (gitignored)
 # for the GPU machine: bin/ and lib/ packed as payload.tar.xz, plus a copy of the peer
 # benchmark. Run there with scripts/gpu-run.sh (the device call names gpu-bundle in carry).
@@ -17,16 +18,20 @@ cmake -S "$ROOT" -B "$BUILD" -DSTRATA_GUI=OFF -DBUILD_SHARED_LIBS=ON \
     -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache >/dev/null
 
 tests=$(cd "$ROOT/tests/core" && ls tst_*.cpp | sed 's/\.cpp$//')
-echo "building: $tests bench_gpu"
+# tests/io: only those with cuda rows (the others read tests/data, which does not travel).
+ioTests=$(cd "$ROOT/tests/io" && grep -l '"cuda"' tst_*.cpp | sed 's/\.cpp$//')
+echo "building: $tests $ioTests bench_gpu"
 # Keep going past a test that does not build yet (others' work in progress): it is left out.
-time cmake --build "$BUILD" -j"${JOBS:-2}" --target $tests bench_gpu -- -k || echo "(some targets failed to build)"
+time cmake --build "$BUILD" -j"${JOBS:-2}" --target $tests $ioTests bench_gpu -- -k || echo "(some targets failed to build)"
 
 rm -rf "$BUNDLE"
 stage=$(mktemp -d)
 mkdir -p "$stage/bin" "$stage/lib" "$BUNDLE/shared-copy"
 exes=()
-for t in $tests; do
-    if [[ -x $BUILD/tests/core/$t ]]; then exes+=("$BUILD/tests/core/$t"); else echo "left out: $t (not built)"; fi
+for t in $tests $ioTests; do
+    dir=core
+    [[ " $ioTests " == *" $t "* ]] && dir=io
+    if [[ -x $BUILD/tests/$dir/$t ]]; then exes+=("$BUILD/tests/$dir/$t"); else echo "left out: $t (not built)"; fi
 done
 [[ -x $BUILD/bench/bench_gpu ]] || { echo "bench_gpu did not build" >&2; exit 1; }
 exes+=("$BUILD/bench/bench_gpu")

@@ -2,7 +2,7 @@
 # Runs on the GPU machine, in the repository root of the copied working tree, with
 # gpu-bundle/ (from scripts/gpu-check.sh) carried along: unpacks it, then runs the stages
 # named (default: all) and writes logs and JSON under $OUT.
-#   tests     every test executable (their cuda rows run here)
+#   tests     every test executable: tests/core's and tst_device_failures (their cuda rows run here)
 #   sanitize  the cuda rows of every test under compute-sanitizer memcheck, racecheck,
 #             initcheck and synccheck (STRATA_TEST_SMALL=1: the small shapes)
 #   bench     bench_gpu (JSON), and the netCDF file upload through Variable::load
