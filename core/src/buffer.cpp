@@ -1,12 +1,18 @@
 #include "strata/core/buffer.h"
 
+#include <sys/mman.h>
+
 #include <atomic>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
+#include <mutex>
 #include <string>
 
 #include "cuda_check.h"
 #include "fault_injection.h"
+#include "host_pool.h"
 #include "poison.h"
 #include "strata/core/error.h"
 #include "strata/core/runtime.h"
@@ -19,11 +25,123 @@ std::atomic<int> poison{-1};
 }
 void setPoisonPattern(int byteOrMinus1) { poison.store(byteOrMinus1); }
 int poisonPattern() { return poison.load(); }
-} // namespace detail
 
 namespace {
 
 constexpr std::size_t kHostAlignment = 64;
+constexpr std::size_t kHugePage = std::size_t(2) << 20;
+constexpr std::size_t kHugeFrom = std::size_t(8) << 20; // fresh blocks this large: huge pages
+
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kPoolOn = false; // ASan must see every block freed
+#else
+constexpr bool kPoolOn = true;
+#endif
+
+std::size_t roundUp(std::size_t n, std::size_t to) { return (n + to - 1) / to * to; }
+
+// What a request of `bytes` really takes: whole 64-byte lines, whole huge pages from 8 MiB.
+std::size_t blockSize(std::size_t bytes) {
+    const std::size_t lines = roundUp(bytes, kHostAlignment);
+    return lines >= kHugeFrom ? roundUp(lines, kHugePage) : lines;
+}
+
+struct HostPool {
+    std::mutex mutex;
+    std::deque<std::pair<std::size_t, void*>> blocks; // most recently released first
+    std::size_t bytes = 0;
+    HostPoolLimits limits;
+
+    void trimTo(std::size_t maxBytes, std::size_t maxBlocks) { // mutex held
+        while (!blocks.empty() && (bytes > maxBytes || blocks.size() > maxBlocks)) {
+            bytes -= blocks.back().first;
+            std::free(blocks.back().second);
+            blocks.pop_back();
+        }
+    }
+};
+
+HostPool& hostPool() {
+    static HostPool* pool = new HostPool; // never destroyed: Buffers may be released at exit
+    return *pool;
+}
+
+bool poolable(std::size_t block, const HostPoolLimits& limits) {
+    return kPoolOn && block >= limits.minBytes && block <= limits.maxBytes;
+}
+
+} // namespace
+
+void* hostAllocate(std::size_t bytes) {
+    if (bytes > (SIZE_MAX >> 1)) return nullptr; // no such memory; and the rounding would overflow
+    const std::size_t block = blockSize(bytes);
+    HostPool& pool = hostPool();
+    {
+        std::lock_guard lock(pool.mutex);
+        if (poolable(block, pool.limits))
+            for (auto it = pool.blocks.begin(); it != pool.blocks.end(); ++it)
+                if (it->first == block) {
+                    void* data = it->second;
+                    pool.bytes -= block;
+                    pool.blocks.erase(it);
+                    return data;
+                }
+    }
+    const std::size_t alignment = block >= kHugeFrom ? kHugePage : kHostAlignment;
+    void* data = std::aligned_alloc(alignment, block);
+    if (!data) { // what is kept for reuse may be what is missing
+        trimHostPool();
+        data = std::aligned_alloc(alignment, block);
+    }
+#ifdef MADV_HUGEPAGE
+    if (data && alignment == kHugePage) ::madvise(data, block, MADV_HUGEPAGE); // advice only
+#endif
+    return data;
+}
+
+void hostRelease(void* data, std::size_t bytes) noexcept {
+    if (!data) return;
+    const std::size_t block = blockSize(bytes);
+    HostPool& pool = hostPool();
+    std::lock_guard lock(pool.mutex);
+    if (!poolable(block, pool.limits)) {
+        std::free(data);
+        return;
+    }
+    pool.blocks.emplace_front(block, data);
+    pool.bytes += block;
+    pool.trimTo(pool.limits.maxBytes, pool.limits.maxBlocks);
+}
+
+std::size_t hostPoolBytes() {
+    std::lock_guard lock(hostPool().mutex);
+    return hostPool().bytes;
+}
+
+std::size_t hostPoolBlocks() {
+    std::lock_guard lock(hostPool().mutex);
+    return hostPool().blocks.size();
+}
+
+void trimHostPool() {
+    std::lock_guard lock(hostPool().mutex);
+    hostPool().trimTo(0, 0);
+}
+
+void setHostPoolLimits(const HostPoolLimits& limits) {
+    std::lock_guard lock(hostPool().mutex);
+    hostPool().limits = limits;
+    hostPool().trimTo(limits.maxBytes, limits.maxBlocks);
+}
+
+HostPoolLimits hostPoolLimits() {
+    std::lock_guard lock(hostPool().mutex);
+    return hostPool().limits;
+}
+
+} // namespace detail
+
+namespace {
 
 std::string megabytes(std::size_t bytes) { return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB"; }
 
@@ -51,8 +169,7 @@ Buffer::Buffer(std::size_t bytes, Device device, Stream stream, HostMemory host)
         (void)host;
 #endif
         if (!data_ && bytes > 0) {
-            const std::size_t rounded = (bytes + kHostAlignment - 1) / kHostAlignment * kHostAlignment;
-            data_ = std::aligned_alloc(kHostAlignment, rounded);
+            data_ = detail::hostAllocate(bytes);
             STRATA_EXPECTS(data_, OutOfMemoryError,
                            "out of host memory: could not allocate " + megabytes(bytes));
         }
@@ -91,7 +208,7 @@ void Buffer::release() noexcept {
             return;
         }
 #endif
-        std::free(data_);
+        detail::hostRelease(data_, size_);
     } else {
 #if STRATA_HAVE_CUDA
         cudaFreeAsync(data_, cudaStreamOf(stream_)); // errors here cannot be reported: never throw

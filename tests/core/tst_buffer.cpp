@@ -3,7 +3,9 @@
 
 #include <cstring>
 #include <type_traits>
+#include <vector>
 
+#include "host_pool.h"
 #include "poison.h"
 #include "strata/core/buffer.h"
 #include "strata/core/error.h"
@@ -15,6 +17,13 @@ using namespace strata;
 static_assert(!std::is_copy_constructible_v<Buffer>, "Buffer must not be copyable");
 static_assert(!std::is_copy_assignable_v<Buffer>, "Buffer must not be copy-assignable");
 static_assert(std::is_nothrow_move_constructible_v<Buffer>, "Buffer moves must not throw");
+
+// The free list is off under AddressSanitizer (which must see every block freed).
+#if defined(__SANITIZE_ADDRESS__)
+#define SKIP_WITHOUT_POOL() QSKIP("the host free list is off under AddressSanitizer")
+#else
+#define SKIP_WITHOUT_POOL()
+#endif
 
 class TestBuffer : public QObject {
     Q_OBJECT
@@ -80,6 +89,99 @@ private slots:
         Buffer p(4096, Device::host(), Stream::host(), HostMemory::Pinned);
         QVERIFY(p.data() != nullptr);
         QCOMPARE(p.isPinned(), cudaDeviceCount() > 0);
+    }
+
+    // The free list of large host blocks (host_pool.h).
+    void releasedLargeBlocksAreReusedBySize() {
+        SKIP_WITHOUT_POOL();
+        detail::trimHostPool();
+        const std::size_t frame = 1440 * 721 * 4; // a float frame of the benchmark's grid
+        void* first = nullptr;
+        {
+            Buffer a(frame, Device::host(), Stream::host());
+            first = a.data();
+            std::memset(a.data(), 1, a.size());
+        }
+        QCOMPARE(detail::hostPoolBlocks(), std::size_t(1));
+        QVERIFY(detail::hostPoolBytes() >= frame);
+        {
+            Buffer other(frame * 2, Device::host(), Stream::host()); // another size: not that block
+            QVERIFY(other.data() != first);
+            QCOMPARE(detail::hostPoolBlocks(), std::size_t(1));
+        }
+        Buffer again(frame, Device::host(), Stream::host());
+        QCOMPARE(again.data(), first);
+        QCOMPARE(reinterpret_cast<std::uintptr_t>(again.data()) % 64, std::uintptr_t(0));
+        QCOMPARE(detail::hostPoolBlocks(), std::size_t(1)); // the 2x block; the frame's is taken
+        std::memset(again.data(), 2, again.size());
+        detail::trimHostPool();
+        QCOMPARE(detail::hostPoolBlocks(), std::size_t(0));
+        QCOMPARE(detail::hostPoolBytes(), std::size_t(0));
+    }
+
+    void smallAndPinnedBlocksAreNotKept() {
+        SKIP_WITHOUT_POOL();
+        detail::trimHostPool();
+        { Buffer small(4096, Device::host(), Stream::host()); }
+        QCOMPARE(detail::hostPoolBlocks(), std::size_t(0));
+        if (cudaDeviceCount() > 0) {
+            { Buffer pinned(std::size_t(4) << 20, Device::host(), Stream::host(), HostMemory::Pinned); }
+            QCOMPARE(detail::hostPoolBlocks(), std::size_t(0));
+        }
+    }
+
+    void poolStaysWithinItsLimits() {
+        SKIP_WITHOUT_POOL();
+        const detail::HostPoolLimits before = detail::hostPoolLimits();
+        detail::HostPoolLimits limits;
+        limits.minBytes = std::size_t(1) << 20;
+        limits.maxBytes = std::size_t(8) << 20;
+        limits.maxBlocks = 3;
+        detail::setHostPoolLimits(limits);
+        detail::trimHostPool();
+        {
+            std::vector<Buffer> many;
+            for (int i = 0; i < 6; ++i)
+                many.emplace_back(std::size_t(2) << 20, Device::host(), Stream::host());
+        } // six 2 MiB blocks released: three kept (maxBlocks), 6 MiB
+        QCOMPARE(detail::hostPoolBlocks(), std::size_t(3));
+        QCOMPARE(detail::hostPoolBytes(), std::size_t(6) << 20);
+        { Buffer big(std::size_t(16) << 20, Device::host(), Stream::host()); } // above maxBytes: freed
+        QCOMPARE(detail::hostPoolBlocks(), std::size_t(3));
+        {
+            Buffer a(std::size_t(3) << 20, Device::host(), Stream::host());
+            Buffer b(std::size_t(3) << 20, Device::host(), Stream::host());
+        } // 12 MiB would be kept: the oldest blocks go until 8 MiB or less remain
+        QVERIFY(detail::hostPoolBytes() <= limits.maxBytes);
+        QCOMPARE(detail::hostPoolBytes(), std::size_t(8) << 20); // 3 + 3 + 2 MiB
+        detail::setHostPoolLimits(before);
+        detail::trimHostPool();
+    }
+
+    void reusedBlocksArePoisonedToo() {
+        SKIP_WITHOUT_POOL();
+        detail::trimHostPool();
+        const std::size_t bytes = std::size_t(2) << 20;
+        void* first = nullptr;
+        {
+            Buffer a(bytes, Device::host(), Stream::host());
+            std::memset(a.data(), 0, bytes);
+            first = a.data();
+        }
+        detail::setPoisonPattern(0x5A);
+        Buffer b(bytes, Device::host(), Stream::host());
+        detail::setPoisonPattern(-1);
+        QCOMPARE(b.data(), first);
+        const auto* p = static_cast<const unsigned char*>(b.data());
+        for (std::size_t i = 0; i < bytes; i += 4093) QCOMPARE(int(p[i]), 0x5A);
+        QCOMPARE(int(p[bytes - 1]), 0x5A);
+    }
+
+    void hugeBlocksAreAlignedToHugePages() {
+        detail::trimHostPool();
+        Buffer big(std::size_t(24) << 20, Device::host(), Stream::host());
+        QCOMPARE(reinterpret_cast<std::uintptr_t>(big.data()) % (std::uintptr_t(2) << 20), std::uintptr_t(0));
+        std::memset(big.data(), 3, big.size());
     }
 
     void impossibleAllocationThrows() {
