@@ -1,6 +1,7 @@
 #include "frame_service.h"
 
 #include <QElapsedTimer>
+#include <QMetaObject>
 #include <algorithm>
 #include <cmath>
 
@@ -23,6 +24,9 @@ std::string cacheKey(const ViewSpec& s) {
 }
 
 std::size_t bytesOf(const DataArray& a) { return static_cast<std::size_t>(a.size()) * sizeOf(a.dtype()); }
+
+// A frame computed faster than this gets its next step computed ahead even before the user steps.
+constexpr double kQuickFrameMs = 50;
 
 Stream streamFor(Device d) { return d.isHost() ? Stream::host() : defaultStream(d); }
 
@@ -111,6 +115,7 @@ void FrameService::setDataset(std::shared_ptr<const Dataset> ds) {
     ++generation_;
     frameJob_.reset();
     seriesJob_.reset();
+    aheadJob_.reset();
     cache_.clear();
     cacheBytes_ = 0;
     ranges_.clear();
@@ -124,13 +129,60 @@ std::shared_ptr<const Dataset> FrameService::dataset() const {
 std::uint64_t FrameService::requestFrame(const ViewSpec& spec, const std::string& steppingDim,
                                          int direction) {
     std::uint64_t id;
+    std::shared_ptr<FrameResult> answer;
     {
         std::lock_guard lock(mutex_);
         id = nextId_++;
-        frameJob_ = Job{id, spec, steppingDim, direction};
+        const Job job{id, spec, steppingDim, direction};
+        answer = answerFromCache(job);
+        if (answer) {
+            // Computed already (ahead, most often): answered from here, even while the worker is
+            // busy computing another step ahead; the worker then computes around this one.
+            frameJob_.reset(); // newest wins
+            if (direction != 0) aheadJob_ = job;
+            ++posted_;
+        } else {
+            frameJob_ = job;
+        }
     }
     wake_.notify_all();
+    if (answer) // queued: the caller learns the id before the answer arrives
+        QMetaObject::invokeMethod(
+            this,
+            [this, answer] {
+                {
+                    std::lock_guard lock(mutex_);
+                    --posted_;
+                }
+                emit frameReady(answer);
+            },
+            Qt::QueuedConnection);
     return id;
+}
+
+void FrameService::setPrefetch(int stepsAhead, int stepsBehind) {
+    prefetchSteps_ = std::max(0, stepsAhead);
+    prefetchBehind_ = std::max(0, stepsBehind);
+}
+
+std::shared_ptr<FrameResult> FrameService::answerFromCache(const Job& job) {
+    std::optional<MinMax> range;
+    if (job.spec.range.mode == RangeMode::Variable || job.spec.range.mode == RangeMode::Symmetric) {
+        const std::string key = job.spec.file + '\n' + job.spec.variable;
+        for (const auto& [k, r] : ranges_)
+            if (k == key) range = r;
+        if (!range) return nullptr; // the worker works it out
+    }
+    const auto hit = cachedLocked(cacheKey(job.spec));
+    if (!hit || hit->frame.ndim() == 1) return nullptr; // a line is built on the worker
+    auto result = std::make_shared<FrameResult>();
+    result->id = job.id;
+    result->spec = job.spec;
+    result->frame = hit->frame;
+    result->fallback = hit->fallback;
+    result->fromCache = true;
+    result->variableRange = range;
+    return result;
 }
 
 std::uint64_t FrameService::requestSeries(const ViewSpec& seriesSpec) {
@@ -160,13 +212,19 @@ std::size_t FrameService::cachedFrames() const {
 
 bool FrameService::busy() const {
     std::lock_guard lock(mutex_);
-    return working_ || hasWork();
+    return working_ || hasWork() || posted_ > 0;
 }
 
 bool FrameService::hasWork() const { return frameJob_.has_value() || seriesJob_.has_value(); }
 
+bool FrameService::hasAnyWork() const { return hasWork() || aheadJob_.has_value(); }
+
 std::optional<FrameService::CacheEntry> FrameService::cached(const std::string& key) {
     std::lock_guard lock(mutex_);
+    return cachedLocked(key);
+}
+
+std::optional<FrameService::CacheEntry> FrameService::cachedLocked(const std::string& key) {
     for (auto it = cache_.begin(); it != cache_.end(); ++it)
         if (it->key == key) {
             cache_.splice(cache_.begin(), cache_, it);
@@ -175,9 +233,9 @@ std::optional<FrameService::CacheEntry> FrameService::cached(const std::string& 
     return std::nullopt;
 }
 
-void FrameService::store(CacheEntry entry) {
+void FrameService::store(CacheEntry entry, const std::shared_ptr<const Dataset>& ds) {
     std::lock_guard lock(mutex_);
-    if (entry.bytes > cacheLimit_) return;
+    if (entry.bytes > cacheLimit_ || dataset_ != ds) return; // too big, or of a file gone since
     std::erase_if(cache_, [&](const CacheEntry& e) {
         if (e.key != entry.key) return false;
         cacheBytes_ -= e.bytes;
@@ -194,22 +252,33 @@ void FrameService::store(CacheEntry entry) {
 void FrameService::run() {
     for (;;) {
         Job job;
-        bool isFrame = false;
+        bool isFrame = false, isAhead = false;
         std::shared_ptr<const Dataset> ds;
         {
             std::unique_lock lock(mutex_);
-            wake_.wait(lock, [&] { return stopping_ || hasWork(); });
+            wake_.wait(lock, [&] { return stopping_ || hasAnyWork(); });
             if (stopping_) return;
-            isFrame = frameJob_.has_value();
-            job = isFrame ? *frameJob_ : *seriesJob_;
-            (isFrame ? frameJob_ : seriesJob_).reset();
             ds = dataset_;
-            working_ = true;
+            if (!hasWork()) { // only steps to compute around a frame answered from the cache
+                job = *aheadJob_;
+                aheadJob_.reset();
+                isAhead = true;
+            } else {
+                isFrame = frameJob_.has_value();
+                job = isFrame ? *frameJob_ : *seriesJob_;
+                (isFrame ? frameJob_ : seriesJob_).reset();
+                working_ = true;
+            }
+        }
+        if (isAhead) {
+            if (ds) prefetch(job, ds);
+            continue;
         }
         emit busyChanged(true);
+        double computeMs = -1;
         if (ds) {
             if (isFrame) {
-                serveFrame(job, ds);
+                computeMs = serveFrame(job, ds);
             } else {
                 serveSeries(job, ds);
             }
@@ -221,11 +290,14 @@ void FrameService::run() {
             working_ = !idle;
         }
         if (idle) emit busyChanged(false);
-        if (idle && isFrame && ds) prefetch(job, ds);
+        // A new view (not a step) gets its next step only when its frame was quick to compute:
+        // a Hovmöller slab of a compressed file or a reduction costs far more than a step.
+        if (idle && isFrame && ds && (job.direction != 0 || (computeMs > 0 && computeMs < kQuickFrameMs)))
+            prefetch(job, ds);
     }
 }
 
-void FrameService::serveFrame(const Job& job, const std::shared_ptr<const Dataset>& ds) {
+double FrameService::serveFrame(const Job& job, const std::shared_ptr<const Dataset>& ds) {
     auto result = std::make_shared<FrameResult>();
     result->id = job.id;
     result->spec = job.spec;
@@ -241,7 +313,7 @@ void FrameService::serveFrame(const Job& job, const std::shared_ptr<const Datase
             const DataArray var = variableOf(*ds, job.spec.variable);
             result->frame = computeFrame(var, job.spec, computeDevice(), result->fallback);
             result->computeMs = clock.nsecsElapsed() / 1e6;
-            store({key, result->frame, result->fallback, bytesOf(result->frame)});
+            store({key, result->frame, result->fallback, bytesOf(result->frame)}, ds);
         }
         if (job.spec.range.mode == RangeMode::Variable || job.spec.range.mode == RangeMode::Symmetric)
             result->variableRange = variableRange(job.spec, ds);
@@ -253,6 +325,7 @@ void FrameService::serveFrame(const Job& job, const std::shared_ptr<const Datase
         result->frame = DataArray();
     }
     emit frameReady(result);
+    return result->error.isEmpty() ? result->computeMs : -1;
 }
 
 void FrameService::serveSeries(const Job& job, const std::shared_ptr<const Dataset>& ds) {
@@ -271,25 +344,46 @@ void FrameService::serveSeries(const Job& job, const std::shared_ptr<const Datas
 }
 
 void FrameService::prefetch(const Job& job, const std::shared_ptr<const Dataset>& ds) {
-    if (job.steppingDim.empty() || job.direction == 0 || prefetchSteps_ <= 0) return;
+    int ahead = prefetchSteps_, behind = prefetchBehind_;
+    if (ahead <= 0 && behind <= 0) return;
     try {
         const DataArray var = variableOf(*ds, job.spec.variable);
+        // The dim stepped along; for a new view, the first slider's dim, forwards, one step.
+        std::string dim = job.steppingDim;
+        int direction = job.direction;
+        if (dim.empty() || direction == 0) {
+            const auto sliced = job.spec.slicedDims(var.dims());
+            if (sliced.empty()) return;
+            dim = dim.empty() ? sliced.front() : dim;
+            direction = 1;
+            ahead = std::min(ahead, 1);
+            behind = 0;
+        }
         const auto& dims = var.dims();
-        if (std::find(dims.begin(), dims.end(), job.steppingDim) == dims.end()) return;
-        const std::int64_t n = var.sizeOf(job.steppingDim);
-        const std::int64_t at = job.spec.indexOf(job.steppingDim);
-        for (int k = 1; k <= prefetchSteps_ && k < n; ++k) {
+        if (std::find(dims.begin(), dims.end(), dim) == dims.end()) return;
+        const std::int64_t n = var.sizeOf(dim);
+        const std::int64_t at = job.spec.indexOf(dim);
+        // Nearest first: two ahead, one behind, then the rest ahead, then the rest behind.
+        std::vector<std::int64_t> offsets;
+        for (int k = 1; k <= std::min(ahead, 2); ++k) offsets.push_back(k * direction);
+        if (behind > 0) offsets.push_back(-direction);
+        for (int k = 3; k <= ahead; ++k) offsets.push_back(k * direction);
+        for (int k = 2; k <= behind; ++k) offsets.push_back(-k * direction);
+        std::vector<std::int64_t> done{at};
+        for (const std::int64_t offset : offsets) {
             {
                 std::lock_guard lock(mutex_);
-                if (hasWork() || stopping_ || dataset_ != ds) return; // the user moved on
+                if (hasAnyWork() || stopping_ || dataset_ != ds) return; // the user moved on
             }
-            const std::int64_t next = ((at + k * job.direction) % n + n) % n; // play loops
-            const ViewSpec spec = withIndex(job.spec, job.steppingDim, next);
+            const std::int64_t next = ((at + offset) % n + n) % n;                 // play loops
+            if (std::find(done.begin(), done.end(), next) != done.end()) continue; // short dims
+            done.push_back(next);
+            const ViewSpec spec = withIndex(job.spec, dim, next);
             const std::string key = cacheKey(spec);
             if (cached(key)) continue;
             FallbackNote note;
             DataArray frame = computeFrame(var, spec, computeDevice(), note);
-            store({key, frame, note, bytesOf(frame)});
+            store({key, frame, note, bytesOf(frame)}, ds);
         }
     } catch (const std::exception&) {
         // A step ahead that fails is not shown; the request for it will say why.

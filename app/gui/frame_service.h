@@ -2,9 +2,12 @@
 // FrameService: computes what the window shows off the GUI thread. One worker thread takes the
 // newest request (a frame, or a series through a point) and drops the ones it overtook, so
 // scrubbing never queues work the user has moved past. Frames are computed on the compute
-// device (falling back to the CPU with a reason when the GPU fails) and kept in a small cache;
-// while the user steps along a dim the worker computes the next steps ahead, so that a step
-// on a compressed file is served from memory. Results arrive on the GUI thread as signals.
+// device (falling back to the CPU with a reason when the GPU fails) and kept in a small cache.
+// Once a frame is shown the worker computes the steps around it ahead of time: along the dim
+// the user steps (the first sliced dim for a new view), mostly in the direction of the steps,
+// a few behind, so that a step on a compressed file is served from memory. A request whose
+// frame is cached is answered at once from the GUI thread, even while the worker is busy
+// computing ahead. Results arrive on the GUI thread as signals.
 #include <QObject>
 #include <QString>
 #include <atomic>
@@ -63,15 +66,17 @@ public:
     std::shared_ptr<const Dataset> dataset() const;
 
     // Newest wins. `steppingDim`/`direction` (+1, -1): the dim the user is stepping along, so
-    // that the worker computes the next steps ahead once this one is done.
+    // that the worker computes the next steps ahead once this one is done (empty: the first
+    // sliced dim, forwards).
     std::uint64_t requestFrame(const ViewSpec& spec, const std::string& steppingDim = {}, int direction = 0);
     std::uint64_t requestSeries(const ViewSpec& seriesSpec);
 
-    // Steps computed ahead and cache limits (bytes of frames kept).
-    void setPrefetch(int stepsAhead) { prefetchSteps_ = stepsAhead; }
+    // Steps computed ahead (in the direction of the steps) and behind, and the cache's limit
+    // (bytes of frames kept).
+    void setPrefetch(int stepsAhead, int stepsBehind = 2);
     void setCacheBytes(std::size_t bytes);
     std::size_t cachedFrames() const;
-    bool busy() const; // a request is being computed or waits
+    bool busy() const; // a request is being computed or waits, or its answer is on its way
 
 signals:
     void frameReady(const std::shared_ptr<const strata::app::FrameResult>& result);
@@ -92,18 +97,27 @@ private:
         std::size_t bytes = 0;
     };
     void run();
-    void serveFrame(const Job& job, const std::shared_ptr<const Dataset>& ds);
+    // Returns how long the frame took to compute (0 from the cache, -1 when it failed).
+    double serveFrame(const Job& job, const std::shared_ptr<const Dataset>& ds);
     void serveSeries(const Job& job, const std::shared_ptr<const Dataset>& ds);
+    // The steps around `job`'s frame: all of them while the user steps (job.direction != 0),
+    // else only the next one along the first sliced dim.
     void prefetch(const Job& job, const std::shared_ptr<const Dataset>& ds);
-    bool hasWork() const;                                     // mutex held
-    std::optional<CacheEntry> cached(const std::string& key); // a copy, taken under the lock
-    void store(CacheEntry entry);
+    bool hasWork() const;    // a frame or series request waits (mutex held)
+    bool hasAnyWork() const; // that, or steps to compute around a frame (mutex held)
+    std::optional<CacheEntry> cached(const std::string& key);       // a copy, taken under the lock
+    std::optional<CacheEntry> cachedLocked(const std::string& key); // the same, mutex held
+    // The answer to `job` from the cache when it can be given without the worker (mutex held).
+    std::shared_ptr<FrameResult> answerFromCache(const Job& job);
+    void store(CacheEntry entry, const std::shared_ptr<const Dataset>& ds); // dropped unless ds is current
     std::optional<MinMax> variableRange(const ViewSpec& spec, const std::shared_ptr<const Dataset>& ds);
 
     mutable std::mutex mutex_;
     std::condition_variable wake_;
     std::shared_ptr<const Dataset> dataset_;
     std::optional<Job> frameJob_, seriesJob_;
+    std::optional<Job> aheadJob_; // a frame answered from the cache: compute the steps around it
+    int posted_ = 0;              // answers from the cache on their way to the GUI thread
     std::uint64_t nextId_ = 1;
     std::uint64_t generation_ = 0; // bumped by setDataset: work for an older dataset is dropped
     bool stopping_ = false;
@@ -111,7 +125,7 @@ private:
     std::list<CacheEntry> cache_; // most recent first
     std::size_t cacheBytes_ = 0, cacheLimit_ = std::size_t(512) << 20;
     std::list<std::pair<std::string, MinMax>> ranges_; // variable → whole extremes
-    std::atomic<int> prefetchSteps_{4};
+    std::atomic<int> prefetchSteps_{8}, prefetchBehind_{2};
     std::thread thread_;
 };
 
