@@ -35,6 +35,10 @@ void ImageScene::attach(vtkOpenGLRenderWindow* window) {
     if (window_ == window) return;
     detach();
     window_ = window;
+    // No multisampling: the frame is drawn cell-aligned and the annotations are axis-aligned
+    // lines and text, so it buys nothing here, and under a software rasteriser (Mesa's
+    // llvmpipe) VTK's default of 8 samples tripled the cost of drawing a full-size frame.
+    window_->SetMultiSamples(0);
     window_->SetNumberOfLayers(2);
     window_->AddRenderer(back_);
     window_->AddRenderer(plot_);
