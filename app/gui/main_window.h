@@ -170,6 +170,7 @@ private:
     QPointer<QMessageBox> errorBox_;
     bool traceFrames_ = false;
     QTimer* rememberTimer_ = nullptr;
+    QTimer* labelTimer_ = nullptr;
     std::function<ViewSpec(const Dataset&)> initialView_;
 };
 
