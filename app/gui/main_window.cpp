@@ -91,6 +91,12 @@ MainWindow::MainWindow(QWidget* parent)
     buildDocks();
     buildMenus();
     buildStatusBar();
+    // The keyboard starts on the image: ← → and Page keys step the active slider from there
+    // (the first focusable widget would otherwise be a spin box that keeps the arrows).
+    image_->setFocusPolicy(Qt::StrongFocus);
+    line_->setFocusPolicy(Qt::StrongFocus);
+    setFocusProxy(image_);
+    image_->setFocus();
 
     connect(dimBar_, &DimensionBar::roleRequested, this,
             [this](const QString& dim, Role role, ReduceOp op) { assignDim(dim, role, op); });

@@ -2,6 +2,8 @@
 // exports read back and compared value by value with the core's own results.
 #include <QtTest>
 
+#include "app/strata_process.h"
+
 #include <cmath>
 
 #include "io/nc_write.h"
@@ -15,30 +17,10 @@ namespace {
 const QString kData = QStringLiteral(STRATA_TEST_DATA);
 const QString kSample = kData + "/tas_rectilinear_grid_2D.nc";
 
-struct Run {
-    int status = -1;
-    QString out, err;
-};
+using stratatest::Run;
+using stratatest::runStrata;
 
-Run runStrata(const QStringList& args, bool withoutDisplay = false) {
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert("STRATA_CPU", "1");
-    if (withoutDisplay) env.remove("DISPLAY");
-    p.setProcessEnvironment(env);
-    p.start(STRATA_APP_BINARY, args);
-    if (!p.waitForFinished(120000)) return {};
-    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
-            QString::fromUtf8(p.readAllStandardError())};
-}
-
-QList<QStringList> readCsv(const QString& path) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) return {};
-    QList<QStringList> rows;
-    while (!f.atEnd()) rows.append(QString::fromUtf8(f.readLine()).trimmed().split(','));
-    return rows;
-}
+using stratatest::readCsv;
 
 // A small time series written here, in `calendar`, with `days` since 1900-01-01 and values
 // 0.1, NaN, 20, ...

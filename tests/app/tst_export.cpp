@@ -3,6 +3,8 @@
 // the requested size, and runs with no X display at all (the binary starts its own Xvfb).
 #include <QtTest>
 
+#include "app/strata_process.h"
+
 #include "render/image_compare.h"
 #include "render/render_fixtures.h"
 #include "strata/core/view.h"
@@ -15,22 +17,8 @@ namespace {
 const QString kData = QStringLiteral(STRATA_TEST_DATA);
 const QString kSample = kData + "/tas_rectilinear_grid_2D.nc";
 
-struct Run {
-    int status = -1;
-    QString out, err;
-};
-
-Run runStrata(const QStringList& args, bool withoutDisplay = false) {
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert("STRATA_CPU", "1");
-    if (withoutDisplay) env.remove("DISPLAY");
-    p.setProcessEnvironment(env);
-    p.start(STRATA_APP_BINARY, args);
-    if (!p.waitForFinished(120000)) return {};
-    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
-            QString::fromUtf8(p.readAllStandardError())};
-}
+using stratatest::Run;
+using stratatest::runStrata;
 
 // The text after `prefix` on the stderr line that starts with it.
 QString lineAfter(const QString& err, const QString& prefix) {

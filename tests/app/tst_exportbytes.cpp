@@ -8,6 +8,8 @@
 // passed; the PNG checks of the cuda row need a build with the render layer and X, not run there.
 #include <QtTest>
 
+#include "app/strata_process.h"
+
 #include <cmath>
 
 #include "strata/core/runtime.h"
@@ -60,13 +62,7 @@ std::pair<qint64, QString> reportedBytes(const QString& err, const QString& path
     return {m.captured(1).toLongLong(), m.captured(2)};
 }
 
-QList<QStringList> readCsv(const QString& path) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) return {};
-    QList<QStringList> rows;
-    while (!f.atEnd()) rows.append(QString::fromUtf8(f.readLine()).trimmed().split(','));
-    return rows;
-}
+using stratatest::readCsv;
 
 } // namespace
 
