@@ -1,0 +1,95 @@
+// The window's probe: the value under the cursor in the status bar, and the series through a
+// clicked cell in the Series dock (computed on the frame service, fetched to the host there).
+#include <QComboBox>
+#include <QDockWidget>
+#include <QStatusBar>
+#include <cmath>
+
+#include "main_window.h"
+#include "slice_panel.h"
+#include "strata/core/format.h"
+#include "strata/render/frame_labels.h"
+
+namespace strata::app {
+namespace {
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+} // namespace
+
+void MainWindow::onHover(const Pick& pick) {
+    if (!pick.inside || shown_.ndim() != 2) {
+        probeText_.clear();
+        statusBar()->clearMessage();
+        return;
+    }
+    QString value;
+    try {
+        const DataArray cell =
+            shown_.isel({Indexer{shown_.dims()[0], pick.row}, Indexer{shown_.dims()[1], pick.column}});
+        const double v = cell.asHost().values<double>().at(0);
+        value = std::isnan(v) ? tr("missing") : q(formatNumber(v));
+        if (auto units = var_.attrs().text("units")) value += " " + q(*units);
+    } catch (const Error& e) {
+        value = q(e.what());
+    }
+    probeText_ = QString("%1 = %2, %3 = %4: %5 = %6")
+                     .arg(q(shown_.dims()[0]), q(pick.yLabel), q(shown_.dims()[1]), q(pick.xLabel),
+                          q(var_.name()), value);
+    statusBar()->showMessage(probeText_);
+}
+
+void MainWindow::refreshSeriesDims() {
+    // The dim the user chose stays while it is sliced; otherwise the first sliced dim.
+    const QString keep = preferredSeriesDim_;
+    seriesDim_->blockSignals(true);
+    seriesDim_->clear();
+    const auto sliced = spec_.slicedDims(var_.dims());
+    for (const auto& d : sliced) seriesDim_->addItem(q(d));
+    seriesDim_->addItem(q(spec_.xDim));
+    if (!spec_.yDim.empty()) seriesDim_->addItem(q(spec_.yDim));
+    const bool keepIt = std::find(sliced.begin(), sliced.end(), keep.toStdString()) != sliced.end();
+    seriesDim_->setCurrentIndex(keepIt ? seriesDim_->findText(keep) : 0);
+    seriesDim_->blockSignals(false);
+}
+
+void MainWindow::plotSeriesAt(std::int64_t row, std::int64_t column, const QString& dim) {
+    if (!ds_ || shown_.ndim() != 2) return;
+    const std::string along = (dim.isEmpty() ? seriesDim_->currentText() : dim).toStdString();
+    if (along.empty()) return;
+    seriesRow_ = row;
+    seriesColumn_ = column;
+    ViewSpec s = spec_;
+    s.xDim = along;
+    s.yDim.clear();
+    s.indices.clear();
+    for (const auto& d : var_.dims()) {
+        if (d == along || roleOf(spec_, d) == Role::Reduce) continue;
+        const std::int64_t i = d == spec_.yDim ? row : d == spec_.xDim ? column : spec_.indexOf(d);
+        s.indices.push_back({d, i});
+    }
+    wantedSeries_ = service_->requestSeries(s);
+    seriesDock_->show();
+}
+
+void MainWindow::onSeriesReady(const std::shared_ptr<const SeriesResult>& r) {
+    if (r->id != wantedSeries_) return;
+    if (!r->error.isEmpty()) {
+        showError(tr("Cannot plot the series"), r->error, false);
+        return;
+    }
+    series_ = r->series;
+    LineSeries s = r->line ? *r->line : lineSeries(series_);
+    QStringList at;
+    for (const auto& [d, i] : r->spec.indices) at << QString("%1 = %2").arg(q(d), coordinateText(var_, d, i));
+    s.title = variableTitle(series_) + "  " + at.join(", ").toStdString();
+    // The dock is short: the y axis says the name and units, the title the long name.
+    const auto units = var_.attrs().text("units");
+    s.yTitle = var_.name() + (units && !units->empty() ? " [" + *units + "]" : "");
+    seriesPlot_->setSeries(std::move(s));
+    seriesPlot_->update();
+    seriesDock_->setWindowTitle(tr("Series along %1").arg(q(r->spec.xDim)));
+    emit seriesShown();
+}
+
+} // namespace strata::app
