@@ -126,8 +126,8 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(image_, &ImageView::drawError, this,
             [this](const QString& m) { showError(tr("Drawing failed"), m, false); });
-    connect(image_, &QOpenGLWidget::frameSwapped, this, &MainWindow::onPresented);
-    connect(line_, &QOpenGLWidget::frameSwapped, this, &MainWindow::onPresented);
+    connect(image_, &VtkGlWidget::frameSwapped, this, &MainWindow::onPresented);
+    connect(line_, &VtkGlWidget::frameSwapped, this, &MainWindow::onPresented);
     connect(seriesDim_, &QComboBox::activated, this,
             [this] { preferredSeriesDim_ = seriesDim_->currentText(); });
     connect(seriesDim_, &QComboBox::currentIndexChanged, this, [this] {
@@ -508,13 +508,13 @@ void MainWindow::onFrameReady(const std::shared_ptr<const FrameResult>& r) {
             image_->setSettings(imageSettings());
             image_->setFrame(ImageFrame{shown_, frameTitle(shown_, r->spec.reductions), r->variableRange});
             stack_->setCurrentWidget(image_);
-            image_->update();
+            image_->requestRender();
         } else {
             LineSeries line = r->line ? *r->line : lineSeries(shown_.asHost()); // drawn from the host
             line.title = frameTitle(shown_, r->spec.reductions);
             line_->setSeries(std::move(line));
             stack_->setCurrentWidget(line_);
-            line_->update();
+            line_->requestRender();
         }
         presentPendingSince_ = requestedAt_.count(r->id) ? requestedAt_[r->id] : monotonicNs();
         lastError_.clear();

@@ -3,8 +3,10 @@
 // cell (or at --size), steps through the first dim, and times per step:
 //   compute   computeFrame on the compute device (the frame service's work)
 //   colour    minmaxValues + colormap on the host (what the scene does before the upload)
-//   paint     the widget's paintGL (texture upload, VTK render), glFinish'ed
-//   present   paintGL's end -> frameSwapped (Qt's composition of the window and the swap)
+//   paint     the view's prepareRender (colour map, texture upload, annotations), glFinish'ed
+//             (--bare: the QOpenGLWidget's paintGL)
+//   present   its end -> frameSwapped (VTK's render and the swap of the view's own GL window;
+//             --bare: Qt's composition of the window and the swap)
 //   total     setFrame -> frameSwapped
 // medians and p90 over --steps steps. Not a test; for bench/RESULTS.md.
 //
@@ -15,6 +17,7 @@
 // --no-pool: the host buffers' free list off (every buffer fresh memory).
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QOpenGLWidget>
 #include <QOpenGLWindow>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -50,15 +53,18 @@ double nowMs() {
         .count();
 }
 
+// The image view as the window has it (its own native GL window). VTK's render comes after
+// prepareRender, so "paint" is the prepare (colour map, upload, annotations) and "present" the
+// rest (VTK's render and the swap).
 class TimedView : public strata::ImageView {
 public:
     using ImageView::ImageView;
     double paintStart = 0, paintEnd = 0;
 
 protected:
-    void paintGL() override {
+    void prepareRender(int w, int h, double dpr) override {
         paintStart = nowMs();
-        ImageView::paintGL();
+        ImageView::prepareRender(w, h, dpr);
         glFinish();
         paintEnd = nowMs();
     }
@@ -281,7 +287,7 @@ int main(int argc, char** argv) {
     }
     TimedView timed;
     BareView plain;
-    QOpenGLWidget& view = bare ? static_cast<QOpenGLWidget&>(plain) : timed;
+    QWidget& view = bare ? static_cast<QWidget&>(plain) : timed;
     const double& paintStart = bare ? plain.paintStart : timed.paintStart;
     const double& paintEnd = bare ? plain.paintEnd : timed.paintEnd;
     view.resize(width, height);
@@ -316,7 +322,7 @@ int main(int argc, char** argv) {
         else
             timed.setFrame(strata::ImageFrame{frame, {}, {}});
     };
-    QObject::connect(&view, &QOpenGLWidget::frameSwapped, &view, [&] {
+    auto presented = [&] {
         const double t = nowMs();
         if (requested == 0) return;
         if (step > 0) { // the first frame pays for shader compilation
@@ -333,7 +339,9 @@ int main(int argc, char** argv) {
             return;
         }
         QTimer::singleShot(20, &view, next);
-    });
+    };
+    QObject::connect(&plain, &QOpenGLWidget::frameSwapped, &view, presented);
+    QObject::connect(&timed, &strata::ImageView::frameSwapped, &view, presented);
     QTimer::singleShot(500, &view, next);
     return app.exec();
 }

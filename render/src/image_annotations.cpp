@@ -128,22 +128,56 @@ std::vector<Tick> axisTicks(const AxisGrid& g, double lo, double hi, int target)
 ImageAnnotations::ImageAnnotations() = default;
 ImageAnnotations::~ImageAnnotations() { clear(); }
 
-void ImageAnnotations::add(vtkRenderer* r, vtkProp* p) {
-    r->AddViewProp(p);
+void ImageAnnotations::add(Group& g, vtkProp* p) {
+    renderer_->AddViewProp(p);
     p->Register(nullptr);
-    props_.emplace_back(r, p);
+    g.props.push_back(p);
+}
+
+void ImageAnnotations::clear(Group& g) {
+    for (vtkProp* p : g.props) {
+        if (renderer_) renderer_->RemoveViewProp(p);
+        p->UnRegister(nullptr);
+    }
+    g.props.clear();
 }
 
 void ImageAnnotations::clear() {
-    for (auto& [r, p] : props_) {
-        r->RemoveViewProp(p);
-        p->UnRegister(nullptr);
-    }
-    props_.clear();
+    clear(axes_);
+    clear(bar_);
+    clear(title_);
+    axesKey_.reset();
+    barKey_.reset();
+    titleKey_.reset();
 }
 
 void ImageAnnotations::build(vtkRenderer* back, const AnnotationContent& c) {
-    clear();
+    if (back != renderer_) {
+        clear();
+        renderer_ = back;
+    }
+    rebuilt_ = 0;
+    if (AxesKey k{c.layout, c.window, c.gridVersion}; k != axesKey_) {
+        clear(axes_);
+        buildAxes(axes_, c);
+        axesKey_ = std::move(k);
+        ++rebuilt_;
+    }
+    if (BarKey k{c.layout, c.table, c.range, c.barTitle}; k != barKey_) {
+        clear(bar_);
+        buildBar(bar_, c);
+        barKey_ = std::move(k);
+        ++rebuilt_;
+    }
+    if (TitleKey k{c.layout, c.title}; k != titleKey_) {
+        clear(title_);
+        buildTitle(title_, c);
+        titleKey_ = std::move(k);
+        ++rebuilt_;
+    }
+}
+
+void ImageAnnotations::buildAxes(Group& g, const AnnotationContent& c) {
     const ViewLayout& l = c.layout;
     const double s = l.scale;
     const PixelRect& pr = l.plot;
@@ -158,67 +192,75 @@ void ImageAnnotations::build(vtkRenderer* back, const AnnotationContent& c) {
     for (const Tick& k : axisTicks(*c.x, c.window.x0, c.window.x1, tickTarget(pr.width(), 90 * s))) {
         const double px = std::round(t.pixelX(k.value)) + 0.5;
         ticks.add(px, pr.y0 - h, px, pr.y0 - h - tickLen);
-        add(back, text(k.label, px, pr.y0 - tickLen - 3 * s, labelSize, Align::Centre, VAlign::Top));
+        add(g, text(k.label, px, pr.y0 - tickLen - 3 * s, labelSize, Align::Centre, VAlign::Top));
     }
-    add(back, text(c.x->title, (pr.x0 + pr.x1) / 2, pr.y0 - 34 * s, titleSize, Align::Centre, VAlign::Top));
+    add(g, text(c.x->title, (pr.x0 + pr.x1) / 2, pr.y0 - 34 * s, titleSize, Align::Centre, VAlign::Top));
     // y: ticks left of the plot, labels before them, the axis title turned upright.
     for (const Tick& k : axisTicks(*c.y, c.window.y0, c.window.y1, tickTarget(pr.height(), 45 * s))) {
         const double py = std::round(t.pixelY(k.value)) + 0.5;
         ticks.add(pr.x0 - h, py, pr.x0 - h - tickLen, py);
-        add(back, text(k.label, pr.x0 - tickLen - 3 * s, py, labelSize, Align::Right, VAlign::Centre));
+        add(g, text(k.label, pr.x0 - tickLen - 3 * s, py, labelSize, Align::Right, VAlign::Centre));
     }
-    add(back,
-        text(c.y->title, pr.x0 - 66 * s, (pr.y0 + pr.y1) / 2, titleSize, Align::Centre, VAlign::Centre, 90));
+    add(g, text(c.y->title, pr.x0 - 66 * s, (pr.y0 + pr.y1) / 2, titleSize, Align::Centre, VAlign::Centre, 90));
+    add(g, ticks.actor(s));
+}
 
+void ImageAnnotations::buildBar(Group& g, const AnnotationContent& c) {
     // The colour bar: one cell per LUT entry, low at the bottom, exactly the map's colours.
+    const ViewLayout& l = c.layout;
+    const double s = l.scale;
+    const double tickLen = 5 * s, labelSize = 12 * s, titleSize = 13 * s, h = 0.5 * s;
     const PixelRect& cb = l.colourBar;
-    if (!c.table.empty() && cb.height() > 0) {
-        vtkNew<vtkPoints> pts;
-        vtkNew<vtkCellArray> cells;
-        vtkNew<vtkUnsignedCharArray> colours;
-        colours->SetNumberOfComponents(4);
-        const auto n = static_cast<vtkIdType>(c.table.size());
-        for (vtkIdType i = 0; i <= n; ++i) {
-            double y = cb.y0 + cb.height() * static_cast<double>(i) / static_cast<double>(n);
-            pts->InsertNextPoint(cb.x0, y, 0);
-            pts->InsertNextPoint(cb.x1, y, 0);
-        }
-        for (vtkIdType i = 0; i < n; ++i) {
-            vtkIdType q[4] = {2 * i, 2 * i + 1, 2 * i + 3, 2 * i + 2};
-            cells->InsertNextCell(4, q);
-            const Rgba8& col = c.table[static_cast<std::size_t>(i)];
-            colours->InsertNextTuple4(col.r, col.g, col.b, 255);
-        }
-        vtkNew<vtkPolyData> pd;
-        pd->SetPoints(pts);
-        pd->SetPolys(cells);
-        pd->GetCellData()->SetScalars(colours);
-        vtkNew<vtkPolyDataMapper2D> mapper;
-        mapper->SetInputData(pd);
-        mapper->SetScalarModeToUseCellData();
-        mapper->SetColorModeToDirectScalars();
-        vtkNew<vtkActor2D> bar;
-        bar->SetMapper(mapper);
-        add(back, bar);
-        ticks.rect({cb.x0 - h, cb.y0 - h, cb.x1 + h, cb.y1 + h});
-        const auto [vmin, vmax] = c.range;
-        for (const Tick& k : niceTicks(vmin, vmax, tickTarget(cb.height(), 45 * s))) {
-            const double py = std::round(cb.y0 + (k.value - vmin) / (vmax - vmin) * cb.height()) + 0.5;
-            ticks.add(cb.x1 + h, py, cb.x1 + h + tickLen, py);
-            add(back, text(k.label, cb.x1 + tickLen + 3 * s, py, labelSize, Align::Left, VAlign::Centre));
-        }
-        if (!c.barTitle.empty())
-            add(back, text(c.barTitle, cb.x1 + 60 * s, (cb.y0 + cb.y1) / 2, titleSize, Align::Centre,
-                           VAlign::Centre, 90));
+    if (c.table.empty() || cb.height() <= 0) return;
+    vtkNew<vtkPoints> pts;
+    vtkNew<vtkCellArray> cells;
+    vtkNew<vtkUnsignedCharArray> colours;
+    colours->SetNumberOfComponents(4);
+    const auto n = static_cast<vtkIdType>(c.table.size());
+    for (vtkIdType i = 0; i <= n; ++i) {
+        double y = cb.y0 + cb.height() * static_cast<double>(i) / static_cast<double>(n);
+        pts->InsertNextPoint(cb.x0, y, 0);
+        pts->InsertNextPoint(cb.x1, y, 0);
     }
-    add(back, ticks.actor(s));
+    for (vtkIdType i = 0; i < n; ++i) {
+        vtkIdType q[4] = {2 * i, 2 * i + 1, 2 * i + 3, 2 * i + 2};
+        cells->InsertNextCell(4, q);
+        const Rgba8& col = c.table[static_cast<std::size_t>(i)];
+        colours->InsertNextTuple4(col.r, col.g, col.b, 255);
+    }
+    vtkNew<vtkPolyData> pd;
+    pd->SetPoints(pts);
+    pd->SetPolys(cells);
+    pd->GetCellData()->SetScalars(colours);
+    vtkNew<vtkPolyDataMapper2D> mapper;
+    mapper->SetInputData(pd);
+    mapper->SetScalarModeToUseCellData();
+    mapper->SetColorModeToDirectScalars();
+    vtkNew<vtkActor2D> bar;
+    bar->SetMapper(mapper);
+    add(g, bar);
+    Lines ticks;
+    ticks.rect({cb.x0 - h, cb.y0 - h, cb.x1 + h, cb.y1 + h});
+    const auto [vmin, vmax] = c.range;
+    for (const Tick& k : niceTicks(vmin, vmax, tickTarget(cb.height(), 45 * s))) {
+        const double py = std::round(cb.y0 + (k.value - vmin) / (vmax - vmin) * cb.height()) + 0.5;
+        ticks.add(cb.x1 + h, py, cb.x1 + h + tickLen, py);
+        add(g, text(k.label, cb.x1 + tickLen + 3 * s, py, labelSize, Align::Left, VAlign::Centre));
+    }
+    if (!c.barTitle.empty())
+        add(g, text(c.barTitle, cb.x1 + 60 * s, (cb.y0 + cb.y1) / 2, titleSize, Align::Centre, VAlign::Centre, 90));
+    add(g, ticks.actor(s));
+}
 
+void ImageAnnotations::buildTitle(Group& g, const AnnotationContent& c) {
     // The title, shortened with "…" when it would run past the window's edges.
+    const ViewLayout& l = c.layout;
+    const double s = l.scale;
     vtkSmartPointer<vtkTextActor> title =
         text(c.title, l.width / 2.0, l.height - 12 * s, 15 * s, Align::Centre, VAlign::Top);
-    const int dpi = back->GetVTKWindow() ? back->GetVTKWindow()->GetDPI() : 72;
+    const int dpi = renderer_->GetVTKWindow() ? renderer_->GetVTKWindow()->GetDPI() : 72;
     title->SetInput(elided(c.title, title, l.width - 16 * s, dpi).c_str());
-    add(back, title);
+    add(g, title);
 }
 
 } // namespace strata::detail

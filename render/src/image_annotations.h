@@ -1,6 +1,8 @@
 #pragma once
 // Everything around the frame, drawn as 2-D props in the back renderer: the plot's border,
 // the axes' ticks, labels and titles, the colour bar with its ticks and units, the title.
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,23 +22,60 @@ struct AnnotationContent {
     ViewWindow window;
     const AxisGrid* x = nullptr;
     const AxisGrid* y = nullptr;
+    std::uint64_t gridVersion = 0; // changes whenever x or y draw differently (ticks, titles)
     std::vector<Rgba8> table; // the colour map, low values first
     MinMax range{0, 1};
     std::string title;
     std::string barTitle; // the variable's units
 };
 
+// Three groups of props, each rebuilt only when what it shows changes: the axes (border, ticks,
+// labels, titles), the colour bar, the title. A step through time changes the title (and the
+// colour bar with a per-frame range), not the axes: their text textures are kept.
 class ImageAnnotations {
 public:
     ImageAnnotations();
     ~ImageAnnotations();
-    // Replaces the props in `back` (window pixels).
+    // Brings the props in `back` (window pixels) up to date with `content`.
     void build(vtkRenderer* back, const AnnotationContent& content);
     void clear();
+    // How many groups the last build() made afresh (0 to 3): for tests and benchmarks.
+    int rebuiltGroups() const { return rebuilt_; }
 
 private:
-    void add(vtkRenderer* r, vtkProp* p);
-    std::vector<std::pair<vtkRenderer*, vtkProp*>> props_;
+    struct Group {
+        std::vector<vtkProp*> props;
+    };
+    struct AxesKey {
+        ViewLayout layout;
+        ViewWindow window;
+        std::uint64_t grid = 0;
+        friend bool operator==(const AxesKey&, const AxesKey&) = default;
+    };
+    struct BarKey {
+        ViewLayout layout;
+        std::vector<Rgba8> table;
+        MinMax range;
+        std::string title;
+        friend bool operator==(const BarKey&, const BarKey&) = default;
+    };
+    struct TitleKey {
+        ViewLayout layout;
+        std::string title;
+        friend bool operator==(const TitleKey&, const TitleKey&) = default;
+    };
+    void add(Group& g, vtkProp* p);
+    void clear(Group& g);
+    void buildAxes(Group& g, const AnnotationContent& c);
+    void buildBar(Group& g, const AnnotationContent& c);
+    void buildTitle(Group& g, const AnnotationContent& c);
+
+    vtkRenderer* renderer_ = nullptr;
+    Group axes_, bar_, title_;
+    std::optional<AxesKey> axesKey_;
+    std::optional<BarKey> barKey_;
+    std::optional<TitleKey> titleKey_;
+    int rebuilt_ = 0;
 };
 
 } // namespace strata::detail

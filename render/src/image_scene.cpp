@@ -9,6 +9,19 @@
 #include "strata/render/frame_labels.h"
 
 namespace strata::detail {
+namespace {
+
+// Whether two axes with the same edges get the same ticks, labels and title.
+bool drawsAlike(const AxisGrid& a, const AxisGrid& b) {
+    auto units = [](const AxisGrid& g) {
+        return g.coordinate ? g.coordinate->attrs.text("units").value_or("") : std::string();
+    };
+    auto calendar = [](const AxisGrid& g) { return g.time ? static_cast<int>(g.time->calendar) : -1; };
+    return a.dim == b.dim && a.title == b.title && a.fromIndices == b.fromIndices && units(a) == units(b) &&
+           calendar(a) == calendar(b);
+}
+
+} // namespace
 
 ImageScene::ImageScene() {
     back_->SetBackground(1, 1, 1);
@@ -57,6 +70,7 @@ void ImageScene::setFrame(ImageFrame frame) {
                        std::to_string(frame.frame.ndim()) + " dims");
     AxisGrid y = axisGrid(frame.frame, 0), x = axisGrid(frame.frame, 1);
     const bool sameGrid = frame_ && x.edges == x_.edges && y.edges == y_.edges;
+    if (!frame_ || !sameGrid || !drawsAlike(x, x_) || !drawsAlike(y, y_)) ++gridVersion_;
     frame_ = std::move(frame);
     x_ = std::move(x);
     y_ = std::move(y);
@@ -145,6 +159,7 @@ void ImageScene::prepare(int width, int height, double scale) {
     c.window = w;
     c.x = &x_;
     c.y = &y_;
+    c.gridVersion = gridVersion_;
     c.table = table_;
     c.range = range_;
     c.title = frame_->title.empty() ? frameTitle(frame_->frame) : frame_->title;

@@ -4,6 +4,7 @@
 // window) holds axes, colour bar and title; the plot one (its viewport the plot rectangle,
 // pixel-aligned parallel camera) holds the frame. Calls that touch GL (prepare, releaseGl)
 // need the render window's context current.
+#include <cstdint>
 #include <memory>
 #include <optional>
 
@@ -48,6 +49,7 @@ public:
     Pick pick(double px, double py) const; // window pixels, origin bottom left
     const FramePathInfo& path() const;
     MinMax range() const { return range_; }
+    int annotationGroupsRebuilt() const { return annotations_.rebuiltGroups(); }
     const AxisGrid& xGrid() const { return x_; }
     const AxisGrid& yGrid() const { return y_; }
 
@@ -62,6 +64,7 @@ private:
 
     std::optional<ImageFrame> frame_;
     AxisGrid x_, y_;
+    std::uint64_t gridVersion_ = 0; // bumped when the axes would draw differently
     ImageViewSettings settings_;
     std::vector<Rgba8> table_;
     DataArray lut_;

@@ -25,17 +25,17 @@ ImageView::~ImageView() {
 
 void ImageView::setFrame(ImageFrame frame) {
     scene_->setFrame(std::move(frame));
-    update();
+    requestRender();
 }
 
 void ImageView::clearFrame() {
     scene_->clearFrame();
-    update();
+    requestRender();
 }
 
 void ImageView::setSettings(const ImageViewSettings& settings) {
     scene_->setSettings(settings);
-    update();
+    requestRender();
 }
 
 const ImageViewSettings& ImageView::settings() const { return scene_->settings(); }
@@ -44,6 +44,7 @@ void ImageView::resetView() { setWindow({}); }
 
 FramePathInfo ImageView::framePath() const { return scene_->path(); }
 MinMax ImageView::colourRange() const { return scene_->range(); }
+int ImageView::annotationGroupsRebuilt() const { return scene_->annotationGroupsRebuilt(); }
 
 void ImageView::prepareRender(int w, int h, double dpr) {
     try {
@@ -89,7 +90,7 @@ void ImageView::setWindow(const ViewWindow& w) {
     else
         s.window = w;
     scene_->setSettings(s);
-    update();
+    requestRender();
     emit settingsChanged(s);
 }
 

@@ -18,7 +18,7 @@ LinePlotView::~LinePlotView() {
 
 void LinePlotView::setSeries(LineSeries series) {
     scene_->setSeries(std::move(series));
-    update();
+    requestRender();
 }
 
 const LineSeries& LinePlotView::series() const { return scene_->series(); }

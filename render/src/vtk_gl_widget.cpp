@@ -1,7 +1,14 @@
 #include "strata/render/vtk_gl_widget.h"
 
+#include <QApplication>
+#include <QKeyEvent>
+#include <QMouseEvent>
 #include <QOpenGLContext>
+#include <QOpenGLFramebufferObject>
+#include <QOpenGLWindow>
 #include <QSurfaceFormat>
+#include <QVBoxLayout>
+#include <QWheelEvent>
 #include <vtkCallbackCommand.h>
 #include <vtkCommand.h>
 #include <vtkGenericOpenGLRenderWindow.h>
@@ -12,9 +19,64 @@
 
 namespace strata {
 
+// The native GL window: its GL callbacks and its input go to the widget that holds it.
+class VtkGlWidget::GlWindow : public QOpenGLWindow {
+public:
+    explicit GlWindow(VtkGlWidget* owner) : QOpenGLWindow(NoPartialUpdate), owner_(owner) {
+        setFormat(VtkGlWidget::defaultFormat());
+        // The keyboard stays with the widgets: key presses go to the focused widget as usual.
+        setFlag(Qt::WindowDoesNotAcceptFocus);
+    }
+
+protected:
+    void initializeGL() override { owner_->initializeGl(); }
+    void paintGL() override { owner_->paintGl(); }
+
+    bool event(QEvent* e) override {
+        switch (e->type()) {
+        case QEvent::MouseButtonPress:
+        case QEvent::MouseButtonRelease:
+        case QEvent::MouseButtonDblClick:
+        case QEvent::MouseMove: {
+            auto* m = static_cast<QMouseEvent*>(e);
+            if (e->type() == QEvent::MouseMove && m->buttons() == Qt::NoButton && !owner_->hasMouseTracking())
+                return true;
+            if (e->type() == QEvent::MouseButtonPress && (owner_->focusPolicy() & Qt::ClickFocus))
+                owner_->setFocus(Qt::MouseFocusReason);
+            QMouseEvent copy(e->type(), owner_->mapFromGlobal(m->globalPosition()), m->globalPosition(),
+                             m->button(), m->buttons(), m->modifiers(), m->pointingDevice());
+            QApplication::sendEvent(owner_, &copy);
+            return true;
+        }
+        case QEvent::Wheel: {
+            auto* w = static_cast<QWheelEvent*>(e);
+            QWheelEvent copy(owner_->mapFromGlobal(w->globalPosition()), w->globalPosition(), w->pixelDelta(),
+                             w->angleDelta(), w->buttons(), w->modifiers(), w->phase(), w->inverted(),
+                             w->source(), w->pointingDevice());
+            QApplication::sendEvent(owner_, &copy);
+            return true;
+        }
+        case QEvent::KeyPress:
+        case QEvent::KeyRelease: {
+            auto* k = static_cast<QKeyEvent*>(e);
+            QKeyEvent copy(k->type(), k->key(), k->modifiers(), k->text(), k->isAutoRepeat(), k->count());
+            QApplication::sendEvent(owner_->focusWidget() ? owner_->focusWidget() : owner_, &copy);
+            return true;
+        }
+        default:
+            return QOpenGLWindow::event(e);
+        }
+    }
+
+private:
+    VtkGlWidget* owner_;
+};
+
 struct VtkGlWidget::Impl {
     vtkNew<vtkGenericOpenGLRenderWindow> window;
     vtkNew<vtkCallbackCommand> onEvent;
+    GlWindow* glWindow = nullptr;
+    QWidget* container = nullptr; // owns glWindow
     bool glReady = false;
 };
 
@@ -34,24 +96,31 @@ QSurfaceFormat VtkGlWidget::defaultFormat() {
     return f;
 }
 
-VtkGlWidget::VtkGlWidget(QWidget* parent) : QOpenGLWidget(parent), impl_(new Impl) {
-    setFormat(defaultFormat());
+VtkGlWidget::VtkGlWidget(QWidget* parent) : QWidget(parent), impl_(new Impl) {
+    impl_->glWindow = new GlWindow(this);
+    impl_->container = QWidget::createWindowContainer(impl_->glWindow, this);
+    impl_->container->setFocusPolicy(Qt::NoFocus);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(impl_->container);
+    connect(impl_->glWindow, &QOpenGLWindow::frameSwapped, this, &VtkGlWidget::frameSwapped);
+
     auto* w = impl_->window.Get();
-    w->SetOwnContext(false);              // the widget owns the context
+    w->SetOwnContext(false);              // the GL window owns the context
     w->SetFrameBlitModeToBlitToCurrent(); // VTK blits into the framebuffer bound when it renders
-    w->SetReadyForRendering(false);       // only inside paintGL
+    w->SetReadyForRendering(false);       // only inside paintGl
     w->SetForceMaximumHardwareLineWidth(1);
     // VTK asks through events whether and where it may draw; the widget answers.
     impl_->onEvent->SetClientData(this);
     impl_->onEvent->SetCallback([](vtkObject*, unsigned long event, void* client, void* data) {
         auto* self = static_cast<VtkGlWidget*>(client);
+        QOpenGLContext* ctx = self->context();
         switch (event) {
         case vtkCommand::WindowMakeCurrentEvent:
-            if (QOpenGLContext::currentContext() != self->context()) self->makeCurrent();
+            if (ctx && QOpenGLContext::currentContext() != ctx) self->impl_->glWindow->makeCurrent();
             break;
         case vtkCommand::WindowIsCurrentEvent:
-            *static_cast<bool*>(data) =
-                self->context() && QOpenGLContext::currentContext() == self->context();
+            *static_cast<bool*>(data) = ctx && QOpenGLContext::currentContext() == ctx;
             break;
         case vtkCommand::WindowSupportsOpenGLEvent:
             *static_cast<int*>(data) = 1;
@@ -72,23 +141,29 @@ VtkGlWidget::VtkGlWidget(QWidget* parent) : QOpenGLWidget(parent), impl_(new Imp
 
 VtkGlWidget::~VtkGlWidget() {
     releaseGl();
+    delete impl_->container; // and the GL window with its context, while impl_ is still here
     delete impl_;
 }
 
 vtkGenericOpenGLRenderWindow* VtkGlWidget::renderWindow() const { return impl_->window.Get(); }
+QWindow* VtkGlWidget::glWindow() const { return impl_->glWindow; }
+QOpenGLContext* VtkGlWidget::context() const { return impl_->glWindow->context(); }
+
+void VtkGlWidget::requestRender() { impl_->glWindow->update(); }
 
 void VtkGlWidget::releaseGl() {
     if (!impl_->glReady) return;
-    const bool wasCurrent = QOpenGLContext::currentContext() == context();
-    if (!wasCurrent) makeCurrent();
+    QOpenGLContext* ctx = context();
+    const bool wasCurrent = QOpenGLContext::currentContext() == ctx;
+    if (!wasCurrent) impl_->glWindow->makeCurrent();
     releaseScene();
     impl_->window->ReleaseGraphicsResources(impl_->window);
     impl_->glReady = false;
-    if (!wasCurrent) doneCurrent();
+    if (!wasCurrent) impl_->glWindow->doneCurrent();
 }
 
-void VtkGlWidget::initializeGL() {
-    // A new context (first show, or a move to another top-level window): VTK starts afresh.
+void VtkGlWidget::initializeGl() {
+    // A new context: VTK starts afresh.
     if (impl_->glReady) {
         releaseScene();
         impl_->window->ReleaseGraphicsResources(impl_->window);
@@ -101,15 +176,14 @@ void VtkGlWidget::initializeGL() {
     initializeScene();
 }
 
-void VtkGlWidget::resizeGL(int w, int h) {
-    const double dpr = devicePixelRatioF();
-    impl_->window->SetSize(static_cast<int>(w * dpr + 0.5), static_cast<int>(h * dpr + 0.5));
-}
-
-void VtkGlWidget::paintGL() {
+// Renders into the framebuffer bound now (the window's, or grabFramebuffer's): VTK reads the
+// binding when its state cache is reset.
+void VtkGlWidget::paintGl() {
     auto* w = impl_->window.Get();
-    const double dpr = devicePixelRatioF();
-    const int pw = static_cast<int>(width() * dpr + 0.5), ph = static_cast<int>(height() * dpr + 0.5);
+    const double dpr = impl_->glWindow->devicePixelRatio();
+    const int pw = static_cast<int>(impl_->glWindow->width() * dpr + 0.5),
+              ph = static_cast<int>(impl_->glWindow->height() * dpr + 0.5);
+    if (pw <= 0 || ph <= 0) return;
     if (w->GetSize()[0] != pw || w->GetSize()[1] != ph) w->SetSize(pw, ph);
     vtkOpenGLState* state = w->GetState();
     state->Reset(); // Qt changed GL state behind VTK's cache
@@ -120,20 +194,26 @@ void VtkGlWidget::paintGL() {
     w->Render();
     w->SetReadyForRendering(false);
     state->Pop();
-    // Qt composes the widget with its alpha: make every pixel opaque (blending text and lines
-    // leaves alpha below one), as VTK's own Qt adapter does.
-    GLboolean mask[4];
-    GLfloat clear[4];
-    glGetBooleanv(GL_COLOR_WRITEMASK, mask);
-    glGetFloatv(GL_COLOR_CLEAR_VALUE, clear);
-    const GLboolean scissor = glIsEnabled(GL_SCISSOR_TEST);
-    if (scissor) glDisable(GL_SCISSOR_TEST);
+}
+
+QImage VtkGlWidget::grabFramebuffer() {
+    if (!impl_->glWindow->isValid() || !impl_->glReady) return {};
+    impl_->glWindow->makeCurrent();
+    const double dpr = impl_->glWindow->devicePixelRatio();
+    const QSize size(static_cast<int>(impl_->glWindow->width() * dpr + 0.5),
+                     static_cast<int>(impl_->glWindow->height() * dpr + 0.5));
+    QOpenGLFramebufferObject fbo(size, QOpenGLFramebufferObject::CombinedDepthStencil);
+    fbo.bind();
+    paintGl();
+    // Text and lines blended by VTK leave alpha below one: the picture is opaque.
     glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_TRUE);
     glClearColor(0, 0, 0, 1);
     glClear(GL_COLOR_BUFFER_BIT);
-    glColorMask(mask[0], mask[1], mask[2], mask[3]);
-    glClearColor(clear[0], clear[1], clear[2], clear[3]);
-    if (scissor) glEnable(GL_SCISSOR_TEST);
+    glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+    QImage image = fbo.toImage().convertToFormat(QImage::Format_RGB32);
+    fbo.release();
+    image.setDevicePixelRatio(dpr);
+    return image;
 }
 
 } // namespace strata

@@ -58,6 +58,9 @@ private slots:
         view_->setFrame({frame_});
         view_->show();
         QVERIFY(QTest::qWaitForWindowExposed(view_.get()));
+        // The frame is drawn in a native GL window of the view's own.
+        QVERIFY(QTest::qWaitForWindowExposed(view_->glWindow()));
+        QTRY_VERIFY(!view_->grabFramebuffer().isNull());
     }
 
     void drawsWhatExportDraws() {
@@ -81,6 +84,36 @@ private slots:
         FramePathInfo p = view_->framePath();
         QCOMPARE(p.path, FramePath::HostUpload); // a host frame (no GPU here)
         QVERIFY(!p.reason.empty());
+    }
+
+    void redrawsOnlyWhatAStepChanges() {
+        // A step through time: the same grid, other values, another title. The axes' props (and
+        // their text textures) are kept; the title is made anew; the picture is still exactly
+        // what export draws for the new frame.
+        QVERIFY(!view_->grabFramebuffer().isNull());
+        const DataArray next = lonLatFrame(false, false); // the NaN block filled in
+        const ImageFrame step{next, "analytic field  time = 2"};
+        view_->setFrame(step);
+        QImage shown = view_->grabFramebuffer();
+        QCOMPARE(view_->annotationGroupsRebuilt(), 1); // the title (the range is fixed)
+        QVERIFY2(sameContent(shown, renderImage(step, settings_, QSize(kW, kH))),
+                 qPrintable(saveDifference(shown, renderImage(step, settings_, QSize(kW, kH)), "step", 2)));
+        // Nothing changed: nothing rebuilt.
+        (void)view_->grabFramebuffer();
+        QCOMPARE(view_->annotationGroupsRebuilt(), 0);
+        // Another range: the colour bar's ticks follow it, the axes stay.
+        ImageViewSettings perFrame = settings_;
+        perFrame.range = ColourRange{RangeMode::Fixed, -2, 2};
+        view_->setSettings(perFrame);
+        shown = view_->grabFramebuffer();
+        QCOMPARE(view_->annotationGroupsRebuilt(), 1); // the colour bar
+        QVERIFY(sameContent(shown, renderImage(step, perFrame, QSize(kW, kH))));
+        // Back to the test's frame and settings for the cases after: title and bar redrawn.
+        view_->setSettings(settings_);
+        view_->setFrame({frame_});
+        shown = view_->grabFramebuffer();
+        QCOMPARE(view_->annotationGroupsRebuilt(), 2);
+        QVERIFY(sameContent(shown, renderImage({frame_}, settings_, QSize(kW, kH))));
     }
 
     void picksTheCellUnderTheMouse() {
@@ -133,14 +166,16 @@ private slots:
     }
 
     void survivesContextLoss() {
-        // Re-parenting to a new top-level window gives the widget a new GL context.
+        // Re-parenting to a new top-level window moves the view's native GL window with it.
         QWidget holder;
         holder.resize(kW, kH);
         view_->setParent(&holder);
         view_->move(0, 0);
         holder.show();
         QVERIFY(QTest::qWaitForWindowExposed(&holder));
-        QImage again = view_->grabFramebuffer();
+        QVERIFY(QTest::qWaitForWindowExposed(view_->glWindow()));
+        QImage again;
+        QTRY_VERIFY(!(again = view_->grabFramebuffer()).isNull());
         QVERIFY(sameContent(again, renderImage({frame_}, view_->settings(), QSize(kW, kH))));
         view_->setParent(nullptr);
         view_.reset(); // GL objects released while the context is current (no GL errors, no crash)

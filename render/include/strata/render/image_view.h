@@ -31,6 +31,9 @@ public:
     MinMax colourRange() const;
     // The last error met while drawing (empty when none): drawing never throws into Qt.
     QString lastError() const { return lastError_; }
+    // How many of the annotation groups (axes, colour bar, title) the last paint made afresh;
+    // a step through time should remake only what it changes.
+    int annotationGroupsRebuilt() const;
 
     // The cell under a point in widget coordinates (logical pixels, origin top left), as
     // of the last paint.

@@ -12,6 +12,7 @@ struct PixelRect {
     double width() const { return x1 - x0; }
     double height() const { return y1 - y0; }
     bool contains(double x, double y) const { return x >= x0 && x <= x1 && y >= y0 && y <= y1; }
+    friend bool operator==(const PixelRect&, const PixelRect&) = default;
 };
 
 // The visible interval of data coordinates; x0 < x1 and y0 < y1 (values increase to the
@@ -40,6 +41,7 @@ struct ViewLayout {
     double scale = 1;          // device pixels per logical pixel (fonts, margins, lines)
     PixelRect plot;            // where the visible window is drawn
     PixelRect colourBar;
+    friend bool operator==(const ViewLayout&, const ViewLayout&) = default;
 };
 
 // The layout for a window of width × height device pixels. With keepAspect the plot area
