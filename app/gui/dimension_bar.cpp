@@ -66,14 +66,15 @@ void DimChip::mouseMoveEvent(QMouseEvent* e) {
             return;
         dragging_ = true;
         setCursor(Qt::ClosedHandCursor);
-        ghost_ = new QLabel(window());
+        // A window of its own, so that it also shows over the views' native GL windows.
+        ghost_ = new QLabel(nullptr, Qt::ToolTip | Qt::FramelessWindowHint | Qt::WindowTransparentForInput);
         ghost_->setPixmap(grab());
         ghost_->setAttribute(Qt::WA_TransparentForMouseEvents);
         ghost_->setWindowOpacity(0.8);
         ghost_->show();
         ghost_->raise();
     }
-    if (ghost_) ghost_->move(window()->mapFromGlobal(global) - pressedAt_);
+    if (ghost_) ghost_->move(global - pressedAt_);
     emit dragMoved(global);
 }
 

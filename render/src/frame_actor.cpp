@@ -1,7 +1,12 @@
 #include "frame_actor.h"
 
 #include <GL/gl.h>
+#include <GL/glext.h>
+#include <algorithm>
+#include <cmath>
 #include <vtkActor.h>
+#include <vtkCallbackCommand.h>
+#include <vtkCommand.h>
 #include <vtkCellArray.h>
 #include <vtkDoubleArray.h>
 #include <vtkFloatArray.h>
@@ -13,6 +18,7 @@
 #include <vtkPolyData.h>
 #include <vtkPolyDataMapper.h>
 #include <vtkProperty.h>
+#include <vtkRenderer.h>
 #include <vtkTextureObject.h>
 
 namespace strata::detail {
@@ -53,9 +59,25 @@ FrameActor::FrameActor() {
     actor_->VisibilityOff();
 }
 
-FrameActor::~FrameActor() = default;
+FrameActor::~FrameActor() { detach(); }
 
 vtkActor* FrameActor::actor() const { return actor_.Get(); }
+
+void FrameActor::attach(vtkRenderer* plot) {
+    detach();
+    plot_ = plot;
+    plot_->AddActor(actor_);
+    onEnd_->SetClientData(this);
+    onEnd_->SetCallback([](vtkObject*, unsigned long, void* self, void*) { static_cast<FrameActor*>(self)->copyFrame(); });
+    observer_ = plot_->AddObserver(vtkCommand::EndEvent, onEnd_);
+}
+
+void FrameActor::detach() {
+    if (!plot_) return;
+    plot_->RemoveObserver(observer_);
+    plot_->RemoveActor(actor_);
+    plot_ = nullptr;
+}
 
 void FrameActor::setGrid(const AxisGrid& x, const AxisGrid& y) {
     std::vector<double> xp, xt, yp, yt;
@@ -65,6 +87,9 @@ void FrameActor::setGrid(const AxisGrid& x, const AxisGrid& y) {
     xHi_ = x.hi();
     yLo_ = y.lo();
     yHi_ = y.hi();
+    uniform_ = xp.size() == 2 && yp.size() == 2;
+    xDescending_ = x.descending();
+    yDescending_ = y.descending();
     const vtkIdType nx = static_cast<vtkIdType>(xp.size()), ny = static_cast<vtkIdType>(yp.size());
     vtkNew<vtkPoints> points;
     points->SetDataTypeToDouble();
@@ -104,13 +129,51 @@ void FrameActor::place(const ViewTransform& t) {
     m->SetElement(1, 1, (yHi_ - yLo_) * sy);
     m->SetElement(1, 3, (yLo_ - w.y0) * sy + nudge);
     actor_->SetUserMatrix(m);
+
+    // The copy needs whole pixels at the frame's four sides (window pixels).
+    const double edges[4] = {p.x0 + (xLo_ - w.x0) * sx, p.y0 + (yLo_ - w.y0) * sy, p.x0 + (xHi_ - w.x0) * sx,
+                             p.y0 + (yHi_ - w.y0) * sy};
+    copy_ = uniform_;
+    for (int k = 0; k < 4; ++k) {
+        const double r = std::round(edges[k]);
+        copy_ = copy_ && std::abs(edges[k] - r) < 1e-6 && std::abs(r) < 1e8;
+        dst_[k] = static_cast<int>(r);
+    }
+    covers_ = std::min(dst_[0], dst_[2]) <= p.x0 && std::max(dst_[0], dst_[2]) >= p.x1 &&
+              std::min(dst_[1], dst_[3]) <= p.y0 && std::max(dst_[1], dst_[3]) >= p.y1;
+    if (xDescending_) std::swap(dst_[0], dst_[2]);
+    if (yDescending_) std::swap(dst_[1], dst_[3]);
+    actor_->SetVisibility(shown_ && !copy_);
 }
 
-void FrameActor::setTexture(unsigned texture, vtkOpenGLRenderWindow* window) {
+void FrameActor::copyFrame() {
+    if (!shown_ || !copy_ || !context_ || glTexture_ == 0) return;
+    if (framebuffer_ == 0) glGenFramebuffers(1, &framebuffer_);
+    GLint read = 0;
+    glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &read);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, framebuffer_);
+    if (framebufferTexture_ != glTexture_) {
+        glFramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, glTexture_, 0);
+        framebufferTexture_ = glTexture_;
+    }
+    glReadBuffer(GL_COLOR_ATTACHMENT0);
+    if (glCheckFramebufferStatus(GL_READ_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE)
+        glBlitFramebuffer(0, 0, textureWidth_, textureHeight_, dst_[0], dst_[1], dst_[2], dst_[3],
+                          GL_COLOR_BUFFER_BIT, GL_NEAREST);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(read));
+}
+
+void FrameActor::setTexture(unsigned texture, int width, int height, vtkOpenGLRenderWindow* window) {
     if (texture == 0 || !window) {
+        shown_ = false;
         actor_->VisibilityOff();
         return;
     }
+    if (window != context_) framebuffer_ = framebufferTexture_ = 0; // names of another context
+    context_ = window;
+    textureWidth_ = width;
+    textureHeight_ = height;
+    shown_ = true;
     if (texture != glTexture_ || !textureObject_ || textureObject_->GetContext() != window) {
         textureObject_ = vtkSmartPointer<vtkTextureObject>::New();
         textureObject_->SetContext(window);
@@ -129,7 +192,15 @@ void FrameActor::setTexture(unsigned texture, vtkOpenGLRenderWindow* window) {
     actor_->VisibilityOn();
 }
 
+void FrameActor::releaseFramebuffer() {
+    if (framebuffer_ != 0) glDeleteFramebuffers(1, &framebuffer_);
+    framebuffer_ = framebufferTexture_ = 0;
+}
+
 void FrameActor::releaseGraphics() {
+    releaseFramebuffer();
+    context_ = nullptr;
+    shown_ = false;
     actor_->SetTexture(nullptr);
     texture_ = nullptr;
     textureObject_ = nullptr;

@@ -3,6 +3,11 @@
 // for a regular grid), its vertices on the cells' edges, so that each cell covers exactly its
 // own extent even on irregular coordinates. Geometry lives in the frame's normalised [0, 1]
 // extents; a user matrix places it in the plot renderer's pixels for the current view.
+//
+// A regular grid whose cells land on whole pixels (every unzoomed view: the plot rectangle is
+// whole pixels) is instead copied from the texture with one glBlitFramebuffer (nearest, flipped
+// for descending coordinates) at the end of the plot renderer's pass: no shaded quad. Under a
+// software GL that is the difference between about 8 ms and 1 ms for a 1440 x 721 frame.
 #include <vtkNew.h>
 #include <vtkSmartPointer.h>
 
@@ -11,7 +16,9 @@
 class vtkActor;
 class vtkOpenGLRenderWindow;
 class vtkOpenGLTexture;
+class vtkCallbackCommand;
 class vtkPolyData;
+class vtkRenderer;
 class vtkTextureObject;
 
 namespace strata::detail {
@@ -21,13 +28,23 @@ public:
     FrameActor();
     ~FrameActor();
     vtkActor* actor() const;
+    // Adds the actor to `plot` (the renderer whose pixels place() is given) and draws the
+    // copied frame at the end of its pass.
+    void attach(vtkRenderer* plot);
+    void detach();
     // Rebuilds the mesh for a frame with these axes (x: columns, y: rows).
     void setGrid(const AxisGrid& x, const AxisGrid& y);
     // Places the frame for the view: the plot renderer's pixels span `t.plot()`.
     void place(const ViewTransform& t);
-    // Draws from GL texture `texture` of `window`'s context (0: hides the frame).
-    void setTexture(unsigned texture, vtkOpenGLRenderWindow* window);
+    // Draws from GL texture `texture` (width x height texels) of `window`'s context (0: hides
+    // the frame).
+    void setTexture(unsigned texture, int width, int height, vtkOpenGLRenderWindow* window);
     void releaseGraphics();
+    // True when the last place() chose the copy over the quad.
+    bool copies() const { return copy_; }
+    bool shown() const { return shown_; }
+    // True when the copy fills the whole plot rectangle: nothing under it needs clearing.
+    bool coversPlot() const { return copy_ && covers_; }
 
 private:
     vtkNew<vtkActor> actor_;
@@ -36,6 +53,19 @@ private:
     vtkSmartPointer<vtkTextureObject> textureObject_;
     unsigned glTexture_ = 0;
     double xLo_ = 0, xHi_ = 1, yLo_ = 0, yHi_ = 1;
+    bool uniform_ = false, xDescending_ = false, yDescending_ = false;
+    // The copy: a framebuffer with the texture attached, and where it goes (window pixels,
+    // reversed for a descending axis).
+    void copyFrame();
+    void releaseFramebuffer();
+    vtkRenderer* plot_ = nullptr;
+    vtkNew<vtkCallbackCommand> onEnd_;
+    unsigned long observer_ = 0;
+    unsigned framebuffer_ = 0, framebufferTexture_ = 0;
+    vtkOpenGLRenderWindow* context_ = nullptr;
+    int textureWidth_ = 0, textureHeight_ = 0;
+    bool shown_ = false, copy_ = false, covers_ = false;
+    int dst_[4] = {0, 0, 0, 0};
 };
 
 } // namespace strata::detail

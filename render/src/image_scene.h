@@ -50,6 +50,7 @@ public:
     const FramePathInfo& path() const;
     MinMax range() const { return range_; }
     int annotationGroupsRebuilt() const { return annotations_.rebuiltGroups(); }
+    bool frameCopied() const { return frameActor_.shown() && frameActor_.copies(); }
     const AxisGrid& xGrid() const { return x_; }
     const AxisGrid& yGrid() const { return y_; }
 

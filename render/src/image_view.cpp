@@ -45,6 +45,7 @@ void ImageView::resetView() { setWindow({}); }
 FramePathInfo ImageView::framePath() const { return scene_->path(); }
 MinMax ImageView::colourRange() const { return scene_->range(); }
 int ImageView::annotationGroupsRebuilt() const { return scene_->annotationGroupsRebuilt(); }
+bool ImageView::frameCopied() const { return scene_->frameCopied(); }
 
 void ImageView::prepareRender(int w, int h, double dpr) {
     try {

@@ -19,6 +19,15 @@
 
 namespace strata {
 
+struct VtkGlWidget::Impl {
+    vtkNew<vtkGenericOpenGLRenderWindow> window;
+    vtkNew<vtkCallbackCommand> onEvent;
+    GlWindow* glWindow = nullptr;
+    QWidget* container = nullptr; // owns glWindow
+    bool glReady = false;
+    bool updatePosted = false;
+};
+
 // The native GL window: its GL callbacks and its input go to the widget that holds it.
 class VtkGlWidget::GlWindow : public QOpenGLWindow {
 public:
@@ -63,6 +72,9 @@ protected:
             QApplication::sendEvent(owner_->focusWidget() ? owner_->focusWidget() : owner_, &copy);
             return true;
         }
+        case QEvent::UpdateRequest:
+            owner_->impl_->updatePosted = false;
+            return QOpenGLWindow::event(e);
         default:
             return QOpenGLWindow::event(e);
         }
@@ -72,13 +84,6 @@ private:
     VtkGlWidget* owner_;
 };
 
-struct VtkGlWidget::Impl {
-    vtkNew<vtkGenericOpenGLRenderWindow> window;
-    vtkNew<vtkCallbackCommand> onEvent;
-    GlWindow* glWindow = nullptr;
-    QWidget* container = nullptr; // owns glWindow
-    bool glReady = false;
-};
 
 QSurfaceFormat VtkGlWidget::defaultFormat() {
     QSurfaceFormat f;
@@ -149,7 +154,15 @@ vtkGenericOpenGLRenderWindow* VtkGlWidget::renderWindow() const { return impl_->
 QWindow* VtkGlWidget::glWindow() const { return impl_->glWindow; }
 QOpenGLContext* VtkGlWidget::context() const { return impl_->glWindow->context(); }
 
-void VtkGlWidget::requestRender() { impl_->glWindow->update(); }
+void VtkGlWidget::requestRender() {
+    // update() marks the window dirty and asks for an UpdateRequest after Qt's idle timer (5 ms
+    // on X11); posting one now paints at the next turn of the event loop instead. Requests
+    // before the paint are merged: one event in the queue at a time.
+    impl_->glWindow->update();
+    if (impl_->updatePosted) return;
+    impl_->updatePosted = true;
+    QCoreApplication::postEvent(impl_->glWindow, new QEvent(QEvent::UpdateRequest));
+}
 
 void VtkGlWidget::releaseGl() {
     if (!impl_->glReady) return;

@@ -78,6 +78,14 @@ private slots:
         Rgba8 got = colourAt(onScreen, t.pixelX(45), t.pixelY(45));
         QVERIFY(got ==
                 expectedColour(table, static_cast<float>(analytic(45, 45)), -1, 1, settings_.nanColour));
+        // Unzoomed, the regular grid is copied onto whole pixels, the right way up (latitude is
+        // stored north to south): the NaN block lies north of the equator, not south.
+        QVERIFY(view_->frameCopied());
+        QVERIFY(colourAt(onScreen, t.pixelX(120), t.pixelY(15)) == settings_.nanColour);
+        QVERIFY(colourAt(onScreen, t.pixelX(120), t.pixelY(-15)) ==
+                expectedColour(table, static_cast<float>(analytic(120, -15)), -1, 1, settings_.nanColour));
+        QVERIFY(colourAt(onScreen, t.pixelX(200), t.pixelY(60)) ==
+                expectedColour(table, static_cast<float>(analytic(200, 60)), -1, 1, settings_.nanColour));
     }
 
     void reportsThePath() {
@@ -148,6 +156,7 @@ private slots:
         QVERIFY(std::abs(transform().dataX(at.x()) - 90) < 1);
         QVERIFY(std::abs(transform().dataY(kH - at.y()) - 30) < 1);
         QImage zoomed = view_->grabFramebuffer();
+        QVERIFY(!view_->frameCopied()); // cells off whole pixels: drawn as a mesh
         QVERIFY(sameContent(zoomed, renderImage({frame_}, view_->settings(), QSize(kW, kH))));
     }
 

@@ -34,6 +34,9 @@ public:
     // How many of the annotation groups (axes, colour bar, title) the last paint made afresh;
     // a step through time should remake only what it changes.
     int annotationGroupsRebuilt() const;
+    // True when the last paint copied the frame's texture onto whole pixels (a regular grid,
+    // not zoomed) rather than drawing it as a textured mesh.
+    bool frameCopied() const;
 
     // The cell under a point in widget coordinates (logical pixels, origin top left), as
     // of the last paint.
