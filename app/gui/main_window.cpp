@@ -496,6 +496,7 @@ void MainWindow::onColourChanged() {
 
 void MainWindow::onFrameReady(const std::shared_ptr<const FrameResult>& r) {
     if (r->id != wantedFrame_) return; // overtaken: a newer request is on its way
+    readyAt_ = monotonicNs();
     if (!r->error.isEmpty()) {
         showError(tr("Cannot compute this view"), r->error, false);
         return;
@@ -517,6 +518,7 @@ void MainWindow::onFrameReady(const std::shared_ptr<const FrameResult>& r) {
             line_->requestRender();
         }
         presentPendingSince_ = requestedAt_.count(r->id) ? requestedAt_[r->id] : monotonicNs();
+        shownAt_ = monotonicNs();
         lastError_.clear();
     } catch (const Error& e) {
         showError(tr("Cannot show this view"), q(e.what()), false);
@@ -530,14 +532,17 @@ void MainWindow::onPresented() {
     if (!presentPendingSince_) return;
     const qint64 now = monotonicNs();
     lastFrameMs_ = (now - *presentPendingSince_) / 1e6;
-    presentPendingSince_.reset();
-    // The label is refreshed at most twice a second: each repaint of a widget recomposes the
-    // whole window with its GL views, which costs more than a frame under a software GL.
+    // The label is refreshed at most twice a second: a repaint of the status bar per frame is
+    // work a step does not need.
     if (!labelTimer_->isActive()) labelTimer_->start();
     if (traceFrames_) {
-        std::fprintf(stderr, "strata-frame %lld %.3f\n", static_cast<long long>(now), lastFrameMs_);
+        // Then the ms from the request to the frame's arrival on the GUI thread, and from there
+        // to the end of setFrame (the rest is the paint and the swap).
+        std::fprintf(stderr, "strata-frame %lld %.3f %.3f %.3f\n", static_cast<long long>(now), lastFrameMs_,
+                     (readyAt_ - *presentPendingSince_) / 1e6, (shownAt_ - readyAt_) / 1e6);
         std::fflush(stderr);
     }
+    presentPendingSince_.reset();
 }
 
 // ---- errors, memory of views and files

@@ -143,6 +143,7 @@ private:
     std::map<std::uint64_t, qint64> requestedAt_; // frame id → request time (ns)
     std::optional<qint64> presentPendingSince_;
     double lastFrameMs_ = 0;
+    qint64 readyAt_ = 0, shownAt_ = 0; // monotonic ns: the wanted frame's arrival, then setFrame's end
     QElapsedTimer clock_;
     QString lastError_, probeText_;
     std::int64_t seriesRow_ = -1, seriesColumn_ = -1;

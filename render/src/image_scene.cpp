@@ -77,7 +77,10 @@ void ImageScene::setFrame(ImageFrame frame) {
     // The grids point into the frame's coordinates: take them from the stored copy.
     x_.coordinate = x_.fromIndices ? nullptr : frame_->frame.coords().find(x_.dim);
     y_.coordinate = y_.fromIndices ? nullptr : frame_->frame.coords().find(y_.dim);
-    if (!sameGrid) frameActor_.setGrid(x_, y_);
+    if (!sameGrid) {
+        frameActor_.setGrid(x_, y_);
+        regular_ = isUniform(x_.edges) && isUniform(y_.edges);
+    }
     textureDirty_ = true;
 }
 
@@ -135,7 +138,10 @@ void ImageScene::updateTexture() {
 void ImageScene::prepare(int width, int height, double scale) {
     const ViewWindow w = window();
     const bool keep = frame_ ? keepsAspect(settings_.aspect, x_, y_) : true;
-    layout_ = computeLayout(width, height, scale, w, keep);
+    // Unzoomed, a regular grid may snap to whole pixels per cell.
+    CellCounts cells;
+    if (frame_ && regular_ && w == fullExtent()) cells = {x_.size(), y_.size()};
+    layout_ = computeLayout(width, height, scale, w, keep, cells);
     if (!frame_) {
         annotations_.clear();
         frameActor_.setTexture(0, 0, 0, nullptr);

@@ -30,7 +30,7 @@ bool keepsAspect(AspectMode mode, const AxisGrid& x, const AxisGrid& y) {
     return ux == uy || (degrees(ux) && degrees(uy));
 }
 
-ViewLayout computeLayout(int width, int height, double s, const ViewWindow& w, bool keepAspect) {
+ViewLayout computeLayout(int width, int height, double s, const ViewWindow& w, bool keepAspect, CellCounts cells) {
     ViewLayout l;
     l.width = width;
     l.height = height;
@@ -57,6 +57,17 @@ ViewLayout computeLayout(int width, int height, double s, const ViewWindow& w, b
     }
     // Whole pixels, so that cells and ticks land on the same pixel rows on screen and in files.
     plot = {std::round(plot.x0), std::round(plot.y0), std::round(plot.x1), std::round(plot.y1)};
+    if (cells.columns > 0 && cells.rows > 0) {
+        const double nx = static_cast<double>(cells.columns), ny = static_cast<double>(cells.rows);
+        const double kx = std::floor(plot.width() / nx), ky = std::floor(plot.height() / ny);
+        const double spareX = plot.width() - kx * nx, spareY = plot.height() - ky * ny;
+        if (kx >= 1 && ky >= 1 && spareX <= 0.01 * plot.width() && spareY <= 0.01 * plot.height()) {
+            plot.x0 += std::floor(spareX / 2);
+            plot.x1 = plot.x0 + kx * nx;
+            plot.y0 += std::floor(spareY / 2);
+            plot.y1 = plot.y0 + ky * ny;
+        }
+    }
     l.plot = plot;
     l.colourBar = {plot.x1 + std::round(18 * s), plot.y0, plot.x1 + std::round(36 * s), plot.y1};
     return l;

@@ -13,9 +13,11 @@
 #include <vtkCommand.h>
 #include <vtkGenericOpenGLRenderWindow.h>
 #include <vtkNew.h>
+#include <vtkOpenGLFramebufferObject.h>
 #include <vtkOpenGLState.h>
 
 #include <GL/gl.h>
+#include <GL/glext.h>
 
 namespace strata {
 
@@ -25,7 +27,6 @@ struct VtkGlWidget::Impl {
     GlWindow* glWindow = nullptr;
     QWidget* container = nullptr; // owns glWindow
     bool glReady = false;
-    bool updatePosted = false;
 };
 
 // The native GL window: its GL callbacks and its input go to the widget that holds it.
@@ -72,9 +73,6 @@ protected:
             QApplication::sendEvent(owner_->focusWidget() ? owner_->focusWidget() : owner_, &copy);
             return true;
         }
-        case QEvent::UpdateRequest:
-            owner_->impl_->updatePosted = false;
-            return QOpenGLWindow::event(e);
         default:
             return QOpenGLWindow::event(e);
         }
@@ -114,6 +112,11 @@ VtkGlWidget::VtkGlWidget(QWidget* parent) : QWidget(parent), impl_(new Impl) {
     w->SetOwnContext(false);              // the GL window owns the context
     w->SetFrameBlitModeToBlitToCurrent(); // VTK blits into the framebuffer bound when it renders
     w->SetReadyForRendering(false);       // only inside paintGl
+    // VTK's Frame() would copy its render framebuffer's colour and depth into a second
+    // framebuffer, then that colour into ours: three full-window passes, each several ms under a
+    // software GL. Without swapping VTK leaves the picture in its render framebuffer and
+    // paintGl copies the colour once.
+    w->SetSwapBuffers(false);
     w->SetForceMaximumHardwareLineWidth(1);
     // VTK asks through events whether and where it may draw; the widget answers.
     impl_->onEvent->SetClientData(this);
@@ -154,15 +157,9 @@ vtkGenericOpenGLRenderWindow* VtkGlWidget::renderWindow() const { return impl_->
 QWindow* VtkGlWidget::glWindow() const { return impl_->glWindow; }
 QOpenGLContext* VtkGlWidget::context() const { return impl_->glWindow->context(); }
 
-void VtkGlWidget::requestRender() {
-    // update() marks the window dirty and asks for an UpdateRequest after Qt's idle timer (5 ms
-    // on X11); posting one now paints at the next turn of the event loop instead. Requests
-    // before the paint are merged: one event in the queue at a time.
-    impl_->glWindow->update();
-    if (impl_->updatePosted) return;
-    impl_->updatePosted = true;
-    QCoreApplication::postEvent(impl_->glWindow, new QEvent(QEvent::UpdateRequest));
-}
+// Qt delivers the update after its idle timer (5 ms on X11 unless QT_QPA_UPDATE_IDLE_TIME
+// says otherwise: the strata executable sets it to 0).
+void VtkGlWidget::requestRender() { impl_->glWindow->update(); }
 
 void VtkGlWidget::releaseGl() {
     if (!impl_->glReady) return;
@@ -206,6 +203,14 @@ void VtkGlWidget::paintGl() {
     w->SetReadyForRendering(true);
     w->Render();
     w->SetReadyForRendering(false);
+    if (vtkOpenGLFramebufferObject* rendered = w->GetRenderFramebuffer()) {
+        state->PushReadFramebufferBinding();
+        rendered->Bind(GL_READ_FRAMEBUFFER);
+        rendered->ActivateReadBuffer(0);
+        state->vtkglDisable(GL_SCISSOR_TEST);
+        state->vtkglBlitFramebuffer(0, 0, pw, ph, 0, 0, pw, ph, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+        state->PopReadFramebufferBinding();
+    }
     state->Pop();
 }
 

@@ -124,6 +124,39 @@ private slots:
         QVERIFY(sameContent(shown, renderImage({frame_}, settings_, QSize(kW, kH))));
     }
 
+    void wholePixelsPerCellWhenNearlyThere() {
+        // A plot area of 290 x 147 for 144 x 73 cells: within 1 % of two pixels per cell, so
+        // the plot is 288 x 146 and every cell is a 2 x 2 block of exactly its colour.
+        ImageView view;
+        view.setFixedSize(290 + 84 + 118, 147 + 58 + 40);
+        view.setSettings(settings_);
+        view.setFrame({frame_});
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(view.glWindow()));
+        QImage shot;
+        QTRY_VERIFY(!(shot = view.grabFramebuffer()).isNull());
+        QVERIFY(view.frameCopied());
+        const AxisGrid y = axisGrid(frame_, 0), x = axisGrid(frame_, 1);
+        const ViewLayout l = computeLayout(view.width(), view.height(), 1, fullWindow(x, y), true, {144, 73});
+        QCOMPARE(l.plot.width(), 288.0);
+        QCOMPARE(l.plot.height(), 146.0);
+        const auto table = colormapTable("viridis");
+        const std::vector<float> values = frame_.asHost().values<float>();
+        long wrong = 0;
+        for (int r = 0; r < 73; ++r)
+            for (int c = 0; c < 144; ++c) {
+                const Rgba8 want = expectedColour(table, values[r * 144 + c], -1, 1, settings_.nanColour);
+                for (int dy = 0; dy < 2; ++dy)
+                    for (int dx = 0; dx < 2; ++dx) // row 0 (90°N) at the top
+                        wrong += !(colourAt(shot, l.plot.x0 + 2 * c + dx + 0.5, l.plot.y1 - 2 * r - dy - 0.5) == want);
+            }
+        QCOMPARE(wrong, 0L);
+        // The pick agrees with the pixels: the top-left cell's bottom-right pixel is cell (0, 0).
+        const Pick p = view.pickAt(QPointF(l.plot.x0 + 1.5, view.height() - l.plot.y1 + 1.5));
+        QCOMPARE(p.row, 0);
+        QCOMPARE(p.column, 0);
+    }
+
     void picksTheCellUnderTheMouse() {
         // Latitude is stored north to south: 45°N is row (90 − 45) / 2.5 = 18; 120°E is column 48.
         Pick p = view_->pickAt(toWidget(120.4, 45.3));

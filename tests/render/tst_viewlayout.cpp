@@ -57,6 +57,32 @@ private slots:
         QCOMPARE(l.plot.x0, 168.0);
         QCOMPARE(l.plot.y0, 116.0);
     }
+    void nearlyWholePixelsPerCellSnap() {
+        // 1440 x 721 cells in a window whose plot area would be 1446 x 724: within 1 %, so the
+        // plot shrinks to exactly one pixel per cell, centred in the area it had.
+        const int w = 1446 + 84 + 118, h = 724 + 58 + 40;
+        const ViewWindow all{0, 1440, 0, 721};
+        const ViewLayout plain = computeLayout(w, h, 1, all, false);
+        QCOMPARE(plain.plot.width(), 1446.0);
+        const ViewLayout l = computeLayout(w, h, 1, all, false, {1440, 721});
+        QCOMPARE(l.plot.width(), 1440.0);
+        QCOMPARE(l.plot.height(), 721.0);
+        QCOMPARE(l.plot.x0, 84.0 + 3);
+        QCOMPARE(l.plot.y0, 58.0 + 1);
+        QCOMPARE(l.colourBar.y0, l.plot.y0); // the colour bar follows the plot
+        QCOMPARE(l.colourBar.y1, l.plot.y1);
+        // Three pixels per cell: 3 x 480 = 1440 of 1446.
+        const ViewLayout three = computeLayout(w, h, 1, {0, 480, 0, 240}, false, {480, 240});
+        QCOMPARE(three.plot.width(), 1440.0);
+        QCOMPARE(three.plot.height(), 720.0);
+        // More than 1 % to lose on an axis: the plot stays as it was.
+        const ViewLayout far = computeLayout(w, h, 1, all, false, {1400, 721});
+        QVERIFY(far.plot == plain.plot);
+        // Fewer pixels than cells: no snapping (the frame is shrunk either way).
+        const ViewLayout small = computeLayout(w, h, 1, all, false, {2000, 1000});
+        QVERIFY(small.plot == plain.plot);
+    }
+
     void zoomKeepsThePointInPlace() {
         ViewWindow w{0, 360, -90, 90};
         ViewWindow z = zoomed(w, 2, 90, 45);

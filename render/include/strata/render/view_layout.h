@@ -46,7 +46,17 @@ struct ViewLayout {
 
 // The layout for a window of width × height device pixels. With keepAspect the plot area
 // shrinks (centred) so that one unit of x spans as many pixels as one unit of y.
-ViewLayout computeLayout(int width, int height, double scale, const ViewWindow& window, bool keepAspect);
+//
+// With `cells` (the columns and rows of a regular grid the window shows whole, unzoomed), a
+// plot within 1 % of a whole number of pixels per cell on both axes shrinks to it, centred:
+// every cell then covers the same number of pixels (no column or row drawn a pixel wider than
+// its neighbours, as 1440 cells stretched over 1446 pixels would be) and the frame is copied
+// without resampling.
+struct CellCounts {
+    std::int64_t columns = 0, rows = 0;
+};
+ViewLayout computeLayout(int width, int height, double scale, const ViewWindow& window, bool keepAspect,
+                         CellCounts cells = {});
 
 // Data coordinates ↔ window pixels over the plot rectangle.
 class ViewTransform {
