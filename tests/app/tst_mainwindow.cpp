@@ -9,6 +9,7 @@
 #include <QDockWidget>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPainter>
 #include <QMenu>
 #include <QSlider>
 #include <QSpinBox>
@@ -607,7 +608,15 @@ private slots:
         w_->plotSeriesAt(48, 96);
         QTRY_VERIFY(w_->shownSeries().ndim() == 1);
         QTest::qWait(300);
-        const QImage shot = w_->grab().toImage();
+        // The views draw in native GL windows of their own, which QWidget::grab does not see:
+        // each visible one is painted over the widgets at its place.
+        QImage shot = w_->grab().toImage();
+        {
+            QPainter painter(&shot);
+            for (VtkGlWidget* glView : w_->findChildren<VtkGlWidget*>())
+                if (glView->isVisible())
+                    painter.drawImage(glView->mapTo(w_.get(), QPoint(0, 0)), glView->grabFramebuffer());
+        }
         const QImage frame = view->grabFramebuffer();
         QSet<QRgb> colours;
         for (int y = 0; y < frame.height(); y += 4)
