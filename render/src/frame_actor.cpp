@@ -6,8 +6,8 @@
 #include <cmath>
 #include <vtkActor.h>
 #include <vtkCallbackCommand.h>
-#include <vtkCommand.h>
 #include <vtkCellArray.h>
+#include <vtkCommand.h>
 #include <vtkDoubleArray.h>
 #include <vtkFloatArray.h>
 #include <vtkMatrix4x4.h>
@@ -68,7 +68,8 @@ void FrameActor::attach(vtkRenderer* plot) {
     plot_ = plot;
     plot_->AddActor(actor_);
     onEnd_->SetClientData(this);
-    onEnd_->SetCallback([](vtkObject*, unsigned long, void* self, void*) { static_cast<FrameActor*>(self)->copyFrame(); });
+    onEnd_->SetCallback(
+        [](vtkObject*, unsigned long, void* self, void*) { static_cast<FrameActor*>(self)->copyFrame(); });
     observer_ = plot_->AddObserver(vtkCommand::EndEvent, onEnd_);
 }
 

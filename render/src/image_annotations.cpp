@@ -201,7 +201,8 @@ void ImageAnnotations::buildAxes(Group& g, const AnnotationContent& c) {
         ticks.add(pr.x0 - h, py, pr.x0 - h - tickLen, py);
         add(g, text(k.label, pr.x0 - tickLen - 3 * s, py, labelSize, Align::Right, VAlign::Centre));
     }
-    add(g, text(c.y->title, pr.x0 - 66 * s, (pr.y0 + pr.y1) / 2, titleSize, Align::Centre, VAlign::Centre, 90));
+    add(g,
+        text(c.y->title, pr.x0 - 66 * s, (pr.y0 + pr.y1) / 2, titleSize, Align::Centre, VAlign::Centre, 90));
     add(g, ticks.actor(s));
 }
 
@@ -248,7 +249,8 @@ void ImageAnnotations::buildBar(Group& g, const AnnotationContent& c) {
         add(g, text(k.label, cb.x1 + tickLen + 3 * s, py, labelSize, Align::Left, VAlign::Centre));
     }
     if (!c.barTitle.empty())
-        add(g, text(c.barTitle, cb.x1 + 60 * s, (cb.y0 + cb.y1) / 2, titleSize, Align::Centre, VAlign::Centre, 90));
+        add(g, text(c.barTitle, cb.x1 + 60 * s, (cb.y0 + cb.y1) / 2, titleSize, Align::Centre, VAlign::Centre,
+                    90));
     add(g, ticks.actor(s));
 }
 

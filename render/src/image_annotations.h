@@ -23,7 +23,7 @@ struct AnnotationContent {
     const AxisGrid* x = nullptr;
     const AxisGrid* y = nullptr;
     std::uint64_t gridVersion = 0; // changes whenever x or y draw differently (ticks, titles)
-    std::vector<Rgba8> table; // the colour map, low values first
+    std::vector<Rgba8> table;      // the colour map, low values first
     MinMax range{0, 1};
     std::string title;
     std::string barTitle; // the variable's units

@@ -30,7 +30,8 @@ bool keepsAspect(AspectMode mode, const AxisGrid& x, const AxisGrid& y) {
     return ux == uy || (degrees(ux) && degrees(uy));
 }
 
-ViewLayout computeLayout(int width, int height, double s, const ViewWindow& w, bool keepAspect, CellCounts cells) {
+ViewLayout computeLayout(int width, int height, double s, const ViewWindow& w, bool keepAspect,
+                         CellCounts cells) {
     ViewLayout l;
     l.width = width;
     l.height = height;

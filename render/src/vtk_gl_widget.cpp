@@ -82,7 +82,6 @@ private:
     VtkGlWidget* owner_;
 };
 
-
 QSurfaceFormat VtkGlWidget::defaultFormat() {
     QSurfaceFormat f;
     f.setRenderableType(QSurfaceFormat::OpenGL);

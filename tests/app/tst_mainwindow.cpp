@@ -9,8 +9,8 @@
 #include <QDockWidget>
 #include <QLabel>
 #include <QLineEdit>
-#include <QPainter>
 #include <QMenu>
+#include <QPainter>
 #include <QSlider>
 #include <QSpinBox>
 #include <QStackedWidget>

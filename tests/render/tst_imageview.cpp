@@ -148,7 +148,8 @@ private slots:
                 const Rgba8 want = expectedColour(table, values[r * 144 + c], -1, 1, settings_.nanColour);
                 for (int dy = 0; dy < 2; ++dy)
                     for (int dx = 0; dx < 2; ++dx) // row 0 (90°N) at the top
-                        wrong += !(colourAt(shot, l.plot.x0 + 2 * c + dx + 0.5, l.plot.y1 - 2 * r - dy - 0.5) == want);
+                        wrong += !(colourAt(shot, l.plot.x0 + 2 * c + dx + 0.5,
+                                            l.plot.y1 - 2 * r - dy - 0.5) == want);
             }
         QCOMPARE(wrong, 0L);
         // The pick agrees with the pixels: the top-left cell's bottom-right pixel is cell (0, 0).
