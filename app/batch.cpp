@@ -69,7 +69,7 @@ std::uint64_t writePng(const CliOptions& o, const Dataset& ds, const ViewSpec& s
             series.title = title;
             exportLinePlotPng(series, size, temp);
         } else {
-            ImageFrame image{frame, title, std::nullopt};
+            ImageFrame image{frame, title, std::nullopt, nullptr};
             if (spec.range.mode == RangeMode::Variable || spec.range.mode == RangeMode::Symmetric) {
                 // The whole variable's extremes, computed where the frame was.
                 const Device device = frame.device();

@@ -30,6 +30,26 @@ constexpr double kQuickFrameMs = 50;
 
 Stream streamFor(Device d) { return d.isHost() ? Stream::host() : defaultStream(d); }
 
+// The colours the window draws `spec` with (the map, its direction, the range; NaN as the view's
+// default colour).
+ImageViewSettings coloursOf(const ViewSpec& spec) {
+    ImageViewSettings s;
+    s.colormap = spec.colormap;
+    s.reversed = spec.reversed;
+    s.range = spec.range;
+    return s;
+}
+
+bool needsVariableRange(const ViewSpec& spec) {
+    return spec.range.mode == RangeMode::Variable || spec.range.mode == RangeMode::Symmetric;
+}
+
+// `entry`'s colours when they are those of `spec`, else null.
+std::shared_ptr<const ColouredFrame> colouredMatching(const std::shared_ptr<const ColouredFrame>& c,
+                                                      const ViewSpec& spec, const DataArray& frame) {
+    return c && colouredFor(*c, coloursOf(spec), frame) ? c : nullptr;
+}
+
 ViewSpec withIndex(ViewSpec s, const std::string& dim, std::int64_t index) {
     for (auto& [d, i] : s.indices)
         if (d == dim) {
@@ -139,7 +159,10 @@ std::uint64_t FrameService::requestFrame(const ViewSpec& spec, const std::string
             // Computed already (ahead, most often): answered from here, even while the worker is
             // busy computing another step ahead; the worker then computes around this one.
             frameJob_.reset(); // newest wins
-            if (direction != 0) aheadJob_ = job;
+            // Around a step; or for a frame whose colours the view must make (another map's
+            // were cached), so that the worker makes the new ones.
+            const bool uncoloured = !answer->coloured && answer->frame.device().isHost();
+            if (direction != 0 || uncoloured) aheadJob_ = job;
             ++posted_;
         } else {
             frameJob_ = job;
@@ -167,10 +190,8 @@ void FrameService::setPrefetch(int stepsAhead, int stepsBehind) {
 
 std::shared_ptr<FrameResult> FrameService::answerFromCache(const Job& job) {
     std::optional<MinMax> range;
-    if (job.spec.range.mode == RangeMode::Variable || job.spec.range.mode == RangeMode::Symmetric) {
-        const std::string key = job.spec.file + '\n' + job.spec.variable;
-        for (const auto& [k, r] : ranges_)
-            if (k == key) range = r;
+    if (needsVariableRange(job.spec)) {
+        range = knownRangeLocked(job.spec);
         if (!range) return nullptr; // the worker works it out
     }
     const auto hit = cachedLocked(cacheKey(job.spec));
@@ -182,6 +203,8 @@ std::shared_ptr<FrameResult> FrameService::answerFromCache(const Job& job) {
     result->fallback = hit->fallback;
     result->fromCache = true;
     result->variableRange = range;
+    // Colours of another map or range are not made here (the GUI thread): the view makes them.
+    result->coloured = colouredMatching(hit->coloured, job.spec, hit->frame);
     return result;
 }
 
@@ -303,7 +326,9 @@ double FrameService::serveFrame(const Job& job, const std::shared_ptr<const Data
     result->spec = job.spec;
     try {
         const std::string key = cacheKey(job.spec);
-        if (const auto hit = cached(key)) {
+        const auto hit = cached(key);
+        if (needsVariableRange(job.spec)) result->variableRange = variableRange(job.spec, ds);
+        if (hit) {
             result->frame = hit->frame;
             result->fallback = hit->fallback;
             result->fromCache = true;
@@ -313,10 +338,11 @@ double FrameService::serveFrame(const Job& job, const std::shared_ptr<const Data
             const DataArray var = variableOf(*ds, job.spec.variable);
             result->frame = computeFrame(var, job.spec, computeDevice(), result->fallback);
             result->computeMs = clock.nsecsElapsed() / 1e6;
-            store({key, result->frame, result->fallback, bytesOf(result->frame)}, ds);
         }
-        if (job.spec.range.mode == RangeMode::Variable || job.spec.range.mode == RangeMode::Symmetric)
-            result->variableRange = variableRange(job.spec, ds);
+        CacheEntry entry =
+            entryFor(key, job.spec, result->frame, result->fallback, result->variableRange, hit);
+        result->coloured = entry.coloured;
+        if (!hit || entry.coloured != hit->coloured) store(std::move(entry), ds);
         if (result->frame.ndim() == 1) // built here: a long line must not stall the GUI thread
             result->line =
                 std::make_shared<LineSeries>(thinnedForDrawing(lineSeries(result->frame.asHost())));
@@ -369,6 +395,9 @@ void FrameService::prefetch(const Job& job, const std::shared_ptr<const Dataset>
         if (behind > 0) offsets.push_back(-direction);
         for (int k = 3; k <= ahead; ++k) offsets.push_back(k * direction);
         for (int k = 2; k <= behind; ++k) offsets.push_back(-k * direction);
+        // The frame itself first: answered from the cache with another map's colours (the view
+        // coloured it), it gets the new ones for the next time it is shown.
+        recolour(job.spec, ds);
         std::vector<std::int64_t> done{at};
         for (const std::int64_t offset : offsets) {
             {
@@ -379,15 +408,52 @@ void FrameService::prefetch(const Job& job, const std::shared_ptr<const Dataset>
             if (std::find(done.begin(), done.end(), next) != done.end()) continue; // short dims
             done.push_back(next);
             const ViewSpec spec = withIndex(job.spec, dim, next);
-            const std::string key = cacheKey(spec);
-            if (cached(key)) continue;
+            if (recolour(spec, ds)) continue; // computed before
             FallbackNote note;
             DataArray frame = computeFrame(var, spec, computeDevice(), note);
-            store({key, frame, note, bytesOf(frame)}, ds);
+            store(entryFor(cacheKey(spec), spec, std::move(frame), note, knownRange(spec)), ds);
         }
     } catch (const std::exception&) {
         // A step ahead that fails is not shown; the request for it will say why.
     }
+}
+
+FrameService::CacheEntry FrameService::entryFor(const std::string& key, const ViewSpec& spec, DataArray frame,
+                                                FallbackNote note, std::optional<MinMax> variableRange,
+                                                const std::optional<CacheEntry>& had) {
+    CacheEntry e{key, std::move(frame), std::move(note), 0, nullptr};
+    e.bytes = bytesOf(e.frame);
+    // Colour-mapped here, on the worker, for a 2-D frame on the host whose range is known: the
+    // GUI thread then only uploads (a frame on a device is coloured there, into GL's buffer).
+    if (had) e.coloured = colouredMatching(had->coloured, spec, e.frame);
+    if (!e.coloured && e.frame.ndim() == 2 && e.frame.device().isHost() &&
+        (!needsVariableRange(spec) || variableRange))
+        e.coloured =
+            std::make_shared<const ColouredFrame>(colourFrame(e.frame, coloursOf(spec), variableRange));
+    if (e.coloured) e.bytes += bytesOf(e.coloured->rgba);
+    return e;
+}
+
+bool FrameService::recolour(const ViewSpec& spec, const std::shared_ptr<const Dataset>& ds) {
+    const std::string key = cacheKey(spec);
+    const auto hit = cached(key);
+    if (!hit) return false;
+    CacheEntry entry = entryFor(key, spec, hit->frame, hit->fallback, knownRange(spec), hit);
+    if (entry.coloured != hit->coloured) store(std::move(entry), ds);
+    return true;
+}
+
+std::optional<MinMax> FrameService::knownRange(const ViewSpec& spec) {
+    if (!needsVariableRange(spec)) return std::nullopt;
+    std::lock_guard lock(mutex_);
+    return knownRangeLocked(spec);
+}
+
+std::optional<MinMax> FrameService::knownRangeLocked(const ViewSpec& spec) const {
+    const std::string key = spec.file + '\n' + spec.variable;
+    for (const auto& [k, r] : ranges_)
+        if (k == key) return r;
+    return std::nullopt;
 }
 
 std::optional<MinMax> FrameService::variableRange(const ViewSpec& spec,
@@ -395,8 +461,7 @@ std::optional<MinMax> FrameService::variableRange(const ViewSpec& spec,
     const std::string key = spec.file + '\n' + spec.variable;
     {
         std::lock_guard lock(mutex_);
-        for (const auto& [k, r] : ranges_)
-            if (k == key) return r;
+        if (auto known = knownRangeLocked(spec)) return known;
     }
     // Slab by slab along the first dim, so that a variable larger than memory still has its
     // exact extremes: each slab is loaded to the device, reduced there, and dropped.

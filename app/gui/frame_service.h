@@ -22,6 +22,7 @@
 #include "strata/core/dataset.h"
 #include "strata/core/fallback.h"
 #include "strata/core/view.h"
+#include "strata/render/image_settings.h"
 #include "strata/render/line_plot.h"
 #include "view_roles.h" // groupOf, variableOf
 
@@ -41,7 +42,10 @@ struct FrameResult {
     DataArray frame;                        // 2-D (y, x) or 1-D (x); on the compute device or the host
     std::shared_ptr<const LineSeries> line; // for a 1-D frame: on the host, thinned for drawing
     std::optional<MinMax> variableRange;    // when the range mode needs the whole variable's
-    double computeMs = 0;                   // worker time for this frame (0 from the cache)
+    // A 2-D frame on the host colour-mapped on the worker with the spec's colours (null for a
+    // frame on a device, a line, or a range not known yet): the GUI thread only uploads it.
+    std::shared_ptr<const ColouredFrame> coloured;
+    double computeMs = 0; // worker time for this frame (0 from the cache)
     bool fromCache = false;
     FallbackNote fallback;
     QString error; // non-empty: nothing was computed, this says why
@@ -94,7 +98,8 @@ private:
         std::string key;
         DataArray frame;
         FallbackNote fallback;
-        std::size_t bytes = 0;
+        std::size_t bytes = 0;                         // the frame's and the colours'
+        std::shared_ptr<const ColouredFrame> coloured; // with the colours of the spec it was made for
     };
     void run();
     // Returns how long the frame took to compute (0 from the cache, -1 when it failed).
@@ -111,6 +116,14 @@ private:
     std::shared_ptr<FrameResult> answerFromCache(const Job& job);
     void store(CacheEntry entry, const std::shared_ptr<const Dataset>& ds); // dropped unless ds is current
     std::optional<MinMax> variableRange(const ViewSpec& spec, const std::shared_ptr<const Dataset>& ds);
+    std::optional<MinMax> knownRangeLocked(const ViewSpec& spec) const; // computed before (mutex held)
+    std::optional<MinMax> knownRange(const ViewSpec& spec);             // the same, for a mode that needs it
+    // For a cached frame of `spec`: its colours made anew when they are another spec's. False
+    // when the frame is not cached.
+    bool recolour(const ViewSpec& spec, const std::shared_ptr<const Dataset>& ds);
+    // The entry for `frame` with its colours for `spec` (reused from `had` when they match).
+    CacheEntry entryFor(const std::string& key, const ViewSpec& spec, DataArray frame, FallbackNote note,
+                        std::optional<MinMax> variableRange, const std::optional<CacheEntry>& had = {});
 
     mutable std::mutex mutex_;
     std::condition_variable wake_;

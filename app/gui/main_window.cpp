@@ -507,7 +507,8 @@ void MainWindow::onFrameReady(const std::shared_ptr<const FrameResult>& r) {
     try {
         if (shown_.ndim() == 2) {
             image_->setSettings(imageSettings());
-            image_->setFrame(ImageFrame{shown_, frameTitle(shown_, r->spec.reductions), r->variableRange});
+            image_->setFrame(
+                ImageFrame{shown_, frameTitle(shown_, r->spec.reductions), r->variableRange, r->coloured});
             stack_->setCurrentWidget(image_);
             image_->requestRender();
         } else {

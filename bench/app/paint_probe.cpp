@@ -262,7 +262,7 @@ int main(int argc, char** argv) {
             strata::FallbackNote note;
             strata::DataArray frame = strata::app::computeFrame(var, spec, device, note);
             requested = nowMs();
-            w.setFrame(strata::ImageFrame{frame, {}, {}});
+            w.setFrame(strata::ImageFrame{frame, {}, {}, nullptr});
         };
         QObject::connect(&w, &QOpenGLWindow::frameSwapped, &w, [&] {
             const double t = nowMs();
@@ -320,7 +320,7 @@ int main(int argc, char** argv) {
         if (bare)
             plain.update();
         else
-            timed.setFrame(strata::ImageFrame{frame, {}, {}});
+            timed.setFrame(strata::ImageFrame{frame, {}, {}, nullptr});
     };
     auto presented = [&] {
         const double t = nowMs();

@@ -135,6 +135,19 @@ void FrameTexture::uploadFromPbo() {
     glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width_, height_, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
 }
 
+void FrameTexture::updateRgba(const DataArray& rgba) {
+    STRATA_EXPECTS(rgba.ndim() == 3 && rgba.dtype() == DType::UInt8 && rgba.shape()[2] == 4 &&
+                       rgba.device().isHost() && rgba.isLoaded(),
+                   ValueError, "FrameTexture: updateRgba needs uint8 {rows, columns, 4} on the host");
+    const auto h = rgba.shape()[0], w = rgba.shape()[1];
+    STRATA_EXPECTS(w > 0 && h > 0 && w <= 32768 && h <= 32768, ValueError,
+                   "FrameTexture: cannot draw a frame of " + std::to_string(h) + " x " + std::to_string(w));
+    GlStateGuard guard;
+    resize(static_cast<int>(w), static_cast<int>(h));
+    uploadFromHost(rgba);
+    path_ = {FramePath::HostUpload, "the frame is on the host (computed on the CPU)"};
+}
+
 void FrameTexture::update(const DataArray& frame, const DataArray& lut, double vmin, double vmax,
                           const DataArray* deviceRange, Rgba8 nanColour) {
     STRATA_EXPECTS(frame.ndim() == 2, ValueError,

@@ -115,11 +115,6 @@ const FramePathInfo& ImageScene::path() const {
 
 void ImageScene::updateTexture() {
     const DataArray& f = frame_->frame;
-    std::optional<MinMax> frameRange;
-    if (needsFrameRange(settings_.range, frame_->variableRange.has_value()))
-        frameRange = minmaxValues(f); // 16 bytes from a device: the colour bar's numbers
-    range_ = resolveRange(settings_.range, frameRange, frame_->variableRange);
-
     const std::string key = settings_.colormap + (settings_.reversed ? "_r@" : "@") + f.device().toString();
     if (key != lutKey_) {
         table_ = colormapTable(settings_.colormap, settings_.reversed);
@@ -131,7 +126,19 @@ void ImageScene::updateTexture() {
         texture_ = std::make_unique<FrameTexture>(FrameTexture::Options{settings_.allowInterop});
         textureAllowsInterop_ = settings_.allowInterop;
     }
-    texture_->update(f, lut_, range_.first, range_.second, nullptr, settings_.nanColour);
+    const ColouredFrame* ahead = frame_->coloured.get();
+    if (ahead && colouredFor(*ahead, settings_, f)) { // coloured off the GUI thread: upload only
+        range_ = ahead->range;
+        texture_->updateRgba(ahead->rgba);
+        colouredAhead_ = true;
+    } else {
+        std::optional<MinMax> frameRange;
+        if (needsFrameRange(settings_.range, frame_->variableRange.has_value()))
+            frameRange = minmaxValues(f); // 16 bytes from a device: the colour bar's numbers
+        range_ = resolveRange(settings_.range, frameRange, frame_->variableRange);
+        texture_->update(f, lut_, range_.first, range_.second, nullptr, settings_.nanColour);
+        colouredAhead_ = false;
+    }
     textureDirty_ = false;
 }
 

@@ -51,6 +51,7 @@ public:
     MinMax range() const { return range_; }
     int annotationGroupsRebuilt() const { return annotations_.rebuiltGroups(); }
     bool frameCopied() const { return frameActor_.shown() && frameActor_.copies(); }
+    bool colouredAhead() const { return colouredAhead_; }
     const AxisGrid& xGrid() const { return x_; }
     const AxisGrid& yGrid() const { return y_; }
 
@@ -72,6 +73,7 @@ private:
     DataArray lut_;
     std::string lutKey_; // map, direction and device of lut_
     bool textureDirty_ = true;
+    bool colouredAhead_ = false; // the last texture came from the frame's ColouredFrame
     std::unique_ptr<FrameTexture> texture_;
     bool textureAllowsInterop_ = true;
     MinMax range_{0, 1};

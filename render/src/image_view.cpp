@@ -46,6 +46,7 @@ FramePathInfo ImageView::framePath() const { return scene_->path(); }
 MinMax ImageView::colourRange() const { return scene_->range(); }
 int ImageView::annotationGroupsRebuilt() const { return scene_->annotationGroupsRebuilt(); }
 bool ImageView::frameCopied() const { return scene_->frameCopied(); }
+bool ImageView::colouredAhead() const { return scene_->colouredAhead(); }
 
 void ImageView::prepareRender(int w, int h, double dpr) {
     try {

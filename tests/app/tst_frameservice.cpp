@@ -9,6 +9,7 @@
 
 #include "frame_service.h"
 #include "strata/io/netcdf.h"
+#include "strata/render/colormaps.h"
 
 using namespace strata;
 using namespace strata::app;
@@ -37,6 +38,26 @@ DataArray expected(const Dataset& ds, const ViewSpec& spec) {
 bool sameValues(const DataArray& a, const DataArray& b) {
     const DataArray x = a.asHost(), y = b.asHost();
     return x.shape() == y.shape() && x.values<double>() == y.values<double>();
+}
+
+// Empty when `c` holds what the core's colour map makes of `frame` with `spec`'s colours over
+// `range`; otherwise what differs.
+QString colourProblem(const ColouredFrame& c, const DataArray& frame, const ViewSpec& spec, MinMax range) {
+    if (c.colormap != spec.colormap || c.reversed != spec.reversed || !(c.mode == spec.range))
+        return "made with other colour settings";
+    if (c.range != range)
+        return QString("range %1..%2, expected %3..%4")
+            .arg(c.range.first)
+            .arg(c.range.second)
+            .arg(range.first)
+            .arg(range.second);
+    const DataArray lut =
+        colormapLut(colormapTable(spec.colormap, spec.reversed), Device::host(), Stream::host());
+    const DataArray want =
+        colormap(frame, lut, range.first, range.second, Rgba8{255, 0, 255, 255}, Stream::host());
+    if (want.shape() != c.rgba.shape()) return "another shape";
+    if (want.values<double>() != c.rgba.values<double>()) return "other pixels";
+    return {};
 }
 
 // Waits for the answer to request `id`.
@@ -123,6 +144,56 @@ private slots:
         const Result r = waitFor(ready, service.requestFrame(specAt(*ds_, 11), "time", +1));
         QVERIFY(r && r->fromCache);
         QVERIFY(sameValues(r->frame, expected(*ds_, specAt(*ds_, 11))));
+    }
+
+    void hostFramesArriveColouredWithTheViewsColours() {
+        // On the CPU path the worker colour-maps each frame (and each step it computes ahead)
+        // with the spec's map and range, so that the GUI thread only uploads it.
+        FrameService service;
+        service.setPrefetch(2, 0);
+        service.setDataset(ds_);
+        QSignalSpy ready(&service, &FrameService::frameReady);
+        ViewSpec spec = specAt(*ds_, 3);
+        spec.colormap = "magma";
+        spec.reversed = true; // the range per frame, the default
+        const Result r = waitFor(ready, service.requestFrame(spec, "time", +1));
+        QVERIFY(r && r->error.isEmpty());
+        if (!r->frame.device().isHost())
+            QSKIP("frames on a GPU are colour-mapped into GL's buffer, not here");
+        QVERIFY(r->coloured);
+        const DataArray frame3 = expected(*ds_, spec);
+        QString why = colourProblem(*r->coloured, frame3, spec, minmaxValues(frame3));
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        // The step computed ahead comes from the cache with its colours.
+        QTRY_COMPARE_WITH_TIMEOUT(service.cachedFrames(), std::size_t(3), 10000);
+        ViewSpec spec4 = spec;
+        spec4.indices = {{"time", 4}};
+        const Result next = waitFor(ready, service.requestFrame(spec4, "time", +1));
+        QVERIFY(next && next->fromCache && next->coloured);
+        const DataArray frame4 = expected(*ds_, spec4);
+        why = colourProblem(*next->coloured, frame4, spec4, minmaxValues(frame4));
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        // Other colours for a cached frame: not those of the old map (the view colours it, or the
+        // worker has made the new ones); asked again after the worker has run, the new ones.
+        ViewSpec fixed = spec4;
+        fixed.colormap = "viridis";
+        fixed.reversed = false;
+        fixed.range = {RangeMode::Fixed, 5000, 6000};
+        const Result other = waitFor(ready, service.requestFrame(fixed, "time", 0));
+        QVERIFY(other && other->error.isEmpty());
+        QVERIFY(!other->coloured || colourProblem(*other->coloured, frame4, fixed, {5000, 6000}).isEmpty());
+        Result again;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (again = waitFor(ready, service.requestFrame(fixed, "time", 0))) && again->coloured, 10000);
+        why = colourProblem(*again->coloured, frame4, fixed, {5000, 6000});
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        // The whole variable's range: the colours are made once it is known.
+        ViewSpec whole = spec4;
+        whole.range = {RangeMode::Variable, 0, 1};
+        const Result w = waitFor(ready, service.requestFrame(whole, "time", 0));
+        QVERIFY(w && w->variableRange && w->coloured);
+        why = colourProblem(*w->coloured, frame4, whole, *w->variableRange);
+        QVERIFY2(why.isEmpty(), qPrintable(why));
     }
 
     void aNewFileDropsWhatWasComputedAhead() {

@@ -297,6 +297,12 @@ private slots:
         QVERIFY(time && time->time);
         QCOMPARE(w_->slicePanel()->valueLabel("time")->text(), QString::fromStdString(time->label(1)));
         verifyShown();
+        // On the CPU path the step arrives colour-mapped by the frame service's worker; the view
+        // drew it with the frame's own range.
+        if (w_->shownFrame().device().isHost()) {
+            QTRY_VERIFY(w_->imageView()->colouredAhead());
+            QCOMPARE(w_->imageView()->colourRange(), minmaxValues(coreFrame(*w_, w_->view())));
+        }
         QTest::keyClick(s, Qt::Key_PageUp);
         QCOMPARE(w_->view().indexOf("time"), 1 + s->pageStep());
         verifyShown();

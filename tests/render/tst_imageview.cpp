@@ -158,6 +158,33 @@ private slots:
         QCOMPARE(p.column, 0);
     }
 
+    void usesTheColoursMadeAheadOnlyWhenTheyAreItsOwn() {
+        // A frame colour-mapped ahead (off the GUI thread) with the view's settings is uploaded
+        // as it is; one made with other settings is not: the view colours the frame itself.
+        // Either way the picture is what export draws with the view's settings.
+        const QImage want = renderImage({frame_}, settings_, QSize(kW, kH));
+        auto own = std::make_shared<const ColouredFrame>(colourFrame(frame_, settings_, std::nullopt));
+        view_->setFrame({frame_, {}, {}, own});
+        QImage shown = view_->grabFramebuffer();
+        QVERIFY(view_->colouredAhead());
+        QVERIFY(sameContent(shown, want));
+        ImageViewSettings magma = settings_;
+        magma.colormap = "magma";
+        auto other = std::make_shared<const ColouredFrame>(colourFrame(frame_, magma, std::nullopt));
+        view_->setFrame({frame_, {}, {}, other});
+        shown = view_->grabFramebuffer();
+        QVERIFY(!view_->colouredAhead());
+        QVERIFY(sameContent(shown, want));
+        // The colour map changed after the frame came: the view's own colours again.
+        view_->setFrame({frame_, {}, {}, own});
+        view_->setSettings(magma);
+        shown = view_->grabFramebuffer();
+        QVERIFY(!view_->colouredAhead());
+        QVERIFY(sameContent(shown, renderImage({frame_}, magma, QSize(kW, kH))));
+        view_->setSettings(settings_);
+        view_->setFrame({frame_});
+    }
+
     void picksTheCellUnderTheMouse() {
         // Latitude is stored north to south: 45°N is row (90 − 45) / 2.5 = 18; 120°E is column 48.
         Pick p = view_->pickAt(toWidget(120.4, 45.3));

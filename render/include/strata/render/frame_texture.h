@@ -44,6 +44,10 @@ public:
     void update(const DataArray& frame, const DataArray& lut, double vmin, double vmax,
                 const DataArray* deviceRange, Rgba8 nanColour);
 
+    // The texture filled with RGBA already colour-mapped on the host (uint8 {rows, columns, 4},
+    // contiguous): the host upload path without the colour map.
+    void updateRgba(const DataArray& rgba);
+
     unsigned texture() const { return texture_; } // GL name, 0 before the first update
     int width() const { return width_; }
     int height() const { return height_; }

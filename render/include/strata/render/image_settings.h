@@ -1,6 +1,7 @@
 #pragma once
 // What the image view shows and how: plain, copyable state (the app's view settings hold one),
 // read by the on-screen view and by PNG export alike.
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -22,12 +23,36 @@ struct ImageViewSettings {
     friend bool operator==(const ImageViewSettings&, const ImageViewSettings&) = default;
 };
 
+// A frame on the host already colour-mapped (off the GUI thread) as the view would map it with
+// some settings: the RGBA, the range it was mapped with, and the settings that decide them.
+struct ColouredFrame {
+    DataArray rgba; // uint8 {rows, columns, 4}, on the host
+    MinMax range;   // [vmin, vmax] as resolveRange gave it
+    std::string colormap;
+    bool reversed = false;
+    ColourRange mode;
+    Rgba8 nanColour;
+};
+
 // A frame to show: a 2-D array (dims: rows drawn vertically, columns horizontally) on the
 // host or a device, with what the view cannot work out from it.
 struct ImageFrame {
     DataArray frame;
     std::string title;                   // empty: frameTitle(frame)
     std::optional<MinMax> variableRange; // the whole variable's extremes, for RangeMode::Variable
+    // `frame` colour-mapped ahead: the view uploads it as it is when it was made with the view's
+    // settings (colouredFor), and colours the frame itself otherwise.
+    std::shared_ptr<const ColouredFrame> coloured;
 };
+
+// `frame` (2-D, on the host) colour-mapped as the image view maps it with `settings`: the range
+// resolved from the mode (the frame's extremes, `variableRange`, fixed), the map's LUT, NaN in
+// the settings' colour. Throws ValueError for a frame on a device or not 2-D, or an unknown map.
+ColouredFrame colourFrame(const DataArray& frame, const ImageViewSettings& settings,
+                          std::optional<MinMax> variableRange);
+
+// True when `c` is what colourFrame makes of a frame of `frame`'s shape with `settings` (and
+// the same variable range): the same map, direction, range mode and NaN colour.
+bool colouredFor(const ColouredFrame& c, const ImageViewSettings& settings, const DataArray& frame);
 
 } // namespace strata

@@ -37,6 +37,8 @@ public:
     // True when the last paint copied the frame's texture onto whole pixels (a regular grid,
     // not zoomed) rather than drawing it as a textured mesh.
     bool frameCopied() const;
+    // True when the last frame uploaded was the one colour-mapped ahead (ImageFrame::coloured).
+    bool colouredAhead() const;
 
     // The cell under a point in widget coordinates (logical pixels, origin top left), as
     // of the last paint.

@@ -1,0 +1,33 @@
+// colourFrame / colouredFor: a frame colour-mapped off the GUI thread, as ImageScene would.
+#include "strata/core/error.h"
+#include "strata/render/colormaps.h"
+#include "strata/render/colour_range.h"
+#include "strata/render/image_settings.h"
+
+namespace strata {
+
+ColouredFrame colourFrame(const DataArray& frame, const ImageViewSettings& settings,
+                          std::optional<MinMax> variableRange) {
+    STRATA_EXPECTS(frame.ndim() == 2 && frame.device().isHost(), ValueError,
+                   "colourFrame: '" + frame.name() + "' must be a 2-D frame on the host");
+    ColouredFrame c;
+    c.colormap = settings.colormap;
+    c.reversed = settings.reversed;
+    c.mode = settings.range;
+    c.nanColour = settings.nanColour;
+    std::optional<MinMax> frameRange;
+    if (needsFrameRange(settings.range, variableRange.has_value())) frameRange = minmaxValues(frame);
+    c.range = resolveRange(settings.range, frameRange, variableRange);
+    const DataArray lut =
+        colormapLut(colormapTable(settings.colormap, settings.reversed), Device::host(), Stream::host());
+    c.rgba = colormap(frame, lut, c.range.first, c.range.second, settings.nanColour, Stream::host());
+    return c;
+}
+
+bool colouredFor(const ColouredFrame& c, const ImageViewSettings& s, const DataArray& frame) {
+    return c.colormap == s.colormap && c.reversed == s.reversed && c.mode == s.range &&
+           c.nanColour == s.nanColour && c.rgba.ndim() == 3 && frame.ndim() == 2 &&
+           c.rgba.shape()[0] == frame.shape()[0] && c.rgba.shape()[1] == frame.shape()[1];
+}
+
+} // namespace strata
