@@ -140,6 +140,10 @@ void FrameActor::place(const ViewTransform& t) {
         copy_ = copy_ && std::abs(edges[k] - r) < 1e-6 && std::abs(r) < 1e8;
         dst_[k] = static_cast<int>(r);
     }
+    clip_[0] = static_cast<int>(std::lround(p.x0));
+    clip_[1] = static_cast<int>(std::lround(p.y0));
+    clip_[2] = static_cast<int>(std::lround(p.width()));
+    clip_[3] = static_cast<int>(std::lround(p.height()));
     covers_ = std::min(dst_[0], dst_[2]) <= p.x0 && std::max(dst_[0], dst_[2]) >= p.x1 &&
               std::min(dst_[1], dst_[3]) <= p.y0 && std::max(dst_[1], dst_[3]) >= p.y1;
     if (xDescending_) std::swap(dst_[0], dst_[2]);
@@ -158,9 +162,18 @@ void FrameActor::copyFrame() {
         framebufferTexture_ = glTexture_;
     }
     glReadBuffer(GL_COLOR_ATTACHMENT0);
+    // Clipped to the plot (a frame panned by whole pixels reaches past it), whatever scissor
+    // state the renderer left.
+    GLint box[4] = {0, 0, 0, 0};
+    glGetIntegerv(GL_SCISSOR_BOX, box);
+    const GLboolean scissor = glIsEnabled(GL_SCISSOR_TEST);
+    glEnable(GL_SCISSOR_TEST);
+    glScissor(clip_[0], clip_[1], clip_[2], clip_[3]);
     if (glCheckFramebufferStatus(GL_READ_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE)
         glBlitFramebuffer(0, 0, textureWidth_, textureHeight_, dst_[0], dst_[1], dst_[2], dst_[3],
                           GL_COLOR_BUFFER_BIT, GL_NEAREST);
+    glScissor(box[0], box[1], box[2], box[3]);
+    if (!scissor) glDisable(GL_SCISSOR_TEST);
     glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(read));
 }
 

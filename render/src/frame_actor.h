@@ -66,6 +66,7 @@ private:
     int textureWidth_ = 0, textureHeight_ = 0;
     bool shown_ = false, copy_ = false, covers_ = false;
     int dst_[4] = {0, 0, 0, 0};
+    int clip_[4] = {0, 0, 0, 0}; // the plot: x, y, width, height
 };
 
 } // namespace strata::detail

@@ -156,6 +156,35 @@ private slots:
         const Pick p = view.pickAt(QPointF(l.plot.x0 + 1.5, view.height() - l.plot.y1 + 1.5));
         QCOMPARE(p.row, 0);
         QCOMPARE(p.column, 0);
+
+        // Panned so that the cells still fall on whole pixels (0.8 pixel per degree, 2 per cell)
+        // with the frame reaching 20 pixels past the plot's left side: still copied, and clipped
+        // to the plot (the margin stays white, the plot right of the frame its grey).
+        ImageViewSettings panned = settings_;
+        const ViewWindow full = fullWindow(x, y);
+        panned.window =
+            ViewWindow{full.x0 + 25, full.x0 + 25 + 362.5, full.y0 - 1.25, full.y0 - 1.25 + 183.75};
+        view.setSettings(panned);
+        shot = view.grabFramebuffer();
+        QVERIFY(view.frameCopied());
+        const ViewLayout pl = computeLayout(view.width(), view.height(), 1, *panned.window, true);
+        QCOMPARE(pl.plot.width(), 290.0);
+        // Cell (r, c) is drawn at x = plot.x0 - 20 + 2c, rows from the top as before: cells 10
+        // and on inside the plot exactly, cells 0-9 (left of it) nowhere.
+        long inside = 0, outside = 0;
+        for (int r = 0; r < 73; ++r)
+            for (int c = 0; c < 144; ++c) {
+                const Rgba8 want = expectedColour(table, values[r * 144 + c], -1, 1, settings_.nanColour);
+                const bool same =
+                    colourAt(shot, pl.plot.x0 - 20 + 2 * c + 0.5, pl.plot.y1 - 2 * r - 1) == want;
+                (c < 10 ? outside : inside) += same;
+            }
+        QCOMPARE(inside, 73L * 134);
+        QVERIFY2(outside < 73 * 10 / 10, qPrintable(QString("%1 cells drawn past the plot").arg(outside)));
+        QVERIFY(colourAt(shot, pl.plot.x1 - 3, (pl.plot.y0 + pl.plot.y1) / 2) == (Rgba8{209, 209, 209, 255}));
+        const QImage exported = renderImage({frame_}, panned, view.size());
+        QVERIFY2(differingPixels(shot, exported, 2) <= 60,
+                 qPrintable(saveDifference(shot, exported, "panned", 2)));
     }
 
     void usesTheColoursMadeAheadOnlyWhenTheyAreItsOwn() {
