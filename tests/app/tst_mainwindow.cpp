@@ -387,6 +387,36 @@ private slots:
         QCOMPARE(w_->shownSeries().dims(), (std::vector<std::string>{"lon"}));
     }
 
+    void theSeriesDockFloatsAndDocksWithItsPlot() {
+        // The series plot draws in a native GL window of its own, which moves with the dock to a
+        // floating window and back; it draws the series there too.
+        QVERIFY(ensure(kHgt));
+        w_->applyView(defaultView(*w_->dataset(), "HGT"));
+        verifyShown();
+        QSignalSpy series(w_.get(), &MainWindow::seriesShown);
+        w_->plotSeriesAt(10, 20);
+        QVERIFY(series.wait(10000));
+        auto drawsALine = [](LinePlotView* v) {
+            const QImage img = v->grabFramebuffer();
+            if (img.isNull()) return false;
+            long blue = 0; // the series' pen is blue; the rest white, grey and dark text
+            for (int y = 0; y < img.height(); ++y)
+                for (int x = 0; x < img.width(); ++x) {
+                    const QRgb c = img.pixel(x, y);
+                    blue += qBlue(c) > qRed(c) + 60 && qBlue(c) > qGreen(c) + 20;
+                }
+            return blue > 50;
+        };
+        QTRY_VERIFY(w_->seriesDock()->isVisible() && drawsALine(w_->seriesView()));
+        w_->seriesDock()->setFloating(true);
+        QVERIFY(QTest::qWaitForWindowExposed(w_->seriesDock()));
+        QVERIFY(QTest::qWaitForWindowExposed(w_->seriesView()->glWindow()));
+        QTRY_VERIFY(drawsALine(w_->seriesView()));
+        w_->seriesDock()->setFloating(false);
+        QVERIFY(QTest::qWaitForWindowExposed(w_->seriesView()->glWindow()));
+        QTRY_VERIFY(drawsALine(w_->seriesView()));
+    }
+
     void colourRangeOfTheWholeVariable() {
         QVERIFY(ensure(kHgt));
         w_->applyView(defaultView(*w_->dataset(), "HGT"));
