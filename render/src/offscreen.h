@@ -13,12 +13,15 @@ public:
     // Throws Error when there is no X display to draw through.
     OffscreenWindow(int width, int height);
     ~OffscreenWindow();
+    OffscreenWindow(const OffscreenWindow&) = delete;
+    OffscreenWindow& operator=(const OffscreenWindow&) = delete;
     vtkOpenGLRenderWindow* window() const { return window_; }
     void makeCurrent();
     void render();
     QImage grab(); // the last render, RGB, top row first
 
 private:
+    void* display_ = nullptr; // the X display (Display*) the window draws through, owned here
     vtkSmartPointer<vtkOpenGLRenderWindow> window_;
 };
 
