@@ -70,7 +70,7 @@ std::uint64_t writePng(const CliOptions& o, const Dataset& ds, const ViewSpec& s
             exportLinePlotPng(series, size, temp);
         } else {
             ImageFrame image{frame, title, std::nullopt, nullptr};
-            if (spec.range.mode == RangeMode::Variable || spec.range.mode == RangeMode::Symmetric) {
+            if (needsVariableRange(spec.range.mode)) {
                 // The whole variable's extremes, computed where the frame was.
                 const Device device = frame.device();
                 image.variableRange =

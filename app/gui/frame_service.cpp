@@ -40,10 +40,6 @@ ImageViewSettings coloursOf(const ViewSpec& spec) {
     return s;
 }
 
-bool needsVariableRange(const ViewSpec& spec) {
-    return spec.range.mode == RangeMode::Variable || spec.range.mode == RangeMode::Symmetric;
-}
-
 // `entry`'s colours when they are those of `spec`, else null.
 std::shared_ptr<const ColouredFrame> colouredMatching(const std::shared_ptr<const ColouredFrame>& c,
                                                       const ViewSpec& spec, const DataArray& frame) {
@@ -190,7 +186,7 @@ void FrameService::setPrefetch(int stepsAhead, int stepsBehind) {
 
 std::shared_ptr<FrameResult> FrameService::answerFromCache(const Job& job) {
     std::optional<MinMax> range;
-    if (needsVariableRange(job.spec)) {
+    if (needsVariableRange(job.spec.range.mode)) {
         range = knownRangeLocked(job.spec);
         if (!range) return nullptr; // the worker works it out
     }
@@ -327,7 +323,7 @@ double FrameService::serveFrame(const Job& job, const std::shared_ptr<const Data
     try {
         const std::string key = cacheKey(job.spec);
         const auto hit = cached(key);
-        if (needsVariableRange(job.spec)) result->variableRange = variableRange(job.spec, ds);
+        if (needsVariableRange(job.spec.range.mode)) result->variableRange = variableRange(job.spec, ds);
         if (hit) {
             result->frame = hit->frame;
             result->fallback = hit->fallback;
@@ -427,7 +423,7 @@ FrameService::CacheEntry FrameService::entryFor(const std::string& key, const Vi
     // GUI thread then only uploads (a frame on a device is coloured there, into GL's buffer).
     if (had) e.coloured = colouredMatching(had->coloured, spec, e.frame);
     if (!e.coloured && e.frame.ndim() == 2 && e.frame.device().isHost() &&
-        (!needsVariableRange(spec) || variableRange))
+        (!needsVariableRange(spec.range.mode) || variableRange))
         e.coloured =
             std::make_shared<const ColouredFrame>(colourFrame(e.frame, coloursOf(spec), variableRange));
     if (e.coloured) e.bytes += bytesOf(e.coloured->rgba);
@@ -444,7 +440,7 @@ bool FrameService::recolour(const ViewSpec& spec, const std::shared_ptr<const Da
 }
 
 std::optional<MinMax> FrameService::knownRange(const ViewSpec& spec) {
-    if (!needsVariableRange(spec)) return std::nullopt;
+    if (!needsVariableRange(spec.range.mode)) return std::nullopt;
     std::lock_guard lock(mutex_);
     return knownRangeLocked(spec);
 }

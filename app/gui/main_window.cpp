@@ -478,9 +478,7 @@ void MainWindow::onColourChanged() {
     s.colormap = colour_->colormap();
     s.reversed = colour_->reversed();
     s.range = colour_->range();
-    const bool needsWhole =
-        (s.range.mode == RangeMode::Variable || s.range.mode == RangeMode::Symmetric) &&
-        !(spec_.range.mode == RangeMode::Variable || spec_.range.mode == RangeMode::Symmetric);
+    const bool needsWhole = needsVariableRange(s.range.mode) && !needsVariableRange(spec_.range.mode);
     spec_ = s;
     if (needsWhole) { // the frame service works out the variable's extremes
         applyView(s);

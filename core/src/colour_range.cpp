@@ -20,6 +20,8 @@ std::string_view name(RangeMode m) {
     return "?";
 }
 
+bool needsVariableRange(RangeMode m) { return m == RangeMode::Variable || m == RangeMode::Symmetric; }
+
 RangeMode parseRangeMode(std::string_view s) {
     for (RangeMode m : {RangeMode::Frame, RangeMode::Variable, RangeMode::Fixed, RangeMode::Symmetric})
         if (s == name(m)) return m;

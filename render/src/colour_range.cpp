@@ -5,6 +5,7 @@
 #include <string>
 
 #include "strata/core/error.h"
+#include "strata/core/ops.h"
 
 namespace strata {
 
@@ -19,6 +20,12 @@ bool needsFrameRange(const ColourRange& range, bool variableKnown) {
         return false;
     }
     return true;
+}
+
+MinMax frameColourRange(const ColourRange& range, const DataArray& frame, std::optional<MinMax> variable) {
+    std::optional<MinMax> frameRange;
+    if (needsFrameRange(range, variable.has_value())) frameRange = minmaxValues(frame);
+    return resolveRange(range, frameRange, variable);
 }
 
 namespace {

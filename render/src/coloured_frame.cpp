@@ -15,9 +15,7 @@ ColouredFrame colourFrame(const DataArray& frame, const ImageViewSettings& setti
     c.reversed = settings.reversed;
     c.mode = settings.range;
     c.nanColour = settings.nanColour;
-    std::optional<MinMax> frameRange;
-    if (needsFrameRange(settings.range, variableRange.has_value())) frameRange = minmaxValues(frame);
-    c.range = resolveRange(settings.range, frameRange, variableRange);
+    c.range = frameColourRange(settings.range, frame, variableRange);
     const DataArray lut =
         colormapLut(colormapTable(settings.colormap, settings.reversed), Device::host(), Stream::host());
     c.rgba = colormap(frame, lut, c.range.first, c.range.second, settings.nanColour, Stream::host());

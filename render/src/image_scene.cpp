@@ -132,10 +132,7 @@ void ImageScene::updateTexture() {
         texture_->updateRgba(ahead->rgba);
         colouredAhead_ = true;
     } else {
-        std::optional<MinMax> frameRange;
-        if (needsFrameRange(settings_.range, frame_->variableRange.has_value()))
-            frameRange = minmaxValues(f); // 16 bytes from a device: the colour bar's numbers
-        range_ = resolveRange(settings_.range, frameRange, frame_->variableRange);
+        range_ = frameColourRange(settings_.range, f, frame_->variableRange);
         texture_->update(f, lut_, range_.first, range_.second, nullptr, settings_.nanColour);
         colouredAhead_ = false;
     }

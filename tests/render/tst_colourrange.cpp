@@ -45,6 +45,19 @@ private slots:
         QCOMPARE(resolveRange(f, MinMax{NAN, NAN}, std::nullopt), (MinMax{0, 1})); // all NaN
         QCOMPARE(resolveRange(f, std::nullopt, std::nullopt), (MinMax{0, 1}));
     }
+    void ofAFrame() {
+        // frameColourRange: the frame's finite extremes where the mode needs them, else the
+        // variable's or the fixed range.
+        const DataArray f =
+            DataArray::fromHost("f", {"y", "x"}, {2, 3}, std::vector<float>{4, NAN, -2, 7, 1, 0});
+        QCOMPARE(frameColourRange({}, f, std::nullopt), (MinMax{-2, 7}));
+        QCOMPARE(frameColourRange({RangeMode::Variable, 0, 1}, f, MinMax{-10, 20}), (MinMax{-10, 20}));
+        QCOMPARE(frameColourRange({RangeMode::Variable, 0, 1}, f, std::nullopt), (MinMax{-2, 7}));
+        QCOMPARE(frameColourRange({RangeMode::Symmetric, 0, 1}, f, std::nullopt), (MinMax{-7, 7}));
+        QCOMPARE(frameColourRange({RangeMode::Fixed, 3, 5}, f, std::nullopt), (MinMax{3, 5}));
+        QVERIFY(needsVariableRange(RangeMode::Variable) && needsVariableRange(RangeMode::Symmetric));
+        QVERIFY(!needsVariableRange(RangeMode::Frame) && !needsVariableRange(RangeMode::Fixed));
+    }
     void names() {
         for (RangeMode m : {RangeMode::Frame, RangeMode::Variable, RangeMode::Fixed, RangeMode::Symmetric})
             QCOMPARE(parseRangeMode(name(m)), m);

@@ -14,6 +14,8 @@ enum class RangeMode {
 };
 std::string_view name(RangeMode m);         // "frame", "variable", "fixed", "symmetric"
 RangeMode parseRangeMode(std::string_view); // throws ValueError listing the modes
+// True for the modes drawn with the whole variable's extremes (Variable, Symmetric).
+bool needsVariableRange(RangeMode m);
 
 struct ColourRange {
     RangeMode mode = RangeMode::Frame;

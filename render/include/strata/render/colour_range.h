@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "strata/core/colour_range.h"
+#include "strata/core/data_array.h"
 
 namespace strata {
 
@@ -15,5 +16,9 @@ MinMax resolveRange(const ColourRange& range, std::optional<MinMax> frame, std::
 
 // True when resolveRange needs the frame's extremes for this mode and these inputs.
 bool needsFrameRange(const ColourRange& range, bool variableKnown);
+
+// resolveRange for `frame` (2-D, on the host or a device): its extremes are computed only when
+// the mode needs them (16 bytes from a device).
+MinMax frameColourRange(const ColourRange& range, const DataArray& frame, std::optional<MinMax> variable);
 
 } // namespace strata
