@@ -508,13 +508,11 @@ void MainWindow::onFrameReady(const std::shared_ptr<const FrameResult>& r) {
             image_->setFrame(
                 ImageFrame{shown_, frameTitle(shown_, r->spec.reductions), r->variableRange, r->coloured});
             stack_->setCurrentWidget(image_);
-            image_->requestRender();
         } else {
             LineSeries line = r->line ? *r->line : lineSeries(shown_.asHost()); // drawn from the host
             line.title = frameTitle(shown_, r->spec.reductions);
             line_->setSeries(std::move(line));
             stack_->setCurrentWidget(line_);
-            line_->requestRender();
         }
         presentPendingSince_ = requestedAt_.count(r->id) ? requestedAt_[r->id] : monotonicNs();
         shownAt_ = monotonicNs();

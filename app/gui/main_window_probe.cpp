@@ -87,7 +87,6 @@ void MainWindow::onSeriesReady(const std::shared_ptr<const SeriesResult>& r) {
     const auto units = var_.attrs().text("units");
     s.yTitle = var_.name() + (units && !units->empty() ? " [" + *units + "]" : "");
     seriesPlot_->setSeries(std::move(s));
-    seriesPlot_->requestRender();
     seriesDock_->setWindowTitle(tr("Series along %1").arg(q(r->spec.xDim)));
     emit seriesShown();
 }

@@ -42,6 +42,8 @@ public:
     void releaseGraphics();
     // True when the last place() chose the copy over the quad.
     bool copies() const { return copy_; }
+    // True when both axes of the grid are evenly spaced (one quad, or one copy, draws it).
+    bool regular() const { return uniform_; }
     bool shown() const { return shown_; }
     // True when the copy fills the whole plot rectangle: nothing under it needs clearing.
     bool coversPlot() const { return copy_ && covers_; }

@@ -77,10 +77,7 @@ void ImageScene::setFrame(ImageFrame frame) {
     // The grids point into the frame's coordinates: take them from the stored copy.
     x_.coordinate = x_.fromIndices ? nullptr : frame_->frame.coords().find(x_.dim);
     y_.coordinate = y_.fromIndices ? nullptr : frame_->frame.coords().find(y_.dim);
-    if (!sameGrid) {
-        frameActor_.setGrid(x_, y_);
-        regular_ = isUniform(x_.edges) && isUniform(y_.edges);
-    }
+    if (!sameGrid) frameActor_.setGrid(x_, y_);
     textureDirty_ = true;
 }
 
@@ -144,7 +141,7 @@ void ImageScene::prepare(int width, int height, double scale) {
     const bool keep = frame_ ? keepsAspect(settings_.aspect, x_, y_) : true;
     // Unzoomed, a regular grid may snap to whole pixels per cell.
     CellCounts cells;
-    if (frame_ && regular_ && w == fullExtent()) cells = {x_.size(), y_.size()};
+    if (frame_ && frameActor_.regular() && w == fullExtent()) cells = {x_.size(), y_.size()};
     layout_ = computeLayout(width, height, scale, w, keep, cells);
     if (!frame_) {
         annotations_.clear();

@@ -67,7 +67,6 @@ private:
     std::optional<ImageFrame> frame_;
     AxisGrid x_, y_;
     std::uint64_t gridVersion_ = 0; // bumped when the axes would draw differently
-    bool regular_ = false;          // both axes evenly spaced
     ImageViewSettings settings_;
     std::vector<Rgba8> table_;
     DataArray lut_;
