@@ -108,9 +108,8 @@ VtkGlWidget::VtkGlWidget(QWidget* parent) : QWidget(parent), impl_(new Impl) {
     connect(impl_->glWindow, &QOpenGLWindow::frameSwapped, this, &VtkGlWidget::frameSwapped);
 
     auto* w = impl_->window.Get();
-    w->SetOwnContext(false);              // the GL window owns the context
-    w->SetFrameBlitModeToBlitToCurrent(); // VTK blits into the framebuffer bound when it renders
-    w->SetReadyForRendering(false);       // only inside paintGl
+    w->SetOwnContext(false);        // the GL window owns the context
+    w->SetReadyForRendering(false); // only inside paintGl
     // VTK's Frame() would copy its render framebuffer's colour and depth into a second
     // framebuffer, then that colour into ours: three full-window passes, each several ms under a
     // software GL. Without swapping VTK leaves the picture in its render framebuffer and
@@ -185,13 +184,19 @@ void VtkGlWidget::initializeGl() {
     initializeScene();
 }
 
+QSize VtkGlWidget::pixelSize() const {
+    const double dpr = impl_->glWindow->devicePixelRatio();
+    return {static_cast<int>(impl_->glWindow->width() * dpr + 0.5),
+            static_cast<int>(impl_->glWindow->height() * dpr + 0.5)};
+}
+
 // Renders into the framebuffer bound now (the window's, or grabFramebuffer's): VTK reads the
 // binding when its state cache is reset.
 void VtkGlWidget::paintGl() {
     auto* w = impl_->window.Get();
     const double dpr = impl_->glWindow->devicePixelRatio();
-    const int pw = static_cast<int>(impl_->glWindow->width() * dpr + 0.5),
-              ph = static_cast<int>(impl_->glWindow->height() * dpr + 0.5);
+    const QSize pixels = pixelSize();
+    const int pw = pixels.width(), ph = pixels.height();
     if (pw <= 0 || ph <= 0) return;
     if (w->GetSize()[0] != pw || w->GetSize()[1] != ph) w->SetSize(pw, ph);
     vtkOpenGLState* state = w->GetState();
@@ -217,9 +222,7 @@ QImage VtkGlWidget::grabFramebuffer() {
     if (!impl_->glWindow->isValid() || !impl_->glReady) return {};
     impl_->glWindow->makeCurrent();
     const double dpr = impl_->glWindow->devicePixelRatio();
-    const QSize size(static_cast<int>(impl_->glWindow->width() * dpr + 0.5),
-                     static_cast<int>(impl_->glWindow->height() * dpr + 0.5));
-    QOpenGLFramebufferObject fbo(size, QOpenGLFramebufferObject::CombinedDepthStencil);
+    QOpenGLFramebufferObject fbo(pixelSize(), QOpenGLFramebufferObject::CombinedDepthStencil);
     fbo.bind();
     paintGl();
     // Text and lines blended by VTK leave alpha below one: the picture is opaque.

@@ -61,6 +61,7 @@ private:
     struct Impl;
     void initializeGl();
     void paintGl();
+    QSize pixelSize() const; // the GL window in device pixels
     Impl* impl_;
 };
 
