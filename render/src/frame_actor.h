@@ -40,13 +40,12 @@ public:
     // the frame).
     void setTexture(unsigned texture, int width, int height, vtkOpenGLRenderWindow* window);
     void releaseGraphics();
-    // True when the last place() chose the copy over the quad.
-    bool copies() const { return copy_; }
+    // True when the frame is shown and the last place() chose the copy over the quad.
+    bool copies() const { return shown_ && copy_; }
     // True when both axes of the grid are evenly spaced (one quad, or one copy, draws it).
     bool regular() const { return uniform_; }
-    bool shown() const { return shown_; }
     // True when the copy fills the whole plot rectangle: nothing under it needs clearing.
-    bool coversPlot() const { return copy_ && covers_; }
+    bool coversPlot() const { return copies() && covers_; }
 
 private:
     vtkNew<vtkActor> actor_;

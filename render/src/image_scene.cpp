@@ -162,7 +162,7 @@ void ImageScene::prepare(int width, int height, double scale) {
     frameActor_.place(ViewTransform(p, w));
     // The background behind a frame that fills the plot is never seen: a clear of the plot
     // costs as much as the copy itself under a software GL.
-    plot_->SetErase(!(frameActor_.shown() && frameActor_.coversPlot()));
+    plot_->SetErase(!frameActor_.coversPlot());
 
     AnnotationContent c;
     c.layout = layout_;

@@ -50,7 +50,7 @@ public:
     const FramePathInfo& path() const;
     MinMax range() const { return range_; }
     int annotationGroupsRebuilt() const { return annotations_.rebuiltGroups(); }
-    bool frameCopied() const { return frameActor_.shown() && frameActor_.copies(); }
+    bool frameCopied() const { return frameActor_.copies(); }
     bool colouredAhead() const { return colouredAhead_; }
     const AxisGrid& xGrid() const { return x_; }
     const AxisGrid& yGrid() const { return y_; }
