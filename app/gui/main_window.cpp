@@ -542,7 +542,7 @@ void MainWindow::onPresented() {
     presentPendingSince_.reset();
 }
 
-// ---- errors, memory of views and files
+// ---- errors
 
 void MainWindow::showError(const QString& title, const QString& message, bool dialog) {
     lastError_ = message;
@@ -553,37 +553,6 @@ void MainWindow::showError(const QString& title, const QString& message, bool di
     errorBox_->setAttribute(Qt::WA_DeleteOnClose);
     errorBox_->setObjectName("errorBox");
     errorBox_->open(); // window-modal, and the event loop goes on
-}
-
-void MainWindow::rememberViewSoon() { rememberTimer_->start(); }
-
-void MainWindow::rememberView() {
-    rememberTimer_->stop();
-    if (!ds_ || spec_.variable.empty()) return;
-    QSettings().setValue("views/" + QFileInfo(q(ds_->path)).absoluteFilePath(), toJsonText(spec_));
-}
-
-void MainWindow::addRecent(const QString& path) {
-    QSettings settings;
-    QStringList recent = settings.value("recentFiles").toStringList();
-    const QString absolute = QFileInfo(path).absoluteFilePath();
-    recent.removeAll(absolute);
-    recent.prepend(absolute);
-    while (recent.size() > 10) recent.removeLast();
-    settings.setValue("recentFiles", recent);
-    rebuildRecentMenu();
-}
-
-void MainWindow::rebuildRecentMenu() {
-    recentMenu_->clear();
-    const QStringList recent = QSettings().value("recentFiles").toStringList();
-    int n = 0;
-    for (const QString& p : recent) {
-        QAction* a =
-            recentMenu_->addAction(QString("&%1 %2").arg(++n % 10).arg(p), this, [this, p] { openFile(p); });
-        a->setEnabled(QFileInfo::exists(p));
-    }
-    recentMenu_->setEnabled(!recent.isEmpty());
 }
 
 // ---- window events

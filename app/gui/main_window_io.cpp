@@ -1,5 +1,5 @@
 // The window's files: exports (PNG and CSV through the explicit copy-to-host path, written
-// atomically, never over the input) and saved views.
+// atomically, never over the input), saved views, the last view of each file and recent files.
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -7,9 +7,11 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QMenu>
 #include <QSettings>
 #include <QSpinBox>
 #include <QStatusBar>
+#include <QTimer>
 
 #include "main_window.h"
 #include "strata/core/atomic_file.h"
@@ -175,6 +177,39 @@ void MainWindow::loadViewDialog() {
     const QString path =
         QFileDialog::getOpenFileName(this, tr("Load view"), QString(), tr("Strata views (*.json)"));
     if (!path.isEmpty()) loadView(path);
+}
+
+// ---- the last view of each file, recent files
+
+void MainWindow::rememberViewSoon() { rememberTimer_->start(); }
+
+void MainWindow::rememberView() {
+    rememberTimer_->stop();
+    if (!ds_ || spec_.variable.empty()) return;
+    QSettings().setValue("views/" + QFileInfo(q(ds_->path)).absoluteFilePath(), toJsonText(spec_));
+}
+
+void MainWindow::addRecent(const QString& path) {
+    QSettings settings;
+    QStringList recent = settings.value("recentFiles").toStringList();
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    recent.removeAll(absolute);
+    recent.prepend(absolute);
+    while (recent.size() > 10) recent.removeLast();
+    settings.setValue("recentFiles", recent);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+    recentMenu_->clear();
+    const QStringList recent = QSettings().value("recentFiles").toStringList();
+    int n = 0;
+    for (const QString& p : recent) {
+        QAction* a =
+            recentMenu_->addAction(QString("&%1 %2").arg(++n % 10).arg(p), this, [this, p] { openFile(p); });
+        a->setEnabled(QFileInfo::exists(p));
+    }
+    recentMenu_->setEnabled(!recent.isEmpty());
 }
 
 } // namespace strata::app
