@@ -126,7 +126,7 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(image_, &ImageView::drawError, this,
             [this](const QString& m) { showError(tr("Drawing failed"), m, false); });
-    connect(image_, &VtkGlWidget::frameSwapped, this, &MainWindow::onPresented);
+    connect(image_, &ImageView::presented, this, &MainWindow::onPresented);
     connect(line_, &VtkGlWidget::frameSwapped, this, &MainWindow::onPresented);
     connect(seriesDim_, &QComboBox::activated, this,
             [this] { preferredSeriesDim_ = seriesDim_->currentText(); });

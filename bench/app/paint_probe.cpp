@@ -3,14 +3,18 @@
 // cell (or at --size), steps through the first dim, and times per step:
 //   compute   computeFrame on the compute device (the frame service's work)
 //   colour    minmaxValues + colormap on the host (what the scene does before the upload)
-//   paint     the view's prepareRender (colour map, texture upload, annotations), glFinish'ed
-//             (--bare: the QOpenGLWidget's paintGL)
-//   present   its end -> frameSwapped (VTK's render and the swap of the view's own GL window;
-//             --bare: Qt's composition of the window and the swap)
-//   total     setFrame -> frameSwapped
+//   paint     the view's raster paint (colour map when not done ahead, the frame's pixels,
+//             annotations); with --gl nothing (the GL window draws: all of it is "present");
+//             --bare: the QOpenGLWidget's paintGL
+//   present   its end -> presented (the backing store's flush; with --gl VTK's render and the
+//             swap of the view's own GL window; --bare: Qt's composition of the window and the
+//             swap)
+//   total     setFrame -> presented
 // medians and p90 over --steps steps. Not a test; for bench/RESULTS.md.
 //
-//   DISPLAY=:78 paint_probe FILE [--steps N] [--size WxH] [--variable air] [--bare]
+//   DISPLAY=:78 paint_probe FILE [--steps N] [--size WxH] [--variable air] [--gl] [--bare]
+// --gl: host frames through GL too (ImagePresentation::Gl), as the view drew them before it
+// painted host frames itself;
 // --bare: a QOpenGLWidget that only clears, for the cost of Qt's composition and the swap;
 // --bare-window: a QOpenGLWindow that only clears (no composition: the swap alone);
 // --scene-window: the image view's scene drawn in a QOpenGLWindow (prepare, render, present);
@@ -53,19 +57,17 @@ double nowMs() {
         .count();
 }
 
-// The image view as the window has it (its own native GL window). VTK's render comes after
-// prepareRender, so "paint" is the prepare (colour map, upload, annotations) and "present" the
-// rest (VTK's render and the swap).
+// The image view as the window has it, its raster paint timed (through GL it paints nothing:
+// its GL window draws).
 class TimedView : public strata::ImageView {
 public:
     using ImageView::ImageView;
     double paintStart = 0, paintEnd = 0;
 
 protected:
-    void prepareRender(int w, int h, double dpr) override {
+    void paintEvent(QPaintEvent* e) override {
         paintStart = nowMs();
-        ImageView::prepareRender(w, h, dpr);
-        glFinish();
+        ImageView::paintEvent(e);
         paintEnd = nowMs();
     }
 };
@@ -181,7 +183,7 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     std::string file, variable = "air";
     int steps = 60, width = 0, height = 0;
-    bool bare = false, bareWindow = false, sceneWindow = false;
+    bool bare = false, bareWindow = false, sceneWindow = false, gl = false;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--steps" && i + 1 < argc) {
@@ -199,6 +201,8 @@ int main(int argc, char** argv) {
             bareWindow = true;
         } else if (a == "--bare") {
             bare = true;
+        } else if (a == "--gl") {
+            gl = true;
         } else if (a == "--variable" && i + 1 < argc) {
             variable = argv[++i];
         } else {
@@ -286,6 +290,7 @@ int main(int argc, char** argv) {
         return app.exec();
     }
     TimedView timed;
+    if (gl) timed.setPresentation(strata::ImagePresentation::Gl);
     BareView plain;
     QWidget& view = bare ? static_cast<QWidget&>(plain) : timed;
     const double& paintStart = bare ? plain.paintStart : timed.paintStart;
@@ -341,7 +346,7 @@ int main(int argc, char** argv) {
         QTimer::singleShot(20, &view, next);
     };
     QObject::connect(&plain, &QOpenGLWidget::frameSwapped, &view, presented);
-    QObject::connect(&timed, &strata::ImageView::frameSwapped, &view, presented);
+    QObject::connect(&timed, &strata::ImageView::presented, &view, presented);
     QTimer::singleShot(500, &view, next);
     return app.exec();
 }

@@ -16,6 +16,8 @@ std::string_view name(FramePath p) {
         return "CUDA-GL interop";
     case FramePath::HostUpload:
         return "host upload";
+    case FramePath::HostRaster:
+        return "host raster";
     }
     return "?";
 }

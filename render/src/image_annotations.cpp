@@ -111,18 +111,6 @@ std::string elided(const std::string& s, vtkTextActor* actor, double maxWidth, i
     return lo == 0 ? std::string("…") : candidate(lo - 1);
 }
 
-int tickTarget(double pixels, double perTick) {
-    return std::clamp(static_cast<int>(pixels / perTick), 2, 10);
-}
-
-std::vector<Tick> axisTicks(const AxisGrid& g, double lo, double hi, int target) {
-    if (g.time) return dateTicks(lo, hi, *g.time, target);
-    if (g.fromIndices) return integerTicks(lo, hi, target);
-    if (g.coordinate && g.coordinate->attrs.text("units").value_or("").rfind("degree", 0) == 0)
-        return degreeTicks(lo, hi, target);
-    return niceTicks(lo, hi, target);
-}
-
 } // namespace
 
 ImageAnnotations::ImageAnnotations() = default;

@@ -12,6 +12,7 @@
 
 #include "frame_actor.h"
 #include "image_annotations.h"
+#include "image_content.h"
 #include "strata/render/frame_texture.h"
 #include "strata/render/image_settings.h"
 
@@ -32,10 +33,11 @@ public:
 
     void setFrame(ImageFrame frame);
     void clearFrame();
-    bool hasFrame() const { return frame_.has_value(); }
-    const ImageFrame* frame() const { return frame_ ? &*frame_ : nullptr; }
+    bool hasFrame() const { return content_.hasFrame(); }
+    const ImageFrame* frame() const { return content_.frame(); }
     void setSettings(const ImageViewSettings& settings);
-    const ImageViewSettings& settings() const { return settings_; }
+    const ImageViewSettings& settings() const { return content_.settings(); }
+    const ImageContent& content() const { return content_; }
 
     // Lays the scene out for a window of width × height device pixels and brings the texture
     // up to date (context current). Call before each render.
@@ -44,16 +46,13 @@ public:
     void releaseGl();
 
     const ViewLayout& layout() const { return layout_; }
-    ViewWindow window() const;             // the visible data window
-    ViewWindow fullExtent() const;         // the whole frame
-    Pick pick(double px, double py) const; // window pixels, origin bottom left
+    ViewWindow window() const { return content_.window(); } // the visible data window
+    Pick pick(double px, double py) const { return content_.pick(layout_, px, py); }
     const FramePathInfo& path() const;
     MinMax range() const { return range_; }
     int annotationGroupsRebuilt() const { return annotations_.rebuiltGroups(); }
     bool frameCopied() const { return frameActor_.copies(); }
     bool colouredAhead() const { return colouredAhead_; }
-    const AxisGrid& xGrid() const { return x_; }
-    const AxisGrid& yGrid() const { return y_; }
 
 private:
     void updateTexture();
@@ -64,10 +63,7 @@ private:
     FrameActor frameActor_;
     ImageAnnotations annotations_;
 
-    std::optional<ImageFrame> frame_;
-    AxisGrid x_, y_;
-    std::uint64_t gridVersion_ = 0; // bumped when the axes would draw differently
-    ImageViewSettings settings_;
+    ImageContent content_;
     std::vector<Rgba8> table_;
     DataArray lut_;
     std::string lutKey_; // map, direction and device of lut_

@@ -2,69 +2,175 @@
 
 #include <QApplication>
 #include <QMouseEvent>
+#include <QPainter>
 #include <QWheelEvent>
 #include <cmath>
 #include <vtkGenericOpenGLRenderWindow.h>
 
 #include "image_scene.h"
+#include "raster_scene.h"
 #include "strata/core/error.h"
 #include "strata/render/image_export.h"
+#include "strata/render/vtk_gl_widget.h"
 
 namespace strata {
+namespace detail {
 
-ImageView::ImageView(QWidget* parent) : VtkGlWidget(parent), scene_(std::make_unique<detail::ImageScene>()) {
+// The GL way to the screen: a native GL window over the whole view drawing its ImageScene.
+// Its mouse and wheel events are not its own: ignored here, they go on to the view.
+class GlImageSurface : public VtkGlWidget {
+public:
+    GlImageSurface(ImageView* view, ImageScene& scene) : VtkGlWidget(view), view_(view), scene_(scene) {
+        setMouseTracking(true);
+        scene_.attach(renderWindow());
+        connect(this, &VtkGlWidget::frameSwapped, view, &ImageView::presented);
+    }
+    ~GlImageSurface() override {
+        releaseGl();
+        scene_.detach();
+    }
+
+protected:
+    void prepareRender(int w, int h, double dpr) override {
+        try {
+            scene_.prepare(w, h, dpr);
+            view_->lastError_.clear();
+        } catch (const std::exception& e) { // one boundary: the draw fails, the app goes on
+            scene_.clearFrame();
+            scene_.prepare(w, h, dpr);
+            view_->drawFailed(e);
+        }
+        view_->notePath();
+    }
+    void releaseScene() override { scene_.releaseGl(); }
+
+private:
+    ImageView* view_;
+    ImageScene& scene_;
+};
+
+} // namespace detail
+
+ImageView::ImageView(QWidget* parent) : QWidget(parent), raster_(std::make_unique<detail::RasterScene>()) {
     setMouseTracking(true);
     setMinimumSize(200, 150);
-    scene_->attach(renderWindow());
+    setAttribute(Qt::WA_OpaquePaintEvent); // the raster paint covers every pixel
 }
 
 ImageView::~ImageView() {
-    releaseGl();
-    scene_->detach();
+    delete surface_; // its GL objects go while the scene it draws still exists
+    surface_ = nullptr;
+}
+
+void ImageView::setPresentation(ImagePresentation p) { presentation_ = p; }
+
+void ImageView::useGl(bool gl) {
+    if (gl && !surface_) {
+        scene_ = std::make_unique<detail::ImageScene>();
+        scene_->setSettings(raster_->content().settings());
+        surface_ = new detail::GlImageSurface(this, *scene_);
+        surface_->setGeometry(rect());
+    }
+    if (gl == gl_) return;
+    gl_ = gl;
+    // The other scene lets its frame go (a view holds one frame) and takes the settings.
+    if (gl) {
+        raster_->clearFrame();
+        scene_->setSettings(raster_->content().settings());
+        surface_->show();
+    } else {
+        scene_->clearFrame();
+        raster_->setSettings(scene_->settings());
+        surface_->hide();
+    }
 }
 
 void ImageView::setFrame(ImageFrame frame) {
-    scene_->setFrame(std::move(frame));
+    useGl(presentation_ == ImagePresentation::Gl || !frame.frame.device().isHost());
+    if (gl_)
+        scene_->setFrame(std::move(frame));
+    else
+        raster_->setFrame(std::move(frame));
     requestRender();
 }
 
 void ImageView::clearFrame() {
-    scene_->clearFrame();
+    raster_->clearFrame();
+    if (scene_) scene_->clearFrame();
     requestRender();
 }
 
 void ImageView::setSettings(const ImageViewSettings& settings) {
-    scene_->setSettings(settings);
+    raster_->setSettings(settings); // throws for an unknown map before anything changes
+    if (scene_) scene_->setSettings(settings);
     requestRender();
 }
 
-const ImageViewSettings& ImageView::settings() const { return scene_->settings(); }
+const detail::ImageContent& ImageView::content() const { return gl_ ? scene_->content() : raster_->content(); }
+const ViewLayout& ImageView::layout() const { return gl_ ? scene_->layout() : raster_->layout(); }
+const ImageViewSettings& ImageView::settings() const { return content().settings(); }
 
 void ImageView::resetView() { setWindow({}); }
 
-FramePathInfo ImageView::framePath() const { return scene_->path(); }
-MinMax ImageView::colourRange() const { return scene_->range(); }
-int ImageView::annotationGroupsRebuilt() const { return scene_->annotationGroupsRebuilt(); }
-bool ImageView::frameCopied() const { return scene_->frameCopied(); }
-bool ImageView::colouredAhead() const { return scene_->colouredAhead(); }
+FramePathInfo ImageView::framePath() const { return gl_ ? scene_->path() : raster_->path(); }
+MinMax ImageView::colourRange() const { return gl_ ? scene_->range() : raster_->range(); }
+int ImageView::annotationGroupsRebuilt() const { return gl_ ? scene_->annotationGroupsRebuilt() : -1; }
+bool ImageView::frameCopied() const { return gl_ ? scene_->frameCopied() : raster_->frameCopied(); }
+bool ImageView::colouredAhead() const { return gl_ ? scene_->colouredAhead() : raster_->colouredAhead(); }
+QWindow* ImageView::glWindow() const { return gl_ ? surface_->glWindow() : nullptr; }
 
-void ImageView::prepareRender(int w, int h, double dpr) {
-    try {
-        scene_->prepare(w, h, dpr);
-        lastError_.clear();
-    } catch (const std::exception& e) { // one boundary: the draw fails, the app goes on
-        lastError_ = QString::fromStdString(e.what());
-        scene_->clearFrame();
-        scene_->prepare(w, h, dpr);
-        emit drawError(lastError_);
-    }
-    if (scene_->path().path != lastPath_) {
-        lastPath_ = scene_->path().path;
-        emit framePathChanged(scene_->path());
+void ImageView::requestRender() {
+    if (gl_)
+        surface_->requestRender();
+    else
+        update();
+}
+
+void ImageView::drawFailed(const std::exception& e) {
+    lastError_ = QString::fromStdString(e.what());
+    emit drawError(lastError_);
+}
+
+void ImageView::notePath() {
+    const FramePathInfo p = framePath();
+    if (p.path != lastPath_) {
+        lastPath_ = p.path;
+        emit framePathChanged(p);
     }
 }
 
-void ImageView::releaseScene() { scene_->releaseGl(); }
+void ImageView::paintEvent(QPaintEvent*) {
+    if (gl_) return; // the GL window covers the view
+    const double dpr = devicePixelRatioF();
+    const int w = static_cast<int>(std::lround(width() * dpr)), h = static_cast<int>(std::lround(height() * dpr));
+    QPainter painter(this);
+    painter.scale(1 / dpr, 1 / dpr); // the scene paints in device pixels
+    try {
+        raster_->paint(painter, w, h, dpr);
+        lastError_.clear();
+    } catch (const std::exception& e) { // one boundary: the draw fails, the app goes on
+        raster_->clearFrame();
+        raster_->paint(painter, w, h, dpr);
+        drawFailed(e);
+    }
+    notePath();
+    // The window's backing store is flushed to the screen when this paint returns: say so
+    // after it.
+    QMetaObject::invokeMethod(this, &ImageView::presented, Qt::QueuedConnection);
+}
+
+void ImageView::resizeEvent(QResizeEvent*) {
+    if (surface_) surface_->setGeometry(rect());
+}
+
+QImage ImageView::grabImage() {
+    if (gl_) return surface_->grabFramebuffer();
+    const double dpr = devicePixelRatioF();
+    QImage shot = raster_->image(static_cast<int>(std::lround(width() * dpr)),
+                                 static_cast<int>(std::lround(height() * dpr)), dpr);
+    shot.setDevicePixelRatio(dpr);
+    return shot;
+}
 
 QPointF ImageView::toPixels(QPointF p) const {
     const double dpr = devicePixelRatioF();
@@ -73,36 +179,38 @@ QPointF ImageView::toPixels(QPointF p) const {
 
 Pick ImageView::pickAt(QPointF widgetPosition) const {
     QPointF px = toPixels(widgetPosition);
-    return scene_->pick(px.x(), px.y());
+    return gl_ ? scene_->pick(px.x(), px.y()) : raster_->pick(px.x(), px.y());
 }
 
 QImage ImageView::renderImage(QSize pixels) const {
-    ImageViewSettings s = scene_->settings();
-    s.window = scene_->window();
+    STRATA_EXPECTS(content().hasFrame(), ValueError, "the image view has no frame to export");
     const double scale = width() > 0 ? static_cast<double>(pixels.width()) / width() : 1.0;
-    const detail::ImageScene& sc = *scene_;
-    STRATA_EXPECTS(sc.frame(), ValueError, "the image view has no frame to export");
-    return strata::renderImage(*sc.frame(), s, pixels, scale);
+    if (!gl_) { // what the screen shows, painted again at the export's size
+        detail::RasterScene copy = *raster_;
+        return copy.image(pixels.width(), pixels.height(), scale);
+    }
+    ImageViewSettings s = content().settings();
+    s.window = content().window();
+    return strata::renderImage(*content().frame(), s, pixels, scale);
 }
 
 void ImageView::setWindow(const ViewWindow& w) {
-    ImageViewSettings s = scene_->settings();
+    ImageViewSettings s = settings();
     if (w == ViewWindow{})
         s.window.reset();
     else
         s.window = w;
-    scene_->setSettings(s);
-    requestRender();
+    setSettings(s);
     emit settingsChanged(s);
 }
 
 void ImageView::wheelEvent(QWheelEvent* e) {
-    if (!scene_->hasFrame()) return;
+    if (!content().hasFrame()) return;
     const double steps = e->angleDelta().y() / 120.0;
     if (steps == 0) return;
     const QPointF px = toPixels(e->position());
-    const ViewTransform t(scene_->layout().plot, scene_->window());
-    setWindow(zoomed(scene_->window(), std::pow(1.25, steps), t.dataX(px.x()), t.dataY(px.y())));
+    const ViewTransform t(layout().plot, content().window());
+    setWindow(zoomed(content().window(), std::pow(1.25, steps), t.dataX(px.x()), t.dataY(px.y())));
     e->accept();
 }
 
@@ -114,12 +222,12 @@ void ImageView::mousePressEvent(QMouseEvent* e) {
 }
 
 void ImageView::mouseMoveEvent(QMouseEvent* e) {
-    if (dragging_ && scene_->hasFrame()) {
+    if (dragging_ && content().hasFrame()) {
         const QPointF a = toPixels(dragFrom_), b = toPixels(e->position());
-        const ViewTransform t(scene_->layout().plot, scene_->window());
+        const ViewTransform t(layout().plot, content().window());
         const double dx = t.dataX(a.x()) - t.dataX(b.x()), dy = t.dataY(a.y()) - t.dataY(b.y());
         dragFrom_ = e->position();
-        setWindow(panned(scene_->window(), dx, dy));
+        setWindow(panned(content().window(), dx, dy));
     }
     emit cellHovered(pickAt(e->position()));
 }

@@ -94,4 +94,14 @@ std::vector<Tick> integerTicks(double lo, double hi, int target) {
     return ticksWithStep(lo, hi, step == 2.5 ? 2.0 : step);
 }
 
+std::vector<Tick> axisTicks(const AxisGrid& g, double lo, double hi, int target) {
+    if (g.time) return dateTicks(lo, hi, *g.time, target);
+    if (g.fromIndices) return integerTicks(lo, hi, target);
+    if (g.coordinate && g.coordinate->attrs.text("units").value_or("").rfind("degree", 0) == 0)
+        return degreeTicks(lo, hi, target);
+    return niceTicks(lo, hi, target);
+}
+
+int tickTarget(double pixels, double perTick) { return std::clamp(static_cast<int>(pixels / perTick), 2, 10); }
+
 } // namespace strata

@@ -653,7 +653,7 @@ private slots:
                 if (glView->isVisible())
                     painter.drawImage(glView->mapTo(w_.get(), QPoint(0, 0)), glView->grabFramebuffer());
         }
-        const QImage frame = view->grabFramebuffer();
+        const QImage frame = view->grabImage();
         QSet<QRgb> colours;
         for (int y = 0; y < frame.height(); y += 4)
             for (int x = 0; x < frame.width(); x += 4) colours.insert(frame.pixel(x, y));

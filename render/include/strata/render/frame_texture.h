@@ -18,8 +18,9 @@ enum class FramePath {
     None,       // nothing drawn yet
     Interop,    // CUDA wrote into a registered GL buffer
     HostUpload, // the texture was filled from host memory
+    HostRaster, // no GL: a host frame painted into the window's raster backing store
 };
-std::string_view name(FramePath p); // "none", "CUDA-GL interop", "host upload"
+std::string_view name(FramePath p); // "none", "CUDA-GL interop", "host upload", "host raster"
 
 struct FramePathInfo {
     FramePath path = FramePath::None;

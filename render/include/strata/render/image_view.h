@@ -2,23 +2,44 @@
 // ImageView: the on-screen view of a 2-D frame — the frame on its coordinates, axes, colour
 // bar and title; wheel to zoom about the cursor, drag to pan, double-click to reset; hovering
 // reports the cell under the cursor. What it shows is the plain ImageViewSettings state.
+//
+// Two ways to the screen, chosen per frame: a frame on a device goes through GL (CUDA-GL
+// interop where the GPU allows: no byte crosses to the host), in a native GL window of the
+// view's own (VtkGlWidget); a frame on the host is painted straight into the window with Qt's
+// raster engine, with no GL at all (no upload to a GL that may run in software, and no GL
+// driver or shader compile before the first frame). ImagePresentation::Gl sends host frames
+// through GL too. Both lay the view out, pick and zoom alike.
 #include <QImage>
+#include <QWidget>
 #include <memory>
 
 #include "strata/render/frame_texture.h"
 #include "strata/render/image_settings.h"
-#include "strata/render/vtk_gl_widget.h"
+
+class QWindow;
 
 namespace strata {
 namespace detail {
+class RasterScene;
 class ImageScene;
-}
+class ImageContent;
+class GlImageSurface;
+} // namespace detail
 
-class ImageView : public VtkGlWidget {
+enum class ImagePresentation {
+    Auto, // host frames painted with the raster engine, device frames through GL
+    Gl,   // every frame through GL (host frames uploaded into a texture)
+};
+
+class ImageView : public QWidget {
     Q_OBJECT
 public:
     explicit ImageView(QWidget* parent = nullptr);
     ~ImageView() override;
+
+    void setPresentation(ImagePresentation p); // takes effect at the next frame
+    ImagePresentation presentation() const { return presentation_; }
+    bool drawsWithGl() const { return gl_; } // the current frame goes through GL
 
     void setFrame(ImageFrame frame); // throws ValueError for a frame that is not 2-D
     void clearFrame();
@@ -31,13 +52,14 @@ public:
     MinMax colourRange() const;
     // The last error met while drawing (empty when none): drawing never throws into Qt.
     QString lastError() const { return lastError_; }
-    // How many of the annotation groups (axes, colour bar, title) the last paint made afresh;
-    // a step through time should remake only what it changes.
+    // Through GL: how many of the annotation groups (axes, colour bar, title) the last paint
+    // made afresh (a step through time should remake only what it changes). Raster: -1 (it
+    // paints them each time, well under a millisecond).
     int annotationGroupsRebuilt() const;
-    // True when the last paint copied the frame's texture onto whole pixels (a regular grid,
-    // not zoomed) rather than drawing it as a textured mesh.
+    // True when the last paint copied the frame onto whole pixels (a regular grid, not zoomed)
+    // rather than drawing it as a textured mesh (GL) or looking each pixel's cell up (raster).
     bool frameCopied() const;
-    // True when the last frame uploaded was the one colour-mapped ahead (ImageFrame::coloured).
+    // True when the last frame drawn was the one colour-mapped ahead (ImageFrame::coloured).
     bool colouredAhead() const;
 
     // The cell under a point in widget coordinates (logical pixels, origin top left), as
@@ -46,6 +68,13 @@ public:
     // What the view shows now (settings, zoom and pan included), drawn offscreen at
     // `pixels`, fonts and margins scaled with the ratio to the widget's size.
     QImage renderImage(QSize pixels) const;
+    // What is on the screen now, in device pixels (drawn anew; null before the GL window has a
+    // context).
+    QImage grabImage();
+    // Asks for a new frame at the next update (requests before it are merged into one).
+    void requestRender();
+    // The GL window frames are drawn in (for tests that need it exposed); null while raster.
+    QWindow* glWindow() const;
 
 signals:
     void cellHovered(const strata::Pick& pick);
@@ -53,10 +82,12 @@ signals:
     void settingsChanged(const strata::ImageViewSettings& settings); // zoom and pan
     void framePathChanged(const strata::FramePathInfo& path);
     void drawError(const QString& message);
+    // After each frame has reached the window system (GL swapped, or the raster flushed).
+    void presented();
 
 protected:
-    void prepareRender(int widthPixels, int heightPixels, double devicePixelRatio) override;
-    void releaseScene() override;
+    void paintEvent(QPaintEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;
     void wheelEvent(QWheelEvent* e) override;
     void mousePressEvent(QMouseEvent* e) override;
     void mouseMoveEvent(QMouseEvent* e) override;
@@ -64,10 +95,20 @@ protected:
     void mouseDoubleClickEvent(QMouseEvent* e) override;
 
 private:
+    friend class detail::GlImageSurface;
+    void useGl(bool gl);
+    void drawFailed(const std::exception& e); // forgets the frame, reports the error
+    void notePath();
+    const detail::ImageContent& content() const;
+    const ViewLayout& layout() const;
     QPointF toPixels(QPointF widgetPosition) const; // device pixels, origin bottom left
     void setWindow(const ViewWindow& w);
 
-    std::unique_ptr<detail::ImageScene> scene_;
+    ImagePresentation presentation_ = ImagePresentation::Auto;
+    bool gl_ = false;
+    std::unique_ptr<detail::RasterScene> raster_;
+    std::unique_ptr<detail::ImageScene> scene_; // GL, made with the surface when first needed
+    detail::GlImageSurface* surface_ = nullptr;
     FramePath lastPath_ = FramePath::None;
     QString lastError_;
     bool dragging_ = false;

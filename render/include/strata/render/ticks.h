@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "strata/core/coordinate.h"
+#include "strata/render/grid_geometry.h"
 
 namespace strata {
 
@@ -35,5 +36,11 @@ std::string formatTick(double value, double step);
 // minutes or seconds, chosen so that there are at most about `target`. Labels are written to
 // the tick's resolution: "1850", "1850-03", "1850-03-16", "1850-03-16 06:00".
 std::vector<Tick> dateTicks(double lo, double hi, const TimeAxis& time, int target = 6);
+
+// The ticks of a drawn axis over [lo, hi]: dates on a time axis, whole numbers on an axis of
+// indices, degree steps on one in degrees, nice values otherwise.
+std::vector<Tick> axisTicks(const AxisGrid& axis, double lo, double hi, int target);
+// How many ticks `pixels` of axis hold with about `perTick` pixels each (2 to 10).
+int tickTarget(double pixels, double perTick);
 
 } // namespace strata

@@ -1,0 +1,79 @@
+#include "image_content.h"
+
+#include "strata/core/error.h"
+#include "strata/render/colormaps.h"
+#include "strata/render/frame_labels.h"
+
+namespace strata::detail {
+namespace {
+
+// Whether two axes with the same edges get the same ticks, labels and title.
+bool drawsAlike(const AxisGrid& a, const AxisGrid& b) {
+    auto units = [](const AxisGrid& g) {
+        return g.coordinate ? g.coordinate->attrs.text("units").value_or("") : std::string();
+    };
+    auto calendar = [](const AxisGrid& g) { return g.time ? static_cast<int>(g.time->calendar) : -1; };
+    return a.dim == b.dim && a.title == b.title && a.fromIndices == b.fromIndices && units(a) == units(b) &&
+           calendar(a) == calendar(b);
+}
+
+} // namespace
+
+bool ImageContent::setFrame(ImageFrame frame) {
+    STRATA_EXPECTS(frame.frame.ndim() == 2, ValueError,
+                   "the image view shows 2-D frames; '" + frame.frame.name() + "' has " +
+                       std::to_string(frame.frame.ndim()) + " dims");
+    AxisGrid y = axisGrid(frame.frame, 0), x = axisGrid(frame.frame, 1);
+    const bool sameGrid = frame_ && x.edges == x_.edges && y.edges == y_.edges;
+    if (!frame_ || !sameGrid || !drawsAlike(x, x_) || !drawsAlike(y, y_)) ++gridVersion_;
+    frame_ = std::move(frame);
+    x_ = std::move(x);
+    y_ = std::move(y);
+    // The grids point into the frame's coordinates: take them from the stored copy.
+    x_.coordinate = x_.fromIndices ? nullptr : frame_->frame.coords().find(x_.dim);
+    y_.coordinate = y_.fromIndices ? nullptr : frame_->frame.coords().find(y_.dim);
+    if (!sameGrid) regular_ = isUniform(x_.edges) && isUniform(y_.edges);
+    return !sameGrid;
+}
+
+bool ImageContent::setSettings(const ImageViewSettings& s) {
+    const bool recolour = s.colormap != settings_.colormap || s.reversed != settings_.reversed ||
+                          !(s.range == settings_.range) || !(s.nanColour == settings_.nanColour) ||
+                          s.allowInterop != settings_.allowInterop;
+    if (recolour) (void)colormapTable(s.colormap); // throws for an unknown map before anything changes
+    settings_ = s;
+    return recolour;
+}
+
+ViewWindow ImageContent::fullExtent() const { return frame_ ? fullWindow(x_, y_) : ViewWindow{}; }
+
+ViewWindow ImageContent::window() const {
+    if (settings_.window && settings_.window->x1 > settings_.window->x0 &&
+        settings_.window->y1 > settings_.window->y0)
+        return *settings_.window;
+    return fullExtent();
+}
+
+ViewLayout ImageContent::layoutFor(int width, int height, double scale) const {
+    const ViewWindow w = window();
+    const bool keep = frame_ ? keepsAspect(settings_.aspect, x_, y_) : true;
+    CellCounts cells;
+    if (frame_ && regular_ && w == fullExtent()) cells = {x_.size(), y_.size()};
+    return computeLayout(width, height, scale, w, keep, cells);
+}
+
+Pick ImageContent::pick(const ViewLayout& layout, double px, double py) const {
+    if (!frame_) return {};
+    return pickCell(ViewTransform(layout.plot, window()), x_, y_, px, py);
+}
+
+std::string ImageContent::title() const {
+    if (!frame_) return {};
+    return frame_->title.empty() ? frameTitle(frame_->frame) : frame_->title;
+}
+
+std::string ImageContent::barTitle() const {
+    return frame_ ? frame_->frame.attrs().text("units").value_or("") : std::string();
+}
+
+} // namespace strata::detail

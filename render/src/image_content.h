@@ -1,0 +1,51 @@
+#pragma once
+// ImageContent: what the image view shows, apart from how it is drawn — the frame, its axes'
+// grids, the settings, the visible window, the layout for a window size, the titles and the
+// cell under a pixel. The GL scene (ImageScene) and the raster scene (RasterScene) each hold
+// one, so that both lay out and pick alike.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "strata/render/image_settings.h"
+
+namespace strata::detail {
+
+class ImageContent {
+public:
+    // Throws ValueError for a frame that is not 2-D; true when the cells' grid changed (the
+    // edges of either axis), so that the caller rebuilds what depends on it.
+    bool setFrame(ImageFrame frame);
+    void clearFrame() { frame_.reset(); }
+    bool hasFrame() const { return frame_.has_value(); }
+    const ImageFrame* frame() const { return frame_ ? &*frame_ : nullptr; }
+    // Throws ValueError for an unknown colour map (and changes nothing); true when the frame's
+    // colours change with it (map, direction, range, NaN colour, interop).
+    bool setSettings(const ImageViewSettings& settings);
+    const ImageViewSettings& settings() const { return settings_; }
+
+    ViewWindow window() const;     // the visible data window
+    ViewWindow fullExtent() const; // the whole frame
+    // True when both axes are evenly spaced: one quad (or one copy) draws the frame.
+    bool regular() const { return regular_; }
+    // The layout for a window of width × height device pixels; unzoomed, a regular grid snaps
+    // to whole pixels per cell.
+    ViewLayout layoutFor(int width, int height, double scale) const;
+    Pick pick(const ViewLayout& layout, double px, double py) const; // window pixels, origin bottom left
+
+    const AxisGrid& xGrid() const { return x_; }
+    const AxisGrid& yGrid() const { return y_; }
+    // Bumped whenever the axes would draw differently (edges, dims, titles, units, calendars).
+    std::uint64_t gridVersion() const { return gridVersion_; }
+    std::string title() const;    // the frame's, else frameTitle
+    std::string barTitle() const; // the variable's units
+
+private:
+    std::optional<ImageFrame> frame_;
+    AxisGrid x_, y_;
+    bool regular_ = false;
+    std::uint64_t gridVersion_ = 0;
+    ImageViewSettings settings_;
+};
+
+} // namespace strata::detail

@@ -1,0 +1,232 @@
+#include "raster_scene.h"
+
+#include <QFont>
+#include <QFontMetricsF>
+#include <QPainter>
+#include <cmath>
+#include <cstring>
+
+#include "strata/core/error.h"
+#include "strata/render/colormaps.h"
+#include "strata/render/ticks.h"
+
+namespace strata::detail {
+namespace {
+
+const QColor kInk(26, 26, 26);          // the GL scene's 0.1 grey
+const QRgb kOutside = qRgb(209, 209, 209); // the plot where no cell is (panned past an edge)
+
+enum class Align { Left, Centre, Right };
+enum class VAlign { Bottom, Centre, Top };
+
+QFont font(double pixels) {
+    QFont f(QStringLiteral("DejaVu Sans"));
+    f.setPixelSize(std::max(1, static_cast<int>(std::lround(pixels))));
+    return f;
+}
+
+// `s` placed at (x, y) (device pixels, origin top left) with the given alignment; `upright`
+// turns it a quarter anticlockwise about that point.
+void text(QPainter& p, const QString& s, double x, double y, double size, Align h, VAlign v,
+          bool upright = false) {
+    if (s.isEmpty()) return;
+    const QFont f = font(size);
+    const QFontMetricsF m(f);
+    const double w = m.horizontalAdvance(s), asc = m.ascent(), desc = m.descent();
+    const double left = h == Align::Left ? 0 : h == Align::Centre ? -w / 2 : -w;
+    const double base = v == VAlign::Top ? asc : v == VAlign::Centre ? (asc - desc) / 2 : -desc;
+    p.save();
+    p.setFont(f);
+    p.setPen(kInk);
+    p.translate(x, y);
+    if (upright) p.rotate(-90);
+    p.drawText(QPointF(left, base), s);
+    p.restore();
+}
+
+// A filled rectangle of whole pixels from window coordinates (origin bottom left).
+void fill(QPainter& p, int height, double x0, double y0, double x1, double y1, const QColor& c) {
+    const int l = static_cast<int>(std::floor(std::min(x0, x1))), r = static_cast<int>(std::ceil(std::max(x0, x1)));
+    const int b = static_cast<int>(std::floor(std::min(y0, y1))), t = static_cast<int>(std::ceil(std::max(y0, y1)));
+    p.fillRect(QRect(l, height - t, std::max(1, r - l), std::max(1, t - b)), c);
+}
+
+// The border just outside a rectangle, `width` pixels wide.
+void border(QPainter& p, int height, const PixelRect& r, double width) {
+    fill(p, height, r.x0 - width, r.y0 - width, r.x1 + width, r.y0, kInk);
+    fill(p, height, r.x0 - width, r.y1, r.x1 + width, r.y1 + width, kInk);
+    fill(p, height, r.x0 - width, r.y0, r.x0, r.y1, kInk);
+    fill(p, height, r.x1, r.y0, r.x1 + width, r.y1, kInk);
+}
+
+} // namespace
+
+void RasterScene::setFrame(ImageFrame frame) {
+    STRATA_EXPECTS(frame.frame.device().isHost(), ValueError,
+                   "the raster view draws frames on the host; '" + frame.frame.name() + "' is on " +
+                       frame.frame.device().toString());
+    content_.setFrame(std::move(frame));
+    colourDirty_ = true;
+}
+
+void RasterScene::clearFrame() {
+    content_.clearFrame();
+    coloured_.reset();
+    colourDirty_ = true;
+}
+
+void RasterScene::setSettings(const ImageViewSettings& s) {
+    if (content_.setSettings(s)) colourDirty_ = true;
+}
+
+void RasterScene::colour() {
+    const ImageFrame& f = *content_.frame();
+    const ImageViewSettings& s = content_.settings();
+    table_ = colormapTable(s.colormap, s.reversed);
+    colouredAhead_ = f.coloured && colouredFor(*f.coloured, s, f.frame);
+    coloured_ = colouredAhead_ ? f.coloured
+                               : std::make_shared<const ColouredFrame>(colourFrame(f.frame, s, f.variableRange));
+    STRATA_EXPECTS(coloured_->rgba.variable().isContiguous(), ValueError,
+                   "the raster view needs the frame's colours contiguous on the host");
+    path_ = {FramePath::HostRaster, "the frame is on the host: painted into the window without GL"};
+    colourDirty_ = false;
+}
+
+void RasterScene::paint(QPainter& painter, int width, int height, double scale) {
+    layout_ = content_.layoutFor(width, height, scale);
+    painter.fillRect(QRect(0, 0, width, height), Qt::white);
+    copied_ = false;
+    if (!content_.hasFrame()) return;
+    if (colourDirty_) colour();
+    paintFrame(painter);
+    paintAxes(painter);
+    paintColourBar(painter);
+    paintTitle(painter);
+}
+
+QImage RasterScene::image(int width, int height, double scale) {
+    QImage out(width, height, QImage::Format_RGB32);
+    QPainter p(&out);
+    paint(p, width, height, scale);
+    return out;
+}
+
+void RasterScene::paintFrame(QPainter& painter) {
+    const PixelRect& plot = layout_.plot;
+    const int x0 = static_cast<int>(std::lround(plot.x0)), x1 = static_cast<int>(std::lround(plot.x1));
+    const int y0 = static_cast<int>(std::lround(plot.y0)), y1 = static_cast<int>(std::lround(plot.y1));
+    const int w = x1 - x0, h = y1 - y0;
+    if (w <= 0 || h <= 0) return;
+    // Each pixel's cell, looked up at the pixel's centre: columns left to right, rows top down.
+    const ViewTransform t(plot, content_.window());
+    const AxisGrid &xg = content_.xGrid(), &yg = content_.yGrid();
+    columns_.resize(static_cast<std::size_t>(w));
+    rows_.resize(static_cast<std::size_t>(h));
+    for (int i = 0; i < w; ++i) columns_[static_cast<std::size_t>(i)] = cellIndex(xg.edges, t.dataX(x0 + i + 0.5));
+    for (int j = 0; j < h; ++j) rows_[static_cast<std::size_t>(j)] = cellIndex(yg.edges, t.dataY(y1 - j - 0.5));
+    // One pixel per cell along a row with every pixel inside: a straight run of cells.
+    bool run = columns_.front() >= 0;
+    for (int i = 1; i < w && run; ++i) run = columns_[static_cast<std::size_t>(i)] == columns_.front() + i;
+    const bool forward = run || (w == 1 && columns_.front() >= 0);
+    copied_ = forward;
+
+    if (plotImage_.size() != QSize(w, h)) plotImage_ = QImage(w, h, QImage::Format_RGB32);
+    const std::int64_t ncols = xg.size();
+    const auto* rgba = static_cast<const std::uint8_t*>(coloured_->rgba.variable().view().data);
+    for (int j = 0; j < h; ++j) {
+        auto* dst = reinterpret_cast<QRgb*>(plotImage_.scanLine(j));
+        const std::int64_t row = rows_[static_cast<std::size_t>(j)];
+        if (row < 0) {
+            std::fill(dst, dst + w, kOutside);
+            continue;
+        }
+        if (j > 0 && row == rows_[static_cast<std::size_t>(j - 1)]) { // the row above again
+            std::memcpy(dst, plotImage_.constScanLine(j - 1), static_cast<std::size_t>(w) * sizeof(QRgb));
+            continue;
+        }
+        const std::uint8_t* src = rgba + row * ncols * 4;
+        if (forward) {
+            src += columns_.front() * 4;
+            for (int i = 0; i < w; ++i, src += 4) dst[i] = qRgb(src[0], src[1], src[2]);
+            continue;
+        }
+        for (int i = 0; i < w; ++i) {
+            const std::int64_t c = columns_[static_cast<std::size_t>(i)];
+            if (c < 0) {
+                dst[i] = kOutside;
+            } else {
+                const std::uint8_t* px = src + c * 4;
+                dst[i] = qRgb(px[0], px[1], px[2]);
+            }
+        }
+    }
+    painter.drawImage(QPoint(x0, layout_.height - y1), plotImage_);
+}
+
+void RasterScene::paintAxes(QPainter& p) const {
+    const ViewLayout& l = layout_;
+    const double s = l.scale, tickLen = 5 * s, labelSize = 12 * s, titleSize = 13 * s, lw = std::max(1.0, std::round(s));
+    const PixelRect& pr = l.plot;
+    const ViewWindow w = content_.window();
+    const ViewTransform t(pr, w);
+    const int H = l.height;
+    border(p, H, pr, lw);
+    const AxisGrid &xg = content_.xGrid(), &yg = content_.yGrid();
+    for (const Tick& k : axisTicks(xg, w.x0, w.x1, tickTarget(pr.width(), 90 * s))) {
+        const double px = std::round(t.pixelX(k.value));
+        fill(p, H, px, pr.y0 - lw - tickLen, px + lw, pr.y0 - lw, kInk);
+        text(p, QString::fromStdString(k.label), px + 0.5, H - (pr.y0 - tickLen - 3 * s), labelSize, Align::Centre,
+             VAlign::Top);
+    }
+    text(p, QString::fromStdString(xg.title), (pr.x0 + pr.x1) / 2, H - (pr.y0 - 34 * s), titleSize, Align::Centre,
+         VAlign::Top);
+    for (const Tick& k : axisTicks(yg, w.y0, w.y1, tickTarget(pr.height(), 45 * s))) {
+        const double py = std::round(t.pixelY(k.value));
+        fill(p, H, pr.x0 - lw - tickLen, py, pr.x0 - lw, py + lw, kInk);
+        text(p, QString::fromStdString(k.label), pr.x0 - tickLen - 3 * s, H - (py + 0.5), labelSize, Align::Right,
+             VAlign::Centre);
+    }
+    text(p, QString::fromStdString(yg.title), pr.x0 - 66 * s, H - (pr.y0 + pr.y1) / 2, titleSize, Align::Centre,
+         VAlign::Centre, true);
+}
+
+void RasterScene::paintColourBar(QPainter& p) const {
+    // One band per map entry, low at the bottom, exactly the map's colours.
+    const ViewLayout& l = layout_;
+    const double s = l.scale, tickLen = 5 * s, labelSize = 12 * s, titleSize = 13 * s, lw = std::max(1.0, std::round(s));
+    const PixelRect& cb = l.colourBar;
+    const int H = l.height;
+    if (table_.empty() || cb.height() <= 0) return;
+    const auto n = static_cast<double>(table_.size());
+    for (std::size_t i = 0; i < table_.size(); ++i) {
+        const double b = cb.y0 + cb.height() * static_cast<double>(i) / n;
+        const double top = cb.y0 + cb.height() * static_cast<double>(i + 1) / n;
+        const Rgba8& c = table_[i];
+        const QRectF band(cb.x0, H - top, cb.width(), top - b);
+        p.fillRect(band.toAlignedRect().intersected(QRect(static_cast<int>(std::lround(cb.x0)), static_cast<int>(std::lround(H - cb.y1)),
+                                                           static_cast<int>(std::lround(cb.width())),
+                                                           static_cast<int>(std::lround(cb.height())))),
+                   QColor(c.r, c.g, c.b));
+    }
+    border(p, H, cb, lw);
+    const auto [vmin, vmax] = range();
+    for (const Tick& k : niceTicks(vmin, vmax, tickTarget(cb.height(), 45 * s))) {
+        const double py = std::round(cb.y0 + (k.value - vmin) / (vmax - vmin) * cb.height());
+        fill(p, H, cb.x1 + lw, py, cb.x1 + lw + tickLen, py + lw, kInk);
+        text(p, QString::fromStdString(k.label), cb.x1 + tickLen + 3 * s, H - (py + 0.5), labelSize, Align::Left,
+             VAlign::Centre);
+    }
+    text(p, QString::fromStdString(content_.barTitle()), cb.x1 + 60 * s, H - (cb.y0 + cb.y1) / 2, titleSize,
+         Align::Centre, VAlign::Centre, true);
+}
+
+void RasterScene::paintTitle(QPainter& p) const {
+    // Shortened with "…" when it would run past the window's edges.
+    const ViewLayout& l = layout_;
+    const double s = l.scale;
+    const QFontMetricsF m(font(15 * s));
+    const QString title = m.elidedText(QString::fromStdString(content_.title()), Qt::ElideRight, l.width - 16 * s);
+    text(p, title, l.width / 2.0, 12 * s, 15 * s, Align::Centre, VAlign::Top);
+}
+
+} // namespace strata::detail
