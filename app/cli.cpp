@@ -44,6 +44,8 @@ CliOptions parseCommandLine(const std::vector<std::string>& args) {
             o.info = true;
         else if (a == "--cpu")
             o.cpu = true;
+        else if (a == "--gl")
+            o.gl = true;
         else if (a == "--verbose" || a == "-v")
             o.verbose = true;
         else if (a == "--var")
@@ -97,6 +99,8 @@ Opens FILE (netCDF-3/4; the bundled sample when none is given). With --export-pn
   --export-csv PATH   write the view's numbers as CSV (long form, one row per cell)
   --info              print the dataset summary and exit
   --cpu               compute on the CPU even when a GPU is present
+  --gl                draw frames on the host through OpenGL too (by default the window
+                      paints them without GL; frames on a GPU always go through GL)
   -v, --verbose       report what was computed and the bytes copied from the device
   --version, --help
 

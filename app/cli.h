@@ -25,7 +25,7 @@ struct CliOptions {
     std::string range = "frame";
     int width = 1024, height = 768;
     std::string exportPng, exportCsv;
-    bool info = false, cpu = false, help = false, version = false, verbose = false;
+    bool info = false, cpu = false, gl = false, help = false, version = false, verbose = false;
 
     bool batch() const { return !exportPng.empty() || !exportCsv.empty(); }
 };

@@ -4,6 +4,11 @@
 #include <QMetaObject>
 #include <algorithm>
 #include <cmath>
+#if defined(__linux__)
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 #include "strata/core/error.h"
 #include "strata/core/ops.h"
@@ -149,6 +154,8 @@ std::uint64_t FrameService::requestFrame(const ViewSpec& spec, const std::string
     {
         std::lock_guard lock(mutex_);
         id = nextId_++;
+        showing_ = true;
+        aheadFrom_ = std::chrono::steady_clock::now() + aheadWait_;
         const Job job{id, spec, steppingDim, direction};
         answer = answerFromCache(job);
         if (answer) {
@@ -365,9 +372,32 @@ void FrameService::serveSeries(const Job& job, const std::shared_ptr<const Datas
     emit seriesReady(result);
 }
 
+void FrameService::setAheadWait(std::chrono::milliseconds wait) {
+    std::lock_guard lock(mutex_);
+    aheadWait_ = wait;
+}
+
+void FrameService::frameShown() {
+    {
+        std::lock_guard lock(mutex_);
+        showing_ = false;
+    }
+    wake_.notify_all();
+}
+
 void FrameService::prefetch(const Job& job, const std::shared_ptr<const Dataset>& ds) {
     int ahead = prefetchSteps_, behind = prefetchBehind_;
     if (ahead <= 0 && behind <= 0) return;
+#if defined(__linux__)
+    // From the first step ahead on, this thread runs below the GUI thread (and the X server):
+    // when both want a core, the paint of the frame on its way to the screen goes first. When
+    // the GUI waits for this thread it is idle, and this thread has a core anyway. (Not before:
+    // the first frame is computed while the GUI thread builds the window.)
+    if (!lowered_) {
+        (void)setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), kWorkerNice);
+        lowered_ = true;
+    }
+#endif
     try {
         const DataArray var = variableOf(*ds, job.spec.variable);
         // The dim stepped along; for a new view, the first slider's dim, forwards, one step.
@@ -397,7 +427,11 @@ void FrameService::prefetch(const Job& job, const std::shared_ptr<const Dataset>
         std::vector<std::int64_t> done{at};
         for (const std::int64_t offset : offsets) {
             {
-                std::lock_guard lock(mutex_);
+                std::unique_lock lock(mutex_);
+                // The next step is what the next press needs: computed at once. The others wait
+                // until the frame asked for is on the screen (see frameShown).
+                if (offset != offsets.front())
+                    wake_.wait_until(lock, aheadFrom_, [&] { return stopping_ || hasAnyWork() || !showing_; });
                 if (hasAnyWork() || stopping_ || dataset_ != ds) return; // the user moved on
             }
             const std::int64_t next = ((at + offset) % n + n) % n;                 // play loops
@@ -425,7 +459,8 @@ FrameService::CacheEntry FrameService::entryFor(const std::string& key, const Vi
     if (!e.coloured && e.frame.ndim() == 2 && e.frame.device().isHost() &&
         (!needsVariableRange(spec.range.mode) || variableRange))
         e.coloured =
-            std::make_shared<const ColouredFrame>(colourFrame(e.frame, coloursOf(spec), variableRange));
+            std::make_shared<const ColouredFrame>(
+                colourFrame(e.frame, coloursOf(spec), variableRange, kWindowPixelOrder));
     if (e.coloured) e.bytes += bytesOf(e.coloured->rgba);
     return e;
 }

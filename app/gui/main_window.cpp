@@ -527,6 +527,7 @@ void MainWindow::onFrameReady(const std::shared_ptr<const FrameResult>& r) {
 
 void MainWindow::onPresented() {
     if (!presentPendingSince_) return;
+    service_->frameShown(); // the worker may now compute the steps around it
     const qint64 now = monotonicNs();
     lastFrameMs_ = (now - *presentPendingSince_) / 1e6;
     // The label is refreshed at most twice a second: a repaint of the status bar per frame is

@@ -2,7 +2,7 @@
 // ImageView alone in a top-level window sized so that the frame is drawn at one pixel per
 // cell (or at --size), steps through the first dim, and times per step:
 //   compute   computeFrame on the compute device (the frame service's work)
-//   colour    minmaxValues + colormap on the host (what the scene does before the upload)
+//   colour    colourFrame on the host (what the frame service's worker does ahead)
 //   paint     the view's raster paint (colour map when not done ahead, the frame's pixels,
 //             annotations); with --gl nothing (the GL window draws: all of it is "present");
 //             --bare: the QOpenGLWidget's paintGL
@@ -312,10 +312,11 @@ int main(int argc, char** argv) {
         const double t0 = nowMs();
         strata::DataArray frame = strata::app::computeFrame(var, spec, device, note);
         const double t1 = nowMs();
-        const auto [lo, hi] = strata::minmaxValues(frame);
-        const strata::DataArray lut =
-            strata::colormapLut(strata::colormapTable("viridis"), frame.device(), strata::Stream::host());
-        (void)strata::colormap(frame, lut, lo, hi, {255, 0, 255, 255}, strata::Stream::host());
+        // The colours, as the frame service's worker makes them ahead for host frames.
+        std::shared_ptr<const strata::ColouredFrame> coloured;
+        if (frame.device().isHost())
+            coloured = std::make_shared<const strata::ColouredFrame>(
+                strata::colourFrame(frame, timed.settings(), std::nullopt, strata::kWindowPixelOrder));
         const double t2 = nowMs();
         if (step > 0) {
             stats.add("compute", t1 - t0);
@@ -325,14 +326,16 @@ int main(int argc, char** argv) {
         if (bare)
             plain.update();
         else
-            timed.setFrame(strata::ImageFrame{frame, {}, {}, nullptr});
+            timed.setFrame(strata::ImageFrame{frame, {}, {}, coloured});
     };
     auto presented = [&] {
         const double t = nowMs();
         if (requested == 0) return;
         if (step > 0) { // the first frame pays for shader compilation
-            stats.add("paint", paintEnd - paintStart);
-            stats.add("present", t - paintEnd);
+            if (!gl) { // through GL the view itself paints nothing: only the total means anything
+                stats.add("paint", paintEnd - paintStart);
+                stats.add("present", t - paintEnd);
+            }
             stats.add("total", t - requested);
         }
         requested = 0;

@@ -58,6 +58,7 @@ class FrameLog:
 
     def __init__(self, stream):
         self.frames = []  # (t seconds monotonic, ms request->present)
+        self.trace = []  # the lines' numbers: ms request->present, ->ready, ready->shown
         self.other = []
         self.cond = threading.Condition()
         self.thread = threading.Thread(target=self._read, args=(stream,), daemon=True)
@@ -66,10 +67,12 @@ class FrameLog:
     def _read(self, stream):
         for raw in stream:
             line = raw.decode(errors="replace").rstrip("\n")
-            m = re.match(r"strata-frame (\d+) ([0-9.]+)", line)
+            m = re.match(r"strata-frame (\d+) ([0-9.]+)(?: ([0-9.-]+) ([0-9.-]+))?", line)
             with self.cond:
                 if m:
                     self.frames.append((int(m.group(1)) / 1e9, float(m.group(2))))
+                    if m.group(3):
+                        self.trace.append([float(m.group(i)) for i in (2, 3, 4)])
                 else:
                     self.other.append(line)
                 self.cond.notify_all()
@@ -297,6 +300,7 @@ def one_run(args, rep, d, series):
     m = re.search(r"Maximum resident set size \(kbytes\): (\d+)", txt)
     res["maxrss_kb"] = int(m.group(1)) if m else None
     res["stderr_other"] = [ln for ln in log.other if "XDG_RUNTIME_DIR" not in ln][:20]
+    res["trace_ms"] = log.trace  # per frame: request->present, request->ready, ready->shown
     return res
 
 

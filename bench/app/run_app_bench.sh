@@ -66,9 +66,10 @@ if [ "$NCVIEW" = 1 ] && command -v ncview >/dev/null; then
     done
 fi
 
-for f in $FILES; do # where a step goes: the image view alone, in a window of its own, bare
+for f in $FILES; do # where a step goes: the image view alone (painted; through GL), the scene in a GL window, bare
     {
         DISPLAY=":$D1" "$BUILD/bench/app/paint_probe" "$DATA/$f.nc" --steps 100
+        DISPLAY=":$D1" "$BUILD/bench/app/paint_probe" "$DATA/$f.nc" --steps 100 --gl
         DISPLAY=":$D1" "$BUILD/bench/app/paint_probe" "$DATA/$f.nc" --steps 100 --scene-window
     } >"$RES/probe_$f.txt" 2>/dev/null
 done

@@ -1,4 +1,6 @@
 // colourFrame / colouredFor: a frame colour-mapped off the GUI thread, as ImageScene would.
+#include <utility>
+
 #include "strata/core/error.h"
 #include "strata/render/colormaps.h"
 #include "strata/render/colour_range.h"
@@ -7,7 +9,7 @@
 namespace strata {
 
 ColouredFrame colourFrame(const DataArray& frame, const ImageViewSettings& settings,
-                          std::optional<MinMax> variableRange) {
+                          std::optional<MinMax> variableRange, PixelOrder order) {
     STRATA_EXPECTS(frame.ndim() == 2 && frame.device().isHost(), ValueError,
                    "colourFrame: '" + frame.name() + "' must be a 2-D frame on the host");
     ColouredFrame c;
@@ -15,10 +17,16 @@ ColouredFrame colourFrame(const DataArray& frame, const ImageViewSettings& setti
     c.reversed = settings.reversed;
     c.mode = settings.range;
     c.nanColour = settings.nanColour;
+    c.order = order;
     c.range = frameColourRange(settings.range, frame, variableRange);
-    const DataArray lut =
-        colormapLut(colormapTable(settings.colormap, settings.reversed), Device::host(), Stream::host());
-    c.rgba = colormap(frame, lut, c.range.first, c.range.second, settings.nanColour, Stream::host());
+    std::vector<Rgba8> table = colormapTable(settings.colormap, settings.reversed);
+    Rgba8 nan = settings.nanColour;
+    if (order == PixelOrder::Bgra) {
+        for (Rgba8& t : table) std::swap(t.r, t.b);
+        std::swap(nan.r, nan.b);
+    }
+    const DataArray lut = colormapLut(table, Device::host(), Stream::host());
+    c.rgba = colormap(frame, lut, c.range.first, c.range.second, nan, Stream::host());
     return c;
 }
 

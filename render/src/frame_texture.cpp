@@ -118,14 +118,14 @@ bool FrameTexture::ensureInterop(const DataArray& frame) {
     return true;
 }
 
-void FrameTexture::uploadFromHost(const DataArray& rgba) {
+void FrameTexture::uploadFromHost(const DataArray& rgba, bool bgra) {
     STRATA_EXPECTS(rgba.device().isHost() && rgba.variable().isContiguous(), ValueError,
                    "FrameTexture: host upload needs contiguous host RGBA");
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
     glBindTexture(GL_TEXTURE_2D, texture_);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
     glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
-    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width_, height_, GL_RGBA, GL_UNSIGNED_BYTE,
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width_, height_, bgra ? GL_BGRA : GL_RGBA, GL_UNSIGNED_BYTE,
                     rgba.variable().view().data);
 }
 
@@ -137,7 +137,7 @@ void FrameTexture::uploadFromPbo() {
     glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width_, height_, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
 }
 
-void FrameTexture::updateRgba(const DataArray& rgba) {
+void FrameTexture::updateRgba(const DataArray& rgba, bool bgra) {
     STRATA_EXPECTS(rgba.ndim() == 3 && rgba.dtype() == DType::UInt8 && rgba.shape()[2] == 4 &&
                        rgba.device().isHost() && rgba.isLoaded(),
                    ValueError, "FrameTexture: updateRgba needs uint8 {rows, columns, 4} on the host");
@@ -146,7 +146,7 @@ void FrameTexture::updateRgba(const DataArray& rgba) {
                    "FrameTexture: cannot draw a frame of " + std::to_string(h) + " x " + std::to_string(w));
     GlStateGuard guard;
     resize(static_cast<int>(w), static_cast<int>(h));
-    uploadFromHost(rgba);
+    uploadFromHost(rgba, bgra);
     path_ = {FramePath::HostUpload, "the frame is on the host (computed on the CPU)"};
 }
 

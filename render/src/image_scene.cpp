@@ -86,7 +86,7 @@ void ImageScene::updateTexture() {
     const ColouredFrame* ahead = frame.coloured.get();
     if (ahead && colouredFor(*ahead, settings, f)) { // coloured off the GUI thread: upload only
         range_ = ahead->range;
-        texture_->updateRgba(ahead->rgba);
+        texture_->updateRgba(ahead->rgba, ahead->order == PixelOrder::Bgra);
         colouredAhead_ = true;
     } else {
         range_ = frameColourRange(settings.range, f, frame.variableRange);

@@ -3,6 +3,7 @@
 #include <QFont>
 #include <QFontMetricsF>
 #include <QPainter>
+#include <QRegion>
 #include <cmath>
 #include <cstring>
 
@@ -14,7 +15,6 @@ namespace strata::detail {
 namespace {
 
 const QColor kInk(26, 26, 26);          // the GL scene's 0.1 grey
-const QRgb kOutside = qRgb(209, 209, 209); // the plot where no cell is (panned past an edge)
 
 enum class Align { Left, Centre, Right };
 enum class VAlign { Bottom, Centre, Top };
@@ -83,9 +83,12 @@ void RasterScene::colour() {
     const ImageFrame& f = *content_.frame();
     const ImageViewSettings& s = content_.settings();
     table_ = colormapTable(s.colormap, s.reversed);
-    colouredAhead_ = f.coloured && colouredFor(*f.coloured, s, f.frame);
+    // Bytes in the window's order are copied as they are; R, G, B, A converted as they are.
+    colouredAhead_ = f.coloured && colouredFor(*f.coloured, s, f.frame) &&
+                     (f.coloured->order == PixelOrder::Rgba || f.coloured->order == kWindowPixelOrder);
     coloured_ = colouredAhead_ ? f.coloured
-                               : std::make_shared<const ColouredFrame>(colourFrame(f.frame, s, f.variableRange));
+                               : std::make_shared<const ColouredFrame>(
+                                     colourFrame(f.frame, s, f.variableRange, kWindowPixelOrder));
     STRATA_EXPECTS(coloured_->rgba.variable().isContiguous(), ValueError,
                    "the raster view needs the frame's colours contiguous on the host");
     path_ = {FramePath::HostRaster, "the frame is on the host: painted into the window without GL"};
@@ -94,10 +97,14 @@ void RasterScene::colour() {
 
 void RasterScene::paint(QPainter& painter, int width, int height, double scale) {
     layout_ = content_.layoutFor(width, height, scale);
-    painter.fillRect(QRect(0, 0, width, height), Qt::white);
     copied_ = false;
-    if (!content_.hasFrame()) return;
+    if (!content_.hasFrame()) {
+        painter.fillRect(QRect(0, 0, width, height), Qt::white);
+        return;
+    }
     if (colourDirty_) colour();
+    // White around the plot (the frame's pixels cover the plot itself).
+    for (const QRect& r : QRegion(0, 0, width, height).subtracted(plotPixels())) painter.fillRect(r, Qt::white);
     paintFrame(painter);
     paintAxes(painter);
     paintColourBar(painter);
@@ -111,12 +118,19 @@ QImage RasterScene::image(int width, int height, double scale) {
     return out;
 }
 
+QRect RasterScene::plotPixels() const {
+    const PixelRect& p = layout_.plot;
+    const auto x0 = std::lround(p.x0), x1 = std::lround(p.x1), y0 = std::lround(p.y0), y1 = std::lround(p.y1);
+    return QRect(static_cast<int>(x0), static_cast<int>(layout_.height - y1), static_cast<int>(x1 - x0),
+                 static_cast<int>(y1 - y0));
+}
+
 void RasterScene::paintFrame(QPainter& painter) {
-    const PixelRect& plot = layout_.plot;
-    const int x0 = static_cast<int>(std::lround(plot.x0)), x1 = static_cast<int>(std::lround(plot.x1));
-    const int y0 = static_cast<int>(std::lround(plot.y0)), y1 = static_cast<int>(std::lround(plot.y1));
-    const int w = x1 - x0, h = y1 - y0;
+    const QRect pixels = plotPixels();
+    const int x0 = pixels.left(), w = pixels.width(), h = pixels.height();
+    const int y1 = layout_.height - pixels.top(); // the plot's top, origin bottom left
     if (w <= 0 || h <= 0) return;
+    const PixelRect& plot = layout_.plot;
     // Each pixel's cell, looked up at the pixel's centre: columns left to right, rows top down.
     const ViewTransform t(plot, content_.window());
     const AxisGrid &xg = content_.xGrid(), &yg = content_.yGrid();
@@ -124,43 +138,51 @@ void RasterScene::paintFrame(QPainter& painter) {
     rows_.resize(static_cast<std::size_t>(h));
     for (int i = 0; i < w; ++i) columns_[static_cast<std::size_t>(i)] = cellIndex(xg.edges, t.dataX(x0 + i + 0.5));
     for (int j = 0; j < h; ++j) rows_[static_cast<std::size_t>(j)] = cellIndex(yg.edges, t.dataY(y1 - j - 0.5));
-    // One pixel per cell along a row with every pixel inside: a straight run of cells.
-    bool run = columns_.front() >= 0;
-    for (int i = 1; i < w && run; ++i) run = columns_[static_cast<std::size_t>(i)] == columns_.front() + i;
-    const bool forward = run || (w == 1 && columns_.front() >= 0);
-    copied_ = forward;
-
-    if (plotImage_.size() != QSize(w, h)) plotImage_ = QImage(w, h, QImage::Format_RGB32);
+    // One pixel per cell with every pixel inside: a straight run of cells, left to right
+    // (columns) or top down (rows).
+    auto run = [](const std::vector<std::int64_t>& cells) {
+        bool straight = cells.front() >= 0;
+        for (std::size_t i = 1; i < cells.size() && straight; ++i) straight = cells[i] == cells.front() + static_cast<std::int64_t>(i);
+        return straight;
+    };
+    const bool columnRun = run(columns_);
+    copied_ = columnRun;
     const std::int64_t ncols = xg.size();
     const auto* rgba = static_cast<const std::uint8_t*>(coloured_->rgba.variable().view().data);
+    const QPoint at = pixels.topLeft();
+    const QImage::Format format =
+        coloured_->order == PixelOrder::Bgra ? QImage::Format_RGB32 : QImage::Format_RGBX8888;
+    if (columnRun && run(rows_)) {
+        // The visible cells are a block of the frame's colours as they lie in memory: drawn
+        // from there (copied as they are in the window's order, converted from RGBA).
+        const QImage block(rgba + (rows_.front() * ncols + columns_.front()) * 4, w, h,
+                           static_cast<qsizetype>(ncols * 4), format);
+        painter.drawImage(at, block);
+        return;
+    }
+    // Otherwise the pixels are gathered: whole rows copied where the columns run straight,
+    // each pixel's cell looked up where they do not; a row that repeats the one above is
+    // copied from it.
+    if (plotImage_.size() != QSize(w, h) || plotImage_.format() != format) plotImage_ = QImage(w, h, format);
+    const std::uint32_t outside = 0xFFD1D1D1u; // grey (209, 209, 209) in either order
     for (int j = 0; j < h; ++j) {
-        auto* dst = reinterpret_cast<QRgb*>(plotImage_.scanLine(j));
+        auto* dst = reinterpret_cast<std::uint32_t*>(plotImage_.scanLine(j));
         const std::int64_t row = rows_[static_cast<std::size_t>(j)];
         if (row < 0) {
-            std::fill(dst, dst + w, kOutside);
-            continue;
-        }
-        if (j > 0 && row == rows_[static_cast<std::size_t>(j - 1)]) { // the row above again
-            std::memcpy(dst, plotImage_.constScanLine(j - 1), static_cast<std::size_t>(w) * sizeof(QRgb));
-            continue;
-        }
-        const std::uint8_t* src = rgba + row * ncols * 4;
-        if (forward) {
-            src += columns_.front() * 4;
-            for (int i = 0; i < w; ++i, src += 4) dst[i] = qRgb(src[0], src[1], src[2]);
-            continue;
-        }
-        for (int i = 0; i < w; ++i) {
-            const std::int64_t c = columns_[static_cast<std::size_t>(i)];
-            if (c < 0) {
-                dst[i] = kOutside;
-            } else {
-                const std::uint8_t* px = src + c * 4;
-                dst[i] = qRgb(px[0], px[1], px[2]);
+            std::fill(dst, dst + w, outside);
+        } else if (j > 0 && row == rows_[static_cast<std::size_t>(j - 1)]) {
+            std::memcpy(dst, plotImage_.constScanLine(j - 1), static_cast<std::size_t>(w) * 4);
+        } else if (columnRun) {
+            std::memcpy(dst, rgba + (row * ncols + columns_.front()) * 4, static_cast<std::size_t>(w) * 4);
+        } else {
+            const auto* src = reinterpret_cast<const std::uint32_t*>(rgba + row * ncols * 4);
+            for (int i = 0; i < w; ++i) {
+                const std::int64_t c = columns_[static_cast<std::size_t>(i)];
+                dst[i] = c < 0 ? outside : src[c];
             }
         }
     }
-    painter.drawImage(QPoint(x0, layout_.height - y1), plotImage_);
+    painter.drawImage(at, plotImage_);
 }
 
 void RasterScene::paintAxes(QPainter& p) const {

@@ -45,6 +45,7 @@ public:
 
 private:
     void colour();
+    QRect plotPixels() const; // the plot's whole pixels, origin top left
     void paintFrame(QPainter& painter);
     void paintAxes(QPainter& painter) const;
     void paintColourBar(QPainter& painter) const;

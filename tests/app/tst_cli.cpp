@@ -73,7 +73,7 @@ private slots:
         QCOMPARE(r.status, 0);
         for (const char* o :
              {"--var", "--x", "--y", "--isel", "--sel", "--reduce", "--cmap", "--range", "--size",
-              "--export-png", "--export-csv", "--info", "--cpu", "--help", "--version", "--verbose"})
+              "--export-png", "--export-csv", "--info", "--cpu", "--gl", "--help", "--version", "--verbose"})
             QVERIFY2(r.out.contains(o), o);
         QVERIFY(r.out.contains("example"));
     }

@@ -51,10 +51,16 @@ QString colourProblem(const ColouredFrame& c, const DataArray& frame, const View
             .arg(c.range.second)
             .arg(range.first)
             .arg(range.second);
-    const DataArray lut =
-        colormapLut(colormapTable(spec.colormap, spec.reversed), Device::host(), Stream::host());
-    const DataArray want =
-        colormap(frame, lut, range.first, range.second, Rgba8{255, 0, 255, 255}, Stream::host());
+    // The worker makes them in the window's byte order (B, G, R, A on this machine).
+    if (c.order != kWindowPixelOrder) return "not in the window's byte order";
+    std::vector<Rgba8> table = colormapTable(spec.colormap, spec.reversed);
+    Rgba8 nan{255, 0, 255, 255};
+    if (c.order == PixelOrder::Bgra) {
+        for (Rgba8& t : table) std::swap(t.r, t.b);
+        std::swap(nan.r, nan.b);
+    }
+    const DataArray lut = colormapLut(table, Device::host(), Stream::host());
+    const DataArray want = colormap(frame, lut, range.first, range.second, nan, Stream::host());
     if (want.shape() != c.rgba.shape()) return "another shape";
     if (want.values<double>() != c.rgba.values<double>()) return "other pixels";
     return {};
@@ -144,6 +150,26 @@ private slots:
         const Result r = waitFor(ready, service.requestFrame(specAt(*ds_, 11), "time", +1));
         QVERIFY(r && r->fromCache);
         QVERIFY(sameValues(r->frame, expected(*ds_, specAt(*ds_, 11))));
+    }
+
+    void stepsBeyondTheNextWaitForTheScreen() {
+        // While the user steps, the next step is computed at once; the ones after it only once
+        // the frame is on the screen (frameShown), not during its paint.
+        FrameService service;
+        service.setPrefetch(4, 0);
+        service.setAheadWait(std::chrono::minutes(1)); // no time-out in this test
+        service.setDataset(ds_);
+        QSignalSpy ready(&service, &FrameService::frameReady);
+        const Result r = waitFor(ready, service.requestFrame(specAt(*ds_, 5), "time", +1));
+        QVERIFY(r && r->error.isEmpty());
+        QTRY_COMPARE_WITH_TIMEOUT(service.cachedFrames(), std::size_t(2), 10000); // 5 and 6
+        QTest::qWait(300);
+        QCOMPARE(service.cachedFrames(), std::size_t(2));
+        service.frameShown();
+        QTRY_COMPARE_WITH_TIMEOUT(service.cachedFrames(), std::size_t(5), 10000); // 7, 8, 9 too
+        const Result step = waitFor(ready, service.requestFrame(specAt(*ds_, 8), "time", +1));
+        QVERIFY(step && step->fromCache);
+        QVERIFY(sameValues(step->frame, expected(*ds_, specAt(*ds_, 8))));
     }
 
     void hostFramesArriveColouredWithTheViewsColours() {

@@ -111,7 +111,7 @@ private:
         view.show();
         if (!QTest::qWaitForWindowExposed(gl() ? view.glWindow() : view.windowHandle())) return {};
         QImage shot;
-        QTest::qWaitFor([&] { return !(shot = view.grabImage()).isNull(); });
+        if (!QTest::qWaitFor([&] { return !(shot = view.grabImage()).isNull(); })) return {};
         return shot;
     }
     QPointF toWidget(double x, double y) const {
@@ -264,24 +264,31 @@ private slots:
     }
 
     void onePixelPerCellIsCopied() {
-        // 144 x 73 cells on a plot of exactly 144 x 73 pixels: copied row by row (no lookup
-        // per pixel when painted, no mesh through GL), every pixel its cell's colour.
-        ImageView view;
-        const QImage shot = show(view, QSize(144 + 84 + 118, 73 + 58 + 40 + 1), frame_);
-        QVERIFY(!shot.isNull());
-        const AxisGrid y = axisGrid(frame_, 0), x = axisGrid(frame_, 1);
-        const ViewLayout l = computeLayout(view.width(), view.height(), 1, fullWindow(x, y), true, {144, 73});
-        QCOMPARE(l.plot.width(), 144.0);
-        QCOMPARE(l.plot.height(), 73.0);
-        QVERIFY(view.frameCopied());
-        const auto table = colormapTable("viridis");
-        const std::vector<float> values = frame_.asHost().values<float>();
-        long wrong = 0;
-        for (int r = 0; r < 73; ++r)
-            for (int c = 0; c < 144; ++c)
-                wrong += !(colourAt(shot, l.plot.x0 + c + 0.5, l.plot.y1 - r - 0.5) ==
-                           expectedColour(table, values[r * 144 + c], -1, 1, settings_.nanColour));
-        QCOMPARE(wrong, 0L);
+        // 144 x 73 cells on a plot of exactly 144 x 73 pixels: copied (no lookup per pixel when
+        // painted, no mesh through GL), every pixel its cell's colour, latitude stored north to
+        // south (rows as they lie in memory) and south to north (drawn bottom up).
+        for (bool ascending : {false, true}) {
+            const DataArray frame = lonLatFrame(ascending, true);
+            ImageView view;
+            const QImage shot = show(view, QSize(144 + 84 + 118, 73 + 58 + 40 + 1), frame);
+            QVERIFY(!shot.isNull());
+            const AxisGrid y = axisGrid(frame, 0), x = axisGrid(frame, 1);
+            const ViewLayout l =
+                computeLayout(view.width(), view.height(), 1, fullWindow(x, y), true, {144, 73});
+            QCOMPARE(l.plot.width(), 144.0);
+            QCOMPARE(l.plot.height(), 73.0);
+            QVERIFY(view.frameCopied());
+            const auto table = colormapTable("viridis");
+            const std::vector<float> values = frame.asHost().values<float>();
+            long wrong = 0;
+            for (int r = 0; r < 73; ++r)
+                for (int c = 0; c < 144; ++c) {
+                    const double py = ascending ? l.plot.y0 + r + 0.5 : l.plot.y1 - r - 0.5;
+                    wrong += !(colourAt(shot, l.plot.x0 + c + 0.5, py) ==
+                               expectedColour(table, values[r * 144 + c], -1, 1, settings_.nanColour));
+                }
+            QCOMPARE(wrong, 0L);
+        }
     }
 
     void irregularCellsCoverTheirOwnExtent() {
@@ -332,13 +339,30 @@ private slots:
     void usesTheColoursMadeAheadOnlyWhenTheyAreItsOwn() {
         // A frame colour-mapped ahead (off the GUI thread) with the view's settings is uploaded
         // as it is; one made with other settings is not: the view colours the frame itself.
-        // Either way the picture is what export draws with the view's settings.
+        // Either way the picture is what export draws with the view's settings, whichever the
+        // byte order the colours were made in (the window's B, G, R, A is the worker's).
         const QImage want = renderImage({frame_}, settings_, QSize(kW, kH));
         auto own = std::make_shared<const ColouredFrame>(colourFrame(frame_, settings_, std::nullopt));
-        view_->setFrame({frame_, {}, {}, own});
-        QImage shown = view_->grabImage();
-        QVERIFY(view_->colouredAhead());
-        QVERIFY(sameContent(shown, want));
+        for (PixelOrder order : {PixelOrder::Bgra, PixelOrder::Rgba}) {
+            auto made = std::make_shared<const ColouredFrame>(colourFrame(frame_, settings_, std::nullopt, order));
+            QCOMPARE(made->order, order);
+            view_->setFrame({frame_, {}, {}, made});
+            const QImage shown = view_->grabImage();
+            QVERIFY(view_->colouredAhead());
+            QVERIFY(sameContent(shown, want));
+        }
+        // The two orders hold the same colours, red and blue swapped.
+        {
+            const auto bgra = colourFrame(frame_, settings_, std::nullopt, PixelOrder::Bgra).rgba.values<std::uint8_t>();
+            const auto rgba = own->rgba.values<std::uint8_t>();
+            QCOMPARE(bgra.size(), rgba.size());
+            long wrong = 0;
+            for (std::size_t i = 0; i < rgba.size(); i += 4)
+                wrong += bgra[i] != rgba[i + 2] || bgra[i + 1] != rgba[i + 1] || bgra[i + 2] != rgba[i] ||
+                         bgra[i + 3] != rgba[i + 3];
+            QCOMPARE(wrong, 0L);
+        }
+        QImage shown;
         ImageViewSettings magma = settings_;
         magma.colormap = "magma";
         auto other = std::make_shared<const ColouredFrame>(colourFrame(frame_, magma, std::nullopt));

@@ -45,9 +45,10 @@ public:
     void update(const DataArray& frame, const DataArray& lut, double vmin, double vmax,
                 const DataArray* deviceRange, Rgba8 nanColour);
 
-    // The texture filled with RGBA already colour-mapped on the host (uint8 {rows, columns, 4},
-    // contiguous): the host upload path without the colour map.
-    void updateRgba(const DataArray& rgba);
+    // The texture filled with pixels already colour-mapped on the host (uint8 {rows, columns,
+    // 4}, contiguous, bytes R, G, B, A or with `bgra` B, G, R, A): the host upload path
+    // without the colour map.
+    void updateRgba(const DataArray& rgba, bool bgra = false);
 
     unsigned texture() const { return texture_; } // GL name, 0 before the first update
     int width() const { return width_; }
@@ -62,7 +63,7 @@ private:
     struct Interop;
     void resize(int width, int height);
     bool ensureInterop(const DataArray& frame);
-    void uploadFromHost(const DataArray& rgba);
+    void uploadFromHost(const DataArray& rgba, bool bgra = false);
     void uploadFromPbo();
 
     Options options_;

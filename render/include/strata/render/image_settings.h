@@ -1,6 +1,7 @@
 #pragma once
 // What the image view shows and how: plain, copyable state (the app's view settings hold one),
 // read by the on-screen view and by PNG export alike.
+#include <bit>
 #include <memory>
 #include <optional>
 #include <string>
@@ -23,10 +24,18 @@ struct ImageViewSettings {
     friend bool operator==(const ImageViewSettings&, const ImageViewSettings&) = default;
 };
 
+// The order of a colour-mapped pixel's four bytes in memory. Bgra is a 32-bit 0xAARRGGBB on a
+// little-endian machine: what Qt's raster windows hold (QImage::Format_RGB32), so that a frame
+// in that order is copied onto the window without converting a pixel.
+enum class PixelOrder { Rgba, Bgra };
+inline constexpr PixelOrder kWindowPixelOrder =
+    std::endian::native == std::endian::little ? PixelOrder::Bgra : PixelOrder::Rgba;
+
 // A frame on the host already colour-mapped (off the GUI thread) as the view would map it with
-// some settings: the RGBA, the range it was mapped with, and the settings that decide them.
+// some settings: the pixels, the range it was mapped with, and the settings that decide them.
 struct ColouredFrame {
-    DataArray rgba; // uint8 {rows, columns, 4}, on the host
+    DataArray rgba; // uint8 {rows, columns, 4}, on the host, bytes in `order`
+    PixelOrder order = PixelOrder::Rgba;
     MinMax range;   // [vmin, vmax] as resolveRange gave it
     std::string colormap;
     bool reversed = false;
@@ -47,9 +56,11 @@ struct ImageFrame {
 
 // `frame` (2-D, on the host) colour-mapped as the image view maps it with `settings`: the range
 // resolved from the mode (the frame's extremes, `variableRange`, fixed), the map's LUT, NaN in
-// the settings' colour. Throws ValueError for a frame on a device or not 2-D, or an unknown map.
+// the settings' colour, each pixel's bytes in `order` (the LUT's channels are swapped for Bgra:
+// no pass over the pixels). Throws ValueError for a frame on a device or not 2-D, or an
+// unknown map.
 ColouredFrame colourFrame(const DataArray& frame, const ImageViewSettings& settings,
-                          std::optional<MinMax> variableRange);
+                          std::optional<MinMax> variableRange, PixelOrder order = PixelOrder::Rgba);
 
 // True when `c` is what colourFrame makes of a frame of `frame`'s shape with `settings` (and
 // the same variable range): the same map, direction, range mode and NaN colour.
