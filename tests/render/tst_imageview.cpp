@@ -54,15 +54,16 @@ private:
             return cells == 0 && all <= 60;
         }
         // A pixel whose centre falls on an edge between two cells may go to either.
-        const long cells = differingOffEdges(a, b, inner);
+        const long cells = differingOffEdges(a, b, inner, transform());
         const long inkA = ink(a, inner), inkB = ink(b, inner);
         const QString ticks = tickDifference(a, b);
         if (cells != 0 || std::abs(inkA - inkB) > inkB / 5 || !ticks.isEmpty())
             qWarning("%ld plot pixels differ; ink %ld against %ld; %s", cells, inkA, inkB, qPrintable(ticks));
         return cells == 0 && std::abs(inkA - inkB) <= inkB / 5 && ticks.isEmpty();
     }
-    long differingOffEdges(const QImage& a, const QImage& b, const QRect& inner) const {
-        const ViewTransform t = transform();
+    // Pixels of `inner` that differ, but for those whose centre is on a cell edge of the view
+    // `t` describes.
+    long differingOffEdges(const QImage& a, const QImage& b, const QRect& inner, const ViewTransform& t) const {
         const AxisGrid y = axisGrid(frame_, 0), x = axisGrid(frame_, 1);
         // GL places the mesh and interpolates its texture coordinates in single precision
         // (zoomed, pixel centres 0.009 pixel past an edge were drawn on its other side): within
@@ -378,6 +379,50 @@ private slots:
         QVERIFY(sameContent(shown, renderImage({frame_}, magma, QSize(kW, kH))));
         view_->setSettings(settings_);
         view_->setFrame({frame_});
+    }
+
+    void switchesBetweenPaintAndGl() {
+        // One view, the presentation changed between frames (GL, painted, GL, painted): each
+        // frame takes the way asked for, keeps the settings (zoom included) and draws the same
+        // cells; the GL window is hidden while the view paints.
+        if (!gl()) QSKIP("run once, from the GL presentation's cases");
+        ImageView view;
+        ImageViewSettings zoomedIn = settings_;
+        zoomedIn.window = ViewWindow{60, 240, -40, 50};
+        QVERIFY(!show(view, QSize(kW, kH), frame_).isNull()); // through GL first
+        view.setPresentation(ImagePresentation::Auto);
+        view.setFrame({frame_});
+        view.setSettings(zoomedIn);
+        const QImage painted = view.grabImage();
+        QVERIFY(!view.drawsWithGl());
+        QCOMPARE(view.framePath().path, FramePath::HostRaster);
+        view.setPresentation(ImagePresentation::Gl);
+        view.setFrame({frame_});
+        QVERIFY(view.drawsWithGl());
+        QVERIFY(QTest::qWaitForWindowExposed(view.glWindow()));
+        QImage drawn;
+        QTRY_VERIFY(!(drawn = view.grabImage()).isNull());
+        QCOMPARE(view.framePath().path, FramePath::HostUpload);
+        QCOMPARE(*view.settings().window, *zoomedIn.window);
+        const AxisGrid yg = axisGrid(frame_, 0), xg = axisGrid(frame_, 1);
+        const ViewTransform t(computeLayout(kW, kH, 1, *zoomedIn.window, keepsAspect(zoomedIn.aspect, xg, yg)).plot,
+                              *zoomedIn.window);
+        const QRect inner(int(t.plot().x0) + 1, kH - int(t.plot().y1) + 1, int(t.plot().width()) - 2,
+                          int(t.plot().height()) - 2);
+        const long differ = differingOffEdges(painted, drawn, inner, t);
+        QVERIFY2(differ == 0, qPrintable(QString("%1 plot pixels differ").arg(differ)));
+        view.setPresentation(ImagePresentation::Auto);
+        view.setFrame({frame_});
+        QVERIFY(!view.drawsWithGl());
+        QVERIFY(view.glWindow() == nullptr);
+        const auto surfaces = view.findChildren<VtkGlWidget*>();
+        QCOMPARE(surfaces.size(), 1);
+        QVERIFY(!surfaces.front()->isVisible());
+        const QImage again = view.grabImage();
+        QCOMPARE(differingPixels(again, painted, 0), 0L);
+        const Pick p = view.pickAt(QPointF(kW / 2.0, kH / 2.0));
+        QVERIFY(p.inside);
+        QVERIFY(p.x > 60 && p.x < 240);
     }
 
     void picksTheCellUnderTheMouse() {
