@@ -431,7 +431,8 @@ void FrameService::prefetch(const Job& job, const std::shared_ptr<const Dataset>
                 // The next step is what the next press needs: computed at once. The others wait
                 // until the frame asked for is on the screen (see frameShown).
                 if (offset != offsets.front())
-                    wake_.wait_until(lock, aheadFrom_, [&] { return stopping_ || hasAnyWork() || !showing_; });
+                    wake_.wait_until(lock, aheadFrom_,
+                                     [&] { return stopping_ || hasAnyWork() || !showing_; });
                 if (hasAnyWork() || stopping_ || dataset_ != ds) return; // the user moved on
             }
             const std::int64_t next = ((at + offset) % n + n) % n;                 // play loops
@@ -458,9 +459,8 @@ FrameService::CacheEntry FrameService::entryFor(const std::string& key, const Vi
     if (had) e.coloured = colouredMatching(had->coloured, spec, e.frame);
     if (!e.coloured && e.frame.ndim() == 2 && e.frame.device().isHost() &&
         (!needsVariableRange(spec.range.mode) || variableRange))
-        e.coloured =
-            std::make_shared<const ColouredFrame>(
-                colourFrame(e.frame, coloursOf(spec), variableRange, kWindowPixelOrder));
+        e.coloured = std::make_shared<const ColouredFrame>(
+            colourFrame(e.frame, coloursOf(spec), variableRange, kWindowPixelOrder));
     if (e.coloured) e.bytes += bytesOf(e.coloured->rgba);
     return e;
 }

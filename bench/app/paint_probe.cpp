@@ -332,7 +332,7 @@ int main(int argc, char** argv) {
         const double t = nowMs();
         if (requested == 0) return;
         if (step > 0) { // the first frame pays for shader compilation
-            if (!gl) { // through GL the view itself paints nothing: only the total means anything
+            if (!gl) {  // through GL the view itself paints nothing: only the total means anything
                 stats.add("paint", paintEnd - paintStart);
                 stats.add("present", t - paintEnd);
             }

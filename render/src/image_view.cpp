@@ -106,7 +106,9 @@ void ImageView::setSettings(const ImageViewSettings& settings) {
     requestRender();
 }
 
-const detail::ImageContent& ImageView::content() const { return gl_ ? scene_->content() : raster_->content(); }
+const detail::ImageContent& ImageView::content() const {
+    return gl_ ? scene_->content() : raster_->content();
+}
 const ViewLayout& ImageView::layout() const { return gl_ ? scene_->layout() : raster_->layout(); }
 const ImageViewSettings& ImageView::settings() const { return content().settings(); }
 
@@ -142,7 +144,8 @@ void ImageView::notePath() {
 void ImageView::paintEvent(QPaintEvent*) {
     if (gl_) return; // the GL window covers the view
     const double dpr = devicePixelRatioF();
-    const int w = static_cast<int>(std::lround(width() * dpr)), h = static_cast<int>(std::lround(height() * dpr));
+    const int w = static_cast<int>(std::lround(width() * dpr)),
+              h = static_cast<int>(std::lround(height() * dpr));
     QPainter painter(this);
     painter.scale(1 / dpr, 1 / dpr); // the scene paints in device pixels
     try {

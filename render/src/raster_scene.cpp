@@ -14,7 +14,7 @@
 namespace strata::detail {
 namespace {
 
-const QColor kInk(26, 26, 26);          // the GL scene's 0.1 grey
+const QColor kInk(26, 26, 26); // the GL scene's 0.1 grey
 
 enum class Align { Left, Centre, Right };
 enum class VAlign { Bottom, Centre, Top };
@@ -46,8 +46,10 @@ void text(QPainter& p, const QString& s, double x, double y, double size, Align 
 
 // A filled rectangle of whole pixels from window coordinates (origin bottom left).
 void fill(QPainter& p, int height, double x0, double y0, double x1, double y1, const QColor& c) {
-    const int l = static_cast<int>(std::floor(std::min(x0, x1))), r = static_cast<int>(std::ceil(std::max(x0, x1)));
-    const int b = static_cast<int>(std::floor(std::min(y0, y1))), t = static_cast<int>(std::ceil(std::max(y0, y1)));
+    const int l = static_cast<int>(std::floor(std::min(x0, x1))),
+              r = static_cast<int>(std::ceil(std::max(x0, x1)));
+    const int b = static_cast<int>(std::floor(std::min(y0, y1))),
+              t = static_cast<int>(std::ceil(std::max(y0, y1)));
     p.fillRect(QRect(l, height - t, std::max(1, r - l), std::max(1, t - b)), c);
 }
 
@@ -104,7 +106,8 @@ void RasterScene::paint(QPainter& painter, int width, int height, double scale) 
     }
     if (colourDirty_) colour();
     // White around the plot (the frame's pixels cover the plot itself).
-    for (const QRect& r : QRegion(0, 0, width, height).subtracted(plotPixels())) painter.fillRect(r, Qt::white);
+    for (const QRect& r : QRegion(0, 0, width, height).subtracted(plotPixels()))
+        painter.fillRect(r, Qt::white);
     paintFrame(painter);
     paintAxes(painter);
     paintColourBar(painter);
@@ -136,13 +139,16 @@ void RasterScene::paintFrame(QPainter& painter) {
     const AxisGrid &xg = content_.xGrid(), &yg = content_.yGrid();
     columns_.resize(static_cast<std::size_t>(w));
     rows_.resize(static_cast<std::size_t>(h));
-    for (int i = 0; i < w; ++i) columns_[static_cast<std::size_t>(i)] = cellIndex(xg.edges, t.dataX(x0 + i + 0.5));
-    for (int j = 0; j < h; ++j) rows_[static_cast<std::size_t>(j)] = cellIndex(yg.edges, t.dataY(y1 - j - 0.5));
+    for (int i = 0; i < w; ++i)
+        columns_[static_cast<std::size_t>(i)] = cellIndex(xg.edges, t.dataX(x0 + i + 0.5));
+    for (int j = 0; j < h; ++j)
+        rows_[static_cast<std::size_t>(j)] = cellIndex(yg.edges, t.dataY(y1 - j - 0.5));
     // One pixel per cell with every pixel inside: a straight run of cells, left to right
     // (columns) or top down (rows).
     auto run = [](const std::vector<std::int64_t>& cells) {
         bool straight = cells.front() >= 0;
-        for (std::size_t i = 1; i < cells.size() && straight; ++i) straight = cells[i] == cells.front() + static_cast<std::int64_t>(i);
+        for (std::size_t i = 1; i < cells.size() && straight; ++i)
+            straight = cells[i] == cells.front() + static_cast<std::int64_t>(i);
         return straight;
     };
     const bool columnRun = run(columns_);
@@ -187,7 +193,8 @@ void RasterScene::paintFrame(QPainter& painter) {
 
 void RasterScene::paintAxes(QPainter& p) const {
     const ViewLayout& l = layout_;
-    const double s = l.scale, tickLen = 5 * s, labelSize = 12 * s, titleSize = 13 * s, lw = std::max(1.0, std::round(s));
+    const double s = l.scale, tickLen = 5 * s, labelSize = 12 * s, titleSize = 13 * s,
+                 lw = std::max(1.0, std::round(s));
     const PixelRect& pr = l.plot;
     const ViewWindow w = content_.window();
     const ViewTransform t(pr, w);
@@ -197,25 +204,26 @@ void RasterScene::paintAxes(QPainter& p) const {
     for (const Tick& k : axisTicks(xg, w.x0, w.x1, tickTarget(pr.width(), 90 * s))) {
         const double px = std::round(t.pixelX(k.value));
         fill(p, H, px, pr.y0 - lw - tickLen, px + lw, pr.y0 - lw, kInk);
-        text(p, QString::fromStdString(k.label), px + 0.5, H - (pr.y0 - tickLen - 3 * s), labelSize, Align::Centre,
-             VAlign::Top);
+        text(p, QString::fromStdString(k.label), px + 0.5, H - (pr.y0 - tickLen - 3 * s), labelSize,
+             Align::Centre, VAlign::Top);
     }
-    text(p, QString::fromStdString(xg.title), (pr.x0 + pr.x1) / 2, H - (pr.y0 - 34 * s), titleSize, Align::Centre,
-         VAlign::Top);
+    text(p, QString::fromStdString(xg.title), (pr.x0 + pr.x1) / 2, H - (pr.y0 - 34 * s), titleSize,
+         Align::Centre, VAlign::Top);
     for (const Tick& k : axisTicks(yg, w.y0, w.y1, tickTarget(pr.height(), 45 * s))) {
         const double py = std::round(t.pixelY(k.value));
         fill(p, H, pr.x0 - lw - tickLen, py, pr.x0 - lw, py + lw, kInk);
-        text(p, QString::fromStdString(k.label), pr.x0 - tickLen - 3 * s, H - (py + 0.5), labelSize, Align::Right,
-             VAlign::Centre);
+        text(p, QString::fromStdString(k.label), pr.x0 - tickLen - 3 * s, H - (py + 0.5), labelSize,
+             Align::Right, VAlign::Centre);
     }
-    text(p, QString::fromStdString(yg.title), pr.x0 - 66 * s, H - (pr.y0 + pr.y1) / 2, titleSize, Align::Centre,
-         VAlign::Centre, true);
+    text(p, QString::fromStdString(yg.title), pr.x0 - 66 * s, H - (pr.y0 + pr.y1) / 2, titleSize,
+         Align::Centre, VAlign::Centre, true);
 }
 
 void RasterScene::paintColourBar(QPainter& p) const {
     // One band per map entry, low at the bottom, exactly the map's colours.
     const ViewLayout& l = layout_;
-    const double s = l.scale, tickLen = 5 * s, labelSize = 12 * s, titleSize = 13 * s, lw = std::max(1.0, std::round(s));
+    const double s = l.scale, tickLen = 5 * s, labelSize = 12 * s, titleSize = 13 * s,
+                 lw = std::max(1.0, std::round(s));
     const PixelRect& cb = l.colourBar;
     const int H = l.height;
     if (table_.empty() || cb.height() <= 0) return;
@@ -225,9 +233,10 @@ void RasterScene::paintColourBar(QPainter& p) const {
         const double top = cb.y0 + cb.height() * static_cast<double>(i + 1) / n;
         const Rgba8& c = table_[i];
         const QRectF band(cb.x0, H - top, cb.width(), top - b);
-        p.fillRect(band.toAlignedRect().intersected(QRect(static_cast<int>(std::lround(cb.x0)), static_cast<int>(std::lround(H - cb.y1)),
-                                                           static_cast<int>(std::lround(cb.width())),
-                                                           static_cast<int>(std::lround(cb.height())))),
+        p.fillRect(band.toAlignedRect().intersected(QRect(static_cast<int>(std::lround(cb.x0)),
+                                                          static_cast<int>(std::lround(H - cb.y1)),
+                                                          static_cast<int>(std::lround(cb.width())),
+                                                          static_cast<int>(std::lround(cb.height())))),
                    QColor(c.r, c.g, c.b));
     }
     border(p, H, cb, lw);
@@ -235,8 +244,8 @@ void RasterScene::paintColourBar(QPainter& p) const {
     for (const Tick& k : niceTicks(vmin, vmax, tickTarget(cb.height(), 45 * s))) {
         const double py = std::round(cb.y0 + (k.value - vmin) / (vmax - vmin) * cb.height());
         fill(p, H, cb.x1 + lw, py, cb.x1 + lw + tickLen, py + lw, kInk);
-        text(p, QString::fromStdString(k.label), cb.x1 + tickLen + 3 * s, H - (py + 0.5), labelSize, Align::Left,
-             VAlign::Centre);
+        text(p, QString::fromStdString(k.label), cb.x1 + tickLen + 3 * s, H - (py + 0.5), labelSize,
+             Align::Left, VAlign::Centre);
     }
     text(p, QString::fromStdString(content_.barTitle()), cb.x1 + 60 * s, H - (cb.y0 + cb.y1) / 2, titleSize,
          Align::Centre, VAlign::Centre, true);
@@ -247,7 +256,8 @@ void RasterScene::paintTitle(QPainter& p) const {
     const ViewLayout& l = layout_;
     const double s = l.scale;
     const QFontMetricsF m(font(15 * s));
-    const QString title = m.elidedText(QString::fromStdString(content_.title()), Qt::ElideRight, l.width - 16 * s);
+    const QString title =
+        m.elidedText(QString::fromStdString(content_.title()), Qt::ElideRight, l.width - 16 * s);
     text(p, title, l.width / 2.0, 12 * s, 15 * s, Align::Centre, VAlign::Top);
 }
 

@@ -102,6 +102,8 @@ std::vector<Tick> axisTicks(const AxisGrid& g, double lo, double hi, int target)
     return niceTicks(lo, hi, target);
 }
 
-int tickTarget(double pixels, double perTick) { return std::clamp(static_cast<int>(pixels / perTick), 2, 10); }
+int tickTarget(double pixels, double perTick) {
+    return std::clamp(static_cast<int>(pixels / perTick), 2, 10);
+}
 
 } // namespace strata

@@ -63,7 +63,8 @@ private:
     }
     // Pixels of `inner` that differ, but for those whose centre is on a cell edge of the view
     // `t` describes.
-    long differingOffEdges(const QImage& a, const QImage& b, const QRect& inner, const ViewTransform& t) const {
+    long differingOffEdges(const QImage& a, const QImage& b, const QRect& inner,
+                           const ViewTransform& t) const {
         const AxisGrid y = axisGrid(frame_, 0), x = axisGrid(frame_, 1);
         // GL places the mesh and interpolates its texture coordinates in single precision
         // (zoomed, pixel centres 0.009 pixel past an edge were drawn on its other side): within
@@ -71,7 +72,8 @@ private:
         const double xTol = 0.02 * (t.window().x1 - t.window().x0) / t.plot().width();
         const double yTol = 0.02 * (t.window().y1 - t.window().y0) / t.plot().height();
         auto onEdge = [](const AxisGrid& g, double v, double tol) {
-            return std::any_of(g.edges.begin(), g.edges.end(), [&](double e) { return std::abs(e - v) <= tol; });
+            return std::any_of(g.edges.begin(), g.edges.end(),
+                               [&](double e) { return std::abs(e - v) <= tol; });
         };
         long n = 0;
         for (int py = inner.top(); py <= inner.bottom(); ++py)
@@ -81,7 +83,8 @@ private:
         return n;
     }
     static bool nearAnEdge(const AxisGrid& g, double v, double tolerance) {
-        return std::any_of(g.edges.begin(), g.edges.end(), [&](double e) { return std::abs(e - v) <= tolerance; });
+        return std::any_of(g.edges.begin(), g.edges.end(),
+                           [&](double e) { return std::abs(e - v) <= tolerance; });
     }
     // Dark pixels outside `plot`: lines and text.
     static long ink(const QImage& img, const QRect& plot) {
@@ -329,11 +332,13 @@ private slots:
                     if (!p.inside || nearAnEdge(xg, p.x, xTol) || nearAnEdge(yg, p.y, yTol)) continue;
                     ++checked;
                     const QRgb got = shot.pixel(px, py);
-                    const Rgba8 want = expectedColour(table, v[p.row * 72 + p.column], -1, 1, settings_.nanColour);
+                    const Rgba8 want =
+                        expectedColour(table, v[p.row * 72 + p.column], -1, 1, settings_.nanColour);
                     wrong += !(qRed(got) == want.r && qGreen(got) == want.g && qBlue(got) == want.b);
                 }
             QVERIFY2(checked > 10000, qPrintable(QString::number(checked)));
-            QVERIFY2(wrong == 0, qPrintable(QString("%1 of %2 pixels at zoom %3").arg(wrong).arg(checked).arg(factor)));
+            QVERIFY2(wrong == 0,
+                     qPrintable(QString("%1 of %2 pixels at zoom %3").arg(wrong).arg(checked).arg(factor)));
         }
     }
 
@@ -345,7 +350,8 @@ private slots:
         const QImage want = renderImage({frame_}, settings_, QSize(kW, kH));
         auto own = std::make_shared<const ColouredFrame>(colourFrame(frame_, settings_, std::nullopt));
         for (PixelOrder order : {PixelOrder::Bgra, PixelOrder::Rgba}) {
-            auto made = std::make_shared<const ColouredFrame>(colourFrame(frame_, settings_, std::nullopt, order));
+            auto made =
+                std::make_shared<const ColouredFrame>(colourFrame(frame_, settings_, std::nullopt, order));
             QCOMPARE(made->order, order);
             view_->setFrame({frame_, {}, {}, made});
             const QImage shown = view_->grabImage();
@@ -354,7 +360,8 @@ private slots:
         }
         // The two orders hold the same colours, red and blue swapped.
         {
-            const auto bgra = colourFrame(frame_, settings_, std::nullopt, PixelOrder::Bgra).rgba.values<std::uint8_t>();
+            const auto bgra =
+                colourFrame(frame_, settings_, std::nullopt, PixelOrder::Bgra).rgba.values<std::uint8_t>();
             const auto rgba = own->rgba.values<std::uint8_t>();
             QCOMPARE(bgra.size(), rgba.size());
             long wrong = 0;
@@ -405,8 +412,9 @@ private slots:
         QCOMPARE(view.framePath().path, FramePath::HostUpload);
         QCOMPARE(*view.settings().window, *zoomedIn.window);
         const AxisGrid yg = axisGrid(frame_, 0), xg = axisGrid(frame_, 1);
-        const ViewTransform t(computeLayout(kW, kH, 1, *zoomedIn.window, keepsAspect(zoomedIn.aspect, xg, yg)).plot,
-                              *zoomedIn.window);
+        const ViewTransform t(
+            computeLayout(kW, kH, 1, *zoomedIn.window, keepsAspect(zoomedIn.aspect, xg, yg)).plot,
+            *zoomedIn.window);
         const QRect inner(int(t.plot().x0) + 1, kH - int(t.plot().y1) + 1, int(t.plot().width()) - 2,
                           int(t.plot().height()) - 2);
         const long differ = differingOffEdges(painted, drawn, inner, t);

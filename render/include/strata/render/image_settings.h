@@ -36,7 +36,7 @@ inline constexpr PixelOrder kWindowPixelOrder =
 struct ColouredFrame {
     DataArray rgba; // uint8 {rows, columns, 4}, on the host, bytes in `order`
     PixelOrder order = PixelOrder::Rgba;
-    MinMax range;   // [vmin, vmax] as resolveRange gave it
+    MinMax range; // [vmin, vmax] as resolveRange gave it
     std::string colormap;
     bool reversed = false;
     ColourRange mode;
