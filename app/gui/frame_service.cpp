@@ -32,6 +32,7 @@ std::size_t bytesOf(const DataArray& a) { return static_cast<std::size_t>(a.size
 
 // A frame computed faster than this gets its next step computed ahead even before the user steps.
 constexpr double kQuickFrameMs = 50;
+constexpr int kWorkerNice = 10; // the worker thread's nice value once it computes ahead (Linux)
 
 Stream streamFor(Device d) { return d.isHost() ? Stream::host() : defaultStream(d); }
 

@@ -86,7 +86,6 @@ public:
     // step 2.5 ms alone, 4-12 ms beside the worker's steps ahead).
     void frameShown();
     void setAheadWait(std::chrono::milliseconds wait); // default 40 ms
-    static constexpr int kWorkerNice = 10;             // the worker thread's nice value (Linux)
     void setCacheBytes(std::size_t bytes);
     std::size_t cachedFrames() const;
     bool busy() const; // a request is being computed or waits, or its answer is on its way

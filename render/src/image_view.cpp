@@ -65,7 +65,7 @@ ImageView::~ImageView() {
 void ImageView::setPresentation(ImagePresentation p) { presentation_ = p; }
 
 void ImageView::useGl(bool gl) {
-    if (gl && !surface_) {
+    if (gl && !surface_) { // from here on setSettings keeps both scenes' settings alike
         scene_ = std::make_unique<detail::ImageScene>();
         scene_->setSettings(raster_->content().settings());
         surface_ = new detail::GlImageSurface(this, *scene_);
@@ -73,16 +73,12 @@ void ImageView::useGl(bool gl) {
     }
     if (gl == gl_) return;
     gl_ = gl;
-    // The other scene lets its frame go (a view holds one frame) and takes the settings.
-    if (gl) {
+    // The other scene lets its frame go: a view holds one frame.
+    if (gl)
         raster_->clearFrame();
-        scene_->setSettings(raster_->content().settings());
-        surface_->show();
-    } else {
+    else
         scene_->clearFrame();
-        raster_->setSettings(scene_->settings());
-        surface_->hide();
-    }
+    surface_->setVisible(gl);
 }
 
 void ImageView::setFrame(ImageFrame frame) {

@@ -78,6 +78,17 @@ Result waitFor(QSignalSpy& spy, std::uint64_t id) {
     return nullptr;
 }
 
+// Empty when asking `service` for time `t` (stepping `direction`) is answered from its cache
+// with the frame's values; otherwise what was wrong.
+QString stepFromCache(FrameService& service, QSignalSpy& ready, const Dataset& ds, std::int64_t t,
+                      int direction) {
+    const Result r = waitFor(ready, service.requestFrame(specAt(ds, t), "time", direction));
+    if (!r) return QString("no answer for time %1").arg(t);
+    if (!r->fromCache) return QString("time %1 was not computed before").arg(t);
+    if (!sameValues(r->frame, expected(ds, specAt(ds, t)))) return QString("time %1: other values").arg(t);
+    return {};
+}
+
 } // namespace
 
 class TestFrameService : public QObject {
@@ -102,19 +113,15 @@ private slots:
         QTest::qWait(100);
         QCOMPARE(service.cachedFrames(), std::size_t(5)); // no more than asked for
         // A step to 8 (computed ahead) is answered from the cache; then 9, 10 and 11 are computed.
-        Result r = waitFor(ready, service.requestFrame(specAt(*ds_, 8), "time", +1));
-        QVERIFY(r && r->error.isEmpty());
-        QVERIFY2(r->fromCache, "time 8 was not computed ahead");
-        QVERIFY(sameValues(r->frame, expected(*ds_, specAt(*ds_, 8))));
+        QString why = stepFromCache(service, ready, *ds_, 8, +1);
+        QVERIFY2(why.isEmpty(), qPrintable(why));
         QTRY_COMPARE_WITH_TIMEOUT(service.cachedFrames(), std::size_t(8), 10000);
         // Back to 4 (computed behind 5): from the cache; then backwards 3, 2 and 1.
-        r = waitFor(ready, service.requestFrame(specAt(*ds_, 4), "time", -1));
-        QVERIFY2(r && r->fromCache, "time 4 was not computed behind");
-        QVERIFY(sameValues(r->frame, expected(*ds_, specAt(*ds_, 4))));
+        why = stepFromCache(service, ready, *ds_, 4, -1);
+        QVERIFY2(why.isEmpty(), qPrintable(why));
         QTRY_COMPARE_WITH_TIMEOUT(service.cachedFrames(), std::size_t(11), 10000);
-        r = waitFor(ready, service.requestFrame(specAt(*ds_, 1), "time", -1));
-        QVERIFY(r && r->fromCache);
-        QVERIFY(sameValues(r->frame, expected(*ds_, specAt(*ds_, 1))));
+        why = stepFromCache(service, ready, *ds_, 1, -1);
+        QVERIFY2(why.isEmpty(), qPrintable(why));
     }
 
     void aCachedAnswerComesAfterTheIdAndIsBusyUntilThen() {
@@ -147,9 +154,8 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(service.cachedFrames(), before + 2, 10000);
         QTest::qWait(100);
         QCOMPARE(service.cachedFrames(), before + 2); // one step only, forwards
-        const Result r = waitFor(ready, service.requestFrame(specAt(*ds_, 11), "time", +1));
-        QVERIFY(r && r->fromCache);
-        QVERIFY(sameValues(r->frame, expected(*ds_, specAt(*ds_, 11))));
+        const QString why = stepFromCache(service, ready, *ds_, 11, +1);
+        QVERIFY2(why.isEmpty(), qPrintable(why));
     }
 
     void stepsBeyondTheNextWaitForTheScreen() {
@@ -167,9 +173,8 @@ private slots:
         QCOMPARE(service.cachedFrames(), std::size_t(2));
         service.frameShown();
         QTRY_COMPARE_WITH_TIMEOUT(service.cachedFrames(), std::size_t(5), 10000); // 7, 8, 9 too
-        const Result step = waitFor(ready, service.requestFrame(specAt(*ds_, 8), "time", +1));
-        QVERIFY(step && step->fromCache);
-        QVERIFY(sameValues(step->frame, expected(*ds_, specAt(*ds_, 8))));
+        const QString why = stepFromCache(service, ready, *ds_, 8, +1);
+        QVERIFY2(why.isEmpty(), qPrintable(why));
     }
 
     void hostFramesArriveColouredWithTheViewsColours() {

@@ -71,17 +71,14 @@ private:
         // a fiftieth of a pixel of an edge counts as on it.
         const double xTol = 0.02 * (t.window().x1 - t.window().x0) / t.plot().width();
         const double yTol = 0.02 * (t.window().y1 - t.window().y0) / t.plot().height();
-        auto onEdge = [](const AxisGrid& g, double v, double tol) {
-            return std::any_of(g.edges.begin(), g.edges.end(),
-                               [&](double e) { return std::abs(e - v) <= tol; });
-        };
         long n = 0;
         for (int py = inner.top(); py <= inner.bottom(); ++py)
             for (int px = inner.left(); px <= inner.right(); ++px)
-                n += a.pixel(px, py) != b.pixel(px, py) && !onEdge(x, t.dataX(px + 0.5), xTol) &&
-                     !onEdge(y, t.dataY(kH - py - 0.5), yTol);
+                n += a.pixel(px, py) != b.pixel(px, py) && !nearAnEdge(x, t.dataX(px + 0.5), xTol) &&
+                     !nearAnEdge(y, t.dataY(kH - py - 0.5), yTol);
         return n;
     }
+    // Within `tolerance` of one of the grid's cell edges.
     static bool nearAnEdge(const AxisGrid& g, double v, double tolerance) {
         return std::any_of(g.edges.begin(), g.edges.end(),
                            [&](double e) { return std::abs(e - v) <= tolerance; });
