@@ -6,6 +6,7 @@
 
 #include "strata/core/atomic_file.h"
 #include "strata/core/runtime.h"
+#include "strata/core/streaming.h"
 #include "strata/core/transfer.h"
 #include "strata/io/csv.h"
 #include "strata/io/netcdf.h"
@@ -20,6 +21,15 @@
 
 namespace strata::app {
 namespace {
+
+// The command line computes one view and exits: a reduction of more than a few slabs is streamed
+// (read while the last slab reduces, memory held a few slabs) rather than loaded whole.
+ViewLimits commandLineLimits() {
+    ViewLimits l;
+    l.loadAtOnce = std::size_t(256) << 20;
+    l.slabBytes = std::size_t(64) << 20;
+    return l;
+}
 
 const char* const kColormaps[] = {"viridis", "magma", "plasma", "inferno",
                                   "cividis", "turbo", "gray",   "RdBu"};
@@ -74,7 +84,7 @@ std::uint64_t writePng(const CliOptions& o, const Dataset& ds, const ViewSpec& s
                 // The whole variable's extremes, computed where the frame was.
                 const Device device = frame.device();
                 image.variableRange =
-                    minmaxValues(variableOf(ds, spec.variable).load(device, defaultStream(device)));
+                    minmaxStreamed(variableOf(ds, spec.variable), device, commandLineLimits().slabBytes);
             }
             ImageViewSettings settings;
             settings.colormap = spec.colormap;
@@ -236,8 +246,10 @@ int runBatch(const CliOptions& o) {
         if (o.verbose)
             std::fprintf(stderr, "strata: computing on %s (%s)\n", computeInfo().name.c_str(),
                          computeInfo().reason.c_str());
+        FallbackNote note;
         const DataArray frame =
-            computeView(variableOf(ds, spec.variable), spec, device, defaultStream(device));
+            computeFrame(variableOf(ds, spec.variable), spec, device, note, commandLineLimits());
+        if (note.fellBack) std::fprintf(stderr, "strata: %s\n", note.reason.c_str());
         // Where the bytes counted came from, for --verbose.
         const std::string from = frame.device().isHost()
                                      ? std::string("the frame is on the host: nothing to copy")

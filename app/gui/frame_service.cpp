@@ -4,6 +4,7 @@
 #include <QMetaObject>
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 #if defined(__linux__)
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -13,6 +14,8 @@
 #include "strata/core/error.h"
 #include "strata/core/ops.h"
 #include "strata/core/runtime.h"
+#include "strata/core/streaming.h"
+#include "strata/core/view.h"
 
 namespace strata::app {
 namespace {
@@ -33,8 +36,6 @@ std::size_t bytesOf(const DataArray& a) { return static_cast<std::size_t>(a.size
 // A frame computed faster than this gets its next step computed ahead even before the user steps.
 constexpr double kQuickFrameMs = 50;
 constexpr int kWorkerNice = 10; // the worker thread's nice value once it computes ahead (Linux)
-
-Stream streamFor(Device d) { return d.isHost() ? Stream::host() : defaultStream(d); }
 
 // The colours the window draws `spec` with (the map, its direction, the range; NaN as the view's
 // default colour).
@@ -96,29 +97,16 @@ LineSeries thinnedForDrawing(LineSeries s, std::size_t maxPoints) {
     return s;
 }
 
-DataArray computeFrame(const DataArray& var, const ViewSpec& spec, Device device, FallbackNote& note) {
-    validate(spec, var);
-    std::vector<Indexer> indexers;
-    for (const auto& d : spec.slicedDims(var.dims())) indexers.push_back({d, spec.indexOf(d)});
-    const DataArray slab = var.isel(indexers); // lazy: reading it reads only this hyperslab
-    const DataArray resident = loadWithFallback(slab, device, streamFor(device), note);
-    ViewSpec rest = spec;
-    rest.indices.clear(); // the sliced dims are gone
-    const DataArray frame = computeWithFallback(
-        slab, resident,
-        [&](const DataArray& a) {
-            const Stream s = streamFor(a.device());
-            DataArray f = computeView(a, rest, a.device(), s);
-            s.synchronize(); // the GUI thread draws it next
-            return f;
-        },
-        note);
-    return frame;
-}
-
-FrameService::FrameService(QObject* parent) : QObject(parent) {
+FrameService::FrameService(QObject* parent)
+    : QObject(parent), residency_(std::make_unique<Residency>(defaultResidentBudget(computeDevice()))) {
     qRegisterMetaType<std::shared_ptr<const FrameResult>>();
     qRegisterMetaType<std::shared_ptr<const SeriesResult>>();
+    residency_->setListener([this](const std::string& variable) {
+        // On the loading thread: the GUI thread learns of it through the queued signal.
+        QMetaObject::invokeMethod(
+            this, [this, v = QString::fromStdString(variable)] { emit residencyChanged(v); },
+            Qt::QueuedConnection);
+    });
     thread_ = std::thread([this] { run(); });
 }
 
@@ -127,8 +115,12 @@ FrameService::~FrameService() {
         std::lock_guard lock(mutex_);
         stopping_ = true;
     }
+    interrupt_ = true;
+    closing_ = true;
     wake_.notify_all();
     thread_.join();
+    residency_->setListener({});
+    residency_.reset(); // cancels the loads and waits for them
 }
 
 void FrameService::setDataset(std::shared_ptr<const Dataset> ds) {
@@ -141,6 +133,35 @@ void FrameService::setDataset(std::shared_ptr<const Dataset> ds) {
     cache_.clear();
     cacheBytes_ = 0;
     ranges_.clear();
+    interrupt_ = true;
+    closing_ = true;     // a whole variable's range being computed for the last file stops
+    residency_->clear(); // the loads of the last file stop at their next slab
+}
+
+ResidencyStatus FrameService::residency(const std::string& variable) const {
+    return residency_->status(variable);
+}
+void FrameService::cancelLoad(const std::string& variable) { residency_->cancel(variable); }
+void FrameService::setResidentBudget(std::size_t bytes) { residency_->setBudget(bytes); }
+std::size_t FrameService::residentBudget() const { return residency_->budget(); }
+void FrameService::waitForLoads() { residency_->wait(); }
+
+DataArray FrameService::source(const ViewSpec& spec, const std::shared_ptr<const Dataset>& ds, bool load) {
+    if (auto resident = residency_->get(spec.variable)) return *resident;
+    DataArray var = variableOf(*ds, spec.variable);
+    if (load) residency_->request(spec.variable, var, computeDevice());
+    return var;
+}
+
+ViewLimits FrameService::limits() const {
+    // A reduction of a variable not resident (still loading, or streamed) reads at most a
+    // quarter of the budget at once, in slabs of a sixteenth (at most 64 MiB).
+    const std::size_t budget = residency_->budget();
+    ViewLimits l;
+    l.loadAtOnce = std::min<std::size_t>(budget / 4, std::size_t(256) << 20);
+    l.slabBytes = std::clamp<std::size_t>(budget / 16, std::size_t(1) << 20, std::size_t(64) << 20);
+    l.cancel = &interrupt_;
+    return l;
 }
 
 std::shared_ptr<const Dataset> FrameService::dataset() const {
@@ -156,6 +177,7 @@ std::uint64_t FrameService::requestFrame(const ViewSpec& spec, const std::string
         std::lock_guard lock(mutex_);
         id = nextId_++;
         showing_ = true;
+        interrupt_ = true; // newest wins: a streamed reduction of an older request stops
         aheadFrom_ = std::chrono::steady_clock::now() + aheadWait_;
         const Job job{id, spec, steppingDim, direction};
         answer = answerFromCache(job);
@@ -286,6 +308,8 @@ void FrameService::run() {
             wake_.wait(lock, [&] { return stopping_ || hasAnyWork(); });
             if (stopping_) return;
             ds = dataset_;
+            interrupt_ = false; // requests from here on interrupt this job
+            closing_ = stopping_;
             if (!hasWork()) { // only steps to compute around a frame answered from the cache
                 job = *aheadJob_;
                 aheadJob_.reset();
@@ -339,8 +363,8 @@ double FrameService::serveFrame(const Job& job, const std::shared_ptr<const Data
         } else {
             QElapsedTimer clock;
             clock.start();
-            const DataArray var = variableOf(*ds, job.spec.variable);
-            result->frame = computeFrame(var, job.spec, computeDevice(), result->fallback);
+            const DataArray var = source(job.spec, ds, true);
+            result->frame = computeFrame(var, job.spec, computeDevice(), result->fallback, limits());
             result->computeMs = clock.nsecsElapsed() / 1e6;
         }
         CacheEntry entry =
@@ -350,6 +374,8 @@ double FrameService::serveFrame(const Job& job, const std::shared_ptr<const Data
         if (result->frame.ndim() == 1) // built here: a long line must not stall the GUI thread
             result->line =
                 std::make_shared<LineSeries>(thinnedForDrawing(lineSeries(result->frame.asHost())));
+    } catch (const CancelledError&) {
+        return -1; // a newer request overtook it: that one is answered
     } catch (const std::exception& e) {
         result->error = QString::fromStdString(e.what());
         result->frame = DataArray();
@@ -363,9 +389,12 @@ void FrameService::serveSeries(const Job& job, const std::shared_ptr<const Datas
     result->id = job.id;
     result->spec = job.spec;
     try {
-        const DataArray var = variableOf(*ds, job.spec.variable);
+        const DataArray var = source(job.spec, ds);
         FallbackNote note;
-        result->series = computeFrame(var, job.spec, computeDevice(), note).asHost(); // the copy-to-host path
+        ViewLimits l = limits();
+        l.cancel = nullptr; // a series is not overtaken by frames
+        result->series =
+            computeFrame(var, job.spec, computeDevice(), note, l).asHost(); // the copy-to-host path
         result->line = std::make_shared<LineSeries>(thinnedForDrawing(lineSeries(result->series)));
     } catch (const std::exception& e) {
         result->error = QString::fromStdString(e.what());
@@ -400,7 +429,7 @@ void FrameService::prefetch(const Job& job, const std::shared_ptr<const Dataset>
     }
 #endif
     try {
-        const DataArray var = variableOf(*ds, job.spec.variable);
+        const DataArray var = source(job.spec, ds);
         // The dim stepped along; for a new view, the first slider's dim, forwards, one step.
         std::string dim = job.steppingDim;
         int direction = job.direction;
@@ -442,7 +471,7 @@ void FrameService::prefetch(const Job& job, const std::shared_ptr<const Dataset>
             const ViewSpec spec = withIndex(job.spec, dim, next);
             if (recolour(spec, ds)) continue; // computed before
             FallbackNote note;
-            DataArray frame = computeFrame(var, spec, computeDevice(), note);
+            DataArray frame = computeFrame(var, spec, computeDevice(), note, limits());
             store(entryFor(cacheKey(spec), spec, std::move(frame), note, knownRange(spec)), ds);
         }
     } catch (const std::exception&) {
@@ -495,29 +524,15 @@ std::optional<MinMax> FrameService::variableRange(const ViewSpec& spec,
         std::lock_guard lock(mutex_);
         if (auto known = knownRangeLocked(spec)) return known;
     }
-    // Slab by slab along the first dim, so that a variable larger than memory still has its
-    // exact extremes: each slab is loaded to the device, reduced there, and dropped.
-    const DataArray var = variableOf(*ds, spec.variable);
-    const Device device = computeDevice();
-    double lo = NAN, hi = NAN;
-    const std::int64_t outer = var.ndim() > 0 ? var.shape()[0] : 1;
-    const std::int64_t rowBytes =
-        var.ndim() > 0 ? var.size() / std::max<std::int64_t>(outer, 1) * sizeOf(var.dtype()) : 0;
-    const std::int64_t step =
-        std::max<std::int64_t>(1, (std::int64_t(64) << 20) / std::max<std::int64_t>(rowBytes, 1));
-    for (std::int64_t first = 0; first < outer; first += step) {
-        {
-            std::lock_guard lock(mutex_);
-            if (stopping_ || dataset_ != ds) return std::nullopt; // another file, or closing
-        }
-        DataArray part = var;
-        if (var.ndim() > 0)
-            part = var.isel({Indexer{var.dims()[0], Slice{first, std::min(outer, first + step), 1}}});
-        FallbackNote note;
-        const auto [a, b] = minmaxValues(loadWithFallback(part, device, streamFor(device), note));
-        if (std::isfinite(a)) lo = std::isnan(lo) ? a : std::min(lo, a);
-        if (std::isfinite(b)) hi = std::isnan(hi) ? b : std::max(hi, b);
+    // Resident: one pass over memory. Else slab by slab (the exact extremes of a variable larger
+    // than memory); stopped when the file is closed or the service stops.
+    std::pair<double, double> extremes;
+    try {
+        extremes = minmaxStreamed(source(spec, ds), computeDevice(), limits().slabBytes, &closing_);
+    } catch (const CancelledError&) {
+        return std::nullopt;
     }
+    const auto [lo, hi] = extremes;
     const MinMax r{lo, hi};
     std::lock_guard lock(mutex_);
     ranges_.push_front({key, r});

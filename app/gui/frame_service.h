@@ -22,16 +22,13 @@
 
 #include "strata/core/dataset.h"
 #include "strata/core/fallback.h"
+#include "strata/core/residency.h"
 #include "strata/core/view.h"
 #include "strata/render/image_settings.h"
 #include "strata/render/line_plot.h"
 #include "view_roles.h" // groupOf, variableOf
 
 namespace strata::app {
-
-// The frame `spec` describes, on `device`, through the CPU when the device fails (note says
-// why). Throws strata::Error for failures that are not the device's.
-DataArray computeFrame(const DataArray& var, const ViewSpec& spec, Device device, FallbackNote& note);
 
 // At most `maxPoints` points of `s` for drawing: where there are more, each bin keeps its lowest
 // and highest point (in x order) and a NaN where it has one, so that peaks and gaps survive.
@@ -90,10 +87,19 @@ public:
     std::size_t cachedFrames() const;
     bool busy() const; // a request is being computed or waits, or its answer is on its way
 
+    // Residency: a variable shown is loaded whole onto the compute device in the background;
+    // from then on its frames, reductions, ranges and series are computed from that copy.
+    ResidencyStatus residency(const std::string& variable) const;
+    void cancelLoad(const std::string& variable);
+    void setResidentBudget(std::size_t bytes);
+    std::size_t residentBudget() const;
+    void waitForLoads(); // tests: until no load runs
+
 signals:
     void frameReady(const std::shared_ptr<const strata::app::FrameResult>& result);
     void seriesReady(const std::shared_ptr<const strata::app::SeriesResult>& result);
     void busyChanged(bool busy);
+    void residencyChanged(const QString& variable); // a load started, progressed, ended or was cancelled
 
 private:
     struct Job {
@@ -124,6 +130,10 @@ private:
     std::shared_ptr<FrameResult> answerFromCache(const Job& job);
     void store(CacheEntry entry, const std::shared_ptr<const Dataset>& ds); // dropped unless ds is current
     std::optional<MinMax> variableRange(const ViewSpec& spec, const std::shared_ptr<const Dataset>& ds);
+    // The variable `spec` shows: its resident copy when there is one, else the file's (lazy).
+    // `load`: start loading it onto the compute device when it is not resident yet.
+    DataArray source(const ViewSpec& spec, const std::shared_ptr<const Dataset>& ds, bool load = false);
+    ViewLimits limits() const; // what a frame may read at once, from the residency's budget
     std::optional<MinMax> knownRangeLocked(const ViewSpec& spec) const; // computed before (mutex held)
     std::optional<MinMax> knownRange(const ViewSpec& spec);             // the same, for a mode that needs it
     // For a cached frame of `spec`: its colours made anew when they are another spec's. False
@@ -151,6 +161,9 @@ private:
     std::size_t cacheBytes_ = 0, cacheLimit_ = std::size_t(512) << 20;
     std::list<std::pair<std::string, MinMax>> ranges_; // variable → whole extremes
     std::atomic<int> prefetchSteps_{8}, prefetchBehind_{2};
+    std::atomic<bool> interrupt_{false}; // a newer request: a streamed reduction in progress stops
+    std::atomic<bool> closing_{false};   // another file, or stopping: a range in progress stops
+    std::unique_ptr<Residency> residency_;
     std::thread thread_;
 };
 

@@ -264,7 +264,7 @@ int main(int argc, char** argv) {
             spec.yDim = var.dims()[1];
             spec.indices = {{tDim, step % var.sizeOf(tDim)}};
             strata::FallbackNote note;
-            strata::DataArray frame = strata::app::computeFrame(var, spec, device, note);
+            strata::DataArray frame = strata::computeFrame(var, spec, device, note);
             requested = nowMs();
             w.setFrame(strata::ImageFrame{frame, {}, {}, nullptr});
         };
@@ -310,7 +310,7 @@ int main(int argc, char** argv) {
         spec.indices = {{tDim, step % var.sizeOf(tDim)}};
         strata::FallbackNote note;
         const double t0 = nowMs();
-        strata::DataArray frame = strata::app::computeFrame(var, spec, device, note);
+        strata::DataArray frame = strata::computeFrame(var, spec, device, note);
         const double t1 = nowMs();
         // The colours, as the frame service's worker makes them ahead for host frames.
         std::shared_ptr<const strata::ColouredFrame> coloured;

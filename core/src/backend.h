@@ -25,16 +25,40 @@ struct ReduceProblem {
 };
 
 struct ColormapProblem {
-    ArrayView frame;          // 2-D
+    ArrayView frame;            // 2-D
     const Rgba8* lut = nullptr; // n entries, on the frame's device
     int lutSize = 0;
     double vmin = 0, vmax = 1;
     const double* range = nullptr; // if set: {vmin, vmax} on the frame's device
     Rgba8 nanColour;
-    Rgba8* out = nullptr;      // h*w, row-major, on the frame's device
+    Rgba8* out = nullptr; // h*w, row-major, on the frame's device
+};
+
+// One step of a streamed reduction: a slab's partial result merged into the accumulators, or
+// the accumulators turned into the result. All arrays are contiguous, `n` elements, on one device.
+enum class MergeStep {
+    Sum,     // acc0 += part0 (part0: float32, float64 or int64 sums or counts)
+    Moments, // (acc0, acc1, acc2) = (count, mean, M2) merged with the slab's (part0: int64 count,
+             // part1: mean, part2: variance (ddof 0)) by Chan's parallel formula, in double
+    Arg,     // where part0 (int64: which of the stacked extremes won) is 1 and part1 (the slab's
+             // int64 index) is >= 0: argAcc = part1 + offset
+    Finish,  // out (outType) = acc0 (Sum/Count), or the mean, variance or std of (acc0, acc1, acc2)
+};
+struct MergeProblem {
+    MergeStep step = MergeStep::Sum;
+    ReduceOp op = ReduceOp::Sum; // for Finish
+    std::int64_t n = 0;
+    double* acc[3] = {nullptr, nullptr, nullptr};
+    std::int64_t* argAcc = nullptr;
+    const void* part[3] = {nullptr, nullptr, nullptr};
+    DType partType[3] = {DType::Float64, DType::Float64, DType::Float64};
+    std::int64_t offset = 0;
+    void* out = nullptr;
+    DType outType = DType::Float64;
 };
 
 // ---- CPU (core/src/cpu) ----
+void mergeCpu(const MergeProblem& p);
 void contiguousCpu(const ArrayView& in, void* out);
 void reduceCpu(const ReduceProblem& p);
 void weightedMeanCpu(const ReduceProblem& p);
@@ -47,6 +71,7 @@ void decodeCfCpu(const ArrayView& packed, const CfEncoding& enc, void* out);
 #if STRATA_HAVE_CUDA
 // ---- CUDA (core/src/cuda) ----
 void contiguousCuda(const ArrayView& in, void* out, Stream stream);
+void mergeCuda(const MergeProblem& p, Stream stream);
 void reduceCuda(const ReduceProblem& p, Stream stream);
 void weightedMeanCuda(const ReduceProblem& p, Stream stream);
 void minmaxCuda(const ArrayView& in, double* out2, Stream stream);

@@ -173,6 +173,7 @@ Buffer::Buffer(std::size_t bytes, Device device, Stream stream, HostMemory host)
             STRATA_EXPECTS(data_, OutOfMemoryError,
                            "out of host memory: could not allocate " + megabytes(bytes));
         }
+        if (bytes > 0) detail::countHostAllocation(static_cast<std::int64_t>(bytes));
         if (int p = detail::poisonPattern(); p >= 0 && bytes > 0) std::memset(data_, p, bytes);
         return;
     }
@@ -201,6 +202,7 @@ Buffer::Buffer(std::size_t bytes, Device device, Stream stream, HostMemory host)
 void Buffer::release() noexcept {
     if (!data_) return;
     if (device_.isHost()) {
+        detail::countHostAllocation(-static_cast<std::int64_t>(size_));
 #if STRATA_HAVE_CUDA
         if (pinned_) {
             cudaFreeHost(data_);

@@ -122,4 +122,30 @@ DataArray computeWithFallback(const DataArray& source, const DataArray& resident
     return op(onHost(source));
 }
 
+DataArray runWithFallback(Device device, const DataArray& source, const std::function<DataArray(Device)>& op,
+                          FallbackNote& note) {
+    note = {};
+    if (device.isHost()) {
+        try {
+            return op(device);
+        } catch (const OutOfMemoryError& e) {
+            throw OutOfMemoryError(named(source, e.what()), e.where());
+        }
+    }
+    std::string why = absence(device);
+    if (why.empty()) {
+        try {
+            return op(device);
+        } catch (const OutOfMemoryError& e) {
+            why = e.what();
+        } catch (const CudaError& e) {
+            why = e.what();
+            markUnusable(device, e.what());
+        }
+    }
+    note.fellBack = true;
+    note.reason = named(source, why) + "; computed on the CPU instead";
+    return op(Device::host());
+}
+
 } // namespace strata

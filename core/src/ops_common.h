@@ -6,6 +6,7 @@
 
 #include "strata/core/data_array.h"
 #include "strata/core/error.h"
+#include "strata/core/ops.h"
 
 namespace strata::detail {
 
@@ -31,5 +32,11 @@ Attributes labelAttrs(const Attributes& attrs);
 
 // An output buffer on `device`, ordered on `stream`.
 Buffer allocateOn(std::size_t bytes, Device device, Stream stream);
+
+// reduce() with its result written as `type` instead of the usual result type (the backends
+// accumulate in double either way): a streamed reduction keeps its partial sums and moments of
+// float32 data in double, so that merging them loses nothing.
+DataArray reduceAs(const DataArray& a, const std::vector<std::string>& dims, ReduceOp op, DType type,
+                   Stream stream);
 
 } // namespace strata::detail

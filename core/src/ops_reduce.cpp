@@ -101,6 +101,11 @@ ReduceOp parseReduceOp(std::string_view text) {
 }
 
 DataArray reduce(const DataArray& a, const std::vector<std::string>& dims, ReduceOp op, Stream stream) {
+    return detail::reduceAs(a, dims, op, resultType(op, a.dtype()), stream);
+}
+
+DataArray detail::reduceAs(const DataArray& a, const std::vector<std::string>& dims, ReduceOp op, DType type,
+                           Stream stream) {
     const std::string what = "reduce(" + std::string(name(op)) + ")";
     const ArrayView v = detail::checkedView(a, what, stream);
     const Split s = splitDims(a, v, detail::axesOf(a, dims, what));
@@ -109,7 +114,6 @@ DataArray reduce(const DataArray& a, const std::vector<std::string>& dims, Reduc
         ValueError,
         what + " of " + detail::describe(a) + ": integer data has no " + std::string(name(op)) +
             " over an empty dim");
-    const DType type = resultType(op, a.dtype());
     const std::int64_t count = product(s.keptShape);
     Buffer out = detail::allocateOn(static_cast<std::size_t>(count) * sizeOf(type), a.device(), stream);
     detail::ReduceProblem p;

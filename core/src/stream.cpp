@@ -38,4 +38,26 @@ Stream defaultStream(Device device) {
 #endif
 }
 
+OwnedStream::OwnedStream(Device device) : stream_(Stream::host()) {
+    if (device.isHost()) return;
+#if STRATA_HAVE_CUDA
+    STRATA_CUDA_TRY(cudaSetDevice(device.ordinal));
+    cudaStream_t s = nullptr;
+    STRATA_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    stream_ = Stream::cuda(device.ordinal, s);
+#else
+    STRATA_FAIL(ValueError, "this build has no CUDA backend: no stream for " + device.toString());
+#endif
+}
+
+OwnedStream::~OwnedStream() {
+#if STRATA_HAVE_CUDA
+    if (stream_.device().isCuda()) {
+        cudaStream_t s = static_cast<cudaStream_t>(stream_.handle());
+        cudaStreamSynchronize(s); // never throws: errors here cannot be reported
+        cudaStreamDestroy(s);
+    }
+#endif
+}
+
 } // namespace strata

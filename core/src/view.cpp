@@ -4,6 +4,7 @@
 #include <map>
 
 #include "strata/core/error.h"
+#include "strata/core/streaming.h"
 
 namespace strata {
 
@@ -55,6 +56,50 @@ DataArray computeView(const DataArray& var, const ViewSpec& spec, Device device,
     if (!spec.yDim.empty()) order.push_back(spec.yDim);
     order.push_back(spec.xDim);
     return contiguous(a.transpose(order), stream);
+}
+
+namespace {
+Stream streamFor(Device d) { return d.isHost() ? Stream::host() : defaultStream(d); }
+} // namespace
+
+DataArray computeFrame(const DataArray& var, const ViewSpec& spec, Device device, FallbackNote& note,
+                       const ViewLimits& limits) {
+    validate(spec, var);
+    std::vector<Indexer> indexers;
+    for (const auto& d : spec.slicedDims(var.dims())) indexers.push_back({d, spec.indexOf(d)});
+    const DataArray slab =
+        var.isel(indexers); // a view of a resident variable; else lazy: only this hyperslab
+    ViewSpec rest = spec;
+    rest.indices.clear(); // the sliced dims are gone
+    if (!slab.isLoaded() && !spec.reductions.empty() && slab.variable().nbytes() > limits.loadAtOnce) {
+        ViewSpec after = rest;
+        after.reductions.erase(after.reductions.begin());
+        const auto& [dim, op] = spec.reductions.front();
+        return runWithFallback(
+            device, slab,
+            [&](Device d) {
+                const Stream s = streamFor(d);
+                const DataArray reduced =
+                    reduceStreamed(slab, dim, op, d, s, limits.slabBytes, limits.cancel);
+                DataArray f = computeView(reduced, after, d, s);
+                s.synchronize();
+                return f;
+            },
+            note);
+    }
+    const DataArray resident = loadWithFallback(slab, device, streamFor(device), note);
+    FallbackNote loadNote = note;
+    DataArray frame = computeWithFallback(
+        slab, resident,
+        [&](const DataArray& a) {
+            const Stream s = streamFor(a.device());
+            DataArray f = computeView(a, rest, a.device(), s);
+            s.synchronize(); // drawn or copied next
+            return f;
+        },
+        note);
+    if (!note.fellBack && loadNote.fellBack) note = loadNote;
+    return frame;
 }
 
 } // namespace strata

@@ -45,6 +45,11 @@ class OutOfMemoryError : public Error {
     using Error::Error;
 };
 
+// The user moved on (a newer request, the file closed): the work was stopped, not failed.
+class CancelledError : public Error {
+    using Error::Error;
+};
+
 namespace detail {
 std::string place(const char* file, int line);
 }

@@ -37,4 +37,10 @@ DataArray loadWithFallback(const DataArray& a, Device device, Stream stream, Fal
 DataArray computeWithFallback(const DataArray& source, const DataArray& resident,
                               const std::function<DataArray(const DataArray&)>& op, FallbackNote& note);
 
+// Runs `op` on `device`; when that device is absent, marked unusable, out of memory or fails
+// during `op`, runs op(host) instead and says why in `note` (naming `source`). For work that
+// loads as it goes (a streamed reduction) rather than from one resident array.
+DataArray runWithFallback(Device device, const DataArray& source, const std::function<DataArray(Device)>& op,
+                          FallbackNote& note);
+
 } // namespace strata

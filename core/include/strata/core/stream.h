@@ -29,4 +29,19 @@ private:
 // Stream::host()). Data created without an explicit stream is ordered on it.
 Stream defaultStream(Device device);
 
+// A stream of its own on `device` (non-blocking; the host's for the host), destroyed with this
+// object after the work queued on it is done. For work that must not queue behind the frames
+// (a variable's background load).
+class OwnedStream {
+public:
+    explicit OwnedStream(Device device);
+    ~OwnedStream();
+    OwnedStream(const OwnedStream&) = delete;
+    OwnedStream& operator=(const OwnedStream&) = delete;
+    Stream get() const { return stream_; }
+
+private:
+    Stream stream_;
+};
+
 } // namespace strata

@@ -18,7 +18,18 @@ TransferCounters transferredSince(const TransferCounters& before);
 // status bar: what this process asked for, not what the driver or other processes use.
 std::uint64_t deviceBytesInUse();
 
+// Bytes Strata's Buffers hold on the host (pageable and pinned, pooled blocks not counted) and on
+// CUDA devices, now and at most since resetPeakBytes(): the high-water mark a budget is held to.
+struct HeldBytes {
+    std::uint64_t host = 0;
+    std::uint64_t device = 0;
+};
+HeldBytes bytesHeld();
+HeldBytes peakBytesHeld();
+void resetPeakBytes(); // the peaks start again from what is held now
+
 namespace detail {
+void countHostAllocation(std::int64_t bytes);   // + on allocation, - on release
 void countDeviceAllocation(std::int64_t bytes); // + on allocation, - on release
 void countHostToDevice(std::uint64_t bytes);
 void countDeviceToHost(std::uint64_t bytes);

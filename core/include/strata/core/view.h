@@ -2,6 +2,7 @@
 // What the user looks at, as plain data: a variable, which dims are on X and Y, which are
 // sliced (at an index) or reduced (with an op), and the colour settings. The app's state and
 // the command line's options both become a ViewSpec; computeView turns one into a frame.
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -9,6 +10,8 @@
 
 #include "strata/core/colour_range.h"
 #include "strata/core/data_array.h"
+#include "strata/core/fallback.h"
+#include "strata/core/memory_budget.h"
 #include "strata/core/ops.h"
 
 namespace strata {
@@ -38,5 +41,21 @@ void validate(const ViewSpec& spec, const DataArray& var);
 // only that hyperslab), then loaded, reduced, and transposed to (y, x) — or (x) for a line.
 // The result is contiguous and keeps the coordinates of its dims (and scalar ones of slices).
 DataArray computeView(const DataArray& var, const ViewSpec& spec, Device device, Stream stream);
+
+// How much a view may read at once. A view whose selection (after slicing) is larger than
+// `loadAtOnce` and that reduces is streamed: its first reduction read in slabs of `slabBytes`.
+struct ViewLimits {
+    std::size_t loadAtOnce = kUnlimitedMemory;
+    std::size_t slabBytes = std::size_t(64) << 20;
+    const std::atomic<bool>* cancel = nullptr; // a streamed reduction stops (CancelledError)
+};
+
+// The one frame pipeline, behind the window and the command line alike: the frame `spec`
+// describes, computed on `device` (a resident `var` is sliced in place; a lazy one reads only
+// its hyperslab, or streams), through the CPU when the device fails (`note` says why). The
+// result is finished (its stream synchronised): ready to draw or copy. Throws strata::Error
+// for failures that are not the device's.
+DataArray computeFrame(const DataArray& var, const ViewSpec& spec, Device device, FallbackNote& note,
+                       const ViewLimits& limits = {});
 
 } // namespace strata

@@ -1,0 +1,29 @@
+#pragma once
+// Reductions of variables larger than memory allows: read from the file slab by slab along the
+// first dim, the next slab read while the last one reduces, partial results merged exactly
+// (sums and counts added, means and M2 by Chan's parallel merge in double, extremes and their
+// indices compared), so that the memory held is a few slabs and the accumulators.
+#include <atomic>
+#include <cstddef>
+#include <string>
+#include <utility>
+
+#include "strata/core/data_array.h"
+#include "strata/core/ops.h"
+
+namespace strata {
+
+// reduce(a, {dim}, op) for a lazy `a` (dims in the file's order), computed on `device` from slabs
+// of at most `slabBytes` decoded bytes. Equal to the in-memory reduce within float32 rounding,
+// with the same dims, dtype, coords and attrs. Throws CancelledError when `cancel` becomes true.
+DataArray reduceStreamed(const DataArray& a, const std::string& dim, ReduceOp op, Device device,
+                         Stream stream, std::size_t slabBytes, const std::atomic<bool>* cancel = nullptr);
+
+// The smallest and largest finite values of `a` (as minmaxValues), read slab by slab along its
+// first dim when `a` is lazy (each slab loaded onto `device`, or the host when the device fails,
+// reduced there and dropped); in one pass when it is loaded. Both NaN when none is finite.
+// Throws CancelledError when `cancel` becomes true.
+std::pair<double, double> minmaxStreamed(const DataArray& a, Device device, std::size_t slabBytes,
+                                         const std::atomic<bool>* cancel = nullptr);
+
+} // namespace strata

@@ -1,0 +1,49 @@
+// loadWhole: a whole variable onto a device slab by slab, with progress and cancel (the
+// residency's load).
+#include <algorithm>
+
+#include "strata/core/error.h"
+#include "strata/core/residency.h"
+
+namespace strata {
+
+std::optional<DataArray> loadWhole(const DataArray& var, Device device, Stream stream,
+                                   const std::function<void(double)>& progress,
+                                   const std::atomic<bool>& cancel, std::size_t slabBytes) {
+    if (var.isLoaded() || var.ndim() == 0 || var.size() == 0) {
+        DataArray a = var.load(device, stream);
+        stream.synchronize();
+        if (progress) progress(1);
+        return a;
+    }
+    const Variable& v = var.variable();
+    for (std::size_t i = 0; i < v.sourceAxis().size(); ++i)
+        STRATA_EXPECTS(v.sourceAxis()[i] == int(i), ValueError,
+                       "loadWhole: '" + var.name() + "' must have its dims in the file's order");
+    const std::size_t elem = sizeOf(var.dtype());
+    const std::int64_t rows = var.shape()[0];
+    const std::size_t rowBytes = std::size_t(var.size() / rows) * elem;
+    const std::int64_t rowsPerSlab =
+        std::max<std::int64_t>(1, std::int64_t(slabBytes / std::max<std::size_t>(rowBytes, 1)));
+
+    // The result lives on the device's own stream (it outlives `stream`); the slabs, on `stream`.
+    const Stream home = defaultStream(device);
+    Buffer out(v.nbytes(), device, home);
+    home.synchronize(); // allocated before `stream` writes into it
+    const std::string& dim = var.dims()[0];
+    for (std::int64_t r = 0; r < rows; r += rowsPerSlab) {
+        if (cancel.load()) return std::nullopt;
+        const std::int64_t n = std::min(rowsPerSlab, rows - r);
+        const DataArray slab = var.isel({Indexer{dim, Slice{r, r + n, 1}}}).load(device, stream);
+        const Variable& s = slab.variable();
+        copyBytes(static_cast<char*>(out.data()) + std::size_t(r) * rowBytes, device,
+                  static_cast<const char*>(s.buffer()->data()) + std::size_t(s.offset()) * elem, device,
+                  std::size_t(n) * rowBytes, stream);
+        stream.synchronize(); // the slab's memory is released next, and progress must be true
+        if (progress) progress(double(r + n) / double(rows));
+    }
+    Variable loaded(var.dims(), var.shape(), var.dtype(), std::move(out), var.attrs());
+    return DataArray(var.name(), std::move(loaded), var.coords());
+}
+
+} // namespace strata
