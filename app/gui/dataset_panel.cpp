@@ -11,7 +11,7 @@
 namespace strata::app {
 namespace {
 
-enum Column { kName, kDims, kShape, kType, kUnits, kLongName };
+enum Column { kName, kDims, kShape, kType, kUnits, kLongName, kWhere };
 constexpr int kPathRole = Qt::UserRole + 1; // the variable's path ("name", "/g/name")
 constexpr int kKindRole = Qt::UserRole + 2; // "variable", "coordinate", "file", "group"
 
@@ -34,7 +34,8 @@ QString shapeText(const Variable& v) {
 DatasetPanel::DatasetPanel(QWidget* parent)
     : QWidget(parent), tree_(new QTreeWidget(this)), attributes_(new QTreeWidget(this)) {
     tree_->setObjectName("datasetTree");
-    tree_->setHeaderLabels({tr("Name"), tr("Dims"), tr("Shape"), tr("Type"), tr("Units"), tr("Long name")});
+    tree_->setHeaderLabels(
+        {tr("Name"), tr("Dims"), tr("Shape"), tr("Type"), tr("Units"), tr("Long name"), tr("Where")});
     tree_->setUniformRowHeights(true);
     tree_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
     attributes_->setObjectName("attributeTable");
@@ -117,6 +118,18 @@ QTreeWidgetItem* DatasetPanel::itemOf(const QString& variablePath) const {
             (*it)->data(kName, kKindRole).toString() != "group")
             return *it;
     return nullptr;
+}
+
+void DatasetPanel::setResidency(const QString& variablePath, const QString& where, const QString& why) {
+    if (QTreeWidgetItem* item = itemOf(variablePath)) {
+        item->setText(kWhere, where);
+        item->setToolTip(kWhere, why);
+    }
+}
+
+QString DatasetPanel::residencyOf(const QString& variablePath) const {
+    const QTreeWidgetItem* item = itemOf(variablePath);
+    return item ? item->text(kWhere) : QString();
 }
 
 void DatasetPanel::setCurrent(const QString& variablePath) {

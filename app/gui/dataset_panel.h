@@ -20,6 +20,10 @@ public:
     void clear();
     // Marks `variablePath` ("name" or "/group/name") as the current one, without a signal.
     void setCurrent(const QString& variablePath);
+    // Where a variable's data is ("on GPU 0 (1.5 GB)", "loading 43 %", "streamed (…)"), with
+    // the reason as its tooltip; shown in the Where column.
+    void setResidency(const QString& variablePath, const QString& where, const QString& why);
+    QString residencyOf(const QString& variablePath) const;
     QTreeWidget* tree() const { return tree_; }
     QTreeWidget* attributes() const { return attributes_; }
     // The tree item of a variable ("name" or "/group/name"); nullptr when none.

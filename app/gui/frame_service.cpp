@@ -159,7 +159,7 @@ ViewLimits FrameService::limits() const {
     const std::size_t budget = residency_->budget();
     ViewLimits l;
     l.loadAtOnce = std::min<std::size_t>(budget / 4, std::size_t(256) << 20);
-    l.slabBytes = std::clamp<std::size_t>(budget / 16, std::size_t(1) << 20, std::size_t(64) << 20);
+    l.slabBytes = std::max<std::size_t>(1, std::min<std::size_t>(budget / 16, std::size_t(64) << 20));
     l.cancel = &interrupt_;
     return l;
 }

@@ -91,6 +91,7 @@ MainWindow::MainWindow(QWidget* parent)
     buildDocks();
     buildMenus();
     buildStatusBar();
+    buildResidency();
     // The keyboard starts on the image: ← → and Page keys step the active slider from there
     // (the first focusable widget would otherwise be a spin box that keeps the arrows).
     image_->setFocusPolicy(Qt::StrongFocus);
@@ -208,6 +209,9 @@ void MainWindow::buildMenus() {
                     [this] { image_->resetView(); });
     view->addSeparator();
     for (QDockWidget* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
+
+    QMenu* settings = menuBar()->addMenu(tr("&Settings"));
+    settings->addAction(tr("&Memory Budget…"), this, &MainWindow::chooseResidentBudget);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keyboard Shortcuts"), this, [this] {
@@ -424,6 +428,7 @@ void MainWindow::showVariable(const QString& variablePath) {
 
 void MainWindow::applyView(const ViewSpec& spec, const std::string& steppingDim, int direction) {
     if (!ds_) return;
+    const bool variableChanged = spec.variable != spec_.variable || spec.file != spec_.file;
     const bool rolesChanged = spec.variable != spec_.variable || spec.xDim != spec_.xDim ||
                               spec.yDim != spec_.yDim || spec.reductions != spec_.reductions ||
                               spec.file != spec_.file || dimBar_->chip(q(spec.xDim)) == nullptr;
@@ -448,6 +453,7 @@ void MainWindow::applyView(const ViewSpec& spec, const std::string& steppingDim,
         !(colour_->range() == spec_.range))
         colour_->set(spec_.colormap, spec_.reversed, spec_.range); // not on every step: typing goes on
     const std::uint64_t id = service_->requestFrame(spec_, steppingDim, direction);
+    if (variableChanged) onResidencyChanged(q(spec_.variable)); // where this one's data is
     wantedFrame_ = id;
     requestedAt_[id] = monotonicNs();
     while (requestedAt_.size() > 64) requestedAt_.erase(requestedAt_.begin());

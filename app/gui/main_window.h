@@ -122,6 +122,11 @@ private:
     void onColourChanged();
     void showError(const QString& title, const QString& message, bool dialog);
     void updateDeviceLabel(const FallbackNote* note = nullptr);
+    // Residency (main_window_residency.cpp): the status bar's "Data:" label and its Cancel, the
+    // dataset panel's Where column, and the budget from the settings.
+    void buildResidency();
+    void onResidencyChanged(const QString& variable);
+    void chooseResidentBudget();
     void rememberView();
     void rememberViewSoon();
     void addRecent(const QString& path);
@@ -168,6 +173,8 @@ private:
     QProgressBar* progress_;
     QPushButton* cancel_;
     QLabel *deviceLabel_, *renderLabel_, *frameTimeLabel_;
+    QLabel* residencyLabel_ = nullptr;
+    QPushButton* cancelLoad_ = nullptr;
     QPointer<QMessageBox> errorBox_;
     bool traceFrames_ = false;
     QTimer* rememberTimer_ = nullptr;

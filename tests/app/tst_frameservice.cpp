@@ -124,6 +124,63 @@ private slots:
         QVERIFY2(why.isEmpty(), qPrintable(why));
     }
 
+    void aShownVariableBecomesResident() {
+        // The variable of a frame asked for is loaded whole in the background; from then on a
+        // reduction and a Hovmöller frame read nothing from the file.
+        FrameService service;
+        service.setDataset(ds_);
+        QSignalSpy ready(&service, &FrameService::frameReady);
+        QSignalSpy changed(&service, &FrameService::residencyChanged);
+        QVERIFY(waitFor(ready, service.requestFrame(specAt(*ds_, 0))));
+        service.waitForLoads();
+        QCOMPARE(service.residency("HGT").state, Residence::Resident);
+        QCOMPARE(service.residency("HGT").bytes, std::size_t(21 * 73 * 144 * 4));
+        QTRY_VERIFY(!changed.isEmpty() && changed.last().at(0).toString() == "HGT");
+        QTRY_VERIFY(!service.busy());
+        QTest::qWait(50);
+        ViewSpec reduced = specAt(*ds_, 0);
+        reduced.indices.clear();
+        reduced.reductions = {{"time", ReduceOp::Max}};
+        ViewSpec hovmoller = specAt(*ds_, 0);
+        hovmoller.yDim = "time";
+        hovmoller.indices = {{"lat", 30}};
+        const io::ReadCounters before = io::readCounters();
+        const Result r1 = waitFor(ready, service.requestFrame(reduced));
+        const Result r2 = waitFor(ready, service.requestFrame(hovmoller));
+        QVERIFY(r1 && r2 && r1->error.isEmpty() && r2->error.isEmpty());
+        QCOMPARE(io::readCounters().reads, before.reads);
+        QVERIFY(sameValues(r1->frame, expected(*ds_, reduced)));
+        QVERIFY(sameValues(r2->frame, expected(*ds_, hovmoller)));
+        // Another file: the resident copy goes with the old one.
+        service.setDataset(std::make_shared<Dataset>(io::openDataset(kHgt.toStdString())));
+        QCOMPARE(service.residency("HGT").state, Residence::None);
+    }
+
+    void aBudgetSmallerThanTheVariableStreams() {
+        // A quarter of the variable: it is streamed (and says why), and a reduction over time is
+        // read slab by slab and merged, giving what the whole variable gives.
+        FrameService service;
+        service.setResidentBudget(21 * 73 * 144 * 4 / 4);
+        service.setDataset(ds_);
+        QSignalSpy ready(&service, &FrameService::frameReady);
+        ViewSpec reduced = specAt(*ds_, 0);
+        reduced.indices.clear();
+        reduced.reductions = {{"time", ReduceOp::Std}};
+        const io::ReadCounters before = io::readCounters();
+        const Result r = waitFor(ready, service.requestFrame(reduced));
+        QVERIFY(r && r->error.isEmpty());
+        QVERIFY(io::readCounters().reads - before.reads > 2); // in slabs, not at once
+        const ResidencyStatus s = service.residency("HGT");
+        QCOMPARE(s.state, Residence::Streamed);
+        QVERIFY2(s.describe().find("streamed (larger than the budget") == 0, s.describe().c_str());
+        const std::vector<double> got = r->frame.asHost().values<double>();
+        const std::vector<double> want = expected(*ds_, reduced).values<double>();
+        QCOMPARE(got.size(), want.size());
+        for (std::size_t i = 0; i < got.size(); ++i)
+            QVERIFY2(std::abs(got[i] - want[i]) <= 1e-5 * std::abs(want[i]) + 1e-3,
+                     qPrintable(QString("element %1: %2, expected %3").arg(i).arg(got[i]).arg(want[i])));
+    }
+
     void aCachedAnswerComesAfterTheIdAndIsBusyUntilThen() {
         FrameService service;
         service.setPrefetch(1, 0);

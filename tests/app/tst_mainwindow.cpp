@@ -11,6 +11,8 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QPainter>
+#include <QProcess>
+#include <QPushButton>
 #include <QSlider>
 #include <QSpinBox>
 #include <QStackedWidget>
@@ -515,6 +517,74 @@ private slots:
         QVERIFY(!w_->exportCsv(kHgt));
         QVERIFY(w_->lastError().contains("input file"));
         if (w_->errorBox()) w_->errorBox()->close();
+    }
+
+    void aResidentVariableIsNotReadAgain() {
+        // Once the variable shown is resident, a Hovmöller step, a reduction over time and a
+        // step under it read nothing from the file; the status bar and the dataset panel say
+        // where the data is.
+        QVERIFY(open(kHgt));
+        w_->applyView(defaultView(*w_->dataset(), "HGT"));
+        drag(w_->dimensionBar()->chip("time"), w_->dimensionBar()->slot(Role::Y));
+        verifyShown();
+        w_->frameService()->waitForLoads();
+        const QLabel* label = w_->findChild<QLabel*>("residency");
+        QVERIFY(label);
+        QTRY_VERIFY2(label->text().startsWith("Data: on the host ("), qPrintable(label->text()));
+        QVERIFY(w_->datasetPanel()->residencyOf("HGT").startsWith("on the host ("));
+        QVERIFY(!w_->findChild<QPushButton*>("cancelLoad")->isVisible());
+        QTRY_VERIFY(!w_->frameService()->busy());
+        QTest::qWait(100); // steps computed ahead before the load ended are done too
+        // The expected frames come from a copy loaded here, before counting (the window's
+        // reads are what is counted, not the test's).
+        const DataArray whole = variableOf(*w_->dataset(), "HGT").load(Device::host(), Stream::host());
+        auto expect = [&](const char* what) {
+            FallbackNote note;
+            const QString why =
+                difference(w_->shownFrame(), computeFrame(whole, w_->view(), Device::host(), note));
+            QVERIFY2(why.isEmpty(), qPrintable(QString(what) + ": " + why));
+        };
+        // Waits for the frame asked for last, without reading anything itself.
+        auto shownNow = [&](auto&& change) {
+            QSignalSpy shown(w_.get(), &MainWindow::frameShown);
+            change();
+            QTRY_VERIFY(shown.count() > 0 && !w_->frameService()->busy());
+        };
+        const io::ReadCounters before = io::readCounters();
+        for (int i = 0; i < 3; ++i) {
+            shownNow([&] { w_->slicePanel()->step(+1); }); // the Hovmöller's latitude
+            expect("Hovmöller step");
+        }
+        shownNow([&] { w_->assignDim("time", Role::Reduce, ReduceOp::Std); });
+        expect("std over time");
+        shownNow([&] { w_->slicePanel()->step(+1); });
+        expect("a step under the reduction");
+        QCOMPARE(io::readCounters().reads, before.reads);
+    }
+
+    void theCommandLineWritesTheWindowsCsv() {
+        // The same view through the window's export and through the command line: the same bytes.
+        QVERIFY(open(kHgt));
+        ViewSpec spec = defaultView(*w_->dataset(), "HGT");
+        spec.xDim = "lon";
+        spec.yDim = "time";
+        spec.indices = {};
+        spec.reductions = {{"lat", ReduceOp::Mean}};
+        w_->applyView(spec);
+        verifyShown();
+        QTemporaryDir dir;
+        const QString fromWindow = dir.filePath("window.csv"), fromCli = dir.filePath("cli.csv");
+        QVERIFY(w_->exportCsv(fromWindow));
+        QProcess p;
+        p.start(STRATA_APP_BINARY, {kHgt, "--var", "HGT", "--x", "lon", "--y", "time", "--reduce", "lat=mean",
+                                    "--export-csv", fromCli});
+        QVERIFY(p.waitForFinished(60000));
+        QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+        QFile a(fromWindow), b(fromCli);
+        QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+        const QByteArray x = a.readAll(), y = b.readAll();
+        QVERIFY(x.size() > 1000);
+        QVERIFY2(x == y, "the window's CSV and the command line's differ");
     }
 
     void aBadFileShowsAnErrorAndTheAppGoesOn() {

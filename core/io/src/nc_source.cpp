@@ -2,13 +2,22 @@
 
 #include <netcdf.h>
 
+#include <atomic>
 #include <cstddef>
 #include <string>
 
 #include "nc_call.h"
 #include "strata/core/error.h"
+#include "strata/io/netcdf.h"
 
-namespace strata::io::detail {
+namespace strata::io {
+namespace {
+std::atomic<std::uint64_t> readsMade{0}, bytesRead{0};
+} // namespace
+
+ReadCounters readCounters() { return {readsMade.load(), bytesRead.load()}; }
+
+namespace detail {
 
 std::string describeVariable(const NcFile& file, const std::string& label) {
     return file.name() + ": variable '" + label + "'";
@@ -55,6 +64,11 @@ void NcVariableSource::read(std::span<const std::int64_t> start, std::span<const
                         : nc_get_vars(groupId_, varId_, st.data(), co.data(), sd.data(), out);
     }
     check(rc, describe() + ": reading failed");
+    std::uint64_t elements = 1;
+    for (std::size_t c : co) elements *= c;
+    readsMade.fetch_add(1, std::memory_order_relaxed);
+    bytesRead.fetch_add(elements * sizeOf(stored_), std::memory_order_relaxed);
 }
 
-} // namespace strata::io::detail
+} // namespace detail
+} // namespace strata::io

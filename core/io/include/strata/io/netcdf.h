@@ -1,4 +1,5 @@
 #pragma once
+#include <cstdint>
 // Reading netCDF files (netCDF-3 classic, 64-bit offset, CDF-5, netCDF-4/HDF5) into a
 // strata::Dataset: metadata and coordinates at open, variables lazily, hyperslab by hyperslab.
 #include <cstddef>
@@ -43,6 +44,14 @@ Dataset openDatasetIsolated(const std::string& path, OpenNotes& notes, const Iso
 // True when the file starts like a netCDF-3 (CDF1/2/5) or HDF5 file. Reads a few bytes; no
 // netCDF call; never throws.
 bool looksLikeNetcdf(const std::string& path);
+
+// Hyperslab reads of variables' data made in this process so far (and the bytes they returned),
+// across files and threads: what tests and benchmarks use to prove a view is served from memory.
+struct ReadCounters {
+    std::uint64_t reads = 0;
+    std::uint64_t bytes = 0;
+};
+ReadCounters readCounters();
 
 // The netCDF-C library's version text, for an About box.
 std::string netcdfLibraryVersion();
