@@ -42,7 +42,8 @@ enum class MergeStep {
              // part1: mean, part2: variance (ddof 0)) by Chan's parallel formula, in double
     Arg,     // where part0 (int64: which of the stacked extremes won) is 1 and part1 (the slab's
              // int64 index) is >= 0: argAcc = part1 + offset
-    Finish,  // out (outType) = acc0 (Sum/Count), or the mean, variance or std of (acc0, acc1, acc2)
+    Finish,  // out (outType) = acc0 (Sum/Count), acc1 / acc0 (Mean: count and sum), or the
+             // variance or std of (acc0, acc1, acc2) = (count, mean, M2)
 };
 struct MergeProblem {
     MergeStep step = MergeStep::Sum;

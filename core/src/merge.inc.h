@@ -63,8 +63,8 @@ STRATA_HD inline void mergeElement(const MergeProblem& p, std::int64_t i) {
     case MergeStep::Finish: {
         double v = p.acc[0][i];
         if (p.op == ReduceOp::Mean || p.op == ReduceOp::Var || p.op == ReduceOp::Std) {
-            const double n = p.acc[0][i];
-            v = n == 0 ? NAN : p.op == ReduceOp::Mean ? p.acc[1][i] : p.acc[2][i] / n;
+            const double n = p.acc[0][i]; // Mean: (count, sum); Var, Std: (count, mean, M2)
+            v = n == 0 ? NAN : p.op == ReduceOp::Mean ? p.acc[1][i] / n : p.acc[2][i] / n;
             if (p.op == ReduceOp::Std) v = sqrt(v);
         }
         mergeStore(p.out, p.outType, i, v);

@@ -86,6 +86,10 @@ DataArray reduceStreamed(const DataArray& a, const std::string& dim, ReduceOp op
     a.axis(dim); // names the dim and the dims there are when it is not one of them
     if (a.isLoaded() || a.size() == 0) return reduce(a.load(device, stream), {dim}, op, stream);
     const std::string& first = a.dims()[0];
+    if (dim != first) // each slab's result is a run of the result's first dim
+        return mapStreamed(
+            a, [&](const DataArray& slab) { return reduce(slab, {dim}, op, stream); }, device, stream,
+            slabBytes, cancel);
     const std::int64_t rows = a.shape()[0];
     const std::size_t rowBytes = std::size_t(a.size() / rows) * sizeOf(a.dtype());
     const std::int64_t step =
@@ -102,27 +106,12 @@ DataArray reduceStreamed(const DataArray& a, const std::string& dim, ReduceOp op
 
     std::future<DataArray> next = std::async(std::launch::async, read, std::int64_t(0));
     std::optional<DataArray> like;         // the first slab's result: dims, dtype, attrs of the result
-    Buffer out;                            // not along `dim`: the slabs' results, one after another
     Buffer acc[3];                         // along `dim`: the accumulators
     std::optional<DataArray> extreme, arg; // along `dim`, for min/max/argmin/argmax
-    std::int64_t outRowBytes = 0;
     for (std::int64_t r = 0; r < rows; r += step) {
         DataArray slab = next.get();
         if (stopped()) throw CancelledError("the reduction over '" + dim + "' was cancelled");
         if (r + step < rows) next = std::async(std::launch::async, read, r + step); // read while this reduces
-        if (dim != first) {
-            // Each slab's result is a run of rows of the result's first dim: concatenate.
-            const DataArray part = reduce(slab, {dim}, op, stream);
-            if (!like) {
-                like = part;
-                outRowBytes = std::int64_t(part.variable().nbytes()) / slab.shape()[0];
-                out = Buffer(std::size_t(outRowBytes * rows), device, stream);
-            }
-            copyBytes(static_cast<char*>(out.data()) + r * outRowBytes, device, dataOf(part), device,
-                      part.variable().nbytes(), stream);
-            stream.synchronize(); // `part` and `slab` are released next
-            continue;
-        }
         const std::int64_t n = slab.size() / slab.shape()[0];
         detail::MergeProblem p;
         p.n = n;
@@ -144,7 +133,25 @@ DataArray reduceStreamed(const DataArray& a, const std::string& dim, ReduceOp op
             stream.synchronize();
             break;
         }
-        case ReduceOp::Mean:
+        case ReduceOp::Mean: { // counts and sums (in double) added; divided at the end
+            const DataArray count = reduce(slab, {dim}, ReduceOp::Count, stream);
+            const DataArray sum = detail::reduceAs(slab, {dim}, ReduceOp::Sum, DType::Float64, stream);
+            if (!like) {
+                like = reduce(slab.isel({Indexer{dim, Slice{0, 0, 1}}}), {dim}, op,
+                              stream); // the result's metadata
+                for (int i = 0; i < 2; ++i) acc[i] = zeros(std::size_t(n) * sizeof(double), device, stream);
+            }
+            p.step = detail::MergeStep::Sum;
+            const DataArray* parts[2] = {&count, &sum};
+            for (int i = 0; i < 2; ++i) {
+                p.acc[0] = static_cast<double*>(acc[i].data());
+                p.part[0] = dataOf(*parts[i]);
+                p.partType[0] = parts[i]->dtype();
+                merge(p, device, stream);
+            }
+            stream.synchronize();
+            break;
+        }
         case ReduceOp::Var:
         case ReduceOp::Std: {
             const DataArray count = reduce(slab, {dim}, ReduceOp::Count, stream);
@@ -198,11 +205,6 @@ DataArray reduceStreamed(const DataArray& a, const std::string& dim, ReduceOp op
         }
         }
     }
-    if (dim != first) {
-        Shape shape = like->shape();
-        shape[0] = rows;
-        return withData(*like, std::move(shape), like->dtype(), std::move(out), coords);
-    }
     if (op == ReduceOp::Min || op == ReduceOp::Max) return rewrap(*like, *extreme, coords);
     if (op == ReduceOp::ArgMin || op == ReduceOp::ArgMax) return rewrap(*like, *arg, coords);
     detail::MergeProblem p;
@@ -215,6 +217,48 @@ DataArray reduceStreamed(const DataArray& a, const std::string& dim, ReduceOp op
     p.outType = like->dtype();
     merge(p, device, stream);
     return withData(*like, like->shape(), like->dtype(), std::move(result), coords);
+}
+
+DataArray mapStreamed(const DataArray& a, const std::function<DataArray(const DataArray& slab)>& f,
+                      Device device, Stream stream, std::size_t slabBytes, const std::atomic<bool>* cancel) {
+    if (a.isLoaded() || a.size() == 0 || a.ndim() == 0) return f(a.load(device, stream));
+    const std::string first = a.dims()[0];
+    const std::int64_t rows = a.shape()[0];
+    const std::size_t rowBytes = std::size_t(a.size() / rows) * sizeOf(a.dtype());
+    const std::int64_t step =
+        std::max<std::int64_t>(1, std::int64_t(slabBytes / std::max<std::size_t>(rowBytes, 1)));
+    auto read = [&a, &first, device, stream, step, rows](std::int64_t r) {
+        return a.isel({Indexer{first, Slice{r, std::min(rows, r + step), 1}}}).load(device, stream);
+    };
+    std::future<DataArray> next = std::async(std::launch::async, read, std::int64_t(0));
+    std::optional<DataArray> like;
+    Buffer out;
+    std::int64_t outRowBytes = 0;
+    for (std::int64_t r = 0; r < rows; r += step) {
+        const DataArray slab = next.get();
+        if (cancel && cancel->load()) throw CancelledError("streaming '" + a.name() + "' was cancelled");
+        if (r + step < rows)
+            next = std::async(std::launch::async, read, r + step); // read while this one computes
+        DataArray part = f(slab);
+        STRATA_EXPECTS(
+            part.ndim() > 0 && part.dims()[0] == first && part.shape()[0] == slab.shape()[0], ValueError,
+            "mapStreamed: the result of each slab of '" + a.name() + "' must keep '" + first + "' first");
+        if (!part.variable().isContiguous()) part = contiguous(part, stream);
+        if (!like) {
+            like = part;
+            outRowBytes = std::int64_t(part.variable().nbytes()) / slab.shape()[0];
+            out = Buffer(std::size_t(outRowBytes * rows), device, stream);
+        }
+        STRATA_EXPECTS(std::int64_t(part.variable().nbytes()) == outRowBytes * slab.shape()[0], ValueError,
+                       "mapStreamed: the slabs of '" + a.name() + "' gave results of different shapes");
+        copyBytes(static_cast<char*>(out.data()) + r * outRowBytes, device, dataOf(part), device,
+                  part.variable().nbytes(), stream);
+        stream.synchronize(); // `part` and `slab` are released next
+    }
+    Shape shape = like->shape();
+    shape[0] = rows;
+    return withData(*like, std::move(shape), like->dtype(), std::move(out),
+                    detail::keptCoords(a, like->dims()));
 }
 
 std::pair<double, double> minmaxStreamed(const DataArray& a, Device device, std::size_t slabBytes,

@@ -1,4 +1,6 @@
 #pragma once
+#include <algorithm>
+#include <cmath>
 // CF packing and masking: what a variable's attributes say about its stored values.
 #include <optional>
 #include <string>
@@ -24,8 +26,12 @@ struct CfEncoding {
     // text); decoding then throws DecodeError with it. Empty when all is well.
     std::string problem;
 
+    // Nothing to decode: the stored values are the values. A NaN fill value of floating-point
+    // data masks nothing (NaN is missing already), so it needs no pass over the data.
     bool isIdentity() const {
-        return !scaled && fillValues.empty() && !validMin && !validMax && packed == decoded;
+        const bool noFill = std::all_of(fillValues.begin(), fillValues.end(),
+                                        [&](double f) { return std::isnan(f) && isFloating(packed); });
+        return !scaled && noFill && !validMin && !validMax && packed == decoded;
     }
 
     // Reads _FillValue, missing_value, valid_min/valid_max/valid_range, scale_factor and
