@@ -63,7 +63,7 @@ std::string firstDataVariable(const Dataset& ds) {
 std::uint64_t writePng(const CliOptions& o, const Dataset& ds, const ViewSpec& spec, const DataArray& frame) {
     const TransferCounters before = transferCounters();
     AtomicFile file(o.exportPng, {o.file});
-    const std::string title = frameTitle(frame, spec.reductions);
+    const std::string title = frameTitle(frame, spec.reductions, spec.areaWeighted);
     if (o.verbose) std::fprintf(stderr, "strata: title: %s\n", title.c_str());
     std::string xvfb; // "Xvfb on :N (pid P)" when one was started here
     {
@@ -157,6 +157,11 @@ ViewSpec resolveView(const CliOptions& o, const Dataset& ds) {
     }
     for (const auto& [d, op] : o.reduce) {
         knownDim("--reduce", d);
+        if (op == "area-mean") { // every mean of the view becomes one area-weighted mean
+            spec.reductions.push_back({d, ReduceOp::Mean});
+            spec.areaWeighted = true;
+            continue;
+        }
         try {
             const ReduceOp r = parseReduceOp(op);
             if (r != ReduceOp::Mean && r != ReduceOp::Min && r != ReduceOp::Max && r != ReduceOp::Std &&
@@ -164,7 +169,8 @@ ViewSpec resolveView(const CliOptions& o, const Dataset& ds) {
                 throw ValueError("");
             spec.reductions.push_back({d, r});
         } catch (const ValueError&) {
-            throw UsageError("--reduce " + d + "=" + op + ": unknown op (mean, min, max, std, sum)");
+            throw UsageError("--reduce " + d + "=" + op +
+                             ": unknown op (mean, area-mean, min, max, std, sum)");
         }
     }
     for (const auto& [d, text] : o.isel) spec.indices.push_back({knownDim("--isel", d), parseIndex(d, text)});

@@ -90,7 +90,9 @@ Opens FILE (netCDF-3/4; the bundled sample when none is given). With --export-pn
   --x DIM, --y DIM    the dims on the axes (default: the last two; one dim with --x only: a line)
   --isel DIM=INDEX    slice DIM at INDEX (dims without a role are sliced at 0)
   --sel DIM=VALUE     slice DIM at the nearest coordinate value (ISO 8601 dates for time)
-  --reduce DIM=OP     reduce DIM with OP: mean, min, max, std, sum
+  --reduce DIM=OP     reduce DIM with OP: mean, min, max, std, sum, or area-mean (an area-
+                      weighted mean: cos(latitude), or the file's cell_measures areas; every
+                      mean of the view joins it, e.g. --reduce lat=area-mean --reduce lon=mean)
   --cmap NAME         colour map: viridis, magma, plasma, inferno, cividis, turbo, gray, RdBu
                       (append _r to reverse)
   --range R           colour range: frame, global, or MIN,MAX

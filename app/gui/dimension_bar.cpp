@@ -6,6 +6,8 @@
 #include <QMenu>
 #include <QMouseEvent>
 
+#include "strata/core/area.h"
+
 namespace strata::app {
 namespace {
 
@@ -38,6 +40,9 @@ DimChip::DimChip(const QString& dim, qint64 length, QWidget* parent)
     auto* menu = new QMenu(opButton_);
     for (ReduceOp op : chipReduceOps())
         menu->addAction(opText(op), this, [this, op] { emit opAsked(dim_, op); });
+    areaMean_ = menu->addAction(tr("area mean"), this, [this] { emit areaMeanAsked(dim_); });
+    areaMean_->setToolTip(tr("Weighted by cell area: cos(latitude), or the file's cell_measures"));
+    areaMean_->setVisible(false);
     opButton_->setMenu(menu);
     opButton_->hide();
     setStyleSheet("strata--app--DimChip { border-radius: 4px; }");
@@ -45,9 +50,14 @@ DimChip::DimChip(const QString& dim, qint64 length, QWidget* parent)
 
 DimChip::~DimChip() { delete ghost_; } // a drag cut short by a rebuild leaves no ghost
 
-void DimChip::setReduceOp(std::optional<ReduceOp> op) {
+void DimChip::setReduceOp(std::optional<ReduceOp> op, bool areaWeighted) {
     opButton_->setVisible(op.has_value());
-    if (op) opButton_->setText(opText(*op));
+    if (op) opButton_->setText(areaWeighted && *op == ReduceOp::Mean ? tr("area mean") : opText(*op));
+}
+
+void DimChip::setAreaMeanOffered(bool on) {
+    areaMeanOffered_ = on;
+    areaMean_->setVisible(on);
 }
 
 void DimChip::mousePressEvent(QMouseEvent* e) {
@@ -115,6 +125,7 @@ void DimChip::contextMenuEvent(QContextMenuEvent* e) {
     QMenu* reduce = menu.addMenu(tr("&Reduce"));
     for (ReduceOp op : chipReduceOps())
         reduce->addAction(opText(op), this, [this, op] { emit opAsked(dim_, op); });
+    if (areaMeanOffered_) reduce->addAction(tr("area mean"), this, [this] { emit areaMeanAsked(dim_); });
     menu.exec(e->globalPos());
 }
 
@@ -173,6 +184,7 @@ void DimensionBar::show(const DataArray& var, const ViewSpec& spec) {
         if (c->hasFocus()) focused = d;
     clear();
     spec_ = spec;
+    const bool areaOffered = !latitudeDim(var).empty() || var.attrs().text("cell_measures").has_value();
     auto add = [&](const std::string& d, Role role) {
         auto* c = new DimChip(QString::fromStdString(d), var.sizeOf(d), this);
         connect(c, &DimChip::dropped, this, &DimensionBar::onDropped);
@@ -181,8 +193,11 @@ void DimensionBar::show(const DataArray& var, const ViewSpec& spec) {
             emit roleRequested(dim, r, opOf(spec_, dim.toStdString()));
         });
         connect(c, &DimChip::opAsked, this,
-                [this](const QString& dim, ReduceOp op) { emit roleRequested(dim, Role::Reduce, op); });
-        if (role == Role::Reduce) c->setReduceOp(opOf(spec, d));
+                [this](const QString& dim, ReduceOp op) { emit opChosen(dim, op, false); });
+        connect(c, &DimChip::areaMeanAsked, this,
+                [this](const QString& dim) { emit opChosen(dim, ReduceOp::Mean, true); });
+        c->setAreaMeanOffered(areaOffered);
+        if (role == Role::Reduce) c->setReduceOp(opOf(spec, d), spec.areaWeighted);
         slots_[role]->addChip(c);
         c->show(); // now, not when the layout gets round to it
         chips_[c->dim()] = c;

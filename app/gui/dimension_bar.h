@@ -21,8 +21,11 @@ public:
     DimChip(const QString& dim, qint64 length, QWidget* parent = nullptr);
     ~DimChip() override;
     QString dim() const { return dim_; }
-    // In Reduce: the op button shows `op`; elsewhere no op is shown.
-    void setReduceOp(std::optional<ReduceOp> op);
+    // In Reduce: the op button shows `op` ("area mean" for an area-weighted mean); elsewhere no
+    // op is shown.
+    void setReduceOp(std::optional<ReduceOp> op, bool areaWeighted = false);
+    // Whether "area mean" is among the ops (the variable has a CF latitude or cell areas).
+    void setAreaMeanOffered(bool on);
     QToolButton* opButton() const { return opButton_; }
 
 signals:
@@ -30,6 +33,7 @@ signals:
     void dragMoved(QPoint globalPosition);
     void roleAsked(const QString& dim, strata::app::Role role);
     void opAsked(const QString& dim, strata::ReduceOp op);
+    void areaMeanAsked(const QString& dim);
 
 protected:
     void mousePressEvent(QMouseEvent* e) override;
@@ -42,6 +46,8 @@ private:
     QString dim_;
     QLabel* label_;
     QToolButton* opButton_;
+    QAction* areaMean_ = nullptr; // in the op button's menu
+    bool areaMeanOffered_ = false;
     QPoint pressedAt_;
     bool pressed_ = false, dragging_ = false;
     QPointer<QLabel> ghost_; // follows the cursor while dragging
@@ -76,6 +82,9 @@ public:
 
 signals:
     void roleRequested(const QString& dim, strata::app::Role role, strata::ReduceOp op);
+    // An op chosen on a reduced chip's menu: `areaWeighted` for "area mean" (every mean of the
+    // view becomes one area-weighted mean), false for the other ops, plain "mean" included.
+    void opChosen(const QString& dim, strata::ReduceOp op, bool areaWeighted);
 
 private:
     void onDropped(const QString& dim, QPoint globalPosition);

@@ -28,6 +28,7 @@ std::string cacheKey(const ViewSpec& s) {
     for (const auto& [d, i] : indices) k += d + '=' + std::to_string(i) + ';';
     k += '\n';
     for (const auto& [d, op] : s.reductions) k += d + ':' + std::string(name(op)) + ';';
+    if (s.areaWeighted) k += "\narea-weighted";
     return k;
 }
 

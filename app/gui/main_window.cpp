@@ -101,6 +101,13 @@ MainWindow::MainWindow(QWidget* parent)
 
     connect(dimBar_, &DimensionBar::roleRequested, this,
             [this](const QString& dim, Role role, ReduceOp op) { assignDim(dim, role, op); });
+    connect(dimBar_, &DimensionBar::opChosen, this,
+            [this](const QString& dim, ReduceOp op, bool areaWeighted) {
+                ViewSpec next = assignRole(spec_, var_.dims(), dim.toStdString(), Role::Reduce, op);
+                if (op == ReduceOp::Mean)
+                    next.areaWeighted = areaWeighted; // "mean" and "area mean" switch all means
+                applyView(next);
+            });
     connect(slices_, &SlicePanel::indexChanged, this,
             [this](const QString& dim, qint64 index, int direction) {
                 ViewSpec s = spec_;
@@ -431,7 +438,8 @@ void MainWindow::applyView(const ViewSpec& spec, const std::string& steppingDim,
     const bool variableChanged = spec.variable != spec_.variable || spec.file != spec_.file;
     const bool rolesChanged = spec.variable != spec_.variable || spec.xDim != spec_.xDim ||
                               spec.yDim != spec_.yDim || spec.reductions != spec_.reductions ||
-                              spec.file != spec_.file || dimBar_->chip(q(spec.xDim)) == nullptr;
+                              spec.areaWeighted != spec_.areaWeighted || spec.file != spec_.file ||
+                              dimBar_->chip(q(spec.xDim)) == nullptr;
     spec_ = spec;
     spec_.file = ds_->path;
     try {
@@ -511,12 +519,12 @@ void MainWindow::onFrameReady(const std::shared_ptr<const FrameResult>& r) {
     try {
         if (shown_.ndim() == 2) {
             image_->setSettings(imageSettings());
-            image_->setFrame(
-                ImageFrame{shown_, frameTitle(shown_, r->spec.reductions), r->variableRange, r->coloured});
+            image_->setFrame(ImageFrame{shown_, frameTitle(shown_, r->spec.reductions, r->spec.areaWeighted),
+                                        r->variableRange, r->coloured});
             stack_->setCurrentWidget(image_);
         } else {
             LineSeries line = r->line ? *r->line : lineSeries(shown_.asHost()); // drawn from the host
-            line.title = frameTitle(shown_, r->spec.reductions);
+            line.title = frameTitle(shown_, r->spec.reductions, r->spec.areaWeighted);
             line_->setSeries(std::move(line));
             stack_->setCurrentWidget(line_);
         }

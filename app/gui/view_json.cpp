@@ -33,6 +33,7 @@ QJsonObject toJson(const ViewSpec& spec) {
     QJsonArray reductions;
     for (const auto& [d, op] : spec.reductions) reductions.append(QJsonArray{q(d), q(std::string(name(op)))});
     o["reductions"] = reductions;
+    o["areaWeighted"] = spec.areaWeighted;
     o["colormap"] = q(spec.colormap);
     o["reversed"] = spec.reversed;
     o["range"] = QJsonObject{{"mode", q(std::string(name(spec.range.mode)))},
@@ -71,6 +72,10 @@ ViewSpec viewFromJson(const QJsonObject& o) {
                 bad(QString::fromStdString(e.what()));
             }
         }
+    }
+    if (o.contains("areaWeighted")) {
+        if (!o.value("areaWeighted").isBool()) bad("\"areaWeighted\" must be true or false");
+        spec.areaWeighted = o.value("areaWeighted").toBool();
     }
     if (o.contains("colormap")) spec.colormap = textField(o, "colormap", true);
     if (o.contains("reversed")) {

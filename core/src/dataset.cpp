@@ -46,8 +46,15 @@ DataArray Dataset::operator[](std::string_view name) const {
     Coordinates coords;
     for (const auto& d : v->dims())
         if (const Coordinate* c = this->coords.find(d); c && c->isIndex()) coords.set(*c);
-    if (auto named = v->attrs().text("coordinates")) {
-        for (const auto& w : words(*named)) {
+    std::vector<std::string> named;
+    if (auto text = v->attrs().text("coordinates")) named = words(*text);
+    if (auto text = v->attrs().text("cell_measures")) { // "area: cell_area": the cell areas, for area means
+        const auto w = words(*text);
+        for (std::size_t i = 0; i + 1 < w.size(); ++i)
+            if (w[i] == "area:") named.push_back(w[i + 1]);
+    }
+    {
+        for (const auto& w : named) {
             const Coordinate* c = this->coords.find(w);
             if (!c) continue;
             const bool within = std::all_of(c->dims.begin(), c->dims.end(), [&](const std::string& d) {

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <set>
 
+#include "strata/core/area.h"
 #include "strata/core/error.h"
 #include "strata/core/streaming.h"
 
@@ -22,6 +25,14 @@ std::int64_t ViewSpec::indexOf(const std::string& dim) const {
     for (const auto& [d, i] : indices)
         if (d == dim) return i;
     return 0;
+}
+
+std::vector<std::string> ViewSpec::areaMeanDims() const {
+    std::vector<std::string> out;
+    if (areaWeighted)
+        for (const auto& [d, op] : reductions)
+            if (op == ReduceOp::Mean) out.push_back(d);
+    return out;
 }
 
 void validate(const ViewSpec& spec, const DataArray& var) {
@@ -44,14 +55,33 @@ void validate(const ViewSpec& spec, const DataArray& var) {
                        "index " + std::to_string(i) + " is out of range for dim '" + d + "' of length " +
                            std::to_string(n));
     }
+    if (const auto dims = spec.areaMeanDims(); !dims.empty()) checkAreaWeights(var, dims);
+}
+
+DataArray applyReductions(const DataArray& a, const ViewSpec& spec, Stream stream) {
+    const std::vector<std::string> areaDims = spec.areaMeanDims();
+    std::optional<AreaWeights> weights;
+    if (!areaDims.empty())
+        weights = areaWeights(a, areaDims, a.device(), stream); // before any reduction drops attrs
+    DataArray out = a;
+    for (const auto& [d, op] : spec.reductions) {
+        if (op == ReduceOp::Mean && weights) {
+            if (weights->weights.ndim() == 0) continue; // done where the first mean was
+            out = weightedMean(out, weights->weights, areaDims, stream)
+                      .withName(a.name() + " (area-weighted mean)");
+            weights->weights = DataArray();
+            continue;
+        }
+        out = reduce(out, {d}, op, stream);
+    }
+    return out;
 }
 
 DataArray computeView(const DataArray& var, const ViewSpec& spec, Device device, Stream stream) {
     validate(spec, var);
     std::vector<Indexer> indexers;
     for (const auto& d : spec.slicedDims(var.dims())) indexers.push_back({d, spec.indexOf(d)});
-    DataArray a = var.isel(indexers).load(device, stream);
-    for (const auto& [d, op] : spec.reductions) a = reduce(a, {d}, op, stream);
+    DataArray a = applyReductions(var.isel(indexers).load(device, stream), spec, stream);
     std::vector<std::string> order;
     if (!spec.yDim.empty()) order.push_back(spec.yDim);
     order.push_back(spec.xDim);
@@ -71,21 +101,43 @@ DataArray computeFrame(const DataArray& var, const ViewSpec& spec, Device device
         var.isel(indexers); // a view of a resident variable; else lazy: only this hyperslab
     ViewSpec rest = spec;
     rest.indices.clear(); // the sliced dims are gone
-    if (!slab.isLoaded() && !spec.reductions.empty() && slab.variable().nbytes() > limits.loadAtOnce) {
-        ViewSpec after = rest;
-        after.reductions.erase(after.reductions.begin());
-        const auto& [dim, op] = spec.reductions.front();
-        return runWithFallback(
-            device, slab,
-            [&](Device d) {
-                const Stream s = streamFor(d);
-                const DataArray reduced =
-                    reduceStreamed(slab, dim, op, d, s, limits.slabBytes, limits.cancel);
-                DataArray f = computeView(reduced, after, d, s);
-                s.synchronize();
-                return f;
-            },
-            note);
+    if (!slab.isLoaded() && !spec.reductions.empty() && slab.variable().nbytes() > limits.loadAtOnce &&
+        slab.ndim() > 0) {
+        // Too large to load at once: streamed along the first dim, when that dim is kept (each
+        // slab reduced whole, the results concatenated) or reduced first by an op whose partial
+        // results merge exactly. Otherwise (the first dim in an area-weighted mean, or reduced
+        // after another dim) it is loaded whole as before.
+        const std::string& first = slab.dims()[0];
+        std::set<std::string> reduced;
+        for (const auto& [d, op] : spec.reductions) reduced.insert(d);
+        const auto& [dim0, op0] = spec.reductions.front();
+        const bool kept = !reduced.count(first);
+        const bool mergeable = dim0 == first && !(spec.areaWeighted && op0 == ReduceOp::Mean);
+        if (kept || mergeable) {
+            ViewSpec after = rest;
+            if (mergeable) after.reductions.erase(after.reductions.begin());
+            return runWithFallback(
+                device, slab,
+                [&](Device d) {
+                    const Stream s = streamFor(d);
+                    DataArray f;
+                    if (kept) {
+                        const DataArray reducedView = mapStreamed(
+                            slab, [&](const DataArray& part) { return applyReductions(part, rest, s); }, d, s,
+                            limits.slabBytes, limits.cancel);
+                        ViewSpec none = rest;
+                        none.reductions.clear();
+                        f = computeView(reducedView, none, d, s);
+                    } else {
+                        const DataArray r =
+                            reduceStreamed(slab, dim0, op0, d, s, limits.slabBytes, limits.cancel);
+                        f = computeView(r, after, d, s);
+                    }
+                    s.synchronize();
+                    return f;
+                },
+                note);
+        }
     }
     const DataArray resident = loadWithFallback(slab, device, streamFor(device), note);
     FallbackNote loadNote = note;

@@ -70,19 +70,30 @@ std::string sliceDescription(const DataArray& a) {
     return out;
 }
 
-std::string reductionDescription(const std::vector<std::pair<std::string, ReduceOp>>& reductions) {
-    std::string out;
-    for (const auto& [dim, op] : reductions)
+std::string reductionDescription(const std::vector<std::pair<std::string, ReduceOp>>& reductions,
+                                 bool areaWeighted) {
+    std::string out, area;
+    for (const auto& [dim, op] : reductions) {
+        if (areaWeighted && op == ReduceOp::Mean) { // one step, where the first mean is
+            if (area.empty()) {
+                for (const auto& [d, o] : reductions)
+                    if (o == ReduceOp::Mean) area += (area.empty() ? "" : ", ") + d;
+                out += (out.empty() ? "" : ", ") + std::string("area-weighted mean over ") + area;
+            }
+            continue;
+        }
         out += (out.empty() ? "" : ", ") + std::string(name(op)) + " over " + dim;
+    }
     return out;
 }
 
 std::string frameTitle(const DataArray& a) { return frameTitle(a, {}); }
 
-std::string frameTitle(const DataArray& a, const std::vector<std::pair<std::string, ReduceOp>>& reductions) {
+std::string frameTitle(const DataArray& a, const std::vector<std::pair<std::string, ReduceOp>>& reductions,
+                       bool areaWeighted) {
     const std::string t = variableTitle(a);
     std::string s = sliceDescription(a);
-    const std::string r = reductionDescription(reductions);
+    const std::string r = reductionDescription(reductions, areaWeighted);
     if (!r.empty()) s += (s.empty() ? "" : ", ") + r;
     return s.empty() ? t : t + "  " + s;
 }

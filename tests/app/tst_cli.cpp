@@ -193,6 +193,40 @@ private slots:
         QVERIFY(std::abs(rows[501][2].toDouble() - s / 12) < 1e-4);
     }
 
+    void areaMeanSeries() {
+        // The global-mean series climate users draw most: --reduce lat=area-mean with lon=mean
+        // joining it, against cos(latitude) weights applied by hand to the file's values.
+        QTemporaryDir dir;
+        const QString csv = dir.filePath("global.csv");
+        const Run r = runStrata({kData + "/hgt.nc", "--x", "time", "--reduce", "lat=area-mean", "--reduce",
+                                 "lon=mean", "--export-csv", csv});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        const auto rows = readCsv(csv);
+        QCOMPARE(rows.size(), 1 + 21);
+        QCOMPARE(rows[0].join(","), QString("time,HGT (area-weighted mean)"));
+        const Dataset ds = openDataset((kData + "/hgt.nc").toStdString());
+        const auto v = ds["HGT"].load(Device::host(), Stream::host()).values<double>();
+        const auto lat = ds.coords.find("lat")->values;
+        for (int t = 0; t < 21; t += 5) {
+            double s = 0, sw = 0, plain = 0;
+            for (int j = 0; j < 73; ++j)
+                for (int i = 0; i < 144; ++i) {
+                    const double x = v[(t * 73 + j) * 144 + i], w = std::cos(lat[j] * M_PI / 180);
+                    if (std::isnan(x)) continue;
+                    s += w * x;
+                    sw += w;
+                    plain += x / (73 * 144);
+                }
+            QVERIFY(std::abs(rows[1 + t][1].toDouble() - s / sw) < 1e-6 * s / sw);
+            QVERIFY(std::abs(rows[1 + t][1].toDouble() - plain) > 1); // weighted, not plain
+        }
+        // Without a latitude among the reduced dims: one line saying why, exit status 2.
+        const Run bad = runStrata({kData + "/hgt.nc", "--x", "lat", "--reduce", "lon=area-mean",
+                                   "--export-csv", dir.filePath("bad.csv")});
+        QCOMPARE(bad.status, 2);
+        QVERIFY2(bad.err.contains("needs its latitude among the dims reduced"), qPrintable(bad.err));
+    }
+
     void lineCsvHasIsoDates() {
         QTemporaryDir dir;
         const QString csv = dir.filePath("line.csv");

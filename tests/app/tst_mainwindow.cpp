@@ -519,6 +519,52 @@ private slots:
         if (w_->errorBox()) w_->errorBox()->close();
     }
 
+    void areaMeanFromTheDimensionBar() {
+        // With latitude and longitude reduced, "area mean" on the latitude chip makes both one
+        // area-weighted mean: the chips say so, the line is the cos(lat)-weighted global mean
+        // of each time, and its title names it; "mean" again makes them plain means.
+        QVERIFY(open(kHgt));
+        ViewSpec spec = defaultView(*w_->dataset(), "HGT");
+        spec.xDim = "time";
+        spec.yDim.clear();
+        spec.indices.clear();
+        spec.reductions = {{"lat", ReduceOp::Mean}, {"lon", ReduceOp::Mean}};
+        w_->applyView(spec);
+        verifyShown();
+        auto action = [&](const char* dim, const QString& text) -> QAction* {
+            for (QAction* a : w_->dimensionBar()->chip(dim)->opButton()->menu()->actions())
+                if (a->text() == text && a->isVisible()) return a;
+            return nullptr;
+        };
+        QAction* area = action("lat", "area mean");
+        QVERIFY(area);
+        area->trigger();
+        QVERIFY(w_->view().areaWeighted);
+        verifyShown();
+        QCOMPARE(w_->dimensionBar()->chip("lat")->opButton()->text(), QString("area mean"));
+        QCOMPARE(w_->dimensionBar()->chip("lon")->opButton()->text(), QString("area mean"));
+        QVERIFY2(QString::fromStdString(w_->lineView()->series().title)
+                     .contains("area-weighted mean over lat, lon"),
+                 w_->lineView()->series().title.c_str());
+        const DataArray whole = variableOf(*w_->dataset(), "HGT").load(Device::host(), Stream::host());
+        const auto v = whole.values<double>();
+        const auto lat = whole.coords().find("lat")->values;
+        double s = 0, sw = 0;
+        for (int j = 0; j < 73; ++j)
+            for (int i = 0; i < 144; ++i)
+                if (const double x = v[j * 144 + i]; !std::isnan(x)) {
+                    s += std::cos(lat[j] * M_PI / 180) * x;
+                    sw += std::cos(lat[j] * M_PI / 180);
+                }
+        QVERIFY(std::abs(w_->shownFrame().asHost().values<double>()[0] - s / sw) < 1e-6 * s / sw);
+        QAction* plain = action("lon", "mean");
+        QVERIFY(plain);
+        plain->trigger();
+        QVERIFY(!w_->view().areaWeighted);
+        verifyShown();
+        QCOMPARE(w_->dimensionBar()->chip("lat")->opButton()->text(), QString("mean"));
+    }
+
     void aResidentVariableIsNotReadAgain() {
         // Once the variable shown is resident, a Hovmöller step, a reduction over time and a
         // step under it read nothing from the file; the status bar and the dataset panel say

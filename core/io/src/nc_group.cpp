@@ -154,6 +154,13 @@ void GroupReader::readCoordinates(int groupId, const Dataset* parent, Dataset& d
     for (const auto& [name, v] : ds.variables)
         if (auto text = v.attrs().text("coordinates"))
             for (const auto& w : words(*text)) add(w);
+    // Cell areas named by `cell_measures` ("area: cell_area"): the weights of area means.
+    for (const auto& [name, v] : ds.variables)
+        if (auto text = v.attrs().text("cell_measures")) {
+            const auto w = words(*text);
+            for (std::size_t i = 0; i + 1 < w.size(); ++i)
+                if (w[i] == "area:" && ds.findVariable(w[i + 1])) add(w[i + 1]);
+        }
 
     for (const std::string& name : names) {
         const Variable* v = ds.findVariable(name);

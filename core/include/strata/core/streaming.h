@@ -5,6 +5,7 @@
 // indices compared), so that the memory held is a few slabs and the accumulators.
 #include <atomic>
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <utility>
 
@@ -18,6 +19,14 @@ namespace strata {
 // with the same dims, dtype, coords and attrs. Throws CancelledError when `cancel` becomes true.
 DataArray reduceStreamed(const DataArray& a, const std::string& dim, ReduceOp op, Device device,
                          Stream stream, std::size_t slabBytes, const std::atomic<bool>* cancel = nullptr);
+
+// f applied to `a` (lazy) slab by slab along its first dim, each slab loaded onto `device` first,
+// and the results concatenated along that dim: for work that keeps the first dim (a series of
+// area means, a zonal mean against time). f must return its result with that dim first, and
+// the same shape for every slab but along it. Throws CancelledError when `cancel` becomes true.
+DataArray mapStreamed(const DataArray& a, const std::function<DataArray(const DataArray& slab)>& f,
+                      Device device, Stream stream, std::size_t slabBytes,
+                      const std::atomic<bool>* cancel = nullptr);
 
 // The smallest and largest finite values of `a` (as minmaxValues), read slab by slab along its
 // first dim when `a` is lazy (each slab loaded onto `device`, or the host when the device fails,

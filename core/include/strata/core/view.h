@@ -23,6 +23,10 @@ struct ViewSpec {
     std::string yDim;                                          // empty: a line along xDim
     std::vector<std::pair<std::string, std::int64_t>> indices; // sliced dims; others default to 0
     std::vector<std::pair<std::string, ReduceOp>> reductions;  // applied in this order
+    // The mean reductions are one area-weighted mean over their dims together (where the first
+    // of them is in the order): weighted by the cell areas the variable's cell_measures names,
+    // else by cos(latitude). Needs the latitude (or the cell areas' dims) among them.
+    bool areaWeighted = false;
     std::string colormap = "viridis";
     bool reversed = false;
     ColourRange range;
@@ -31,11 +35,17 @@ struct ViewSpec {
     std::vector<std::string> slicedDims(const std::vector<std::string>& varDims) const;
     // The index of a sliced dim (0 when not given).
     std::int64_t indexOf(const std::string& dim) const;
+    // The dims of the area-weighted mean (those reduced with Mean), when areaWeighted; else none.
+    std::vector<std::string> areaMeanDims() const;
 };
 
 // Checks the spec against the array's dims: X (and Y) given, every named dim exists, no dim
 // has two roles, indices in range. Throws ValueError / IndexError naming the dim.
 void validate(const ViewSpec& spec, const DataArray& var);
+
+// `a` with the spec's reductions applied in order (the area-weighted mean as one step), on a's
+// device. An area-weighted result is named "<name> (area-weighted mean)".
+DataArray applyReductions(const DataArray& a, const ViewSpec& spec, Stream stream);
 
 // The frame the spec describes, on `device`: sliced dims indexed first (a lazy variable reads
 // only that hyperslab), then loaded, reduced, and transposed to (y, x) — or (x) for a line.

@@ -21,12 +21,15 @@ std::string sliceValueLabel(const Coordinate& c);
 // isel left behind), with decoded dates for time coordinates; empty when there are none.
 std::string sliceDescription(const DataArray& a);
 
-// "mean over lon, max over time": the reductions that made a frame, in the order applied.
-std::string reductionDescription(const std::vector<std::pair<std::string, ReduceOp>>& reductions);
+// "mean over lon, max over time": the reductions that made a frame, in the order applied; with
+// `areaWeighted`, the means are one "area-weighted mean over lat, lon" (see ViewSpec).
+std::string reductionDescription(const std::vector<std::pair<std::string, ReduceOp>>& reductions,
+                                 bool areaWeighted = false);
 
 // The view's title: variableTitle, then the slice description (and the reductions) after two
 // spaces.
 std::string frameTitle(const DataArray& a);
-std::string frameTitle(const DataArray& a, const std::vector<std::pair<std::string, ReduceOp>>& reductions);
+std::string frameTitle(const DataArray& a, const std::vector<std::pair<std::string, ReduceOp>>& reductions,
+                       bool areaWeighted = false);
 
 } // namespace strata
