@@ -7,6 +7,8 @@
 #             initcheck and synccheck (STRATA_TEST_SMALL=1: the small shapes)
 #   bench     bench_gpu (JSON), and the netCDF file upload through Variable::load
 #   peer      shared-copy/peer_xarray.py (xarray on CuPy) in the same run
+#   residency bench_residency on a 1.5 GB file (from the file, resident, streamed) and on a
+#             ~40 GB one (resident; RESIDENCY_BIG_STEPS time steps, 0 to skip), JSON lines
 # Prints a summary last; returns non-zero when a test or a sanitizer failed.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -83,6 +85,20 @@ for stage in $stages; do
         echo 3 >/proc/sys/vm/drop_caches 2>/dev/null && echo "(page cache dropped)" | tee -a "$LOGS/upload.log"
         ours "$WORK/bin/bench_gpu" --file "$file" --json "$OUT/upload.json" 2>&1 | tee -a "$LOGS/upload.log"
         rm -f "$file"
+        ;;
+    residency)
+        small=/tmp/strata-res-small.nc big=/tmp/strata-res-big.nc
+        ours "$WORK/bin/bench_gpu" --make-file "$small" --time 365 2>&1 | tee -a "$LOGS/residency.log"
+        for mode in file resident stream; do
+            ours "$WORK/bin/bench_residency" "$small" --mode $mode --steps 20 2>>"$LOGS/residency.log" | tee -a "$OUT/residency.jsonl"
+        done
+        rm -f "$small"
+        nbig=${RESIDENCY_BIG_STEPS:-9640}
+        if ((nbig > 0)); then
+            ours "$WORK/bin/bench_gpu" --make-file "$big" --time "$nbig" 2>&1 | tee -a "$LOGS/residency.log"
+            ours "$WORK/bin/bench_residency" "$big" --mode resident --steps 20 2>>"$LOGS/residency.log" | tee -a "$OUT/residency.jsonl"
+            rm -f "$big"
+        fi
         ;;
     peer)
         PYTHONUNBUFFERED=1 python3 "$BUNDLE/shared-copy/peer_xarray.py" --cpu-time "${PEER_CPU_TIME:-20}" \
