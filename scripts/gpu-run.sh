@@ -56,8 +56,10 @@ for stage in $stages; do
         # after it are reported as not run.
         budget=${SANITIZE_BUDGET:-400}
         t0=$SECONDS
-        for tool in memcheck racecheck initcheck synccheck; do
-            for t in $tests; do
+        checked=$tests # SANITIZE_TESTS (names) and SANITIZE_TOOLS narrow it
+        [[ -n ${SANITIZE_TESTS:-} ]] && checked=$(for n in $SANITIZE_TESTS; do echo "$WORK/bin/$n"; done)
+        for tool in ${SANITIZE_TOOLS:-memcheck racecheck initcheck synccheck}; do
+            for t in $checked; do
                 n=$(basename "$t")
                 rows=$(cudaRows "$t")
                 [[ -z $rows ]] && continue

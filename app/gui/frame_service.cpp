@@ -364,10 +364,13 @@ double FrameService::serveFrame(const Job& job, const std::shared_ptr<const Data
         } else {
             QElapsedTimer clock;
             clock.start();
-            const DataArray var = source(job.spec, ds, true);
+            const DataArray var = source(job.spec, ds);
             result->frame = computeFrame(var, job.spec, computeDevice(), result->fallback, limits());
             result->computeMs = clock.nsecsElapsed() / 1e6;
         }
+        // The variable shown is loaded whole after its first frame: that one comes from a slab
+        // at once, and does not wait behind the load's reads.
+        source(job.spec, ds, true);
         CacheEntry entry =
             entryFor(key, job.spec, result->frame, result->fallback, result->variableRange, hit);
         result->coloured = entry.coloured;

@@ -2,6 +2,10 @@
 #include "strata/core/residency.h"
 
 #include <unistd.h>
+#if defined(__linux__)
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#endif
 
 #include <algorithm>
 #include <cmath>
@@ -17,6 +21,7 @@ namespace strata {
 namespace {
 
 constexpr double kDefaultShare = 0.6; // of free device memory, or of available host memory
+constexpr int kLoaderNice = 10;       // the loading threads' nice value (Linux)
 
 std::string gigabytes(std::size_t bytes) {
     char text[32];
@@ -200,6 +205,10 @@ void Residency::request(const std::string& key, const DataArray& var, Device dev
 
 void Residency::load(std::string key, DataArray var, Device device, std::shared_ptr<std::atomic<bool>> cancel,
                      std::size_t reserved) {
+#if defined(__linux__)
+    // Below the threads the user waits on (the GUI's, the frames'): a load is background work.
+    (void)setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), kLoaderNice);
+#endif
     std::optional<DataArray> loaded;
     std::string failure;
     bool outOfMemory = false;

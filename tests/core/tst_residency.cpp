@@ -265,8 +265,8 @@ private slots:
         auto source = std::make_shared<MemorySource>(shape, DType::Float32, std::vector<double>(512, 1));
         Residency residency(std::size_t(1) << 20);
         residency.setSlabBytes(512);
-        // The second allocation of the load (a slab after the result's own) fails.
-        detail::injectAllocationFault(detail::InjectedFault::OutOfMemory, DeviceKind::Host, 1, 1);
+        // The load's first allocation (the variable's own buffer) fails, as when memory ran out.
+        detail::injectAllocationFault(detail::InjectedFault::OutOfMemory, DeviceKind::Host, 0, 1);
         residency.request("v", lazyArray(source, shape, plain(DType::Float32)), Device::host());
         residency.wait();
         detail::clearAllocationFault();

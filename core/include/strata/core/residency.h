@@ -112,7 +112,9 @@ private:
     std::vector<Loader> loaders_;
     std::size_t budget_;
     std::size_t draining_ = 0; // reservations of cancelled loads still letting their memory go
-    std::size_t slabBytes_ = std::size_t(64) << 20;
+    // A frame asked for while a variable loads waits for at most one slab's read (the netCDF
+    // library reads one thing at a time): small enough not to be felt, large enough to stream.
+    std::size_t slabBytes_ = std::size_t(16) << 20;
     std::uint64_t clock_ = 0;
     std::function<void(const std::string&)> listener_;
 };
