@@ -38,20 +38,10 @@ std::size_t bytesOf(const DataArray& a) { return static_cast<std::size_t>(a.size
 constexpr double kQuickFrameMs = 50;
 constexpr int kWorkerNice = 10; // the worker thread's nice value once it computes ahead (Linux)
 
-// The colours the window draws `spec` with (the map, its direction, the range; NaN as the view's
-// default colour).
-ImageViewSettings coloursOf(const ViewSpec& spec) {
-    ImageViewSettings s;
-    s.colormap = spec.colormap;
-    s.reversed = spec.reversed;
-    s.range = spec.range;
-    return s;
-}
-
-// `entry`'s colours when they are those of `spec`, else null.
+// `c` when it holds the colours of `spec`, else null.
 std::shared_ptr<const ColouredFrame> colouredMatching(const std::shared_ptr<const ColouredFrame>& c,
                                                       const ViewSpec& spec, const DataArray& frame) {
-    return c && colouredFor(*c, coloursOf(spec), frame) ? c : nullptr;
+    return c && colouredFor(*c, spec.colouring, frame) ? c : nullptr;
 }
 
 ViewSpec withIndex(ViewSpec s, const std::string& dim, std::int64_t index) {
@@ -217,7 +207,7 @@ void FrameService::setPrefetch(int stepsAhead, int stepsBehind) {
 
 std::shared_ptr<FrameResult> FrameService::answerFromCache(const Job& job) {
     std::optional<MinMax> range;
-    if (needsVariableRange(job.spec.range.mode)) {
+    if (needsVariableRange(job.spec.colouring.range.mode)) {
         range = knownRangeLocked(job.spec);
         if (!range) return nullptr; // the worker works it out
     }
@@ -356,7 +346,8 @@ double FrameService::serveFrame(const Job& job, const std::shared_ptr<const Data
     try {
         const std::string key = cacheKey(job.spec);
         const auto hit = cached(key);
-        if (needsVariableRange(job.spec.range.mode)) result->variableRange = variableRange(job.spec, ds);
+        if (needsVariableRange(job.spec.colouring.range.mode))
+            result->variableRange = variableRange(job.spec, ds);
         if (hit) {
             result->frame = hit->frame;
             result->fallback = hit->fallback;
@@ -489,9 +480,9 @@ FrameService::CacheEntry FrameService::entryFor(const std::string& key, const Vi
     // GUI thread then only uploads (a frame on a device is coloured there, into GL's buffer).
     if (had) e.coloured = colouredMatching(had->coloured, spec, e.frame);
     if (!e.coloured && e.frame.ndim() == 2 && e.frame.device().isHost() &&
-        (!needsVariableRange(spec.range.mode) || variableRange))
+        (!needsVariableRange(spec.colouring.range.mode) || variableRange))
         e.coloured = std::make_shared<const ColouredFrame>(
-            colourFrame(e.frame, coloursOf(spec), variableRange, kWindowPixelOrder));
+            colourFrame(e.frame, spec.colouring, variableRange, kWindowPixelOrder));
     if (e.coloured) e.bytes += bytesOf(e.coloured->rgba);
     return e;
 }
@@ -506,7 +497,7 @@ bool FrameService::recolour(const ViewSpec& spec, const std::shared_ptr<const Da
 }
 
 std::optional<MinMax> FrameService::knownRange(const ViewSpec& spec) {
-    if (!needsVariableRange(spec.range.mode)) return std::nullopt;
+    if (!needsVariableRange(spec.colouring.range.mode)) return std::nullopt;
     std::lock_guard lock(mutex_);
     return knownRangeLocked(spec);
 }

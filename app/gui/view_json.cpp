@@ -34,11 +34,11 @@ QJsonObject toJson(const ViewSpec& spec) {
     for (const auto& [d, op] : spec.reductions) reductions.append(QJsonArray{q(d), q(std::string(name(op)))});
     o["reductions"] = reductions;
     o["areaWeighted"] = spec.areaWeighted;
-    o["colormap"] = q(spec.colormap);
-    o["reversed"] = spec.reversed;
-    o["range"] = QJsonObject{{"mode", q(std::string(name(spec.range.mode)))},
-                             {"min", spec.range.fixedMin},
-                             {"max", spec.range.fixedMax}};
+    const Colouring& c = spec.colouring;
+    o["colormap"] = q(c.colormap);
+    o["reversed"] = c.reversed;
+    o["range"] = QJsonObject{
+        {"mode", q(std::string(name(c.range.mode)))}, {"min", c.range.fixedMin}, {"max", c.range.fixedMax}};
     return o;
 }
 
@@ -77,20 +77,21 @@ ViewSpec viewFromJson(const QJsonObject& o) {
         if (!o.value("areaWeighted").isBool()) bad("\"areaWeighted\" must be true or false");
         spec.areaWeighted = o.value("areaWeighted").toBool();
     }
-    if (o.contains("colormap")) spec.colormap = textField(o, "colormap", true);
+    Colouring& c = spec.colouring;
+    if (o.contains("colormap")) c.colormap = textField(o, "colormap", true);
     if (o.contains("reversed")) {
         if (!o.value("reversed").isBool()) bad("\"reversed\" must be true or false");
-        spec.reversed = o.value("reversed").toBool();
+        c.reversed = o.value("reversed").toBool();
     }
     if (o.contains("range")) {
         const QJsonObject r = o.value("range").toObject();
         try {
-            spec.range.mode = parseRangeMode(textField(r, "mode", true));
+            c.range.mode = parseRangeMode(textField(r, "mode", true));
         } catch (const ValueError& e) {
             bad(QString::fromStdString(e.what()));
         }
-        spec.range.fixedMin = r.value("min").toDouble(0);
-        spec.range.fixedMax = r.value("max").toDouble(1);
+        c.range.fixedMin = r.value("min").toDouble(0);
+        c.range.fixedMax = r.value("max").toDouble(1);
     }
     return spec;
 }

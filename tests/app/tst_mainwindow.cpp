@@ -425,7 +425,7 @@ private slots:
         verifyShown();
         w_->colourPanel()->modeBox()->setCurrentIndex(1); // whole variable
         QVERIFY(settle());
-        QTRY_COMPARE(w_->view().range.mode, RangeMode::Variable);
+        QTRY_COMPARE(w_->view().colouring.range.mode, RangeMode::Variable);
         const auto [lo, hi] =
             minmaxValues(w_->dataset()->operator[]("HGT").load(Device::host(), Stream::host()));
         QTRY_COMPARE(w_->imageView()->colourRange().first, lo);
@@ -439,21 +439,21 @@ private slots:
         w_->colourPanel()->minEdit()->setText("5000");
         w_->colourPanel()->maxEdit()->setText("6000");
         emit w_->colourPanel()->maxEdit()->editingFinished();
-        QCOMPARE(w_->view().range.mode, RangeMode::Fixed);
+        QCOMPARE(w_->view().colouring.range.mode, RangeMode::Fixed);
         QTRY_COMPARE(w_->imageView()->colourRange(), (MinMax{5000, 6000}));
         w_->colourPanel()->mapBox()->setCurrentText("magma");
         w_->colourPanel()->reverseBox()->setChecked(true);
-        QCOMPARE(QString::fromStdString(w_->imageView()->settings().colormap), QString("magma"));
-        QVERIFY(w_->imageView()->settings().reversed);
+        QCOMPARE(QString::fromStdString(w_->imageView()->settings().colouring.colormap), QString("magma"));
+        QVERIFY(w_->imageView()->settings().colouring.reversed);
     }
 
     void saveAndLoadAView() {
         QTemporaryDir dir;
         ViewSpec v = defaultView(*w_->dataset(), "HGT");
         v = assignRole(v, {"time", "lat", "lon"}, "time", Role::Reduce, ReduceOp::Std);
-        v.colormap = "RdBu";
-        v.reversed = true;
-        v.range = {RangeMode::Fixed, -3, 4};
+        v.colouring.colormap = "RdBu";
+        v.colouring.reversed = true;
+        v.colouring.range = {RangeMode::Fixed, -3, 4};
         w_->applyView(v);
         verifyShown();
         const QString path = dir.filePath("view.json");
@@ -466,9 +466,7 @@ private slots:
         QCOMPARE(back.reductions, v.reductions);
         QCOMPARE(back.xDim, v.xDim);
         QCOMPARE(back.yDim, v.yDim);
-        QCOMPARE(back.colormap, v.colormap);
-        QCOMPARE(back.reversed, true);
-        QVERIFY(back.range == v.range);
+        QVERIFY(back.colouring == v.colouring);
         // The JSON reads back to the same struct.
         const ViewSpec parsed = viewFromJsonText(toJsonText(back));
         QCOMPARE(toJsonText(parsed), toJsonText(back));

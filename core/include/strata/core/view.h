@@ -1,7 +1,7 @@
 #pragma once
 // What the user looks at, as plain data: a variable, which dims are on X and Y, which are
-// sliced (at an index) or reduced (with an op), and the colour settings. The app's state and
-// the command line's options both become a ViewSpec; computeView turns one into a frame.
+// sliced (at an index) or reduced (with an op), and the colouring. The app's state and the
+// command line's options both become a ViewSpec; computeView turns one into a frame.
 #include <atomic>
 #include <cstdint>
 #include <string>
@@ -27,9 +27,7 @@ struct ViewSpec {
     // of them is in the order): weighted by the cell areas the variable's cell_measures names,
     // else by cos(latitude). Needs the latitude (or the cell areas' dims) among them.
     bool areaWeighted = false;
-    std::string colormap = "viridis";
-    bool reversed = false;
-    ColourRange range;
+    Colouring colouring;
 
     // The dims of `var` that are neither displayed nor reduced (they are sliced).
     std::vector<std::string> slicedDims(const std::vector<std::string>& varDims) const;
