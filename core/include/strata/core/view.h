@@ -1,9 +1,12 @@
 #pragma once
 // What the user looks at, as plain data: a variable, which dims are on X and Y, which are
 // sliced (at an index) or reduced (with an op), and the colouring. The app's state and the
-// command line's options both become a ViewSpec; computeView turns one into a frame.
+// command line's options both become a ViewSpec; computeView turns one into a frame. A
+// FrameKey is the part of it that decides the frame's values.
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -37,6 +40,21 @@ struct ViewSpec {
     std::vector<std::string> areaMeanDims() const;
 };
 
+// What decides a frame's values (not its colours): two specs with equal keys have the same
+// frame. Indices are sorted by dim; reductions keep their order (it is the order they are
+// applied in).
+struct FrameKey {
+    std::string file;
+    std::string variable;
+    std::string xDim;
+    std::string yDim;
+    std::vector<std::pair<std::string, std::int64_t>> indices;
+    std::vector<std::pair<std::string, ReduceOp>> reductions;
+    bool areaWeighted = false;
+    friend bool operator==(const FrameKey&, const FrameKey&) = default;
+};
+FrameKey keyOf(const ViewSpec& spec);
+
 // Checks the spec against the array's dims: X (and Y) given, every named dim exists, no dim
 // has two roles, indices in range. Throws ValueError / IndexError naming the dim.
 void validate(const ViewSpec& spec, const DataArray& var);
@@ -67,3 +85,8 @@ DataArray computeFrame(const DataArray& var, const ViewSpec& spec, Device device
                        const ViewLimits& limits = {});
 
 } // namespace strata
+
+// A hash agreeing with ==, for unordered containers keyed by a frame.
+template <> struct std::hash<strata::FrameKey> {
+    std::size_t operator()(const strata::FrameKey& k) const noexcept;
+};
