@@ -88,6 +88,7 @@ std::uint64_t writePng(const CliOptions& o, const Dataset& ds, const ViewSpec& s
             }
             ImageViewSettings settings;
             settings.colouring = spec.colouring;
+            settings.window = spec.window;
             exportPng(image, settings, size, temp);
         }
     } // the virtual display stops here

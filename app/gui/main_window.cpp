@@ -132,6 +132,11 @@ MainWindow::MainWindow(QWidget* parent)
         renderLabel_->setText(tr("Render: %1").arg(q(std::string(name(p.path)))));
         renderLabel_->setToolTip(q(p.reason));
     });
+    connect(image_, &ImageView::settingsChanged, this, [this](const ImageViewSettings& s) {
+        spec_.window = s.window; // the user zoomed, panned or reset: the view follows
+        rememberViewSoon();
+        emit viewChanged();
+    });
     connect(image_, &ImageView::drawError, this,
             [this](const QString& m) { showError(tr("Drawing failed"), m, false); });
     connect(image_, &ImageView::presented, this, &MainWindow::onPresented);
@@ -421,6 +426,7 @@ void MainWindow::showVariable(const QString& variablePath) {
             spec = defaultView(groupOf(*ds_, path), var.name());
             spec.variable = path;
             spec.colouring = spec_.colouring;
+            if (spec.xDim == spec_.xDim && spec.yDim == spec_.yDim) spec.window = spec_.window; // same axes
         }
         datasetPanel_->setCurrent(variablePath);
         applyView(spec);
@@ -478,6 +484,7 @@ void MainWindow::assignDim(const QString& dim, Role role, ReduceOp op) {
 ImageViewSettings MainWindow::imageSettings() const {
     ImageViewSettings s = image_->settings();
     s.colouring = spec_.colouring;
+    s.window = spec_.window;
     return s;
 }
 

@@ -1,4 +1,4 @@
-// keyOf, and the hash of FrameKey.
+// keyOf, and the hashes of FrameKey and ViewSpec.
 #include <algorithm>
 #include <functional>
 
@@ -18,6 +18,22 @@ template <class A, class B> void combine(std::size_t& seed, const std::vector<st
         combine(seed, a);
         combine(seed, b);
     }
+}
+
+void combine(std::size_t& seed, const Colouring& c) {
+    combine(seed, c.colormap);
+    combine(seed, c.reversed);
+    combine(seed, c.range.mode);
+    combine(seed, c.range.fixedMin);
+    combine(seed, c.range.fixedMax);
+    for (const std::uint8_t channel : {c.nanColour.r, c.nanColour.g, c.nanColour.b, c.nanColour.a})
+        combine(seed, channel);
+}
+
+void combine(std::size_t& seed, const std::optional<ViewWindow>& w) {
+    combine(seed, w.has_value());
+    if (!w) return;
+    for (const double v : {w->x0, w->x1, w->y0, w->y1}) combine(seed, v);
 }
 
 } // namespace
@@ -40,5 +56,20 @@ std::size_t std::hash<strata::FrameKey>::operator()(const strata::FrameKey& k) c
     strata::combine(seed, k.indices);
     strata::combine(seed, k.reductions);
     strata::combine(seed, k.areaWeighted);
+    return seed;
+}
+
+std::size_t std::hash<strata::ViewSpec>::operator()(const strata::ViewSpec& s) const noexcept {
+    // Over the fields as they are (indices in their order), as == compares them.
+    std::size_t seed = 0;
+    strata::combine(seed, s.file);
+    strata::combine(seed, s.variable);
+    strata::combine(seed, s.xDim);
+    strata::combine(seed, s.yDim);
+    strata::combine(seed, s.indices);
+    strata::combine(seed, s.reductions);
+    strata::combine(seed, s.areaWeighted);
+    strata::combine(seed, s.colouring);
+    strata::combine(seed, s.window);
     return seed;
 }

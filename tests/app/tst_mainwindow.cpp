@@ -481,6 +481,53 @@ private slots:
         if (w_->errorBox()) w_->errorBox()->close();
     }
 
+    void theZoomIsSavedWithTheView() {
+        QVERIFY(ensure(kHgt));
+        w_->applyView(defaultView(*w_->dataset(), "HGT"));
+        verifyShown();
+        ImageView* image = w_->imageView();
+        QVERIFY(!w_->view().window);
+        // Painted once, so that the wheel zooms about a point of the plot.
+        QSignalSpy presented(image, &ImageView::presented);
+        image->requestRender();
+        QVERIFY(presented.wait(5000));
+        const QPointF at = image->rect().center();
+        QWheelEvent wheel(at, image->mapToGlobal(at), QPoint(), QPoint(0, 240), Qt::NoButton, Qt::NoModifier,
+                          Qt::NoScrollPhase, false);
+        QApplication::sendEvent(image, &wheel);
+        QVERIFY(image->settings().window.has_value());
+        const ViewWindow zoomed = *image->settings().window;
+        QVERIFY(zoomed.x1 - zoomed.x0 < 300); // in from the whole 360° of longitude
+        QVERIFY(w_->view().window == zoomed); // the view follows the user's zoom
+        // A step keeps it.
+        w_->slicePanel()->step(+1);
+        verifyShown();
+        QVERIFY(w_->view().window == zoomed);
+        QVERIFY(image->settings().window == zoomed);
+
+        QTemporaryDir dir;
+        const QString path = dir.filePath("zoomed.json");
+        QVERIFY(w_->saveView(path));
+        QFile saved(path);
+        QVERIFY(saved.open(QIODevice::ReadOnly));
+        QVERIFY(viewFromJsonText(saved.readAll()).window == zoomed);
+        image->resetView(); // View ▸ Reset Zoom
+        QVERIFY(!image->settings().window);
+        QVERIFY(!w_->view().window);
+        QVERIFY(w_->loadView(path));
+        verifyShown();
+        QVERIFY(w_->view().window == zoomed);
+        QTRY_VERIFY(image->settings().window == zoomed); // the image is zoomed again
+        // Time onto Y: other axes, so the window (in degrees) goes.
+        const ViewSpec hovmoller = assignRole(w_->view(), {"time", "lat", "lon"}, "time", Role::Y);
+        w_->applyView(hovmoller);
+        verifyShown();
+        QVERIFY(!w_->view().window);
+        QVERIFY(!image->settings().window);
+        w_->applyView(defaultView(*w_->dataset(), "HGT")); // as the next case expects to find it
+        verifyShown();
+    }
+
     void reopeningAFileRestoresItsLastView() {
         QVERIFY(open(kHgt));
         drag(w_->dimensionBar()->chip("time"), w_->dimensionBar()->slot(Role::Y));

@@ -1,5 +1,6 @@
 // FrameKey: what decides a frame's values. Every field of a view that changes the frame changes
-// the key (and its hash); the colouring does not; the order the indices are listed in does not.
+// the key (and its hash); the colouring and the zoom window do not; the order the indices are
+// listed in does not.
 #include <QtTest>
 
 #include <functional>
@@ -65,6 +66,10 @@ const std::vector<Change>& viewOnlyChanges() {
          [](ViewSpec& s) {
              s.colouring.nanColour = {0, 0, 0, 255};
          }},
+        {"window",
+         [](ViewSpec& s) {
+             s.window = ViewWindow{10, 20, 30, 40};
+         }},
         {"indices listed in another order", [](ViewSpec& s) { std::swap(s.indices[0], s.indices[1]); }},
     };
     return changes;
@@ -103,14 +108,16 @@ private slots:
         QVERIFY(hashOf(keyOf(s)) != hashOf(keyOf(base())));
     }
 
-    void colouringKeepsTheKey_data() {
+    void colouringAndWindowKeepTheKey_data() {
         QTest::addColumn<int>("change");
         for (int i = 0; i < int(viewOnlyChanges().size()); ++i) QTest::newRow(viewOnlyChanges()[i].name) << i;
     }
-    void colouringKeepsTheKey() {
+    void colouringAndWindowKeepTheKey() {
         QFETCH(int, change);
         ViewSpec s = base();
         viewOnlyChanges()[change].apply(s);
+        // Another view of the same frame.
+        QVERIFY(s != base());
         QVERIFY(keyOf(s) == keyOf(base()));
         QCOMPARE(hashOf(keyOf(s)), hashOf(keyOf(base())));
     }

@@ -1,12 +1,13 @@
 #pragma once
 // What the user looks at, as plain data: a variable, which dims are on X and Y, which are
-// sliced (at an index) or reduced (with an op), and the colouring. The app's state and the
-// command line's options both become a ViewSpec; computeView turns one into a frame. A
-// FrameKey is the part of it that decides the frame's values.
+// sliced (at an index) or reduced (with an op), the colouring, and the zoom and pan window.
+// The app's state and the command line's options both become a ViewSpec; computeView turns
+// one into a frame. A FrameKey is the part of it that decides the frame's values.
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "strata/core/fallback.h"
 #include "strata/core/memory_budget.h"
 #include "strata/core/ops.h"
+#include "strata/core/view_window.h"
 
 namespace strata {
 
@@ -31,6 +33,7 @@ struct ViewSpec {
     // else by cos(latitude). Needs the latitude (or the cell areas' dims) among them.
     bool areaWeighted = false;
     Colouring colouring;
+    std::optional<ViewWindow> window; // zoom and pan of an image; unset shows the whole frame
 
     // The dims of `var` that are neither displayed nor reduced (they are sliced).
     std::vector<std::string> slicedDims(const std::vector<std::string>& varDims) const;
@@ -38,11 +41,13 @@ struct ViewSpec {
     std::int64_t indexOf(const std::string& dim) const;
     // The dims of the area-weighted mean (those reduced with Mean), when areaWeighted; else none.
     std::vector<std::string> areaMeanDims() const;
+
+    friend bool operator==(const ViewSpec&, const ViewSpec&) = default; // indices in order, too
 };
 
-// What decides a frame's values (not its colours): two specs with equal keys have the same
-// frame. Indices are sorted by dim; reductions keep their order (it is the order they are
-// applied in).
+// What decides a frame's values (not its colours, nor the window it is seen through): two
+// specs with equal keys have the same frame. Indices are sorted by dim; reductions keep their
+// order (it is the order they are applied in).
 struct FrameKey {
     std::string file;
     std::string variable;
@@ -86,7 +91,10 @@ DataArray computeFrame(const DataArray& var, const ViewSpec& spec, Device device
 
 } // namespace strata
 
-// A hash agreeing with ==, for unordered containers keyed by a frame.
+// Hashes agreeing with ==, for unordered containers keyed by a view or a frame.
 template <> struct std::hash<strata::FrameKey> {
     std::size_t operator()(const strata::FrameKey& k) const noexcept;
+};
+template <> struct std::hash<strata::ViewSpec> {
+    std::size_t operator()(const strata::ViewSpec& s) const noexcept;
 };
