@@ -80,16 +80,15 @@ std::uint64_t writePng(const CliOptions& o, const Dataset& ds, const ViewSpec& s
             exportLinePlotPng(series, size, temp);
         } else {
             ImageFrame image{frame, title, std::nullopt, nullptr};
-            if (needsVariableRange(spec.range.mode)) {
+            if (needsVariableRange(spec.colouring.range.mode)) {
                 // The whole variable's extremes, computed where the frame was.
                 const Device device = frame.device();
                 image.variableRange =
                     minmaxStreamed(variableOf(ds, spec.variable), device, commandLineLimits().slabBytes);
             }
             ImageViewSettings settings;
-            settings.colormap = spec.colormap;
-            settings.reversed = spec.reversed;
-            settings.range = spec.range;
+            settings.colouring = spec.colouring;
+            settings.window = spec.window;
             exportPng(image, settings, size, temp);
         }
     } // the virtual display stops here
@@ -191,30 +190,31 @@ ViewSpec resolveView(const CliOptions& o, const Dataset& ds) {
         }
         spec.indices.push_back({d, var.nearestIndex(d, value)});
     }
+    Colouring& colouring = spec.colouring;
     std::string cmap = o.colormap;
     if (cmap.size() > 2 && cmap.compare(cmap.size() - 2, 2, "_r") == 0) {
-        spec.reversed = true;
+        colouring.reversed = true;
         cmap.resize(cmap.size() - 2);
     }
     if (std::find(std::begin(kColormaps), std::end(kColormaps), cmap) == std::end(kColormaps))
         throw UsageError("--cmap " + o.colormap +
                          ": unknown colour map (viridis, magma, plasma, inferno, cividis, "
                          "turbo, gray, RdBu; _r reverses)");
-    spec.colormap = cmap;
+    colouring.colormap = cmap;
     if (o.range == "frame")
-        spec.range.mode = RangeMode::Frame;
+        colouring.range.mode = RangeMode::Frame;
     else if (o.range == "global")
-        spec.range.mode = RangeMode::Variable;
+        colouring.range.mode = RangeMode::Variable;
     else if (o.range == "symmetric")
-        spec.range.mode = RangeMode::Symmetric;
+        colouring.range.mode = RangeMode::Symmetric;
     else {
         const auto comma = o.range.find(',');
         if (comma == std::string::npos)
             throw UsageError("--range takes frame, global or MIN,MAX, got '" + o.range + "'");
-        spec.range.mode = RangeMode::Fixed;
-        spec.range.fixedMin = parseNumber("--range", o.range.substr(0, comma));
-        spec.range.fixedMax = parseNumber("--range", o.range.substr(comma + 1));
-        if (!(spec.range.fixedMin < spec.range.fixedMax))
+        colouring.range.mode = RangeMode::Fixed;
+        colouring.range.fixedMin = parseNumber("--range", o.range.substr(0, comma));
+        colouring.range.fixedMax = parseNumber("--range", o.range.substr(comma + 1));
+        if (!(colouring.range.fixedMin < colouring.range.fixedMax))
             throw UsageError("--range " + o.range + ": MIN must be below MAX");
     }
     try {

@@ -190,6 +190,8 @@ ViewSpec assignRole(ViewSpec spec, const std::vector<std::string>& dims, const s
         }
     }
     if (next.xDim.empty()) return spec; // nothing left to display
+    // The zoom and pan window was in the old axes' coordinates.
+    if (next.xDim != spec.xDim || next.yDim != spec.yDim) next.window.reset();
     return next;
 }
 
@@ -210,7 +212,10 @@ bool fitViewTo(const ViewSpec& saved, const Dataset& ds, ViewSpec& out) {
     ViewSpec v = saved;
     v.file = ds.path;
     if (!contains(dims, v.xDim)) return false;
-    if (!v.yDim.empty() && (!contains(dims, v.yDim) || v.yDim == v.xDim)) v.yDim.clear();
+    if (!v.yDim.empty() && (!contains(dims, v.yDim) || v.yDim == v.xDim)) {
+        v.yDim.clear();
+        v.window.reset(); // a line now: no image to zoom
+    }
     std::vector<std::string> seen{v.xDim};
     if (!v.yDim.empty()) seen.push_back(v.yDim);
     std::erase_if(v.reductions, [&](const auto& p) {

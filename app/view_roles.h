@@ -39,7 +39,8 @@ std::string defaultVariable(const Dataset& ds);
 // `spec` with `dim` (one of `dims`, the variable's) moved to `role`. When it lands on an
 // occupied X or Y slot, the dim there takes the place `dim` came from (a swap). When X is left
 // empty, the first sliced dim fills it if `dim` went to Y; otherwise Y moves to X (a line).
-// A dim leaving Slice forgets its index; one entering it starts at index 0. A move that would
+// A dim leaving Slice forgets its index; one entering it starts at index 0. A move that changes
+// X or Y drops the zoom and pan window (it was in the other axes' coordinates). A move that would
 // leave nothing displayed is refused (returns `spec` unchanged).
 ViewSpec assignRole(ViewSpec spec, const std::vector<std::string>& dims, const std::string& dim, Role role,
                     ReduceOp op = ReduceOp::Mean);

@@ -66,27 +66,28 @@ ColourPanel::ColourPanel(QWidget* parent)
     connect(mode_, &QComboBox::currentIndexChanged, this, emitChanged);
     connect(min_, &QLineEdit::editingFinished, this, emitChanged);
     connect(max_, &QLineEdit::editingFinished, this, emitChanged);
-    set("viridis", false, {});
+    set(Colouring{});
 }
 
-void ColourPanel::set(const std::string& colormap, bool reversed, const ColourRange& range) {
+void ColourPanel::set(const Colouring& colouring) {
     updating_ = true;
-    const int i = map_->findText(QString::fromStdString(colormap));
+    colouring_ = colouring;
+    const int i = map_->findText(QString::fromStdString(colouring.colormap));
     map_->setCurrentIndex(i < 0 ? 0 : i);
-    reverse_->setChecked(reversed);
+    reverse_->setChecked(colouring.reversed);
     for (int m = 0; m < 4; ++m)
-        if (kModes[m] == range.mode) mode_->setCurrentIndex(m);
-    min_->setText(QString::fromStdString(formatNumber(range.fixedMin)));
-    max_->setText(QString::fromStdString(formatNumber(range.fixedMax)));
+        if (kModes[m] == colouring.range.mode) mode_->setCurrentIndex(m);
+    min_->setText(QString::fromStdString(formatNumber(colouring.range.fixedMin)));
+    max_->setText(QString::fromStdString(formatNumber(colouring.range.fixedMax)));
     updating_ = false;
     updateEnabled();
 }
 
-std::string ColourPanel::colormap() const { return map_->currentText().toStdString(); }
-bool ColourPanel::reversed() const { return reverse_->isChecked(); }
-
-ColourRange ColourPanel::range() const {
-    ColourRange r;
+Colouring ColourPanel::colouring() const {
+    Colouring c = colouring_;
+    c.colormap = map_->currentText().toStdString();
+    c.reversed = reverse_->isChecked();
+    ColourRange& r = c.range = ColourRange{}; // [0, 1] unless the typed range is a range
     r.mode = kModes[std::max(0, mode_->currentIndex())];
     bool ok1 = false, ok2 = false;
     const double lo = QLocale().toDouble(min_->text(), &ok1), hi = QLocale().toDouble(max_->text(), &ok2);
@@ -95,7 +96,7 @@ ColourRange ColourPanel::range() const {
         r.fixedMin = lo2;
         r.fixedMax = hi2;
     }
-    return r;
+    return c;
 }
 
 void ColourPanel::updateEnabled() {

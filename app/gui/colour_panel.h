@@ -2,7 +2,6 @@
 // Colour controls: the colour map (with previews), reverse, and the range: per frame, the
 // whole variable (exact, computed on the device), fixed (typed), or symmetric about zero.
 #include <QWidget>
-#include <string>
 
 #include "strata/core/colour_range.h"
 
@@ -16,10 +15,10 @@ class ColourPanel : public QWidget {
     Q_OBJECT
 public:
     explicit ColourPanel(QWidget* parent = nullptr);
-    void set(const std::string& colormap, bool reversed, const ColourRange& range); // no signal
-    std::string colormap() const;
-    bool reversed() const;
-    ColourRange range() const;
+    void set(const Colouring& colouring); // no signal
+    // The colouring set, with the map, direction and range as the controls show them now (the
+    // NaN colour has no control: it stays as set).
+    Colouring colouring() const;
 
     QComboBox* mapBox() const { return map_; }
     QComboBox* modeBox() const { return mode_; }
@@ -36,6 +35,7 @@ private:
     QCheckBox* reverse_;
     QComboBox* mode_;
     QLineEdit *min_, *max_;
+    Colouring colouring_;
     bool updating_ = false;
 };
 

@@ -20,39 +20,19 @@
 namespace strata::app {
 namespace {
 
-// What identifies a frame: everything in the spec but the colour settings.
-std::string cacheKey(const ViewSpec& s) {
-    auto indices = s.indices;
-    std::sort(indices.begin(), indices.end());
-    std::string k = s.file + '\n' + s.variable + '\n' + s.xDim + '\n' + s.yDim + '\n';
-    for (const auto& [d, i] : indices) k += d + '=' + std::to_string(i) + ';';
-    k += '\n';
-    for (const auto& [d, op] : s.reductions) k += d + ':' + std::string(name(op)) + ';';
-    if (s.areaWeighted) k += "\narea-weighted";
-    return k;
-}
-
 std::size_t bytesOf(const DataArray& a) { return static_cast<std::size_t>(a.size()) * sizeOf(a.dtype()); }
 
 // A frame computed faster than this gets its next step computed ahead even before the user steps.
 constexpr double kQuickFrameMs = 50;
 constexpr int kWorkerNice = 10; // the worker thread's nice value once it computes ahead (Linux)
 
-// The colours the window draws `spec` with (the map, its direction, the range; NaN as the view's
-// default colour).
-ImageViewSettings coloursOf(const ViewSpec& spec) {
-    ImageViewSettings s;
-    s.colormap = spec.colormap;
-    s.reversed = spec.reversed;
-    s.range = spec.range;
-    return s;
-}
-
-// `entry`'s colours when they are those of `spec`, else null.
+// `c` when it holds the colours of `spec`, else null.
 std::shared_ptr<const ColouredFrame> colouredMatching(const std::shared_ptr<const ColouredFrame>& c,
                                                       const ViewSpec& spec, const DataArray& frame) {
-    return c && colouredFor(*c, coloursOf(spec), frame) ? c : nullptr;
+    return c && colouredFor(*c, spec.colouring, frame) ? c : nullptr;
 }
+
+VariableKey variableKeyOf(const ViewSpec& spec) { return {spec.file, spec.variable}; }
 
 ViewSpec withIndex(ViewSpec s, const std::string& dim, std::int64_t index) {
     for (auto& [d, i] : s.indices)
@@ -132,6 +112,7 @@ void FrameService::setDataset(std::shared_ptr<const Dataset> ds) {
     seriesJob_.reset();
     aheadJob_.reset();
     cache_.clear();
+    cacheIndex_.clear();
     cacheBytes_ = 0;
     ranges_.clear();
     interrupt_ = true;
@@ -217,11 +198,11 @@ void FrameService::setPrefetch(int stepsAhead, int stepsBehind) {
 
 std::shared_ptr<FrameResult> FrameService::answerFromCache(const Job& job) {
     std::optional<MinMax> range;
-    if (needsVariableRange(job.spec.range.mode)) {
+    if (needsVariableRange(job.spec.colouring.range.mode)) {
         range = knownRangeLocked(job.spec);
         if (!range) return nullptr; // the worker works it out
     }
-    const auto hit = cachedLocked(cacheKey(job.spec));
+    const auto hit = cachedLocked(keyOf(job.spec));
     if (!hit || hit->frame.ndim() == 1) return nullptr; // a line is built on the worker
     auto result = std::make_shared<FrameResult>();
     result->id = job.id;
@@ -249,10 +230,7 @@ std::uint64_t FrameService::requestSeries(const ViewSpec& seriesSpec) {
 void FrameService::setCacheBytes(std::size_t bytes) {
     std::lock_guard lock(mutex_);
     cacheLimit_ = bytes;
-    while (cacheBytes_ > cacheLimit_ && !cache_.empty()) {
-        cacheBytes_ -= cache_.back().bytes;
-        cache_.pop_back();
-    }
+    evictLocked();
 }
 
 std::size_t FrameService::cachedFrames() const {
@@ -269,32 +247,36 @@ bool FrameService::hasWork() const { return frameJob_.has_value() || seriesJob_.
 
 bool FrameService::hasAnyWork() const { return hasWork() || aheadJob_.has_value(); }
 
-std::optional<FrameService::CacheEntry> FrameService::cached(const std::string& key) {
+std::optional<FrameService::CacheEntry> FrameService::cached(const FrameKey& key) {
     std::lock_guard lock(mutex_);
     return cachedLocked(key);
 }
 
-std::optional<FrameService::CacheEntry> FrameService::cachedLocked(const std::string& key) {
-    for (auto it = cache_.begin(); it != cache_.end(); ++it)
-        if (it->key == key) {
-            cache_.splice(cache_.begin(), cache_, it);
-            return cache_.front();
-        }
-    return std::nullopt;
+std::optional<FrameService::CacheEntry> FrameService::cachedLocked(const FrameKey& key) {
+    const auto found = cacheIndex_.find(key);
+    if (found == cacheIndex_.end()) return std::nullopt;
+    cache_.splice(cache_.begin(), cache_, found->second); // the most recent first
+    return cache_.front();
 }
 
 void FrameService::store(CacheEntry entry, const std::shared_ptr<const Dataset>& ds) {
     std::lock_guard lock(mutex_);
     if (entry.bytes > cacheLimit_ || dataset_ != ds) return; // too big, or of a file gone since
-    std::erase_if(cache_, [&](const CacheEntry& e) {
-        if (e.key != entry.key) return false;
-        cacheBytes_ -= e.bytes;
-        return true;
-    });
+    if (const auto had = cacheIndex_.find(entry.key); had != cacheIndex_.end()) {
+        cacheBytes_ -= had->second->bytes;
+        cache_.erase(had->second);
+        cacheIndex_.erase(had);
+    }
     cacheBytes_ += entry.bytes;
     cache_.push_front(std::move(entry));
-    while (cacheBytes_ > cacheLimit_) {
+    cacheIndex_.emplace(cache_.front().key, cache_.begin());
+    evictLocked();
+}
+
+void FrameService::evictLocked() {
+    while (cacheBytes_ > cacheLimit_ && !cache_.empty()) {
         cacheBytes_ -= cache_.back().bytes;
+        cacheIndex_.erase(cache_.back().key);
         cache_.pop_back();
     }
 }
@@ -354,9 +336,10 @@ double FrameService::serveFrame(const Job& job, const std::shared_ptr<const Data
     result->id = job.id;
     result->spec = job.spec;
     try {
-        const std::string key = cacheKey(job.spec);
+        const FrameKey key = keyOf(job.spec);
         const auto hit = cached(key);
-        if (needsVariableRange(job.spec.range.mode)) result->variableRange = variableRange(job.spec, ds);
+        if (needsVariableRange(job.spec.colouring.range.mode))
+            result->variableRange = variableRange(job.spec, ds);
         if (hit) {
             result->frame = hit->frame;
             result->fallback = hit->fallback;
@@ -476,14 +459,14 @@ void FrameService::prefetch(const Job& job, const std::shared_ptr<const Dataset>
             if (recolour(spec, ds)) continue; // computed before
             FallbackNote note;
             DataArray frame = computeFrame(var, spec, computeDevice(), note, limits());
-            store(entryFor(cacheKey(spec), spec, std::move(frame), note, knownRange(spec)), ds);
+            store(entryFor(keyOf(spec), spec, std::move(frame), note, knownRange(spec)), ds);
         }
     } catch (const std::exception&) {
         // A step ahead that fails is not shown; the request for it will say why.
     }
 }
 
-FrameService::CacheEntry FrameService::entryFor(const std::string& key, const ViewSpec& spec, DataArray frame,
+FrameService::CacheEntry FrameService::entryFor(const FrameKey& key, const ViewSpec& spec, DataArray frame,
                                                 FallbackNote note, std::optional<MinMax> variableRange,
                                                 const std::optional<CacheEntry>& had) {
     CacheEntry e{key, std::move(frame), std::move(note), 0, nullptr};
@@ -492,15 +475,15 @@ FrameService::CacheEntry FrameService::entryFor(const std::string& key, const Vi
     // GUI thread then only uploads (a frame on a device is coloured there, into GL's buffer).
     if (had) e.coloured = colouredMatching(had->coloured, spec, e.frame);
     if (!e.coloured && e.frame.ndim() == 2 && e.frame.device().isHost() &&
-        (!needsVariableRange(spec.range.mode) || variableRange))
+        (!needsVariableRange(spec.colouring.range.mode) || variableRange))
         e.coloured = std::make_shared<const ColouredFrame>(
-            colourFrame(e.frame, coloursOf(spec), variableRange, kWindowPixelOrder));
+            colourFrame(e.frame, spec.colouring, variableRange, kWindowPixelOrder));
     if (e.coloured) e.bytes += bytesOf(e.coloured->rgba);
     return e;
 }
 
 bool FrameService::recolour(const ViewSpec& spec, const std::shared_ptr<const Dataset>& ds) {
-    const std::string key = cacheKey(spec);
+    const FrameKey key = keyOf(spec);
     const auto hit = cached(key);
     if (!hit) return false;
     CacheEntry entry = entryFor(key, spec, hit->frame, hit->fallback, knownRange(spec), hit);
@@ -509,13 +492,13 @@ bool FrameService::recolour(const ViewSpec& spec, const std::shared_ptr<const Da
 }
 
 std::optional<MinMax> FrameService::knownRange(const ViewSpec& spec) {
-    if (!needsVariableRange(spec.range.mode)) return std::nullopt;
+    if (!needsVariableRange(spec.colouring.range.mode)) return std::nullopt;
     std::lock_guard lock(mutex_);
     return knownRangeLocked(spec);
 }
 
 std::optional<MinMax> FrameService::knownRangeLocked(const ViewSpec& spec) const {
-    const std::string key = spec.file + '\n' + spec.variable;
+    const VariableKey key = variableKeyOf(spec);
     for (const auto& [k, r] : ranges_)
         if (k == key) return r;
     return std::nullopt;
@@ -523,7 +506,6 @@ std::optional<MinMax> FrameService::knownRangeLocked(const ViewSpec& spec) const
 
 std::optional<MinMax> FrameService::variableRange(const ViewSpec& spec,
                                                   const std::shared_ptr<const Dataset>& ds) {
-    const std::string key = spec.file + '\n' + spec.variable;
     {
         std::lock_guard lock(mutex_);
         if (auto known = knownRangeLocked(spec)) return known;
@@ -539,7 +521,7 @@ std::optional<MinMax> FrameService::variableRange(const ViewSpec& spec,
     const auto [lo, hi] = extremes;
     const MinMax r{lo, hi};
     std::lock_guard lock(mutex_);
-    ranges_.push_front({key, r});
+    ranges_.push_front({variableKeyOf(spec), r});
     return r;
 }
 

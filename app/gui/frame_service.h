@@ -19,6 +19,7 @@
 #include <mutex>
 #include <optional>
 #include <thread>
+#include <unordered_map>
 
 #include "strata/core/dataset.h"
 #include "strata/core/fallback.h"
@@ -33,6 +34,13 @@ namespace strata::app {
 // At most `maxPoints` points of `s` for drawing: where there are more, each bin keeps its lowest
 // and highest point (in x order) and a NaN where it has one, so that peaks and gaps survive.
 LineSeries thinnedForDrawing(LineSeries s, std::size_t maxPoints = 8192);
+
+// A variable of a file: what the whole variable's extremes are kept by.
+struct VariableKey {
+    std::string file;
+    std::string variable;
+    friend bool operator==(const VariableKey&, const VariableKey&) = default;
+};
 
 struct FrameResult {
     std::uint64_t id = 0;
@@ -109,7 +117,7 @@ private:
         int direction = 0;
     };
     struct CacheEntry {
-        std::string key;
+        FrameKey key;
         DataArray frame;
         FallbackNote fallback;
         std::size_t bytes = 0;                         // the frame's and the colours'
@@ -124,11 +132,12 @@ private:
     void prefetch(const Job& job, const std::shared_ptr<const Dataset>& ds);
     bool hasWork() const;    // a frame or series request waits (mutex held)
     bool hasAnyWork() const; // that, or steps to compute around a frame (mutex held)
-    std::optional<CacheEntry> cached(const std::string& key);       // a copy, taken under the lock
-    std::optional<CacheEntry> cachedLocked(const std::string& key); // the same, mutex held
+    std::optional<CacheEntry> cached(const FrameKey& key);       // a copy, taken under the lock
+    std::optional<CacheEntry> cachedLocked(const FrameKey& key); // the same, mutex held
     // The answer to `job` from the cache when it can be given without the worker (mutex held).
     std::shared_ptr<FrameResult> answerFromCache(const Job& job);
     void store(CacheEntry entry, const std::shared_ptr<const Dataset>& ds); // dropped unless ds is current
+    void evictLocked(); // the least recently used frames, until the cache is within its limit
     std::optional<MinMax> variableRange(const ViewSpec& spec, const std::shared_ptr<const Dataset>& ds);
     // The variable `spec` shows: its resident copy when there is one, else the file's (lazy).
     // `load`: start loading it onto the compute device when it is not resident yet.
@@ -140,7 +149,7 @@ private:
     // when the frame is not cached.
     bool recolour(const ViewSpec& spec, const std::shared_ptr<const Dataset>& ds);
     // The entry for `frame` with its colours for `spec` (reused from `had` when they match).
-    CacheEntry entryFor(const std::string& key, const ViewSpec& spec, DataArray frame, FallbackNote note,
+    CacheEntry entryFor(const FrameKey& key, const ViewSpec& spec, DataArray frame, FallbackNote note,
                         std::optional<MinMax> variableRange, const std::optional<CacheEntry>& had = {});
 
     mutable std::mutex mutex_;
@@ -158,8 +167,10 @@ private:
     bool stopping_ = false;
     bool working_ = false;
     std::list<CacheEntry> cache_; // most recent first
+    // Each entry of cache_ by its key.
+    std::unordered_map<FrameKey, std::list<CacheEntry>::iterator> cacheIndex_;
     std::size_t cacheBytes_ = 0, cacheLimit_ = std::size_t(512) << 20;
-    std::list<std::pair<std::string, MinMax>> ranges_; // variable → whole extremes
+    std::list<std::pair<VariableKey, MinMax>> ranges_; // variable → whole extremes
     std::atomic<int> prefetchSteps_{8}, prefetchBehind_{2};
     std::atomic<bool> interrupt_{false}; // a newer request: a streamed reduction in progress stops
     std::atomic<bool> closing_{false};   // another file, or stopping: a range in progress stops

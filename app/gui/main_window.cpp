@@ -132,6 +132,11 @@ MainWindow::MainWindow(QWidget* parent)
         renderLabel_->setText(tr("Render: %1").arg(q(std::string(name(p.path)))));
         renderLabel_->setToolTip(q(p.reason));
     });
+    connect(image_, &ImageView::settingsChanged, this, [this](const ImageViewSettings& s) {
+        spec_.window = s.window; // the user zoomed, panned or reset: the view follows
+        rememberViewSoon();
+        emit viewChanged();
+    });
     connect(image_, &ImageView::drawError, this,
             [this](const QString& m) { showError(tr("Drawing failed"), m, false); });
     connect(image_, &ImageView::presented, this, &MainWindow::onPresented);
@@ -420,9 +425,8 @@ void MainWindow::showVariable(const QString& variablePath) {
         if (!have) {
             spec = defaultView(groupOf(*ds_, path), var.name());
             spec.variable = path;
-            spec.colormap = spec_.colormap;
-            spec.reversed = spec_.reversed;
-            spec.range = spec_.range;
+            spec.colouring = spec_.colouring;
+            if (spec.xDim == spec_.xDim && spec.yDim == spec_.yDim) spec.window = spec_.window; // same axes
         }
         datasetPanel_->setCurrent(variablePath);
         applyView(spec);
@@ -457,9 +461,8 @@ void MainWindow::applyView(const ViewSpec& spec, const std::string& steppingDim,
     } else {
         slices_->setIndices(spec_); // a loaded view, or a jump: the sliders follow
     }
-    if (colour_->colormap() != spec_.colormap || colour_->reversed() != spec_.reversed ||
-        !(colour_->range() == spec_.range))
-        colour_->set(spec_.colormap, spec_.reversed, spec_.range); // not on every step: typing goes on
+    if (colour_->colouring() != spec_.colouring)
+        colour_->set(spec_.colouring); // not on every step: typing goes on
     const std::uint64_t id = service_->requestFrame(spec_, steppingDim, direction);
     if (variableChanged) onResidencyChanged(q(spec_.variable)); // where this one's data is
     wantedFrame_ = id;
@@ -480,19 +483,17 @@ void MainWindow::assignDim(const QString& dim, Role role, ReduceOp op) {
 
 ImageViewSettings MainWindow::imageSettings() const {
     ImageViewSettings s = image_->settings();
-    s.colormap = spec_.colormap;
-    s.reversed = spec_.reversed;
-    s.range = spec_.range;
+    s.colouring = spec_.colouring;
+    s.window = spec_.window;
     return s;
 }
 
 void MainWindow::onColourChanged() {
     if (!ds_) return;
     ViewSpec s = spec_;
-    s.colormap = colour_->colormap();
-    s.reversed = colour_->reversed();
-    s.range = colour_->range();
-    const bool needsWhole = needsVariableRange(s.range.mode) && !needsVariableRange(spec_.range.mode);
+    s.colouring = colour_->colouring();
+    const bool needsWhole =
+        needsVariableRange(s.colouring.range.mode) && !needsVariableRange(spec_.colouring.range.mode);
     spec_ = s;
     if (needsWhole) { // the frame service works out the variable's extremes
         applyView(s);

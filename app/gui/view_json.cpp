@@ -2,6 +2,7 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <cmath>
 
 #include "strata/core/error.h"
 
@@ -19,6 +20,38 @@ std::string textField(const QJsonObject& o, const char* key, bool required) {
     return v.toString().toStdString();
 }
 
+double numberField(const QJsonObject& o, const char* key, const QString& where) {
+    const QJsonValue v = o.value(key);
+    if (!v.isDouble()) bad(QString("\"%1\" of \"%2\" must be a number").arg(key, where));
+    return v.toDouble();
+}
+
+QJsonArray toJson(Rgba8 c) { return QJsonArray{c.r, c.g, c.b, c.a}; }
+
+Rgba8 colourFromJson(const QJsonValue& v) {
+    const QString rule = "\"nanColour\" must be [r, g, b, a], each an integer 0 to 255";
+    const QJsonArray a = v.toArray();
+    if (!v.isArray() || a.size() != 4) bad(rule);
+    std::uint8_t c[4];
+    for (int i = 0; i < 4; ++i) {
+        const double x = a[i].toDouble(-1); // -1 for what is not a number
+        if (!(x >= 0 && x <= 255 && x == std::floor(x))) bad(rule);
+        c[i] = static_cast<std::uint8_t>(x);
+    }
+    return {c[0], c[1], c[2], c[3]};
+}
+
+QJsonObject toJson(const ViewWindow& w) { return {{"x0", w.x0}, {"x1", w.x1}, {"y0", w.y0}, {"y1", w.y1}}; }
+
+ViewWindow windowFromJson(const QJsonValue& v) {
+    if (!v.isObject()) bad("\"window\" must be an object {x0, x1, y0, y1}");
+    const QJsonObject o = v.toObject();
+    const ViewWindow w{numberField(o, "x0", "window"), numberField(o, "x1", "window"),
+                       numberField(o, "y0", "window"), numberField(o, "y1", "window")};
+    if (!(w.x0 < w.x1 && w.y0 < w.y1)) bad("\"window\" must have x0 < x1 and y0 < y1");
+    return w;
+}
+
 } // namespace
 
 QJsonObject toJson(const ViewSpec& spec) {
@@ -34,11 +67,13 @@ QJsonObject toJson(const ViewSpec& spec) {
     for (const auto& [d, op] : spec.reductions) reductions.append(QJsonArray{q(d), q(std::string(name(op)))});
     o["reductions"] = reductions;
     o["areaWeighted"] = spec.areaWeighted;
-    o["colormap"] = q(spec.colormap);
-    o["reversed"] = spec.reversed;
-    o["range"] = QJsonObject{{"mode", q(std::string(name(spec.range.mode)))},
-                             {"min", spec.range.fixedMin},
-                             {"max", spec.range.fixedMax}};
+    const Colouring& c = spec.colouring;
+    o["colormap"] = q(c.colormap);
+    o["reversed"] = c.reversed;
+    o["range"] = QJsonObject{
+        {"mode", q(std::string(name(c.range.mode)))}, {"min", c.range.fixedMin}, {"max", c.range.fixedMax}};
+    o["nanColour"] = toJson(c.nanColour);
+    if (spec.window) o["window"] = toJson(*spec.window);
     return o;
 }
 
@@ -77,21 +112,26 @@ ViewSpec viewFromJson(const QJsonObject& o) {
         if (!o.value("areaWeighted").isBool()) bad("\"areaWeighted\" must be true or false");
         spec.areaWeighted = o.value("areaWeighted").toBool();
     }
-    if (o.contains("colormap")) spec.colormap = textField(o, "colormap", true);
+    // Each colour field and the window are optional: a view saved before they were has the
+    // defaults (viridis, per frame, magenta NaN, the whole frame).
+    Colouring& c = spec.colouring;
+    if (o.contains("colormap")) c.colormap = textField(o, "colormap", true);
     if (o.contains("reversed")) {
         if (!o.value("reversed").isBool()) bad("\"reversed\" must be true or false");
-        spec.reversed = o.value("reversed").toBool();
+        c.reversed = o.value("reversed").toBool();
     }
     if (o.contains("range")) {
         const QJsonObject r = o.value("range").toObject();
         try {
-            spec.range.mode = parseRangeMode(textField(r, "mode", true));
+            c.range.mode = parseRangeMode(textField(r, "mode", true));
         } catch (const ValueError& e) {
             bad(QString::fromStdString(e.what()));
         }
-        spec.range.fixedMin = r.value("min").toDouble(0);
-        spec.range.fixedMax = r.value("max").toDouble(1);
+        c.range.fixedMin = r.value("min").toDouble(0);
+        c.range.fixedMax = r.value("max").toDouble(1);
     }
+    if (o.contains("nanColour")) c.nanColour = colourFromJson(o.value("nanColour"));
+    if (o.contains("window") && !o.value("window").isNull()) spec.window = windowFromJson(o.value("window"));
     return spec;
 }
 

@@ -8,7 +8,9 @@
 namespace strata::app {
 
 // JSON: {"file", "variable", "x", "y", "indices": {dim: i}, "reductions": [[dim, op]],
-// "colormap", "reversed", "range": {"mode", "min", "max"}}.
+// "areaWeighted", "colormap", "reversed", "range": {"mode", "min", "max"}, "nanColour": [r, g, b, a],
+// "window": {"x0", "x1", "y0", "y1"}} — the whole ViewSpec; "window" only when zoomed or panned.
+// Reading, every field but "variable" and "x" may be missing (views saved by older versions).
 QJsonObject toJson(const ViewSpec& spec);
 // Throws ValueError naming the field for a document that is not a view.
 ViewSpec viewFromJson(const QJsonObject& o);

@@ -315,8 +315,8 @@ int main(int argc, char** argv) {
         // The colours, as the frame service's worker makes them ahead for host frames.
         std::shared_ptr<const strata::ColouredFrame> coloured;
         if (frame.device().isHost())
-            coloured = std::make_shared<const strata::ColouredFrame>(
-                strata::colourFrame(frame, timed.settings(), std::nullopt, strata::kWindowPixelOrder));
+            coloured = std::make_shared<const strata::ColouredFrame>(strata::colourFrame(
+                frame, timed.settings().colouring, std::nullopt, strata::kWindowPixelOrder));
         const double t2 = nowMs();
         if (step > 0) {
             stats.add("compute", t1 - t0);

@@ -8,19 +8,16 @@
 
 namespace strata {
 
-ColouredFrame colourFrame(const DataArray& frame, const ImageViewSettings& settings,
+ColouredFrame colourFrame(const DataArray& frame, const Colouring& colouring,
                           std::optional<MinMax> variableRange, PixelOrder order) {
     STRATA_EXPECTS(frame.ndim() == 2 && frame.device().isHost(), ValueError,
                    "colourFrame: '" + frame.name() + "' must be a 2-D frame on the host");
     ColouredFrame c;
-    c.colormap = settings.colormap;
-    c.reversed = settings.reversed;
-    c.mode = settings.range;
-    c.nanColour = settings.nanColour;
+    c.colouring = colouring;
     c.order = order;
-    c.range = frameColourRange(settings.range, frame, variableRange);
-    std::vector<Rgba8> table = colormapTable(settings.colormap, settings.reversed);
-    Rgba8 nan = settings.nanColour;
+    c.range = frameColourRange(colouring.range, frame, variableRange);
+    std::vector<Rgba8> table = colormapTable(colouring.colormap, colouring.reversed);
+    Rgba8 nan = colouring.nanColour;
     if (order == PixelOrder::Bgra) {
         for (Rgba8& t : table) std::swap(t.r, t.b);
         std::swap(nan.r, nan.b);
@@ -30,9 +27,8 @@ ColouredFrame colourFrame(const DataArray& frame, const ImageViewSettings& setti
     return c;
 }
 
-bool colouredFor(const ColouredFrame& c, const ImageViewSettings& s, const DataArray& frame) {
-    return c.colormap == s.colormap && c.reversed == s.reversed && c.mode == s.range &&
-           c.nanColour == s.nanColour && c.rgba.ndim() == 3 && frame.ndim() == 2 &&
+bool colouredFor(const ColouredFrame& c, const Colouring& colouring, const DataArray& frame) {
+    return c.colouring == colouring && c.rgba.ndim() == 3 && frame.ndim() == 2 &&
            c.rgba.shape()[0] == frame.shape()[0] && c.rgba.shape()[1] == frame.shape()[1];
 }
 

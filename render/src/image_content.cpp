@@ -37,10 +37,9 @@ bool ImageContent::setFrame(ImageFrame frame) {
 }
 
 bool ImageContent::setSettings(const ImageViewSettings& s) {
-    const bool recolour = s.colormap != settings_.colormap || s.reversed != settings_.reversed ||
-                          !(s.range == settings_.range) || !(s.nanColour == settings_.nanColour) ||
-                          s.allowInterop != settings_.allowInterop;
-    if (recolour) (void)colormapTable(s.colormap); // throws for an unknown map before anything changes
+    const bool recolour = s.colouring != settings_.colouring || s.allowInterop != settings_.allowInterop;
+    if (recolour)
+        (void)colormapTable(s.colouring.colormap); // throws for an unknown map before anything changes
     settings_ = s;
     return recolour;
 }

@@ -71,10 +71,11 @@ const FramePathInfo& ImageScene::path() const {
 void ImageScene::updateTexture() {
     const ImageFrame& frame = *content_.frame();
     const ImageViewSettings& settings = content_.settings();
+    const Colouring& colouring = settings.colouring;
     const DataArray& f = frame.frame;
-    const std::string key = settings.colormap + (settings.reversed ? "_r@" : "@") + f.device().toString();
+    const std::string key = colouring.colormap + (colouring.reversed ? "_r@" : "@") + f.device().toString();
     if (key != lutKey_) {
-        table_ = colormapTable(settings.colormap, settings.reversed);
+        table_ = colormapTable(colouring.colormap, colouring.reversed);
         lut_ = colormapLut(table_, f.device(), defaultStream(f.device()));
         lutKey_ = key;
     }
@@ -84,13 +85,13 @@ void ImageScene::updateTexture() {
         textureAllowsInterop_ = settings.allowInterop;
     }
     const ColouredFrame* ahead = frame.coloured.get();
-    if (ahead && colouredFor(*ahead, settings, f)) { // coloured off the GUI thread: upload only
+    if (ahead && colouredFor(*ahead, colouring, f)) { // coloured off the GUI thread: upload only
         range_ = ahead->range;
         texture_->updateRgba(ahead->rgba, ahead->order == PixelOrder::Bgra);
         colouredAhead_ = true;
     } else {
-        range_ = frameColourRange(settings.range, f, frame.variableRange);
-        texture_->update(f, lut_, range_.first, range_.second, nullptr, settings.nanColour);
+        range_ = frameColourRange(colouring.range, f, frame.variableRange);
+        texture_->update(f, lut_, range_.first, range_.second, nullptr, colouring.nanColour);
         colouredAhead_ = false;
     }
     textureDirty_ = false;

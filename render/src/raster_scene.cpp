@@ -83,14 +83,14 @@ void RasterScene::setSettings(const ImageViewSettings& s) {
 
 void RasterScene::colour() {
     const ImageFrame& f = *content_.frame();
-    const ImageViewSettings& s = content_.settings();
-    table_ = colormapTable(s.colormap, s.reversed);
+    const Colouring& c = content_.settings().colouring;
+    table_ = colormapTable(c.colormap, c.reversed);
     // Bytes in the window's order are copied as they are; R, G, B, A converted as they are.
-    colouredAhead_ = f.coloured && colouredFor(*f.coloured, s, f.frame) &&
+    colouredAhead_ = f.coloured && colouredFor(*f.coloured, c, f.frame) &&
                      (f.coloured->order == PixelOrder::Rgba || f.coloured->order == kWindowPixelOrder);
     coloured_ = colouredAhead_ ? f.coloured
                                : std::make_shared<const ColouredFrame>(
-                                     colourFrame(f.frame, s, f.variableRange, kWindowPixelOrder));
+                                     colourFrame(f.frame, c, f.variableRange, kWindowPixelOrder));
     STRATA_EXPECTS(coloured_->rgba.variable().isContiguous(), ValueError,
                    "the raster view needs the frame's colours contiguous on the host");
     path_ = {FramePath::HostRaster, "the frame is on the host: painted into the window without GL"};

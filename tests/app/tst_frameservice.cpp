@@ -43,8 +43,7 @@ bool sameValues(const DataArray& a, const DataArray& b) {
 // Empty when `c` holds what the core's colour map makes of `frame` with `spec`'s colours over
 // `range`; otherwise what differs.
 QString colourProblem(const ColouredFrame& c, const DataArray& frame, const ViewSpec& spec, MinMax range) {
-    if (c.colormap != spec.colormap || c.reversed != spec.reversed || !(c.mode == spec.range))
-        return "made with other colour settings";
+    if (c.colouring != spec.colouring) return "made with another colouring";
     if (c.range != range)
         return QString("range %1..%2, expected %3..%4")
             .arg(c.range.first)
@@ -53,7 +52,7 @@ QString colourProblem(const ColouredFrame& c, const DataArray& frame, const View
             .arg(range.second);
     // The worker makes them in the window's byte order (B, G, R, A on this machine).
     if (c.order != kWindowPixelOrder) return "not in the window's byte order";
-    std::vector<Rgba8> table = colormapTable(spec.colormap, spec.reversed);
+    std::vector<Rgba8> table = colormapTable(spec.colouring.colormap, spec.colouring.reversed);
     Rgba8 nan{255, 0, 255, 255};
     if (c.order == PixelOrder::Bgra) {
         for (Rgba8& t : table) std::swap(t.r, t.b);
@@ -242,8 +241,8 @@ private slots:
         service.setDataset(ds_);
         QSignalSpy ready(&service, &FrameService::frameReady);
         ViewSpec spec = specAt(*ds_, 3);
-        spec.colormap = "magma";
-        spec.reversed = true; // the range per frame, the default
+        spec.colouring.colormap = "magma";
+        spec.colouring.reversed = true; // the range per frame, the default
         const Result r = waitFor(ready, service.requestFrame(spec, "time", +1));
         QVERIFY(r && r->error.isEmpty());
         if (!r->frame.device().isHost())
@@ -264,9 +263,9 @@ private slots:
         // Other colours for a cached frame: not those of the old map (the view colours it, or the
         // worker has made the new ones); asked again after the worker has run, the new ones.
         ViewSpec fixed = spec4;
-        fixed.colormap = "viridis";
-        fixed.reversed = false;
-        fixed.range = {RangeMode::Fixed, 5000, 6000};
+        fixed.colouring.colormap = "viridis";
+        fixed.colouring.reversed = false;
+        fixed.colouring.range = {RangeMode::Fixed, 5000, 6000};
         const Result other = waitFor(ready, service.requestFrame(fixed, "time", 0));
         QVERIFY(other && other->error.isEmpty());
         QVERIFY(!other->coloured || colourProblem(*other->coloured, frame4, fixed, {5000, 6000}).isEmpty());
@@ -277,7 +276,7 @@ private slots:
         QVERIFY2(why.isEmpty(), qPrintable(why));
         // The whole variable's range: the colours are made once it is known.
         ViewSpec whole = spec4;
-        whole.range = {RangeMode::Variable, 0, 1};
+        whole.colouring.range = {RangeMode::Variable, 0, 1};
         const Result w = waitFor(ready, service.requestFrame(whole, "time", 0));
         QVERIFY(w && w->variableRange && w->coloured);
         why = colourProblem(*w->coloured, frame4, whole, *w->variableRange);

@@ -425,7 +425,7 @@ private slots:
         verifyShown();
         w_->colourPanel()->modeBox()->setCurrentIndex(1); // whole variable
         QVERIFY(settle());
-        QTRY_COMPARE(w_->view().range.mode, RangeMode::Variable);
+        QTRY_COMPARE(w_->view().colouring.range.mode, RangeMode::Variable);
         const auto [lo, hi] =
             minmaxValues(w_->dataset()->operator[]("HGT").load(Device::host(), Stream::host()));
         QTRY_COMPARE(w_->imageView()->colourRange().first, lo);
@@ -439,21 +439,21 @@ private slots:
         w_->colourPanel()->minEdit()->setText("5000");
         w_->colourPanel()->maxEdit()->setText("6000");
         emit w_->colourPanel()->maxEdit()->editingFinished();
-        QCOMPARE(w_->view().range.mode, RangeMode::Fixed);
+        QCOMPARE(w_->view().colouring.range.mode, RangeMode::Fixed);
         QTRY_COMPARE(w_->imageView()->colourRange(), (MinMax{5000, 6000}));
         w_->colourPanel()->mapBox()->setCurrentText("magma");
         w_->colourPanel()->reverseBox()->setChecked(true);
-        QCOMPARE(QString::fromStdString(w_->imageView()->settings().colormap), QString("magma"));
-        QVERIFY(w_->imageView()->settings().reversed);
+        QCOMPARE(QString::fromStdString(w_->imageView()->settings().colouring.colormap), QString("magma"));
+        QVERIFY(w_->imageView()->settings().colouring.reversed);
     }
 
     void saveAndLoadAView() {
         QTemporaryDir dir;
         ViewSpec v = defaultView(*w_->dataset(), "HGT");
         v = assignRole(v, {"time", "lat", "lon"}, "time", Role::Reduce, ReduceOp::Std);
-        v.colormap = "RdBu";
-        v.reversed = true;
-        v.range = {RangeMode::Fixed, -3, 4};
+        v.colouring.colormap = "RdBu";
+        v.colouring.reversed = true;
+        v.colouring.range = {RangeMode::Fixed, -3, 4};
         w_->applyView(v);
         verifyShown();
         const QString path = dir.filePath("view.json");
@@ -466,9 +466,7 @@ private slots:
         QCOMPARE(back.reductions, v.reductions);
         QCOMPARE(back.xDim, v.xDim);
         QCOMPARE(back.yDim, v.yDim);
-        QCOMPARE(back.colormap, v.colormap);
-        QCOMPARE(back.reversed, true);
-        QVERIFY(back.range == v.range);
+        QVERIFY(back.colouring == v.colouring);
         // The JSON reads back to the same struct.
         const ViewSpec parsed = viewFromJsonText(toJsonText(back));
         QCOMPARE(toJsonText(parsed), toJsonText(back));
@@ -481,6 +479,53 @@ private slots:
         QVERIFY(w_->lastError().contains("\"variable\" must be text"));
         QCOMPARE(w_->view().reductions, v.reductions);
         if (w_->errorBox()) w_->errorBox()->close();
+    }
+
+    void theZoomIsSavedWithTheView() {
+        QVERIFY(ensure(kHgt));
+        w_->applyView(defaultView(*w_->dataset(), "HGT"));
+        verifyShown();
+        ImageView* image = w_->imageView();
+        QVERIFY(!w_->view().window);
+        // Painted once, so that the wheel zooms about a point of the plot.
+        QSignalSpy presented(image, &ImageView::presented);
+        image->requestRender();
+        QVERIFY(presented.wait(5000));
+        const QPointF at = image->rect().center();
+        QWheelEvent wheel(at, image->mapToGlobal(at), QPoint(), QPoint(0, 240), Qt::NoButton, Qt::NoModifier,
+                          Qt::NoScrollPhase, false);
+        QApplication::sendEvent(image, &wheel);
+        QVERIFY(image->settings().window.has_value());
+        const ViewWindow zoomed = *image->settings().window;
+        QVERIFY(zoomed.x1 - zoomed.x0 < 300); // in from the whole 360° of longitude
+        QVERIFY(w_->view().window == zoomed); // the view follows the user's zoom
+        // A step keeps it.
+        w_->slicePanel()->step(+1);
+        verifyShown();
+        QVERIFY(w_->view().window == zoomed);
+        QVERIFY(image->settings().window == zoomed);
+
+        QTemporaryDir dir;
+        const QString path = dir.filePath("zoomed.json");
+        QVERIFY(w_->saveView(path));
+        QFile saved(path);
+        QVERIFY(saved.open(QIODevice::ReadOnly));
+        QVERIFY(viewFromJsonText(saved.readAll()).window == zoomed);
+        image->resetView(); // View ▸ Reset Zoom
+        QVERIFY(!image->settings().window);
+        QVERIFY(!w_->view().window);
+        QVERIFY(w_->loadView(path));
+        verifyShown();
+        QVERIFY(w_->view().window == zoomed);
+        QTRY_VERIFY(image->settings().window == zoomed); // the image is zoomed again
+        // Time onto Y: other axes, so the window (in degrees) goes.
+        const ViewSpec hovmoller = assignRole(w_->view(), {"time", "lat", "lon"}, "time", Role::Y);
+        w_->applyView(hovmoller);
+        verifyShown();
+        QVERIFY(!w_->view().window);
+        QVERIFY(!image->settings().window);
+        w_->applyView(defaultView(*w_->dataset(), "HGT")); // as the next case expects to find it
+        verifyShown();
     }
 
     void reopeningAFileRestoresItsLastView() {

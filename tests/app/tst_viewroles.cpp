@@ -95,6 +95,33 @@ private slots:
         QCOMPARE(assignRole(base(), kDims, "nope", Role::X).xDim, std::string("lon"));
     }
 
+    void theWindowGoesWithTheAxes() {
+        // The zoom and pan window is in X's and Y's coordinates: kept while they stay, dropped
+        // when either changes.
+        ViewSpec zoomed = base();
+        zoomed.window = ViewWindow{10, 20, -5, 5};
+        ViewSpec s = assignRole(zoomed, kDims, "level", Role::Reduce, ReduceOp::Mean);
+        QVERIFY(s.window == zoomed.window);
+        s = assignRole(s, kDims, "level", Role::Reduce, ReduceOp::Max); // another op
+        QVERIFY(s.window == zoomed.window);
+        s = assignRole(s, kDims, "time", Role::Slice); // already sliced: unchanged
+        QVERIFY(s.window == zoomed.window);
+        QVERIFY(!assignRole(zoomed, kDims, "lat", Role::X).window);     // X and Y swap
+        QVERIFY(!assignRole(zoomed, kDims, "time", Role::Y).window);    // another Y
+        QVERIFY(!assignRole(zoomed, kDims, "lat", Role::Slice).window); // a line
+        // Fitting a saved view to a file: kept, unless Y is dropped (a line then).
+        const Dataset hgt = openDataset((kData + "/hgt.nc").toStdString());
+        ViewSpec saved = defaultView(hgt, "HGT");
+        saved.window = ViewWindow{100, 200, 0, 40};
+        ViewSpec out;
+        QVERIFY(fitViewTo(saved, hgt, out));
+        QVERIFY(out.window == saved.window);
+        saved.yDim = "level"; // not in the file
+        QVERIFY(fitViewTo(saved, hgt, out));
+        QVERIFY(out.yDim.empty());
+        QVERIFY(!out.window);
+    }
+
     void fittingASavedView() {
         const Dataset hgt = openDataset((kData + "/hgt.nc").toStdString());
         ViewSpec saved = defaultView(hgt, "HGT");

@@ -41,7 +41,7 @@ private slots:
     void analyticField() {
         DataArray f = lonLatFrame(true, false);
         ImageViewSettings s;
-        s.range = {RangeMode::Fixed, -1, 1};
+        s.colouring.range = {RangeMode::Fixed, -1, 1};
         const auto before = transferCounters();
         QImage img = renderImage({f}, s, QSize(kW, kH));
         QCOMPARE(transferredSince(before).deviceToHost, 0u);
@@ -52,8 +52,8 @@ private slots:
         for (int j = 3; j < 73; j += 7)
             for (int i = 2; i < 144; i += 13) {
                 const double lon = 2.5 * i, lat = -90 + 2.5 * j;
-                Rgba8 want =
-                    expectedColour(table, static_cast<float>(analytic(lon, lat)), -1, 1, s.nanColour);
+                Rgba8 want = expectedColour(table, static_cast<float>(analytic(lon, lat)), -1, 1,
+                                            s.colouring.nanColour);
                 Rgba8 got = colourAt(img, g.transform.pixelX(lon), g.transform.pixelY(lat));
                 QVERIFY2(got == want, qPrintable(QString("cell lon %1 lat %2: %3, want %4")
                                                      .arg(lon)
@@ -69,7 +69,7 @@ private slots:
     // Latitude stored north to south: the same picture, north up.
     void descendingLatitude() {
         ImageViewSettings s;
-        s.range = {RangeMode::Fixed, -1, 1};
+        s.colouring.range = {RangeMode::Fixed, -1, 1};
         QImage up = renderImage({lonLatFrame(true, false)}, s, QSize(kW, kH));
         QImage down = renderImage({lonLatFrame(false, false)}, s, QSize(kW, kH));
         const long differ = differingPixels(up, down, 0);
@@ -82,7 +82,8 @@ private slots:
         Geometry g = geometryOf(f, s, kW, kH);
         const auto table = colormapTable("viridis");
         Rgba8 got = colourAt(down, g.transform.pixelX(45), g.transform.pixelY(45));
-        QVERIFY(got == expectedColour(table, static_cast<float>(analytic(45, 45)), -1, 1, s.nanColour));
+        QVERIFY(got ==
+                expectedColour(table, static_cast<float>(analytic(45, 45)), -1, 1, s.colouring.nanColour));
         QString why = compareWithBaseline(down, "descending_lat");
         QVERIFY2(why.isEmpty(), qPrintable(why));
     }
@@ -90,13 +91,13 @@ private slots:
     void nanCells() {
         DataArray f = lonLatFrame(true, true);
         ImageViewSettings s; // range per frame: NaN is skipped by minmax
-        s.nanColour = {255, 0, 255, 255};
+        s.colouring.nanColour = {255, 0, 255, 255};
         QImage img = renderImage({f}, s, QSize(kW, kH));
         Geometry g = geometryOf(f, s, kW, kH);
         for (double lon : {92.5, 120.0, 145.0})
             for (double lat : {2.5, 15.0, 27.5}) {
                 Rgba8 got = colourAt(img, g.transform.pixelX(lon), g.transform.pixelY(lat));
-                QVERIFY2(got == s.nanColour,
+                QVERIFY2(got == s.colouring.nanColour,
                          qPrintable(QString("lon %1 lat %2: %3").arg(lon).arg(lat).arg(str(got))));
             }
         // Outside the block the finite values keep their colours, ranged over the finite extremes.
@@ -105,7 +106,8 @@ private slots:
             if (!std::isnan(v)) lo = std::min(lo, v), hi = std::max(hi, v);
         const auto table = colormapTable("viridis");
         Rgba8 got = colourAt(img, g.transform.pixelX(45), g.transform.pixelY(45));
-        QVERIFY(got == expectedColour(table, static_cast<float>(analytic(45, 45)), lo, hi, s.nanColour));
+        QVERIFY(got ==
+                expectedColour(table, static_cast<float>(analytic(45, 45)), lo, hi, s.colouring.nanColour));
         QString why = compareWithBaseline(img, "nan_cells");
         QVERIFY2(why.isEmpty(), qPrintable(why));
     }
@@ -121,13 +123,13 @@ private slots:
         DataArray f = DataArray::fromHost("ends", {"y", "x"}, {1, 2}, v);
         for (bool reversed : {false, true}) {
             ImageViewSettings s;
-            s.colormap = map.toStdString();
-            s.reversed = reversed;
-            s.range = {RangeMode::Fixed, 0, 1};
+            s.colouring.colormap = map.toStdString();
+            s.colouring.reversed = reversed;
+            s.colouring.range = {RangeMode::Fixed, 0, 1};
             s.aspect = AspectMode::Fill;
             QImage img = renderImage({f}, s, QSize(360, 200));
             Geometry g = geometryOf(f, s, 360, 200);
-            const auto table = colormapTable(s.colormap, reversed);
+            const auto table = colormapTable(s.colouring.colormap, reversed);
             QVERIFY(colourAt(img, g.transform.pixelX(0), g.transform.pixelY(0)) == table.front());
             QVERIFY(colourAt(img, g.transform.pixelX(1), g.transform.pixelY(0)) == table.back());
             if (!reversed) {
@@ -146,8 +148,8 @@ private slots:
         var.attrs().set({"long_name", DType::Char, std::string("ramp")});
         DataArray f("ramp", var);
         ImageViewSettings s;
-        s.colormap = "plasma";
-        s.range = {RangeMode::Fixed, -2, 3};
+        s.colouring.colormap = "plasma";
+        s.colouring.range = {RangeMode::Fixed, -2, 3};
         s.aspect = AspectMode::Fill;
         QImage img = renderImage({f}, s, QSize(kW, kH));
         Geometry g = geometryOf(f, s, kW, kH);
@@ -170,7 +172,7 @@ private slots:
     void exportAtSize() {
         DataArray f = lonLatFrame(true, false);
         ImageViewSettings s;
-        s.range = {RangeMode::Fixed, -1, 1};
+        s.colouring.range = {RangeMode::Fixed, -1, 1};
         const QString path = QString(STRATA_TEST_OUTPUT) + "/export_2x.png";
         QDir().mkpath(STRATA_TEST_OUTPUT);
         exportPng({f}, s, QSize(2 * kW, 2 * kH), path, 2);
@@ -181,7 +183,8 @@ private slots:
         for (double lon : {10.0, 100.0, 200.0, 300.0})
             for (double lat : {-60.0, 0.0, 45.0})
                 QVERIFY(colourAt(img, g.transform.pixelX(lon), g.transform.pixelY(lat)) ==
-                        expectedColour(table, static_cast<float>(analytic(lon, lat)), -1, 1, s.nanColour));
+                        expectedColour(table, static_cast<float>(analytic(lon, lat)), -1, 1,
+                                       s.colouring.nanColour));
     }
 
     void manyExportsBackToBack() {
@@ -189,7 +192,7 @@ private slots:
         // resets about one connection in twenty opened right after another closed: VTK aborted
         // the process on that. Twenty-five exports in a row all draw, and draw the same picture.
         ImageViewSettings s;
-        s.range = {RangeMode::Fixed, -1, 1};
+        s.colouring.range = {RangeMode::Fixed, -1, 1};
         const DataArray f = lonLatFrame(true, false);
         const QImage first = renderImage({f}, s, QSize(96, 64));
         for (int i = 0; i < 25; ++i) {

@@ -125,7 +125,7 @@ private slots:
         const char* d = std::getenv("DISPLAY");
         if (!d || !*d) QFAIL("the view needs an X display: run under xvfb-run (scripts/run-tests.sh)");
         frame_ = lonLatFrame(false, true);
-        settings_.range = {RangeMode::Fixed, -1, 1};
+        settings_.colouring.range = {RangeMode::Fixed, -1, 1};
         view_ = std::make_unique<ImageView>();
         view_->setPresentation(presentation_);
         view_->setFixedSize(kW, kH);
@@ -155,16 +155,18 @@ private slots:
         const auto table = colormapTable("viridis");
         ViewTransform t = transform();
         Rgba8 got = colourAt(onScreen, t.pixelX(45), t.pixelY(45));
-        QVERIFY(got ==
-                expectedColour(table, static_cast<float>(analytic(45, 45)), -1, 1, settings_.nanColour));
+        QVERIFY(got == expectedColour(table, static_cast<float>(analytic(45, 45)), -1, 1,
+                                      settings_.colouring.nanColour));
         // Unzoomed, the regular grid is copied onto whole pixels, the right way up (latitude is
         // stored north to south): the NaN block lies north of the equator, not south.
         if (gl()) QVERIFY(view_->frameCopied());
-        QVERIFY(colourAt(onScreen, t.pixelX(120), t.pixelY(15)) == settings_.nanColour);
+        QVERIFY(colourAt(onScreen, t.pixelX(120), t.pixelY(15)) == settings_.colouring.nanColour);
         QVERIFY(colourAt(onScreen, t.pixelX(120), t.pixelY(-15)) ==
-                expectedColour(table, static_cast<float>(analytic(120, -15)), -1, 1, settings_.nanColour));
+                expectedColour(table, static_cast<float>(analytic(120, -15)), -1, 1,
+                               settings_.colouring.nanColour));
         QVERIFY(colourAt(onScreen, t.pixelX(200), t.pixelY(60)) ==
-                expectedColour(table, static_cast<float>(analytic(200, 60)), -1, 1, settings_.nanColour));
+                expectedColour(table, static_cast<float>(analytic(200, 60)), -1, 1,
+                               settings_.colouring.nanColour));
     }
 
     void reportsThePath() {
@@ -191,7 +193,7 @@ private slots:
         QCOMPARE(view_->annotationGroupsRebuilt(), gl() ? 0 : -1);
         // Another range: the colour bar's ticks follow it, the axes stay.
         ImageViewSettings perFrame = settings_;
-        perFrame.range = ColourRange{RangeMode::Fixed, -2, 2};
+        perFrame.colouring.range = ColourRange{RangeMode::Fixed, -2, 2};
         view_->setSettings(perFrame);
         shown = view_->grabImage();
         QCOMPARE(view_->annotationGroupsRebuilt(), gl() ? 1 : -1); // the colour bar
@@ -220,7 +222,8 @@ private slots:
         long wrong = 0;
         for (int r = 0; r < 73; ++r)
             for (int c = 0; c < 144; ++c) {
-                const Rgba8 want = expectedColour(table, values[r * 144 + c], -1, 1, settings_.nanColour);
+                const Rgba8 want =
+                    expectedColour(table, values[r * 144 + c], -1, 1, settings_.colouring.nanColour);
                 for (int dy = 0; dy < 2; ++dy)
                     for (int dx = 0; dx < 2; ++dx) // row 0 (90°N) at the top
                         wrong += !(colourAt(shot, l.plot.x0 + 2 * c + dx + 0.5,
@@ -249,7 +252,8 @@ private slots:
         long inside = 0, outside = 0;
         for (int r = 0; r < 73; ++r)
             for (int c = 0; c < 144; ++c) {
-                const Rgba8 want = expectedColour(table, values[r * 144 + c], -1, 1, settings_.nanColour);
+                const Rgba8 want =
+                    expectedColour(table, values[r * 144 + c], -1, 1, settings_.colouring.nanColour);
                 const bool same =
                     colourAt(shot, pl.plot.x0 - 20 + 2 * c + 0.5, pl.plot.y1 - 2 * r - 1) == want;
                 (c < 10 ? outside : inside) += same;
@@ -285,8 +289,9 @@ private slots:
             for (int r = 0; r < 73; ++r)
                 for (int c = 0; c < 144; ++c) {
                     const double py = ascending ? l.plot.y0 + r + 0.5 : l.plot.y1 - r - 0.5;
-                    wrong += !(colourAt(shot, l.plot.x0 + c + 0.5, py) ==
-                               expectedColour(table, values[r * 144 + c], -1, 1, settings_.nanColour));
+                    wrong +=
+                        !(colourAt(shot, l.plot.x0 + c + 0.5, py) ==
+                          expectedColour(table, values[r * 144 + c], -1, 1, settings_.colouring.nanColour));
                 }
             QCOMPARE(wrong, 0L);
         }
@@ -330,7 +335,7 @@ private slots:
                     ++checked;
                     const QRgb got = shot.pixel(px, py);
                     const Rgba8 want =
-                        expectedColour(table, v[p.row * 72 + p.column], -1, 1, settings_.nanColour);
+                        expectedColour(table, v[p.row * 72 + p.column], -1, 1, settings_.colouring.nanColour);
                     wrong += !(qRed(got) == want.r && qGreen(got) == want.g && qBlue(got) == want.b);
                 }
             QVERIFY2(checked > 10000, qPrintable(QString::number(checked)));
@@ -345,10 +350,11 @@ private slots:
         // Either way the picture is what export draws with the view's settings, whichever the
         // byte order the colours were made in (the window's B, G, R, A is the worker's).
         const QImage want = renderImage({frame_}, settings_, QSize(kW, kH));
-        auto own = std::make_shared<const ColouredFrame>(colourFrame(frame_, settings_, std::nullopt));
+        auto own =
+            std::make_shared<const ColouredFrame>(colourFrame(frame_, settings_.colouring, std::nullopt));
         for (PixelOrder order : {PixelOrder::Bgra, PixelOrder::Rgba}) {
-            auto made =
-                std::make_shared<const ColouredFrame>(colourFrame(frame_, settings_, std::nullopt, order));
+            auto made = std::make_shared<const ColouredFrame>(
+                colourFrame(frame_, settings_.colouring, std::nullopt, order));
             QCOMPARE(made->order, order);
             view_->setFrame({frame_, {}, {}, made});
             const QImage shown = view_->grabImage();
@@ -357,8 +363,8 @@ private slots:
         }
         // The two orders hold the same colours, red and blue swapped.
         {
-            const auto bgra =
-                colourFrame(frame_, settings_, std::nullopt, PixelOrder::Bgra).rgba.values<std::uint8_t>();
+            const auto bgra = colourFrame(frame_, settings_.colouring, std::nullopt, PixelOrder::Bgra)
+                                  .rgba.values<std::uint8_t>();
             const auto rgba = own->rgba.values<std::uint8_t>();
             QCOMPARE(bgra.size(), rgba.size());
             long wrong = 0;
@@ -369,8 +375,9 @@ private slots:
         }
         QImage shown;
         ImageViewSettings magma = settings_;
-        magma.colormap = "magma";
-        auto other = std::make_shared<const ColouredFrame>(colourFrame(frame_, magma, std::nullopt));
+        magma.colouring.colormap = "magma";
+        auto other =
+            std::make_shared<const ColouredFrame>(colourFrame(frame_, magma.colouring, std::nullopt));
         view_->setFrame({frame_, {}, {}, other});
         shown = view_->grabImage();
         QVERIFY(!view_->colouredAhead());

@@ -1,6 +1,9 @@
 #pragma once
-// How a frame's values are mapped onto a colour map: the range mode, as view state.
-// (render/ resolves it to the [vmin, vmax] the colour map and the colour bar use.)
+// How a frame's values are mapped onto a colour map, as view state: the range mode, and the
+// whole colouring (map, direction, range, NaN colour) as one value. (render/ resolves the range
+// to the [vmin, vmax] the colour map and the colour bar use.)
+#include <cstdint>
+#include <string>
 #include <string_view>
 #include <utility>
 
@@ -24,5 +27,20 @@ struct ColourRange {
 };
 
 using MinMax = std::pair<double, double>;
+
+struct Rgba8 {
+    std::uint8_t r = 0, g = 0, b = 0, a = 255;
+    friend bool operator==(const Rgba8&, const Rgba8&) = default;
+};
+
+// Everything that decides a frame's colours once its values are known: the view, the image
+// view, colour-mapped frames and the command line's PNG each hold one.
+struct Colouring {
+    std::string colormap = "viridis";
+    bool reversed = false;
+    ColourRange range;
+    Rgba8 nanColour{255, 0, 255, 255}; // magenta: in none of the maps
+    friend bool operator==(const Colouring&, const Colouring&) = default;
+};
 
 } // namespace strata

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "strata/core/colour_range.h" // Rgba8
 #include "strata/core/data_array.h"
 
 namespace strata {
@@ -49,11 +50,6 @@ std::pair<double, double> minmaxValues(const DataArray& a);
 // Counts of finite values in `bins` equal bins over [lo, hi] (hi falls in the last bin;
 // values outside and NaN are not counted). int64 array of shape {bins} on a's device.
 DataArray histogram(const DataArray& a, int bins, double lo, double hi, Stream stream);
-
-struct Rgba8 {
-    std::uint8_t r = 0, g = 0, b = 0, a = 255;
-    friend bool operator==(const Rgba8&, const Rgba8&) = default;
-};
 
 // Colour-maps a 2-D frame (any numeric dtype, any strides) into RGBA8, row-major, row 0 =
 // frame row 0: t = (v − vmin) / (vmax − vmin) in double, index = clamp(floor(t · n), 0, n−1)

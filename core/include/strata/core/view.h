@@ -1,9 +1,13 @@
 #pragma once
 // What the user looks at, as plain data: a variable, which dims are on X and Y, which are
-// sliced (at an index) or reduced (with an op), and the colour settings. The app's state and
-// the command line's options both become a ViewSpec; computeView turns one into a frame.
+// sliced (at an index) or reduced (with an op), the colouring, and the zoom and pan window.
+// The app's state and the command line's options both become a ViewSpec; computeView turns
+// one into a frame. A FrameKey is the part of it that decides the frame's values.
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,6 +17,7 @@
 #include "strata/core/fallback.h"
 #include "strata/core/memory_budget.h"
 #include "strata/core/ops.h"
+#include "strata/core/view_window.h"
 
 namespace strata {
 
@@ -27,9 +32,8 @@ struct ViewSpec {
     // of them is in the order): weighted by the cell areas the variable's cell_measures names,
     // else by cos(latitude). Needs the latitude (or the cell areas' dims) among them.
     bool areaWeighted = false;
-    std::string colormap = "viridis";
-    bool reversed = false;
-    ColourRange range;
+    Colouring colouring;
+    std::optional<ViewWindow> window; // zoom and pan of an image; unset shows the whole frame
 
     // The dims of `var` that are neither displayed nor reduced (they are sliced).
     std::vector<std::string> slicedDims(const std::vector<std::string>& varDims) const;
@@ -37,7 +41,24 @@ struct ViewSpec {
     std::int64_t indexOf(const std::string& dim) const;
     // The dims of the area-weighted mean (those reduced with Mean), when areaWeighted; else none.
     std::vector<std::string> areaMeanDims() const;
+
+    friend bool operator==(const ViewSpec&, const ViewSpec&) = default; // indices in order, too
 };
+
+// What decides a frame's values (not its colours, nor the window it is seen through): two
+// specs with equal keys have the same frame. Indices are sorted by dim; reductions keep their
+// order (it is the order they are applied in).
+struct FrameKey {
+    std::string file;
+    std::string variable;
+    std::string xDim;
+    std::string yDim;
+    std::vector<std::pair<std::string, std::int64_t>> indices;
+    std::vector<std::pair<std::string, ReduceOp>> reductions;
+    bool areaWeighted = false;
+    friend bool operator==(const FrameKey&, const FrameKey&) = default;
+};
+FrameKey keyOf(const ViewSpec& spec);
 
 // Checks the spec against the array's dims: X (and Y) given, every named dim exists, no dim
 // has two roles, indices in range. Throws ValueError / IndexError naming the dim.
@@ -69,3 +90,11 @@ DataArray computeFrame(const DataArray& var, const ViewSpec& spec, Device device
                        const ViewLimits& limits = {});
 
 } // namespace strata
+
+// Hashes agreeing with ==, for unordered containers keyed by a view or a frame.
+template <> struct std::hash<strata::FrameKey> {
+    std::size_t operator()(const strata::FrameKey& k) const noexcept;
+};
+template <> struct std::hash<strata::ViewSpec> {
+    std::size_t operator()(const strata::ViewSpec& s) const noexcept;
+};

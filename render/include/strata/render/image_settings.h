@@ -14,10 +14,7 @@
 namespace strata {
 
 struct ImageViewSettings {
-    std::string colormap = "viridis";
-    bool reversed = false;
-    ColourRange range;
-    Rgba8 nanColour{255, 0, 255, 255}; // magenta: in none of the maps
+    Colouring colouring;
     AspectMode aspect = AspectMode::Auto;
     std::optional<ViewWindow> window; // zoom and pan; unset shows the whole frame
     bool allowInterop = true;         // false forces the host upload (for comparisons)
@@ -32,15 +29,12 @@ inline constexpr PixelOrder kWindowPixelOrder =
     std::endian::native == std::endian::little ? PixelOrder::Bgra : PixelOrder::Rgba;
 
 // A frame on the host already colour-mapped (off the GUI thread) as the view would map it with
-// some settings: the pixels, the range it was mapped with, and the settings that decide them.
+// some colouring: the pixels, the range it was mapped with, and the colouring that decides them.
 struct ColouredFrame {
     DataArray rgba; // uint8 {rows, columns, 4}, on the host, bytes in `order`
     PixelOrder order = PixelOrder::Rgba;
     MinMax range; // [vmin, vmax] as resolveRange gave it
-    std::string colormap;
-    bool reversed = false;
-    ColourRange mode;
-    Rgba8 nanColour;
+    Colouring colouring;
 };
 
 // A frame to show: a 2-D array (dims: rows drawn vertically, columns horizontally) on the
@@ -50,20 +44,20 @@ struct ImageFrame {
     std::string title;                   // empty: frameTitle(frame)
     std::optional<MinMax> variableRange; // the whole variable's extremes, for RangeMode::Variable
     // `frame` colour-mapped ahead: the view uploads it as it is when it was made with the view's
-    // settings (colouredFor), and colours the frame itself otherwise.
+    // colouring (colouredFor), and colours the frame itself otherwise.
     std::shared_ptr<const ColouredFrame> coloured;
 };
 
-// `frame` (2-D, on the host) colour-mapped as the image view maps it with `settings`: the range
+// `frame` (2-D, on the host) colour-mapped as the image view maps it with `colouring`: the range
 // resolved from the mode (the frame's extremes, `variableRange`, fixed), the map's LUT, NaN in
-// the settings' colour, each pixel's bytes in `order` (the LUT's channels are swapped for Bgra:
+// the colouring's colour, each pixel's bytes in `order` (the LUT's channels are swapped for Bgra:
 // no pass over the pixels). Throws ValueError for a frame on a device or not 2-D, or an
 // unknown map.
-ColouredFrame colourFrame(const DataArray& frame, const ImageViewSettings& settings,
+ColouredFrame colourFrame(const DataArray& frame, const Colouring& colouring,
                           std::optional<MinMax> variableRange, PixelOrder order = PixelOrder::Rgba);
 
-// True when `c` is what colourFrame makes of a frame of `frame`'s shape with `settings` (and
-// the same variable range): the same map, direction, range mode and NaN colour.
-bool colouredFor(const ColouredFrame& c, const ImageViewSettings& settings, const DataArray& frame);
+// True when `c` is what colourFrame makes of a frame of `frame`'s shape with `colouring` (and
+// the same variable range): an equal Colouring, and the frame's shape.
+bool colouredFor(const ColouredFrame& c, const Colouring& colouring, const DataArray& frame);
 
 } // namespace strata

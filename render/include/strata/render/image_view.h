@@ -79,7 +79,8 @@ public:
 signals:
     void cellHovered(const strata::Pick& pick);
     void cellClicked(const strata::Pick& pick); // a press and release without a drag between
-    void settingsChanged(const strata::ImageViewSettings& settings); // zoom and pan
+    // The user zoomed, panned or reset the view (settings.window); not sent for setSettings.
+    void settingsChanged(const strata::ImageViewSettings& settings);
     void framePathChanged(const strata::FramePathInfo& path);
     void drawError(const QString& message);
     // After each frame has reached the window system (GL swapped, or the raster flushed).

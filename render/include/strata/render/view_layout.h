@@ -3,6 +3,7 @@
 // in the window, which part of the data is visible (zoom and pan), and the mapping between
 // data coordinates and pixels that drawing and picking share. Pixels have their origin at the
 // bottom left of the window (as in GL and VTK), in device pixels.
+#include "strata/core/view_window.h"
 #include "strata/render/grid_geometry.h"
 
 namespace strata {
@@ -13,13 +14,6 @@ struct PixelRect {
     double height() const { return y1 - y0; }
     bool contains(double x, double y) const { return x >= x0 && x <= x1 && y >= y0 && y <= y1; }
     friend bool operator==(const PixelRect&, const PixelRect&) = default;
-};
-
-// The visible interval of data coordinates; x0 < x1 and y0 < y1 (values increase to the
-// right and upward: descending coordinates are drawn the right way round).
-struct ViewWindow {
-    double x0 = 0, x1 = 1, y0 = 0, y1 = 1;
-    friend bool operator==(const ViewWindow&, const ViewWindow&) = default;
 };
 
 // The whole frame: the extents of the cells' edges.

@@ -1,0 +1,110 @@
+// ViewSpec as a value: equality and a hash over every field (the frame's, the colouring and the
+// zoom window), and the Colouring it holds.
+#include <QtTest>
+
+#include <functional>
+#include <unordered_set>
+
+#include "strata/core/view.h"
+
+using namespace strata;
+
+namespace {
+
+ViewSpec base() {
+    ViewSpec s;
+    s.file = "/data/hgt.nc";
+    s.variable = "HGT";
+    s.xDim = "lon";
+    s.yDim = "lat";
+    s.indices = {{"time", 3}, {"level", 2}};
+    s.reductions = {{"member", ReduceOp::Mean}};
+    s.colouring.range = {RangeMode::Fixed, -1, 1};
+    s.window = ViewWindow{0, 180, -45, 45};
+    return s;
+}
+
+struct Change {
+    const char* name;
+    std::function<void(ViewSpec&)> apply;
+};
+
+const std::vector<Change>& changes() {
+    static const std::vector<Change> all{
+        {"file", [](ViewSpec& s) { s.file = "/data/other.nc"; }},
+        {"variable", [](ViewSpec& s) { s.variable = "T"; }},
+        {"x dim", [](ViewSpec& s) { s.xDim = "time"; }},
+        {"y dim", [](ViewSpec& s) { s.yDim.clear(); }},
+        {"an index", [](ViewSpec& s) { s.indices[0].second = 4; }},
+        {"the indices' order", [](ViewSpec& s) { std::swap(s.indices[0], s.indices[1]); }},
+        {"a reduce op", [](ViewSpec& s) { s.reductions[0].second = ReduceOp::Min; }},
+        {"area-weighted", [](ViewSpec& s) { s.areaWeighted = true; }},
+        {"colour map", [](ViewSpec& s) { s.colouring.colormap = "RdBu"; }},
+        {"reversed", [](ViewSpec& s) { s.colouring.reversed = true; }},
+        {"range mode", [](ViewSpec& s) { s.colouring.range.mode = RangeMode::Frame; }},
+        {"fixed min", [](ViewSpec& s) { s.colouring.range.fixedMin = -2; }},
+        {"fixed max", [](ViewSpec& s) { s.colouring.range.fixedMax = 2; }},
+        {"NaN colour", [](ViewSpec& s) { s.colouring.nanColour.g = 128; }},
+        {"NaN alpha", [](ViewSpec& s) { s.colouring.nanColour.a = 0; }},
+        {"window x0", [](ViewSpec& s) { s.window->x0 = 10; }},
+        {"window y1", [](ViewSpec& s) { s.window->y1 = 40; }},
+        {"no window", [](ViewSpec& s) { s.window.reset(); }},
+    };
+    return all;
+}
+
+std::size_t hashOf(const ViewSpec& s) { return std::hash<ViewSpec>{}(s); }
+
+} // namespace
+
+class TestViewSpec : public QObject {
+    Q_OBJECT
+private slots:
+    void equalCopiesHashAlike() {
+        const ViewSpec a = base(), b = base();
+        QVERIFY(a == b);
+        QCOMPARE(hashOf(a), hashOf(b));
+        QVERIFY(ViewSpec() == ViewSpec());
+        QCOMPARE(hashOf(ViewSpec()), hashOf(ViewSpec()));
+    }
+
+    void everyFieldCounts_data() {
+        QTest::addColumn<int>("change");
+        for (int i = 0; i < int(changes().size()); ++i) QTest::newRow(changes()[i].name) << i;
+    }
+    void everyFieldCounts() {
+        QFETCH(int, change);
+        ViewSpec s = base();
+        changes()[change].apply(s);
+        QVERIFY(s != base());
+        QVERIFY(hashOf(s) != hashOf(base()));
+    }
+
+    void specsInAnUnorderedSet() {
+        std::unordered_set<ViewSpec> specs{base()};
+        QVERIFY(!specs.insert(base()).second);
+        for (const Change& c : changes()) {
+            ViewSpec s = base();
+            c.apply(s);
+            QVERIFY2(specs.insert(s).second, c.name);
+        }
+        QCOMPARE(specs.size(), changes().size() + 1);
+    }
+
+    void colouringDefaults() {
+        // The colouring a view starts with: viridis, not reversed, per frame, NaN in magenta.
+        const Colouring c;
+        QCOMPARE(c.colormap, std::string("viridis"));
+        QVERIFY(!c.reversed);
+        QCOMPARE(c.range.mode, RangeMode::Frame);
+        QVERIFY(c.nanColour == (Rgba8{255, 0, 255, 255}));
+        QVERIFY(ViewSpec().colouring == c);
+        QVERIFY(!ViewSpec().window);
+        Colouring other = c;
+        other.nanColour.b = 0;
+        QVERIFY(other != c);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestViewSpec)
+#include "tst_viewspec.moc"
