@@ -25,6 +25,7 @@ std::size_t bytesOf(const DataArray& a) { return static_cast<std::size_t>(a.size
 // A frame computed faster than this gets its next step computed ahead even before the user steps.
 constexpr double kQuickFrameMs = 50;
 constexpr int kWorkerNice = 10; // the worker thread's nice value once it computes ahead (Linux)
+constexpr std::size_t kResidentCacheBytes = std::size_t(96) << 20; // see cacheLimitLocked
 
 // `c` when it holds the colours of `spec`, else null.
 std::shared_ptr<const ColouredFrame> colouredMatching(const std::shared_ptr<const ColouredFrame>& c,
@@ -82,6 +83,13 @@ FrameService::FrameService(QObject* parent)
     : QObject(parent), residency_(std::make_unique<Residency>(defaultResidentBudget(computeDevice()))) {
     qRegisterMetaType<std::shared_ptr<const FrameResult>>();
     qRegisterMetaType<std::shared_ptr<const SeriesResult>>();
+    // A load gives way between its slabs while a frame or series the user asked for is computed
+    // (netCDF-C reads one thing at a time, and its lock is not fair: a load reading slab after
+    // slab would keep a step waiting for many of them).
+    residency_->setYield([this] {
+        std::lock_guard lock(mutex_);
+        return (working_ && !waitingForLoad_) || hasWork();
+    });
     residency_->setListener([this](const std::string& variable) {
         // On the loading thread: the GUI thread learns of it through the queued signal.
         QMetaObject::invokeMethod(
@@ -101,6 +109,7 @@ FrameService::~FrameService() {
     wake_.notify_all();
     thread_.join();
     residency_->setListener({});
+    residency_->setYield({});
     residency_.reset(); // cancels the loads and waits for them
 }
 
@@ -118,6 +127,29 @@ void FrameService::setDataset(std::shared_ptr<const Dataset> ds) {
     interrupt_ = true;
     closing_ = true;     // a whole variable's range being computed for the last file stops
     residency_->clear(); // the loads of the last file stop at their next slab
+}
+
+bool FrameService::spansLoadDim(const ViewSpec& spec, const DataArray& var) {
+    // A load reads along the first dim: a view that slices it reads one slab from the file
+    // cheaply; one that shows or reduces it (a Hovmöller, a mean over time) reads across every
+    // slab, as long as the load itself on a compressed file.
+    if (var.ndim() == 0) return false;
+    const auto sliced = spec.slicedDims(var.dims());
+    return std::find(sliced.begin(), sliced.end(), var.dims()[0]) == sliced.end();
+}
+
+bool FrameService::waitForLoad(const std::string& variable, bool interruptible) {
+    if (residency_->status(variable).state != Residence::Loading) return false;
+    waitingForLoad_ = true; // the load must not give way to this very wait
+    while (residency_->status(variable).state == Residence::Loading) {
+        if ((interruptible && interrupt_) || closing_) {
+            waitingForLoad_ = false;
+            if (closing_ || interruptible) throw CancelledError("'" + variable + "' was still loading");
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    waitingForLoad_ = false;
+    return true;
 }
 
 ResidencyStatus FrameService::residency(const std::string& variable) const {
@@ -259,9 +291,16 @@ std::optional<FrameService::CacheEntry> FrameService::cachedLocked(const FrameKe
     return cache_.front();
 }
 
+std::size_t FrameService::cacheLimitLocked() const {
+    // With variables resident on the host, frames are a millisecond away: a few steps around the
+    // one shown are kept (with their colours), not the cache's whole limit beside the variable.
+    const bool residentOnHost = computeDevice().isHost() && residency_->heldBytes() > 0;
+    return residentOnHost ? std::min(cacheLimit_, kResidentCacheBytes) : cacheLimit_;
+}
+
 void FrameService::store(CacheEntry entry, const std::shared_ptr<const Dataset>& ds) {
     std::lock_guard lock(mutex_);
-    if (entry.bytes > cacheLimit_ || dataset_ != ds) return; // too big, or of a file gone since
+    if (entry.bytes > cacheLimitLocked() || dataset_ != ds) return; // too big, or of a file gone since
     if (const auto had = cacheIndex_.find(entry.key); had != cacheIndex_.end()) {
         cacheBytes_ -= had->second->bytes;
         cache_.erase(had->second);
@@ -274,7 +313,8 @@ void FrameService::store(CacheEntry entry, const std::shared_ptr<const Dataset>&
 }
 
 void FrameService::evictLocked() {
-    while (cacheBytes_ > cacheLimit_ && !cache_.empty()) {
+    const std::size_t limit = cacheLimitLocked();
+    while (cacheBytes_ > limit && !cache_.empty()) {
         cacheBytes_ -= cache_.back().bytes;
         cacheIndex_.erase(cache_.back().key);
         cache_.pop_back();
@@ -347,7 +387,9 @@ double FrameService::serveFrame(const Job& job, const std::shared_ptr<const Data
         } else {
             QElapsedTimer clock;
             clock.start();
-            const DataArray var = source(job.spec, ds);
+            DataArray var = source(job.spec, ds);
+            if (!var.isLoaded() && spansLoadDim(job.spec, var) && waitForLoad(job.spec.variable, true))
+                var = source(job.spec, ds); // resident now, unless the load ended otherwise
             result->frame = computeFrame(var, job.spec, computeDevice(), result->fallback, limits());
             result->computeMs = clock.nsecsElapsed() / 1e6;
         }
@@ -376,7 +418,11 @@ void FrameService::serveSeries(const Job& job, const std::shared_ptr<const Datas
     result->id = job.id;
     result->spec = job.spec;
     try {
-        const DataArray var = source(job.spec, ds);
+        DataArray var = source(job.spec, ds);
+        // A series runs along a dim; across the one a load reads, it waits for the load (a new
+        // frame asked for meanwhile waits with it: the series is not overtaken by frames).
+        if (!var.isLoaded() && spansLoadDim(job.spec, var) && waitForLoad(job.spec.variable, false))
+            var = source(job.spec, ds);
         FallbackNote note;
         ViewLimits l = limits();
         l.cancel = nullptr; // a series is not overtaken by frames
@@ -457,6 +503,11 @@ void FrameService::prefetch(const Job& job, const std::shared_ptr<const Dataset>
             done.push_back(next);
             const ViewSpec spec = withIndex(job.spec, dim, next);
             if (recolour(spec, ds)) continue; // computed before
+            // Not across the dim a load is reading: that read would hold the file as long as
+            // the load, and the step will come from memory once it is done.
+            if (!var.isLoaded() && spansLoadDim(spec, var) &&
+                residency_->status(spec.variable).state == Residence::Loading)
+                return;
             FallbackNote note;
             DataArray frame = computeFrame(var, spec, computeDevice(), note, limits());
             store(entryFor(keyOf(spec), spec, std::move(frame), note, knownRange(spec)), ds);

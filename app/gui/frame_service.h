@@ -137,12 +137,18 @@ private:
     // The answer to `job` from the cache when it can be given without the worker (mutex held).
     std::shared_ptr<FrameResult> answerFromCache(const Job& job);
     void store(CacheEntry entry, const std::shared_ptr<const Dataset>& ds); // dropped unless ds is current
+    std::size_t cacheLimitLocked() const; // smaller while variables are resident on the host
     void evictLocked(); // the least recently used frames, until the cache is within its limit
     std::optional<MinMax> variableRange(const ViewSpec& spec, const std::shared_ptr<const Dataset>& ds);
     // The variable `spec` shows: its resident copy when there is one, else the file's (lazy).
     // `load`: start loading it onto the compute device when it is not resident yet.
     DataArray source(const ViewSpec& spec, const std::shared_ptr<const Dataset>& ds, bool load = false);
     ViewLimits limits() const; // what a frame may read at once, from the residency's budget
+    // Whether `spec` reads across the dim a load of `var` reads along (its first).
+    static bool spansLoadDim(const ViewSpec& spec, const DataArray& var);
+    // Waits while `variable` loads (true when it was loading); throws CancelledError when the
+    // file closes, or (when `interruptible`) when a newer request comes.
+    bool waitForLoad(const std::string& variable, bool interruptible);
     std::optional<MinMax> knownRangeLocked(const ViewSpec& spec) const; // computed before (mutex held)
     std::optional<MinMax> knownRange(const ViewSpec& spec);             // the same, for a mode that needs it
     // For a cached frame of `spec`: its colours made anew when they are another spec's. False
@@ -173,7 +179,9 @@ private:
     std::list<std::pair<VariableKey, MinMax>> ranges_; // variable → whole extremes
     std::atomic<int> prefetchSteps_{8}, prefetchBehind_{2};
     std::atomic<bool> interrupt_{false}; // a newer request: a streamed reduction in progress stops
-    std::atomic<bool> closing_{false};   // another file, or stopping: a range in progress stops
+    std::atomic<bool> closing_{false};
+    std::atomic<bool> waitingForLoad_{false}; // the worker waits for a load (which must not yield to it)   //
+                                              // another file, or stopping: a range in progress stops
     std::unique_ptr<Residency> residency_;
     std::thread thread_;
 };

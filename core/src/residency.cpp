@@ -8,6 +8,7 @@
 #endif
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -121,7 +122,12 @@ std::size_t Residency::heldLocked() const {
 
 void Residency::setSlabBytes(std::size_t bytes) {
     std::lock_guard lock(mutex_);
-    slabBytes_ = std::max<std::size_t>(bytes, 1);
+    slabBytes_ = hostSlabBytes_ = std::max<std::size_t>(bytes, 1);
+}
+
+void Residency::setYield(std::function<bool()> busy) {
+    std::lock_guard lock(mutex_);
+    yield_ = std::move(busy);
 }
 
 void Residency::setListener(std::function<void(const std::string&)> listener) {
@@ -215,7 +221,7 @@ void Residency::load(std::string key, DataArray var, Device device, std::shared_
     std::size_t slab;
     {
         std::lock_guard lock(mutex_);
-        slab = slabBytes_;
+        slab = device.isHost() ? hostSlabBytes_ : slabBytes_;
     }
     // Is this still the load of `key` (not cancelled and asked for again)?
     auto ours = [&](Entry& e) { return e.cancel == cancel && !cancel->load(); };
@@ -224,13 +230,17 @@ void Residency::load(std::string key, DataArray var, Device device, std::shared_
         loaded = loadWhole(
             var, device, stream.get(),
             [&](double fraction) {
+                std::function<bool()> busy;
                 {
                     std::lock_guard lock(mutex_);
                     const auto it = entries_.find(key);
                     if (it == entries_.end() || !ours(it->second)) return;
                     it->second.status.progress = fraction;
+                    busy = yield_;
                 }
                 notify(key);
+                while (busy && busy() && !cancel->load())
+                    std::this_thread::sleep_for(std::chrono::milliseconds(1));
             },
             *cancel, slab);
     } catch (const OutOfMemoryError& e) {

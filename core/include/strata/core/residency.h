@@ -82,6 +82,8 @@ public:
     void wait();  // until no load runs (tests, the command line)
     // Called on the loading thread whenever a key's status changes (progress included).
     void setListener(std::function<void(const std::string& key)> listener);
+    // Between slabs, loads wait while this says true (work the user waits for wants the file).
+    void setYield(std::function<bool()> busy);
 
     // Slab size of loads (tests make it small to see progress and cancel mid-way).
     void setSlabBytes(std::size_t bytes);
@@ -114,9 +116,13 @@ private:
     std::size_t draining_ = 0; // reservations of cancelled loads still letting their memory go
     // A frame asked for while a variable loads waits for at most one slab's read (the netCDF
     // library reads one thing at a time): small enough not to be felt, large enough to stream.
+    // Host loads read where the data goes, so their slabs can be smaller still (about one
+    // compressed chunk of a 0.25° global field); device loads also pay an upload per slab.
     std::size_t slabBytes_ = std::size_t(16) << 20;
+    std::size_t hostSlabBytes_ = std::size_t(4) << 20;
     std::uint64_t clock_ = 0;
     std::function<void(const std::string&)> listener_;
+    std::function<bool()> yield_;
 };
 
 } // namespace strata
