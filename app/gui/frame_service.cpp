@@ -125,7 +125,8 @@ void FrameService::setDataset(std::shared_ptr<const Dataset> ds) {
     cacheBytes_ = 0;
     ranges_.clear();
     interrupt_ = true;
-    closing_ = true;     // a whole variable's range being computed for the last file stops
+    closing_ = true; // a whole variable's range being computed for the last file stops
+    declined_.clear();
     residency_->clear(); // the loads of the last file stop at their next slab
 }
 
@@ -155,7 +156,18 @@ bool FrameService::waitForLoad(const std::string& variable, bool interruptible) 
 ResidencyStatus FrameService::residency(const std::string& variable) const {
     return residency_->status(variable);
 }
-void FrameService::cancelLoad(const std::string& variable) { residency_->cancel(variable); }
+void FrameService::cancelLoad(const std::string& variable) {
+    {
+        std::lock_guard lock(mutex_);
+        declined_.insert(variable); // not loaded again by the next frame: the user said no
+    }
+    residency_->cancel(variable);
+}
+
+void FrameService::allowLoad(const std::string& variable) {
+    std::lock_guard lock(mutex_);
+    declined_.erase(variable);
+}
 void FrameService::setResidentBudget(std::size_t bytes) { residency_->setBudget(bytes); }
 std::size_t FrameService::residentBudget() const { return residency_->budget(); }
 void FrameService::waitForLoads() { residency_->wait(); }
@@ -163,7 +175,13 @@ void FrameService::waitForLoads() { residency_->wait(); }
 DataArray FrameService::source(const ViewSpec& spec, const std::shared_ptr<const Dataset>& ds, bool load) {
     if (auto resident = residency_->get(spec.variable)) return *resident;
     DataArray var = variableOf(*ds, spec.variable);
-    if (load) residency_->request(spec.variable, var, computeDevice());
+    if (load) {
+        {
+            std::lock_guard lock(mutex_);
+            if (declined_.count(spec.variable)) return var;
+        }
+        residency_->request(spec.variable, var, computeDevice());
+    }
     return var;
 }
 

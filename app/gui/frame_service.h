@@ -18,6 +18,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <thread>
 #include <unordered_map>
 
@@ -98,7 +99,10 @@ public:
     // Residency: a variable shown is loaded whole onto the compute device in the background;
     // from then on its frames, reductions, ranges and series are computed from that copy.
     ResidencyStatus residency(const std::string& variable) const;
+    // Stops loading `variable`, and its frames keep coming from the file: it is not loaded again
+    // until allowLoad (the user shows it anew) or another file.
     void cancelLoad(const std::string& variable);
+    void allowLoad(const std::string& variable);
     void setResidentBudget(std::size_t bytes);
     std::size_t residentBudget() const;
     void waitForLoads(); // tests: until no load runs
@@ -183,6 +187,7 @@ private:
     std::atomic<bool> waitingForLoad_{false}; // the worker waits for a load (which must not yield to it)   //
                                               // another file, or stopping: a range in progress stops
     std::unique_ptr<Residency> residency_;
+    std::set<std::string> declined_; // loads the user cancelled (mutex held)
     std::thread thread_;
 };
 

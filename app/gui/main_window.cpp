@@ -391,6 +391,7 @@ void MainWindow::onOpened(const QString& path, std::optional<ViewSpec> initial, 
 }
 
 void MainWindow::showVariable(const QString& variablePath) {
+    service_->allowLoad(variablePath.toStdString()); // shown anew: loaded even if once cancelled
     if (!ds_) return;
     try {
         const std::string path = variablePath.toStdString();

@@ -155,6 +155,27 @@ private slots:
         QCOMPARE(service.residency("HGT").state, Residence::None);
     }
 
+    void aCancelledLoadIsNotStartedAgain() {
+        // Cancel load: the variable's frames come from the file, and the next frames do not
+        // start the load again; shown anew (allowLoad), it loads.
+        FrameService service;
+        service.setDataset(ds_);
+        QSignalSpy ready(&service, &FrameService::frameReady);
+        service.cancelLoad("HGT");
+        for (std::int64_t t : {0, 1, 2}) {
+            const Result r = waitFor(ready, service.requestFrame(specAt(*ds_, t)));
+            QVERIFY(r && r->error.isEmpty());
+            QVERIFY(sameValues(r->frame, expected(*ds_, specAt(*ds_, t))));
+        }
+        service.waitForLoads();
+        QCOMPARE(service.residency("HGT").state, Residence::None);
+        service.allowLoad("HGT");
+        QVERIFY(waitFor(ready,
+                        service.requestFrame(specAt(*ds_, 15)))); // not computed ahead: the worker serves it
+        service.waitForLoads();
+        QCOMPARE(service.residency("HGT").state, Residence::Resident);
+    }
+
     void aBudgetSmallerThanTheVariableStreams() {
         // A quarter of the variable: it is streamed (and says why), and a reduction over time is
         // read slab by slab and merged, giving what the whole variable gives.
