@@ -32,10 +32,6 @@
 
 namespace strata::app {
 
-// At most `maxPoints` points of `s` for drawing: where there are more, each bin keeps its lowest
-// and highest point (in x order) and a NaN where it has one, so that peaks and gaps survive.
-LineSeries thinnedForDrawing(LineSeries s, std::size_t maxPoints = 8192);
-
 // A variable of a file: what the whole variable's extremes are kept by.
 struct VariableKey {
     std::string file;

@@ -25,6 +25,9 @@ struct LineSeries {
 LineSeries lineSeries(const DataArray& a);
 
 // The runs of consecutive finite (x, y) points: [first, last) index pairs. A NaN ends a run.
+// At most `maxPoints` points of `s` for drawing: where there are more, each bin keeps its lowest
+// and highest point (in x order) and a NaN where it has one, so that peaks and gaps survive.
+LineSeries thinnedForDrawing(LineSeries s, std::size_t maxPoints = 8192);
 std::vector<std::pair<std::size_t, std::size_t>> finiteRuns(const LineSeries& s);
 
 // Drawn offscreen at `pixels` (fonts and lines × scale); needs an X display.
