@@ -110,7 +110,9 @@ DataArray computeFrame(const DataArray& var, const ViewSpec& spec, Device device
         const std::string& first = slab.dims()[0];
         std::set<std::string> reduced;
         for (const auto& [d, op] : spec.reductions) reduced.insert(d);
-        const auto& [dim0, op0] = spec.reductions.front();
+        const std::string dim0 =
+            spec.reductions.front().first; // not a structured binding: lambdas capture it
+        const ReduceOp op0 = spec.reductions.front().second;
         const bool kept = !reduced.count(first);
         const bool mergeable = dim0 == first && !(spec.areaWeighted && op0 == ReduceOp::Mean);
         if (kept || mergeable) {
