@@ -95,33 +95,6 @@ DataArray loadWithFallback(const DataArray& a, Device device, Stream stream, Fal
     return onHost(a);
 }
 
-DataArray computeWithFallback(const DataArray& source, const DataArray& resident,
-                              const std::function<DataArray(const DataArray&)>& op, FallbackNote& note) {
-    note = {};
-    const Device device = resident.isLoaded() ? resident.device() : Device::host();
-    if (device.isHost()) {
-        try {
-            return op(resident);
-        } catch (const OutOfMemoryError& e) {
-            throw OutOfMemoryError(named(source, e.what()), e.where());
-        }
-    }
-    std::string why = absence(device);
-    if (why.empty()) {
-        try {
-            return op(resident);
-        } catch (const OutOfMemoryError& e) {
-            why = e.what();
-        } catch (const CudaError& e) {
-            why = e.what();
-            markUnusable(device, e.what());
-        }
-    }
-    note.fellBack = true;
-    note.reason = named(source, why) + "; computed on the CPU instead";
-    return op(onHost(source));
-}
-
 DataArray runWithFallback(Device device, const DataArray& source, const std::function<DataArray(Device)>& op,
                           FallbackNote& note) {
     note = {};
@@ -146,6 +119,13 @@ DataArray runWithFallback(Device device, const DataArray& source, const std::fun
     note.fellBack = true;
     note.reason = named(source, why) + "; computed on the CPU instead";
     return op(Device::host());
+}
+
+DataArray computeWithFallback(const DataArray& source, const DataArray& resident,
+                              const std::function<DataArray(const DataArray&)>& op, FallbackNote& note) {
+    const Device device = resident.isLoaded() ? resident.device() : Device::host();
+    return runWithFallback(
+        device, source, [&](Device d) { return d == device ? op(resident) : op(onHost(source)); }, note);
 }
 
 } // namespace strata

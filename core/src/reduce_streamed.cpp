@@ -79,6 +79,32 @@ DataArray withData(const DataArray& like, Shape shape, DType dtype, Buffer data,
     return DataArray(like.name(), std::move(v), std::move(coords));
 }
 
+// `a` (lazy) in slabs of whole rows of its first dim, at most `slabBytes` decoded bytes each
+// (one row at least).
+struct Slabs {
+    Slabs(const DataArray& a, Device device, Stream stream, std::size_t slabBytes)
+        : a(a), device(device), stream(stream), first(a.dims()[0]), rows(a.shape()[0]) {
+        const std::size_t rowBytes =
+            std::size_t(a.size() / std::max<std::int64_t>(rows, 1)) * sizeOf(a.dtype());
+        step = std::max<std::int64_t>(1, std::int64_t(slabBytes / std::max<std::size_t>(rowBytes, 1)));
+    }
+    // Rows [r, r + step) of `a`, lazy.
+    DataArray part(std::int64_t r) const {
+        return a.isel({Indexer{first, Slice{r, std::min(rows, r + step), 1}}});
+    }
+    // The same, loaded onto the device (on a thread of std::async while the last one is used).
+    DataArray read(std::int64_t r) const { return part(r).load(device, stream); }
+    std::future<DataArray> readAsync(std::int64_t r) const {
+        return std::async(std::launch::async, [this, r] { return read(r); });
+    }
+
+    const DataArray& a;
+    Device device;
+    Stream stream;
+    std::string first;
+    std::int64_t rows, step = 1;
+};
+
 } // namespace
 
 DataArray reduceStreamed(const DataArray& a, const std::string& dim, ReduceOp op, Device device,
@@ -90,13 +116,8 @@ DataArray reduceStreamed(const DataArray& a, const std::string& dim, ReduceOp op
         return mapStreamed(
             a, [&](const DataArray& slab) { return reduce(slab, {dim}, op, stream); }, device, stream,
             slabBytes, cancel);
-    const std::int64_t rows = a.shape()[0];
-    const std::size_t rowBytes = std::size_t(a.size() / rows) * sizeOf(a.dtype());
-    const std::int64_t step =
-        std::max<std::int64_t>(1, std::int64_t(slabBytes / std::max<std::size_t>(rowBytes, 1)));
-    auto read = [&a, &first, device, stream, step, rows](std::int64_t r) {
-        return a.isel({Indexer{first, Slice{r, std::min(rows, r + step), 1}}}).load(device, stream);
-    };
+    const Slabs slabs(a, device, stream, slabBytes);
+    const std::int64_t rows = slabs.rows, step = slabs.step;
     auto stopped = [cancel] { return cancel && cancel->load(); };
 
     std::vector<std::string> kept;
@@ -104,14 +125,14 @@ DataArray reduceStreamed(const DataArray& a, const std::string& dim, ReduceOp op
         if (d != dim) kept.push_back(d);
     const Coordinates coords = detail::keptCoords(a, kept);
 
-    std::future<DataArray> next = std::async(std::launch::async, read, std::int64_t(0));
+    std::future<DataArray> next = slabs.readAsync(0);
     std::optional<DataArray> like;         // the first slab's result: dims, dtype, attrs of the result
     Buffer acc[3];                         // along `dim`: the accumulators
     std::optional<DataArray> extreme, arg; // along `dim`, for min/max/argmin/argmax
     for (std::int64_t r = 0; r < rows; r += step) {
         DataArray slab = next.get();
         if (stopped()) throw CancelledError("the reduction over '" + dim + "' was cancelled");
-        if (r + step < rows) next = std::async(std::launch::async, read, r + step); // read while this reduces
+        if (r + step < rows) next = slabs.readAsync(r + step); // read while this reduces
         const std::int64_t n = slab.size() / slab.shape()[0];
         detail::MergeProblem p;
         p.n = n;
@@ -222,23 +243,17 @@ DataArray reduceStreamed(const DataArray& a, const std::string& dim, ReduceOp op
 DataArray mapStreamed(const DataArray& a, const std::function<DataArray(const DataArray& slab)>& f,
                       Device device, Stream stream, std::size_t slabBytes, const std::atomic<bool>* cancel) {
     if (a.isLoaded() || a.size() == 0 || a.ndim() == 0) return f(a.load(device, stream));
-    const std::string first = a.dims()[0];
-    const std::int64_t rows = a.shape()[0];
-    const std::size_t rowBytes = std::size_t(a.size() / rows) * sizeOf(a.dtype());
-    const std::int64_t step =
-        std::max<std::int64_t>(1, std::int64_t(slabBytes / std::max<std::size_t>(rowBytes, 1)));
-    auto read = [&a, &first, device, stream, step, rows](std::int64_t r) {
-        return a.isel({Indexer{first, Slice{r, std::min(rows, r + step), 1}}}).load(device, stream);
-    };
-    std::future<DataArray> next = std::async(std::launch::async, read, std::int64_t(0));
+    const Slabs slabs(a, device, stream, slabBytes);
+    const std::string& first = slabs.first;
+    const std::int64_t rows = slabs.rows, step = slabs.step;
+    std::future<DataArray> next = slabs.readAsync(0);
     std::optional<DataArray> like;
     Buffer out;
     std::int64_t outRowBytes = 0;
     for (std::int64_t r = 0; r < rows; r += step) {
         const DataArray slab = next.get();
         if (cancel && cancel->load()) throw CancelledError("streaming '" + a.name() + "' was cancelled");
-        if (r + step < rows)
-            next = std::async(std::launch::async, read, r + step); // read while this one computes
+        if (r + step < rows) next = slabs.readAsync(r + step); // read while this one computes
         DataArray part = f(slab);
         STRATA_EXPECTS(
             part.ndim() > 0 && part.dims()[0] == first && part.shape()[0] == slab.shape()[0], ValueError,
@@ -268,17 +283,13 @@ std::pair<double, double> minmaxStreamed(const DataArray& a, Device device, std:
         return minmaxValues(
             loadWithFallback(a, device, device.isHost() ? Stream::host() : defaultStream(device), note));
     }
-    const std::int64_t rows = a.shape()[0];
-    const std::size_t rowBytes = std::size_t(a.size() / std::max<std::int64_t>(rows, 1)) * sizeOf(a.dtype());
-    const std::int64_t step =
-        std::max<std::int64_t>(1, std::int64_t(slabBytes / std::max<std::size_t>(rowBytes, 1)));
+    const Stream s = device.isHost() ? Stream::host() : defaultStream(device);
+    const Slabs slabs(a, device, s, slabBytes);
     double lo = NAN, hi = NAN;
-    for (std::int64_t r = 0; r < rows; r += step) {
+    for (std::int64_t r = 0; r < slabs.rows; r += slabs.step) {
         if (cancel && cancel->load()) throw CancelledError("the range of '" + a.name() + "' was cancelled");
-        const DataArray part = a.isel({Indexer{a.dims()[0], Slice{r, std::min(rows, r + step), 1}}});
         FallbackNote note;
-        const Stream s = device.isHost() ? Stream::host() : defaultStream(device);
-        const auto [x, y] = minmaxValues(loadWithFallback(part, device, s, note));
+        const auto [x, y] = minmaxValues(loadWithFallback(slabs.part(r), device, s, note));
         if (std::isfinite(x)) lo = std::isnan(lo) ? x : std::min(lo, x);
         if (std::isfinite(y)) hi = std::isnan(hi) ? y : std::max(hi, y);
     }
