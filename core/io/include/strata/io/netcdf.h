@@ -53,6 +53,15 @@ struct ReadCounters {
 };
 ReadCounters readCounters();
 
+// How variables' data are read. Parallel (the default): Strata's own reader wherever the
+// layout allows (netCDF-3 and contiguous netCDF-4 by byte offset; chunked netCDF-4 with
+// deflate, shuffle and fletcher32 inflated on a thread pool), netCDF-C for everything else.
+// NetcdfC: netCDF-C's own read for everything. Process-wide, for tests and benchmarks; the
+// environment variable STRATA_READ=netcdf-c chooses NetcdfC at start.
+enum class ReadMode { Parallel, NetcdfC };
+void setReadMode(ReadMode mode);
+ReadMode readMode();
+
 // The netCDF-C library's version text, for an About box.
 std::string netcdfLibraryVersion();
 
