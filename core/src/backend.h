@@ -80,6 +80,7 @@ struct PlaceProblem {
     const void* fill = nullptr;  // elemSize bytes on the host; null when every box is stored
     void* dst = nullptr;
     std::span<const ChunkBox> boxes; // host memory, not empty
+    bool serial = false;             // CPU: on the calling thread only
 };
 
 // ---- CPU (core/src/cpu) ----

@@ -97,7 +97,7 @@ void mergeDims(detail::PlaceProblem& p, std::vector<detail::ChunkBox>& boxes, co
 } // namespace
 
 void placeChunks(const ChunkGrid& grid, const void* batch, std::span<const ChunkRef> refs, const void* fill,
-                 void* dst, Device device, Stream stream) {
+                 void* dst, Device device, Stream stream, bool onThisThread) {
     checkGrid(grid);
     STRATA_EXPECTS(device.isHost() || stream.device() == device, ValueError,
                    "placeChunks: the data is on " + device.toString() + " but the stream is for " +
@@ -111,6 +111,7 @@ void placeChunks(const ChunkGrid& grid, const void* batch, std::span<const Chunk
     p.batch = batch;
     p.fill = fill;
     p.dst = dst;
+    p.serial = onThisThread;
     p.srcStrides[0] = p.dstStrides[0] = 1;
     for (int d = grid.ndim - 1; d >= 0; --d) {
         p.srcStrides[d] = d == grid.ndim - 1 ? 1 : p.srcStrides[d + 1] * grid.chunk[d + 1];

@@ -98,7 +98,7 @@ template <class T, bool Shuffled, bool Swap> void placeTyped(const PlaceProblem&
     const std::int64_t units = boxes * slices;
     const std::int64_t perUnit = std::max<std::int64_t>(1, elements / units);
     const std::int64_t grain = std::max<std::int64_t>(1, (std::int64_t(1) << 16) / perUnit);
-    cpu::parallelFor(units, grain, [&](std::int64_t begin, std::int64_t end) {
+    const auto place = [&](std::int64_t begin, std::int64_t end) {
         for (std::int64_t u = begin; u < end; ++u) {
             const ChunkBox& box = p.boxes[static_cast<std::size_t>(u / slices)];
             const std::int64_t slice = u % slices;
@@ -106,7 +106,11 @@ template <class T, bool Shuffled, bool Swap> void placeTyped(const PlaceProblem&
             for (int k = 0; k + 1 < p.ndim; ++k) rows *= box.count[k];
             placeRows<T, Shuffled, Swap>(p, box, rows * slice / slices, rows * (slice + 1) / slices);
         }
-    });
+    };
+    if (p.serial)
+        place(0, units);
+    else
+        cpu::parallelFor(units, grain, place);
 }
 
 template <class T> void placeAs(const PlaceProblem& p) {
