@@ -3,11 +3,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <mutex>
 #include <numeric>
 
 #include "cuda_check.h"
 #include "decode.h"
+#include "load_tuning.h"
 #include "strata/core/chunks.h"
 #include "strata/core/data_array.h"
 #include "strata/core/error.h"
@@ -19,6 +21,7 @@ namespace strata {
 namespace {
 
 constexpr std::size_t kSlabBytes = std::size_t(64) << 20;
+std::atomic<std::size_t> batchBytes{kSlabBytes};
 
 std::string mib(std::size_t bytes) { return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB"; }
 
@@ -142,24 +145,31 @@ bool uploadChunks(const Variable& v, void* dst, Device device, Stream stream) {
     const std::size_t rowBytes =
         std::size_t(std::accumulate(count.begin() + 1, count.end(), std::int64_t(1), std::multiplies<>())) *
         std::size_t(whole->grid.elemSize);
-    // Chunk rows per batch: about kSlabBytes of inflated chunks, at least one row.
+    // Chunk rows per batch: about uploadBatchBytes() of inflated chunks, at least one row.
     const std::int64_t chunkRows = (first + rows - 1) / c0 - first / c0 + 1;
     const std::uint64_t perRow =
         std::max<std::uint64_t>(1, whole->storedChunks / std::uint64_t(chunkRows)) * whole->chunkBytes;
-    const std::int64_t rowsPerBatch =
-        std::max<std::int64_t>(1, std::int64_t(kSlabBytes / std::max<std::uint64_t>(perRow, 1)));
+    const std::int64_t rowsPerBatch = std::max<std::int64_t>(
+        1, std::int64_t(detail::uploadBatchBytes() / std::max<std::uint64_t>(perRow, 1)));
 
+    // The staging lives as long as the process (page-locking is slow: done once per size), on
+    // the device's own stream (a load's stream may be gone when it is freed).
     struct Slot {
         Buffer pinned, onDevice;
         cudaEvent_t done = nullptr;
-    } slots[2];
-    for (Slot& s : slots) STRATA_CUDA_TRY(cudaEventCreateWithFlags(&s.done, cudaEventDisableTiming));
+    };
+    struct ChunkStaging {
+        std::mutex mutex;
+        Slot slots[2];
+    };
+    static ChunkStaging* staging = new ChunkStaging;
+    std::lock_guard<std::mutex> lock(staging->mutex);
+    Slot* slots = staging->slots;
+    for (int i = 0; i < 2; ++i)
+        if (!slots[i].done) STRATA_CUDA_TRY(cudaEventCreateWithFlags(&slots[i].done, cudaEventDisableTiming));
     cudaStream_t cs = static_cast<cudaStream_t>(stream.handle());
-    auto finish = [&] {
-        for (Slot& s : slots) {
-            cudaEventSynchronize(s.done); // the copies have left the pinned memory
-            cudaEventDestroy(s.done);
-        }
+    auto finish = [&] { // the copies have left the pinned memory, the kernels the device batches
+        for (int i = 0; i < 2; ++i) cudaEventSynchronize(slots[i].done);
     };
     try {
         int b = 0;
@@ -173,9 +183,13 @@ bool uploadChunks(const Variable& v, void* dst, Device device, Stream stream) {
             const std::size_t bytes = std::size_t(plan->storedChunks * plan->chunkBytes);
             Slot& s = slots[b];
             STRATA_CUDA_TRY(cudaEventSynchronize(s.done));
-            if (s.pinned.size() < bytes) {
+            if (s.pinned.size() < bytes)
                 s.pinned = Buffer(bytes, Device::host(), Stream::host(), HostMemory::Pinned);
-                s.onDevice = Buffer(bytes, device, stream);
+            if (s.onDevice.size() < bytes || s.onDevice.device() != device) {
+                const Stream home = defaultStream(device);
+                s.onDevice = Buffer(); // freed in order on its home stream, after the waits above
+                s.onDevice = Buffer(bytes, device, home);
+                home.synchronize(); // allocated before `stream` uses it
             }
             const std::vector<ChunkRef> refs =
                 src.inflateChunks(start, count, s.pinned.data(), s.pinned.size());
@@ -196,6 +210,9 @@ bool uploadChunks(const Variable& v, void* dst, Device device, Stream stream) {
 #endif
 
 } // namespace
+
+void detail::setUploadBatchBytes(std::size_t bytes) { batchBytes = bytes ? bytes : kSlabBytes; }
+std::size_t detail::uploadBatchBytes() { return batchBytes.load(); }
 
 Variable loadVariable(const Variable& v, Device device, Stream stream) {
     if (v.isLoaded() && v.size() > 0) {
