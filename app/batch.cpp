@@ -252,6 +252,13 @@ int runBatch(const CliOptions& o) {
         if (o.verbose)
             std::fprintf(stderr, "strata: computing on %s (%s)\n", computeInfo().name.c_str(),
                          computeInfo().reason.c_str());
+        if (o.verbose) {
+            // How the variable's bytes come off the disk: the parallel reader, or netCDF-C and why.
+            const Variable& v = variableOf(ds, spec.variable).variable();
+            if (v.source() && !v.source()->readPath().empty())
+                std::fprintf(stderr, "strata: reading %s: %s\n", v.source()->describe().c_str(),
+                             v.source()->readPath().c_str());
+        }
         FallbackNote note;
         const DataArray frame =
             computeFrame(variableOf(ds, spec.variable), spec, device, note, commandLineLimits());

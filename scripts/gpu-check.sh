@@ -20,9 +20,9 @@ cmake -S "$ROOT" -B "$BUILD" -DSTRATA_GUI=OFF -DBUILD_SHARED_LIBS=ON \
 tests=$(cd "$ROOT/tests/core" && ls tst_*.cpp | sed 's/\.cpp$//')
 # tests/io: only those with cuda rows (the others read tests/data, which does not travel).
 ioTests=$(cd "$ROOT/tests/io" && grep -l -E '"cuda"|STRATA_BACKEND_ROWS' tst_*.cpp | sed 's/\.cpp$//' | tr '\n' ' ')
-echo "building: $tests $ioTests bench_gpu bench_residency"
+echo "building: $tests $ioTests bench_gpu bench_residency bench_ingest"
 # Keep going past a test that does not build yet (others' work in progress): it is left out.
-time cmake --build "$BUILD" -j"${JOBS:-2}" --target $tests $ioTests bench_gpu bench_residency -- -k ||
+time cmake --build "$BUILD" -j"${JOBS:-2}" --target $tests $ioTests bench_gpu bench_residency bench_ingest -- -k ||
     echo "(some targets failed to build)"
 
 rm -rf "$BUNDLE"
@@ -37,6 +37,7 @@ done
 [[ -x $BUILD/bench/bench_gpu ]] || { echo "bench_gpu did not build" >&2; exit 1; }
 exes+=("$BUILD/bench/bench_gpu")
 [[ -x $BUILD/bench/bench_residency ]] && exes+=("$BUILD/bench/bench_residency")
+[[ -x $BUILD/bench/bench_ingest ]] && exes+=("$BUILD/bench/bench_ingest")
 for e in "${exes[@]}"; do cp "$e" "$stage/bin/"; done
 
 # Every shared library they load, except the C library's own, the GPU driver's (libcuda,

@@ -9,6 +9,8 @@
 #   peer      shared-copy/peer_xarray.py (xarray on CuPy) in the same run
 #   residency bench_residency on a 1.5 GB file (from the file, resident, streamed) and on a
 #             ~40 GB one (resident; RESIDENCY_BIG_STEPS time steps, 0 to skip), JSON lines
+#   ingest    bench_ingest and bench/peer_ingest.py on 2.08 GB files (INGEST_STEPS maps) written
+#             here: netCDF-4 contiguous, netCDF-4 deflate 1 + shuffle in map chunks, netCDF-3
 # Prints a summary last; returns non-zero when a test or a sanitizer failed.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -101,6 +103,19 @@ for stage in $stages; do
             ours "$WORK/bin/bench_residency" "$big" --mode resident --steps 20 2>>"$LOGS/residency.log" | tee -a "$OUT/residency.jsonl"
             rm -f "$big"
         fi
+        ;;
+    ingest)
+        for layout in ${INGEST_LAYOUTS:-contiguous zlib1 nc3}; do
+            f=/tmp/strata-ingest-$layout.nc
+            ours "$WORK/bin/bench_gpu" --make-file "$f" --time "${INGEST_STEPS:-500}" --layout "$layout" 2>&1 |
+                tee -a "$LOGS/ingest.log"
+            ls -l "$f" | tee -a "$LOGS/ingest.log"
+            cat "$f" >/dev/null # from the page cache, as the issue's figures are
+            ours "$WORK/bin/bench_ingest" "$f" --reps "${INGEST_REPS:-3}" 2>>"$LOGS/ingest.log" | tee -a "$OUT/ingest.jsonl"
+            PYTHONUNBUFFERED=1 python3 "$ROOT/bench/peer_ingest.py" "$f" --reps "${INGEST_REPS:-3}" 2>>"$LOGS/ingest.log" |
+                tee -a "$OUT/ingest-peer.jsonl"
+            rm -f "$f"
+        done
         ;;
     peer)
         PYTHONUNBUFFERED=1 python3 "$BUNDLE/shared-copy/peer_xarray.py" --cpu-time "${PEER_CPU_TIME:-20}" \

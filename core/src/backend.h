@@ -3,9 +3,11 @@
 // check inputs, allocate outputs on the input's device, and normalise the problem first.
 // Every *Cuda function queues work on `stream` and never synchronises.
 #include <cstdint>
+#include <span>
 
 #include "strata/core/array_view.h"
 #include "strata/core/cf.h"
+#include "strata/core/chunks.h"
 #include "strata/core/ops.h"
 #include "strata/core/stream.h"
 
@@ -58,6 +60,29 @@ struct MergeProblem {
     DType outType = DType::Float64;
 };
 
+// Chunk placement, normalised: each chunk that meets the region, as the box where the two meet.
+// Chunks that miss the region are dropped; a scalar becomes one dim of length 1.
+struct ChunkBox {
+    std::uint64_t offset = 0;          // the chunk's bytes in the batch, or ChunkRef::kNotStored
+    std::int64_t srcFirst = 0;         // the box's first element, C-order index within the chunk
+    std::int64_t dstFirst = 0;         // the box's first element, C-order index within the region
+    std::int64_t count[kMaxDims] = {}; // the box's extents, each >= 1
+};
+struct PlaceProblem {
+    int ndim = 1;                           // 1..kMaxDims
+    std::int64_t chunkSize = 1;             // elements per chunk (fewer than 2^32)
+    std::int64_t srcStrides[kMaxDims] = {}; // C-order strides of a chunk, in elements
+    std::int64_t dstStrides[kMaxDims] = {}; // C-order strides of the region, in elements
+    int elemSize = 4;                       // 1, 2, 4 or 8
+    bool shuffled = false;
+    bool swap = false;
+    const void* batch = nullptr; // on the device of dst
+    const void* fill = nullptr;  // elemSize bytes on the host; null when every box is stored
+    void* dst = nullptr;
+    std::span<const ChunkBox> boxes; // host memory, not empty
+    bool serial = false;             // CPU: on the calling thread only
+};
+
 // ---- CPU (core/src/cpu) ----
 void mergeCpu(const MergeProblem& p);
 void contiguousCpu(const ArrayView& in, void* out);
@@ -68,6 +93,7 @@ void histogramCpu(const ArrayView& in, int bins, double lo, double hi, std::int6
 void colormapCpu(const ColormapProblem& p);
 // `packed` is contiguous in enc.packed; `out` holds packed.size() values of enc.decoded.
 void decodeCfCpu(const ArrayView& packed, const CfEncoding& enc, void* out);
+void placeChunksCpu(const PlaceProblem& p);
 
 #if STRATA_HAVE_CUDA
 // ---- CUDA (core/src/cuda) ----
@@ -79,6 +105,8 @@ void minmaxCuda(const ArrayView& in, double* out2, Stream stream);
 void histogramCuda(const ArrayView& in, int bins, double lo, double hi, std::int64_t* out, Stream stream);
 void colormapCuda(const ColormapProblem& p, Stream stream);
 void decodeCfCuda(const ArrayView& packed, const CfEncoding& enc, void* out, Stream stream);
+// Copies the boxes to the device on `stream` before it returns; the caller may free them then.
+void placeChunksCuda(const PlaceProblem& p, Stream stream);
 #endif
 
 } // namespace strata::detail

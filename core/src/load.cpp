@@ -8,6 +8,7 @@
 
 #include "cuda_check.h"
 #include "decode.h"
+#include "strata/core/chunks.h"
 #include "strata/core/data_array.h"
 #include "strata/core/error.h"
 #include "strata/core/memory_budget.h"
@@ -124,6 +125,74 @@ void uploadSlabs(const Variable& v, void* dst, Device device, Stream stream) {
     STRATA_CUDA_TRY(cudaEventSynchronize(st.done[0]));
     STRATA_CUDA_TRY(cudaEventSynchronize(st.done[1]));
 }
+
+// A source stored in filtered chunks: the reader's threads inflate a batch of chunk rows into
+// pinned memory while the device unshuffles and places the one before (placeChunks), so that
+// the CPU only inflates. False when the source does not offer its chunks for this hyperslab.
+bool uploadChunks(const Variable& v, void* dst, Device device, Stream stream) {
+    const DataSource& src = *v.source();
+    const std::vector<std::int64_t>& step = v.sourceStep();
+    if (v.sourceCount().empty() ||
+        std::any_of(step.begin(), step.end(), [](std::int64_t k) { return k != 1; }))
+        return false;
+    std::vector<std::int64_t> start = v.sourceStart(), count = v.sourceCount();
+    const auto whole = src.planChunks(start, count);
+    if (!whole) return false;
+    const std::int64_t first = start[0], rows = count[0], c0 = whole->grid.chunk[0];
+    const std::size_t rowBytes =
+        std::size_t(std::accumulate(count.begin() + 1, count.end(), std::int64_t(1), std::multiplies<>())) *
+        std::size_t(whole->grid.elemSize);
+    // Chunk rows per batch: about kSlabBytes of inflated chunks, at least one row.
+    const std::int64_t chunkRows = (first + rows - 1) / c0 - first / c0 + 1;
+    const std::uint64_t perRow =
+        std::max<std::uint64_t>(1, whole->storedChunks / std::uint64_t(chunkRows)) * whole->chunkBytes;
+    const std::int64_t rowsPerBatch =
+        std::max<std::int64_t>(1, std::int64_t(kSlabBytes / std::max<std::uint64_t>(perRow, 1)));
+
+    struct Slot {
+        Buffer pinned, onDevice;
+        cudaEvent_t done = nullptr;
+    } slots[2];
+    for (Slot& s : slots) STRATA_CUDA_TRY(cudaEventCreateWithFlags(&s.done, cudaEventDisableTiming));
+    cudaStream_t cs = static_cast<cudaStream_t>(stream.handle());
+    auto finish = [&] {
+        for (Slot& s : slots) {
+            cudaEventSynchronize(s.done); // the copies have left the pinned memory
+            cudaEventDestroy(s.done);
+        }
+    };
+    try {
+        int b = 0;
+        for (std::int64_t r = first; r < first + rows; b ^= 1) {
+            const std::int64_t end = std::min(first + rows, (r / c0 + rowsPerBatch) * c0);
+            start[0] = r;
+            count[0] = end - r;
+            const auto plan = src.planChunks(start, count);
+            STRATA_EXPECTS(plan.has_value(), ValueError,
+                           describe(v) + ": its chunks changed during the load");
+            const std::size_t bytes = std::size_t(plan->storedChunks * plan->chunkBytes);
+            Slot& s = slots[b];
+            STRATA_CUDA_TRY(cudaEventSynchronize(s.done));
+            if (s.pinned.size() < bytes) {
+                s.pinned = Buffer(bytes, Device::host(), Stream::host(), HostMemory::Pinned);
+                s.onDevice = Buffer(bytes, device, stream);
+            }
+            const std::vector<ChunkRef> refs =
+                src.inflateChunks(start, count, s.pinned.data(), s.pinned.size());
+            if (bytes > 0)
+                copyBytes(s.onDevice.data(), device, s.pinned.data(), Device::host(), bytes, stream);
+            placeChunks(plan->grid, s.onDevice.data(), refs, plan->fill.data(),
+                        static_cast<char*>(dst) + std::size_t(r - first) * rowBytes, device, stream);
+            STRATA_CUDA_TRY(cudaEventRecord(s.done, cs));
+            r = end;
+        }
+    } catch (...) {
+        finish();
+        throw;
+    }
+    finish();
+    return true;
+}
 #endif
 
 } // namespace
@@ -164,7 +233,7 @@ Variable loadVariable(const Variable& v, Device device, Stream stream) {
         v.source()->read(v.sourceStart(), v.sourceCount(), v.sourceStep(), packed.data());
     } else {
 #if STRATA_HAVE_CUDA
-        uploadSlabs(v, packed.data(), device, stream);
+        if (!uploadChunks(v, packed.data(), device, stream)) uploadSlabs(v, packed.data(), device, stream);
 #endif
     }
     Buffer data = enc.isIdentity() ? std::move(packed)

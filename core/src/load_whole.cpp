@@ -7,6 +7,13 @@
 
 namespace strata {
 
+std::size_t loadSlabBytes(const DataArray& var, std::size_t slabBytes) {
+    const auto& source = var.variable().source();
+    if (var.isLoaded() || !source) return slabBytes;
+    // Four rounds of every thread's share: the threads stay busy while progress still moves.
+    return std::max(slabBytes, 4 * source->parallelReadBytes());
+}
+
 std::optional<DataArray> loadWhole(const DataArray& var, Device device, Stream stream,
                                    const std::function<void(double)>& progress,
                                    const std::atomic<bool>& cancel, std::size_t slabBytes) {
@@ -17,6 +24,7 @@ std::optional<DataArray> loadWhole(const DataArray& var, Device device, Stream s
         return a;
     }
     const Variable& v = var.variable();
+    slabBytes = loadSlabBytes(var, slabBytes);
     for (std::size_t i = 0; i < v.sourceAxis().size(); ++i)
         STRATA_EXPECTS(v.sourceAxis()[i] == int(i), ValueError,
                        "loadWhole: '" + var.name() + "' must have its dims in the file's order");

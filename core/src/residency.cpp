@@ -185,7 +185,8 @@ void Residency::request(const std::string& key, const DataArray& var, Device dev
         e.lastUse = ++clock_;
         e.status.device = device;
         e.status.bytes = var.variable().nbytes();
-        const std::size_t transient = var.isLoaded() ? 0 : 2 * std::min(slabBytes_, e.status.bytes);
+        const std::size_t transient =
+            var.isLoaded() ? 0 : 2 * std::min(loadSlabBytes(var, slabBytes_), e.status.bytes);
         const std::size_t need = e.status.bytes + transient;
         if (need > budget_) {
             e.status.state = Residence::Streamed;

@@ -131,6 +131,7 @@ struct Var {
     std::string name;
     std::uint64_t begin = 0, bytes = 1;
     bool record = false;
+    int typeSize = 0;
 };
 
 bool mul(std::uint64_t a, std::uint64_t b, std::uint64_t& out) { return !__builtin_mul_overflow(a, b, &out); }
@@ -195,6 +196,7 @@ ClassicHeader parse(const std::vector<unsigned char>& bytes, std::uint64_t fileS
         if (size == 0) throw Damaged{what + " has an unknown type code " + std::to_string(code)};
         r.uint(version == 5 ? 8 : 4, "the size of " + what); // vsize: not trusted (it saturates)
         v.begin = r.offset("the offset of " + what);
+        v.typeSize = int(size);
         overflows = overflows || !mul(v.bytes, size, v.bytes);
         if (overflows) throw Damaged{what + ": its declared size in bytes " + shape + ") overflows 64 bits"};
         vars.push_back(std::move(v));
@@ -234,6 +236,10 @@ ClassicHeader parse(const std::vector<unsigned char>& bytes, std::uint64_t fileS
         }
     }
     out.extent = extent;
+    for (const Var& v : vars) out.variables.push_back({v.begin, v.bytes, v.record, v.typeSize});
+    out.recordStride = recordSize;
+    out.records = numrecs;
+    out.streaming = streaming;
     if (extent <= fileSize) return out;
     for (const Var& v : vars)
         if (v.bytes > 0 && v.begin >= fileSize) {

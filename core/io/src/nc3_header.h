@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace strata::io::detail {
 
@@ -18,6 +19,19 @@ struct ClassicHeader {
     std::string problem;
     // Set when the file is shorter than `extent`: what is missing, in words.
     std::string truncation;
+
+    // Where each variable's data lie, in header (= variable id) order; filled when the header
+    // reads correctly. A record variable's record r starts at begin + r * recordStride.
+    struct Placement {
+        std::uint64_t begin = 0;
+        std::uint64_t bytes = 0; // of the whole variable, or of one record
+        bool record = false;
+        int typeSize = 0;
+    };
+    std::vector<Placement> variables;
+    std::uint64_t recordStride = 0;
+    std::uint64_t records = 0; // the header's record count
+    bool streaming = false;    // the record count is "unknown" (written while streaming)
 };
 
 // `path` must start with a classic magic number (see isClassicMagic).

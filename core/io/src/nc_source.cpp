@@ -2,20 +2,33 @@
 
 #include <netcdf.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
+#include <cstdlib>
 #include <string>
 
+#include "direct_read.h"
+#include "io_pool.h"
 #include "nc_call.h"
+#include "strata/core/array_view.h"
 #include "strata/core/error.h"
 #include "strata/io/netcdf.h"
 
 namespace strata::io {
 namespace {
 std::atomic<std::uint64_t> readsMade{0}, bytesRead{0};
+
+ReadMode initialMode() {
+    const char* env = std::getenv("STRATA_READ");
+    return env && std::string(env) == "netcdf-c" ? ReadMode::NetcdfC : ReadMode::Parallel;
+}
+std::atomic<ReadMode> mode{initialMode()};
 } // namespace
 
 ReadCounters readCounters() { return {readsMade.load(), bytesRead.load()}; }
+void setReadMode(ReadMode m) { mode = m; }
+ReadMode readMode() { return mode.load(); }
 
 namespace detail {
 
@@ -30,8 +43,124 @@ NcVariableSource::NcVariableSource(std::shared_ptr<const NcFile> file, int group
 
 std::string NcVariableSource::describe() const { return describeVariable(*file_, label_); }
 
+std::shared_ptr<const DirectLayout> NcVariableSource::layout() const {
+    LayoutState& st = *layoutState_;
+    std::call_once(st.once, [&] {
+        NetcdfLock lock(netcdfMutex());
+        int format = 0, mode = 0; // the dispatch model (NC_FORMATX_*) and the open mode
+        check(nc_inq_format_extended(groupId_, &format, &mode), describe() + ": its format");
+        try {
+            DirectLayout l;
+            if (!isNumeric(stored_))
+                l.reason = "not numeric";
+            else if (shape_.size() > std::size_t(kMaxDims))
+                l.reason = "more dims than the parallel reader takes";
+            else if (format == NC_FORMATX_NC3)
+                l = classicLayout(file_->path(), varId_, shape_, stored_, describe());
+            else if (format == NC_FORMATX_NC_HDF5)
+                l = hdf5Layout(file_->path(), groupId_, varId_, shape_, stored_, describe());
+            else
+                l.reason = "not a local netCDF-3 or netCDF-4 file";
+            st.layout = std::make_shared<const DirectLayout>(std::move(l));
+        } catch (const NetcdfError& e) {
+            st.error = e.what();
+        }
+    });
+    if (!st.error.empty()) throw NetcdfError(st.error);
+    return st.layout;
+}
+
+std::string NcVariableSource::readPath() const {
+    if (readMode() == ReadMode::NetcdfC) return "netCDF-C: chosen (STRATA_READ=netcdf-c)";
+    try {
+        const auto l = layout();
+        return (l->kind == DirectLayout::Kind::NetcdfC ? "netCDF-C: " : "parallel: ") + l->reason;
+    } catch (const NetcdfError& e) {
+        return std::string("damaged: ") + e.what();
+    }
+}
+
+std::size_t NcVariableSource::parallelReadBytes() const {
+    if (readMode() == ReadMode::NetcdfC) return 0;
+    try {
+        const auto l = layout();
+        if (l->kind == DirectLayout::Kind::NetcdfC) return 0;
+        const std::size_t each =
+            l->kind == DirectLayout::Kind::Chunked
+                ? std::max<std::size_t>(std::size_t(l->chunkBytes()), std::size_t(4) << 20)
+                : std::size_t(8) << 20;
+        return each * std::size_t(ioThreads());
+    } catch (const NetcdfError&) {
+        return 0;
+    }
+}
+
+std::optional<DataSource::ChunkPlan> NcVariableSource::planChunks(std::span<const std::int64_t> start,
+                                                                  std::span<const std::int64_t> count) const {
+    if (readMode() != ReadMode::Parallel || start.size() != shape_.size() || count.size() != shape_.size() ||
+        shape_.empty())
+        return std::nullopt;
+    const auto l = layout();
+    if (l->kind != DirectLayout::Kind::Chunked) return std::nullopt;
+    for (std::size_t i = 0; i < shape_.size(); ++i)
+        if (start[i] < 0 || count[i] < 1 || start[i] > shape_[i] || count[i] > shape_[i] - start[i])
+            return std::nullopt;
+    ChunkPlan p;
+    p.grid.ndim = int(shape_.size());
+    for (int i = 0; i < p.grid.ndim; ++i) {
+        p.grid.origin[i] = start[std::size_t(i)];
+        p.grid.shape[i] = count[std::size_t(i)];
+        p.grid.chunk[i] = l->chunk[std::size_t(i)];
+    }
+    p.grid.elemSize = l->elemSize;
+    p.grid.shuffled = l->deferShuffle;
+    p.grid.swap = l->swap;
+    p.fill = l->fill;
+    p.chunkBytes = l->chunkBytes();
+    p.storedChunks = selectChunks(*l, start, count).stored;
+    return p;
+}
+
+std::vector<ChunkRef> NcVariableSource::inflateChunks(std::span<const std::int64_t> start,
+                                                      std::span<const std::int64_t> count, void* batch,
+                                                      std::uint64_t batchBytes) const {
+    const auto l = layout();
+    STRATA_EXPECTS(l->kind == DirectLayout::Kind::Chunked, NetcdfError,
+                   describe() + ": not stored in chunks");
+    const auto refs =
+        detail::inflateChunks(*l, selectChunks(*l, start, count), batch, batchBytes, describe());
+    std::uint64_t elements = 1;
+    for (std::int64_t c : count) elements *= std::uint64_t(c);
+    readsMade.fetch_add(1, std::memory_order_relaxed);
+    bytesRead.fetch_add(elements * sizeOf(stored_), std::memory_order_relaxed);
+    return refs;
+}
+
 void NcVariableSource::read(std::span<const std::int64_t> start, std::span<const std::int64_t> count,
                             std::span<const std::int64_t> stride, void* out) const {
+    if (readMode() == ReadMode::Parallel &&
+        std::all_of(stride.begin(), stride.end(), [](auto k) { return k == 1; }) &&
+        start.size() == shape_.size() && count.size() == shape_.size() && out != nullptr) {
+        const auto l = layout(); // throws for a damaged chunk index
+        bool inside = true;
+        std::uint64_t elements = 1;
+        for (std::size_t i = 0; i < shape_.size(); ++i) {
+            inside = inside && start[i] >= 0 && count[i] >= 0 && start[i] <= shape_[i] &&
+                     count[i] <= shape_[i] - start[i];
+            elements *= std::uint64_t(std::max<std::int64_t>(count[i], 0));
+        }
+        if (inside && l->kind != DirectLayout::Kind::NetcdfC && directReadPays(*l, start, count)) {
+            directRead(*l, start, count, out, describe());
+            readsMade.fetch_add(1, std::memory_order_relaxed);
+            bytesRead.fetch_add(elements * sizeOf(stored_), std::memory_order_relaxed);
+            return;
+        }
+    }
+    readNetcdf(start, count, stride, out);
+}
+
+void NcVariableSource::readNetcdf(std::span<const std::int64_t> start, std::span<const std::int64_t> count,
+                                  std::span<const std::int64_t> stride, void* out) const {
     const std::size_t n = shape_.size();
     STRATA_EXPECTS(start.size() == n && count.size() == n && stride.size() == n, NetcdfError,
                    describe() + ": a read needs " + std::to_string(n) + " starts, counts and strides, got " +

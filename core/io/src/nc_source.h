@@ -1,8 +1,10 @@
 #pragma once
 // A netCDF variable as a DataSource: hyperslab reads into the stored type.
 #include <memory>
+#include <mutex>
 #include <vector>
 
+#include "direct_layout.h"
 #include "nc_file.h"
 #include "strata/core/data_source.h"
 #include "strata/core/dtype.h"
@@ -18,8 +20,28 @@ public:
     void read(std::span<const std::int64_t> start, std::span<const std::int64_t> count,
               std::span<const std::int64_t> stride, void* out) const override;
     std::string describe() const override;
+    std::string readPath() const override;
+    std::size_t parallelReadBytes() const override;
+    std::optional<ChunkPlan> planChunks(std::span<const std::int64_t> start,
+                                        std::span<const std::int64_t> count) const override;
+    std::vector<ChunkRef> inflateChunks(std::span<const std::int64_t> start,
+                                        std::span<const std::int64_t> count, void* batch,
+                                        std::uint64_t batchBytes) const override;
+
+    // The parallel reader's layout, built at the first read (null: netCDF-C reads it). Throws
+    // NetcdfError when the file's description of the variable is damaged.
+    std::shared_ptr<const DirectLayout> layout() const;
 
 private:
+    void readNetcdf(std::span<const std::int64_t> start, std::span<const std::int64_t> count,
+                    std::span<const std::int64_t> stride, void* out) const;
+    struct LayoutState {
+        std::once_flag once;
+        std::shared_ptr<const DirectLayout> layout;
+        std::string error; // the damage found while building it
+    };
+    std::unique_ptr<LayoutState> layoutState_ = std::make_unique<LayoutState>();
+
     std::shared_ptr<const NcFile> file_;
     int groupId_;
     int varId_;

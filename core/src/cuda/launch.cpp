@@ -39,8 +39,8 @@ Scratch::Scratch(std::size_t bytes, cudaStream_t stream) : stream_(stream) {
     if (status != cudaSuccess) {
         cudaGetLastError();
         data_ = nullptr;
-        STRATA_FAIL(OutOfMemoryError, "out of GPU memory: could not allocate " + std::to_string(bytes) +
-                                          " bytes of scratch for a reduction");
+        STRATA_FAIL(OutOfMemoryError,
+                    "out of GPU memory: could not allocate " + std::to_string(bytes) + " bytes of scratch");
     }
 }
 

@@ -39,9 +39,13 @@ struct ChunkRef {
 // Elements no chunk covers are left as they are. `batch` and `dst` are on `device`; `refs`
 // and `fill` are host memory. On a GPU the work is queued on `stream` (refs are copied first;
 // the caller may reuse them when this returns); on the host it is done when this returns.
-// Throws ValueError for a grid that makes no sense (chunk sizes < 1, a chunk outside the
-// variable's chunk lattice, an element size not 1/2/4/8).
+// Throws ValueError for a grid that makes no sense (more than kMaxDims dims, chunk lengths < 1,
+// a chunk of 4 GiB or more, a negative region, a chunk outside the variable's chunk lattice,
+// an element size not 1/2/4/8), and when a chunk that meets the region needs a null `batch`
+// or `fill` (both may be null when no chunk needs them). A scalar (ndim 0) is one element.
+// On the host the work is spread over the compute pool unless `onThisThread` (a caller that is
+// already one of many threads, such as the reader's, placing one chunk each).
 void placeChunks(const ChunkGrid& grid, const void* batch, std::span<const ChunkRef> refs, const void* fill,
-                 void* dst, Device device, Stream stream);
+                 void* dst, Device device, Stream stream, bool onThisThread = false);
 
 } // namespace strata

@@ -3,8 +3,12 @@
 // netCDF). Reads return values in the stored (packed) type, C order, contiguous.
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
+#include <vector>
+
+#include "strata/core/chunks.h"
 
 namespace strata {
 
@@ -24,6 +28,28 @@ public:
     // Reads of at least this many bytes are spread over threads; callers that can choose (a
     // whole-variable load) ask for at least this much at a time. 0: reads are serial.
     virtual std::size_t parallelReadBytes() const { return 0; }
+
+    // Sources stored in filtered chunks: the box [start, start + count) as chunks for a device
+    // to place (chunks.h), so that the CPU only inflates. nullopt: read() it instead.
+    struct ChunkPlan {
+        ChunkGrid grid;                  // origin and shape are the box's
+        std::vector<unsigned char> fill; // grid.elemSize bytes
+        std::uint64_t chunkBytes = 0;
+        std::uint64_t storedChunks = 0; // inflateChunks needs storedChunks * chunkBytes bytes
+    };
+    virtual std::optional<ChunkPlan> planChunks(std::span<const std::int64_t> start,
+                                                std::span<const std::int64_t> count) const {
+        (void)start, (void)count;
+        return std::nullopt;
+    }
+    // Inflates the box's stored chunks into `batch` (host memory) and returns a ref for every
+    // chunk meeting the box. Only after planChunks gave a plan for the same box.
+    virtual std::vector<ChunkRef> inflateChunks(std::span<const std::int64_t> start,
+                                                std::span<const std::int64_t> count, void* batch,
+                                                std::uint64_t batchBytes) const {
+        (void)start, (void)count, (void)batch, (void)batchBytes;
+        return {};
+    }
 };
 
 } // namespace strata

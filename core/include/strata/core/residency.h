@@ -53,11 +53,16 @@ std::size_t hostAvailableMemory();
 // Loads the whole of `var` (lazy, dims in the file's order) onto `device`, decoded, slab by slab
 // along its first dim on `stream`, calling progress(fraction) after each slab. Returns nullopt
 // when `cancel` became true (nothing is kept). The transient memory besides the result is at
-// most two slabs of `slabBytes` (packed and decoded). Throws as Variable::load does.
+// most two slabs of loadSlabBytes(var, slabBytes) (packed and decoded). Throws as
+// Variable::load does.
 std::optional<DataArray> loadWhole(const DataArray& var, Device device, Stream stream,
                                    const std::function<void(double)>& progress,
                                    const std::atomic<bool>& cancel,
                                    std::size_t slabBytes = std::size_t(64) << 20);
+
+// The slab a load of `var` reads at once: `slabBytes`, or more for a source that reads in
+// parallel (enough for all its threads: DataSource::parallelReadBytes).
+std::size_t loadSlabBytes(const DataArray& var, std::size_t slabBytes);
 
 class Residency {
 public:
