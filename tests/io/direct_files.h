@@ -5,6 +5,7 @@
 // formats with padded record variables. Written through netCDF-C with random values.
 #include <netcdf.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -42,6 +43,8 @@ struct Var {
     Written written = Written::All;
     std::size_t records = 0; // records written when the first dim is unlimited (0: the dim's length)
     bool parallel = true;    // the direct reader must take it (readPath() says "parallel")
+    bool direct = true;      // with parallel: a whole read must not go through netCDF-C at all
+    std::string group;       // "" for the root, else a path such as "g/h" (netCDF-4 only)
 };
 
 struct File {
@@ -95,6 +98,14 @@ inline std::size_t typeSize(nc_type t) {
     }
 }
 
+// Odd dims whose rows hold more than 64 KiB of any type: reads of a few bytes go to netCDF-C even
+// in Parallel mode, so the variables read by byte offset are given long rows.
+inline const std::vector<Dim>& wideDims() {
+    static const std::vector<Dim> d = {{"x1", 70001}, {"x2", 35003}, {"x4", 17501}, {"x8", 8753}};
+    return d;
+}
+inline std::string wide(nc_type t) { return "x" + std::to_string(typeSize(t)); }
+
 inline const std::vector<nc_type>& allTypes() {
     static const std::vector<nc_type> t = {NC_BYTE, NC_UBYTE, NC_SHORT,  NC_USHORT, NC_INT,
                                            NC_UINT, NC_INT64, NC_UINT64, NC_FLOAT,  NC_DOUBLE};
@@ -139,26 +150,46 @@ inline void write(const File& file, const std::string& path, std::mt19937_64& rn
     std::vector<int> dimIds;
     for (const Dim& d : file.dims)
         dimIds.push_back(w.dim(d.name.c_str(), d.unlimited ? NC_UNLIMITED : d.length));
-    std::vector<int> varIds;
+    std::vector<int> varIds, groupIds;
+    std::vector<std::pair<std::string, int>> groups = {{"", w.id()}};
+    const auto groupOf = [&](const std::string& path) {
+        for (const auto& [p, id] : groups)
+            if (p == path) return id;
+        int parent = w.id();
+        std::string sofar;
+        for (std::size_t from = 0; from <= path.size();) {
+            const std::size_t slash = std::min(path.find('/', from), path.size());
+            const std::string name = path.substr(from, slash - from);
+            sofar += (sofar.empty() ? "" : "/") + name;
+            const auto known =
+                std::find_if(groups.begin(), groups.end(), [&](auto& g) { return g.first == sofar; });
+            parent = known != groups.end() ? known->second : w.group(name.c_str(), parent);
+            if (known == groups.end()) groups.emplace_back(sofar, parent);
+            from = slash + 1;
+        }
+        return parent;
+    };
     for (const Var& v : file.vars) {
         std::vector<int> ids;
         for (const std::string& name : v.dims)
             for (std::size_t i = 0; i < file.dims.size(); ++i)
                 if (file.dims[i].name == name) ids.push_back(dimIds[i]);
-        const int id = w.var(v.name.c_str(), v.type, ids);
+        const int g = groupOf(v.group);
+        const int id = w.var(v.name.c_str(), v.type, ids, g);
         varIds.push_back(id);
+        groupIds.push_back(g);
         if (nc4) {
             if (v.storage == Storage::Chunked)
-                ok(nc_def_var_chunking(w.id(), id, NC_CHUNKED, v.chunks.data()), "chunking");
+                ok(nc_def_var_chunking(g, id, NC_CHUNKED, v.chunks.data()), "chunking");
             if (v.storage == Storage::Contiguous)
-                ok(nc_def_var_chunking(w.id(), id, NC_CONTIGUOUS, nullptr), "contiguous");
-            if (v.fletcher32) ok(nc_def_var_fletcher32(w.id(), id, NC_FLETCHER32), "fletcher32");
+                ok(nc_def_var_chunking(g, id, NC_CONTIGUOUS, nullptr), "contiguous");
+            if (v.fletcher32) ok(nc_def_var_fletcher32(g, id, NC_FLETCHER32), "fletcher32");
             if (v.shuffle || v.deflate > 0)
-                ok(nc_def_var_deflate(w.id(), id, v.shuffle, v.deflate > 0, v.deflate), "deflate");
-            if (v.bigEndian) ok(nc_def_var_endian(w.id(), id, NC_ENDIAN_BIG), "endian");
+                ok(nc_def_var_deflate(g, id, v.shuffle, v.deflate > 0, v.deflate), "deflate");
+            if (v.bigEndian) ok(nc_def_var_endian(g, id, NC_ENDIAN_BIG), "endian");
         }
-        if (v.fill) ok(nc_put_att_double(w.id(), id, "_FillValue", v.type, 1, &*v.fill), "_FillValue");
-        if (v.noFill) ok(nc_def_var_fill(w.id(), id, NC_NOFILL, nullptr), "nofill");
+        if (v.fill) ok(nc_put_att_double(g, id, "_FillValue", v.type, 1, &*v.fill), "_FillValue");
+        if (v.noFill) ok(nc_def_var_fill(g, id, NC_NOFILL, nullptr), "nofill");
     }
     w.enddef();
     for (std::size_t k = 0; k < file.vars.size(); ++k) {
@@ -283,24 +314,49 @@ inline std::vector<File> matrixFiles() {
         defaultNone.deflate = 5;
         Var noFill = part("nofill_part", NC_FLOAT, std::nullopt);
         noFill.noFill = true;
+        noFill.parallel = false; // its unwritten values are undefined: left to netCDF-C
         f.vars = {fillPart,  fillPartBe,  defaultPart, defaultPartBe,
                   int64Part, noneWritten, defaultNone, noFill};
         files.push_back(f);
     }
     { // Contiguous netCDF-4, each type, alternating byte orders.
         File f{"nc4_contiguous.nc", NC_NETCDF4, grid, {}};
+        f.dims.insert(f.dims.end(), wideDims().begin(), wideDims().end());
         for (std::size_t i = 0; i < allTypes().size(); ++i) {
-            Var v{typeName(allTypes()[i]), allTypes()[i], zyx, Storage::Contiguous};
+            const nc_type t = allTypes()[i];
+            Var v{typeName(t), t, {"y", wide(t)}, Storage::Contiguous};
             v.bigEndian = i % 2 == 1;
             f.vars.push_back(v);
         }
-        Var line{"line_byte", NC_BYTE, {"x"}, Storage::Contiguous};
+        Var line{"line_byte", NC_BYTE, {"x1"}, Storage::Contiguous};
+        Var small{"small_be", NC_INT, zyx, Storage::Contiguous};
+        small.bigEndian = true;
+        small.direct = false; // rows of 116 bytes
         Var empty{"contiguous_empty", NC_FLOAT, zyx, Storage::Contiguous};
         empty.fill = 5.0;
         empty.written = Written::Nothing;
         empty.parallel = false; // no storage allocated: either path will do, values must agree
-        f.vars.push_back(line);
-        f.vars.push_back(empty);
+        f.vars.insert(f.vars.end(), {line, small, empty});
+        files.push_back(f);
+    }
+    { // Names: a variable named like a dim it is not the coordinate of (HDF5 stores it under
+      // another name, beside the dim's own dataset of the same length), a coordinate variable,
+      // variables in nested groups, one named like a root variable.
+        File f{"nc4_names.nc", NC_NETCDF4, {{"x", 10}, {"y", 10}, {"z", 7}, {"u", 17001}, {"w", 17001}}, {}};
+        Var notCoord{"x", NC_FLOAT, {"y"}, Storage::Contiguous};
+        Var notCoordLong{"u", NC_FLOAT, {"w"}, Storage::Contiguous};
+        Var notCoordChunked{"z", NC_FLOAT, {"x"}, Storage::Chunked, {4}};
+        notCoordChunked.deflate = 1;
+        Var coord{"y", NC_DOUBLE, {"y"}, Storage::Contiguous};
+        coord.direct = false;
+        notCoord.direct = false;
+        Var nested{"v", NC_SHORT, {"y", "x"}, Storage::Chunked, {3, 4}};
+        nested.group = "g/h";
+        nested.deflate = 2;
+        Var inGroup{"x", NC_INT, {"x"}, Storage::Chunked, {3}};
+        inGroup.group = "g";
+        Var root{"v", NC_SHORT, {"y", "x"}, Storage::Chunked, {5, 5}};
+        f.vars = {notCoord, notCoordLong, notCoordChunked, coord, nested, inGroup, root};
         files.push_back(f);
     }
     { // netCDF-4 with an unlimited dim; one variable with fewer records than the dim.
@@ -311,39 +367,52 @@ inline std::vector<File> matrixFiles() {
         Var b{"b", NC_SHORT, {"time", "y", "x"}, Storage::Chunked, {3, 2, 7}};
         b.fill = -1.0;
         b.records = 6;
+        b.parallel = false; // its dataset is shorter than the dim: left to netCDF-C
         Var c{"c", NC_DOUBLE, {"time", "y", "x"}};
         c.bigEndian = true;
         Var d{"d", NC_UINT, {"time"}, Storage::Chunked, {4}};
         d.records = 9;
-        f.vars = {a, b, c, d};
+        d.parallel = false;
+        Var e{"e", NC_DOUBLE, {"time"}}; // netCDF-C's chunk: far longer than the 11 records
+        f.vars = {a, b, c, d, e};
         files.push_back(f);
     }
-    // netCDF-3: fixed variables (odd sizes padded to 4 bytes) and interleaved record variables.
+    // netCDF-3: fixed variables (odd sizes padded to 4 bytes) and interleaved record variables,
+    // long ones read by byte offset between short ones that move where the next begins.
     const std::pair<const char*, int> formats[] = {
         {"classic.nc", 0}, {"offset64.nc", NC_64BIT_OFFSET}, {"cdf5.nc", NC_64BIT_DATA}};
     for (const auto& [name, mode] : formats) {
-        File f{name, mode, {{"time", 9, true}, {"y", 3}, {"x", 5}, {"odd", 3}}, {}};
+        File f{name, mode, {{"time", 4, true}, {"y", 3}, {"odd", 3}}, {}};
+        f.dims.insert(f.dims.end(), wideDims().begin(), wideDims().end());
         const auto& types = mode == NC_64BIT_DATA ? allTypes() : classicTypes();
-        for (nc_type t : types) f.vars.push_back(Var{std::string("f_") + typeName(t), t, {"y", "x"}});
-        f.vars.push_back(Var{"f_short_odd", NC_SHORT, {"odd"}});
-        f.vars.push_back(Var{"f_byte_odd", NC_BYTE, {"odd"}});
+        const auto small = [](const char* name, nc_type t, std::vector<std::string> dims) {
+            Var v{name, t, std::move(dims)};
+            v.direct = false;
+            return v;
+        };
+        for (nc_type t : types) f.vars.push_back(Var{std::string("f_") + typeName(t), t, {"y", wide(t)}});
+        f.vars.insert(f.vars.begin() + 1, small("f_short_odd", NC_SHORT, {"odd"}));
+        f.vars.insert(f.vars.begin() + 3, small("f_byte_odd", NC_BYTE, {"odd"}));
         Var scalar{"scalar", NC_DOUBLE, {}};
         scalar.parallel = false;
         f.vars.push_back(scalar);
-        for (nc_type t : types) f.vars.push_back(Var{std::string("r_") + typeName(t), t, {"time", "odd"}});
-        f.vars.push_back(Var{"r_grid", NC_FLOAT, {"time", "y", "x"}});
-        f.vars.push_back(Var{"r_series", NC_DOUBLE, {"time"}});
+        for (nc_type t : types) f.vars.push_back(Var{std::string("r_") + typeName(t), t, {"time", wide(t)}});
+        f.vars.push_back(small("r_short_odd", NC_SHORT, {"time", "odd"}));
+        f.vars.push_back(Var{"r_grid", NC_FLOAT, {"time", "y", "x4"}});
+        f.vars.push_back(small("r_series", NC_DOUBLE, {"time"}));
         files.push_back(f);
     }
     // A single record variable is not padded: the records are packed end to end.
+    Var fixedOdd{"f", NC_SHORT, {"odd"}};
+    fixedOdd.direct = false;
     files.push_back(File{"classic_one_record.nc",
                          0,
-                         {{"time", 9, true}, {"odd", 3}},
-                         {Var{"f", NC_SHORT, {"odd"}}, Var{"r", NC_BYTE, {"time", "odd"}}}});
+                         {{"time", 4, true}, {"odd", 3}, {"x1", 70001}},
+                         {fixedOdd, Var{"r", NC_BYTE, {"time", "x1"}}}});
     files.push_back(File{"cdf5_one_record.nc",
                          NC_64BIT_DATA,
-                         {{"time", 9, true}, {"odd", 3}},
-                         {Var{"r", NC_SHORT, {"time", "odd"}}}});
+                         {{"time", 4, true}, {"x2", 35003}},
+                         {Var{"r", NC_SHORT, {"time", "x2"}}}});
     return files;
 }
 
