@@ -3,6 +3,7 @@
 // error naming the variable, never a crash, on damaged chunks and chunk indexes; and a whole
 // load cancelled mid-way.
 #include <QtTest>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <atomic>
@@ -493,6 +494,54 @@ private slots:
                                         .arg(f.name.c_str(), spec.name.c_str(), gpu.toString().c_str(), d)));
             }
         }
+    }
+
+    // A file of more variables than a desktop lets a process hold files open (1024), every one
+    // of them read: all by the direct reader, and files open as before afterwards.
+    void manyVariables_data() {
+        QTest::addColumn<int>("mode");
+        QTest::newRow("64-bit offset") << int(NC_64BIT_OFFSET);
+        QTest::newRow("netCDF-4") << int(NC_NETCDF4);
+    }
+    void manyVariables() {
+        QFETCH(int, mode);
+        const std::string p = path("many_" + std::to_string(mode) + ".nc");
+        const int count = 1500;
+        const auto values = [](int i) { return std::vector<short>{short(i), short(-i), short(i * 3), 7}; };
+        {
+            nctest::Writer w(p, mode);
+            const int n = w.dim("n", 4);
+            for (int i = 0; i < count; ++i) w.var(("v" + std::to_string(i)).c_str(), NC_SHORT, {n});
+            w.enddef();
+            for (int i = 0; i < count; ++i) w.put(i, values(i));
+        }
+        rlimit before{};
+        QVERIFY(getrlimit(RLIMIT_NOFILE, &before) == 0);
+        rlimit lower = before;
+        lower.rlim_cur = std::min<rlim_t>(before.rlim_cur, 1024);
+        QVERIFY(setrlimit(RLIMIT_NOFILE, &lower) == 0);
+        QString failure;
+        {
+            const Dataset ds = openDataset(p);
+            for (int i = 0; i < count && failure.isEmpty(); ++i) {
+                const Variable& v = *ds.findVariable("v" + std::to_string(i));
+                std::vector<short> got(4);
+                try {
+                    const std::string how = v.source()->readPath();
+                    v.source()->read(std::vector<std::int64_t>{0}, std::vector<std::int64_t>{4},
+                                     std::vector<std::int64_t>{1}, got.data());
+                    if (!how.starts_with("parallel"))
+                        failure = QString("v%1: readPath() is '%2'").arg(i).arg(how.c_str());
+                    else if (got != values(i))
+                        failure = QString("v%1: wrong values").arg(i);
+                } catch (const std::exception& e) {
+                    failure = e.what();
+                }
+            }
+            if (failure.isEmpty()) goodReadStillWorks(); // with ds and its variables still open
+        }
+        setrlimit(RLIMIT_NOFILE, &before);
+        QVERIFY2(failure.isEmpty(), qPrintable(failure));
     }
 
     // Variables the direct reader must leave to netCDF-C, each with its reason in readPath().
