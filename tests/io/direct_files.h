@@ -377,6 +377,15 @@ inline std::vector<File> matrixFiles() {
         f.vars = {a, b, c, d, e};
         files.push_back(f);
     }
+    // No records yet: an unlimited dim of length 0.
+    for (const auto& [name, mode] :
+         {std::pair{"zero_records_nc4.nc", NC_NETCDF4}, {"zero_records_cdf1.nc", 0}}) {
+        Var v{"v", NC_FLOAT, {"time", "x"}, mode ? Storage::Chunked : Storage::Default};
+        if (mode) v.chunks = {4, 5};
+        v.written = Written::Nothing;
+        v.direct = mode != 0; // nothing to read: netCDF-3 leaves that to netCDF-C
+        files.push_back(File{name, mode, {{"time", 0, true}, {"x", 5}}, {v}});
+    }
     // netCDF-3: fixed variables (odd sizes padded to 4 bytes) and interleaved record variables,
     // long ones read by byte offset between short ones that move where the next begins.
     const std::pair<const char*, int> formats[] = {

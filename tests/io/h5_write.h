@@ -55,15 +55,17 @@ void writeDataset(const std::string& path, const char* name, const std::vector<h
         ok(H5Dwrite(set, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) >= 0, "H5Dwrite");
 }
 
-// A float32 dataset `name` chunked as `chunk` with deflate on, whose chunks are written as the
-// stored bytes given, with their filter mask (0: deflate applied; 1: skipped, stored as they are).
+// A float32 dataset `name` chunked as `chunk` with deflate on (and what `setup` adds), whose
+// chunks are written as the stored bytes given, with their filter mask (0: deflate applied;
+// 1: skipped, stored as they are). Chunks not given are never written.
 struct RawChunk {
     std::vector<hsize_t> offset;
     Bytes stored;
     std::uint32_t filterMask = 0;
 };
 inline void writeRawChunks(const std::string& path, const char* name, const std::vector<hsize_t>& dims,
-                           const std::vector<hsize_t>& chunk, const std::vector<RawChunk>& chunks) {
+                           const std::vector<hsize_t>& chunk, const std::vector<RawChunk>& chunks,
+                           const Setup& setup = {}, hid_t fileType = H5T_NATIVE_FLOAT) {
     Id fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "H5Pcreate");
     ok(H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) >= 0, "H5Pset_fclose_degree");
     Id file(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl), H5Fclose, "H5Fcreate");
@@ -71,8 +73,8 @@ inline void writeRawChunks(const std::string& path, const char* name, const std:
     Id dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, "H5Pcreate");
     ok(H5Pset_chunk(dcpl, int(chunk.size()), chunk.data()) >= 0, "H5Pset_chunk");
     ok(H5Pset_deflate(dcpl, 6) >= 0, "H5Pset_deflate");
-    Id set(H5Dcreate2(file, name, H5T_NATIVE_FLOAT, space, H5P_DEFAULT, dcpl, H5P_DEFAULT), H5Dclose,
-           "H5Dcreate2");
+    if (setup) setup(dcpl);
+    Id set(H5Dcreate2(file, name, fileType, space, H5P_DEFAULT, dcpl, H5P_DEFAULT), H5Dclose, "H5Dcreate2");
     for (const RawChunk& c : chunks)
         ok(H5Dwrite_chunk(set, H5P_DEFAULT, c.filterMask, c.offset.data(), c.stored.size(),
                           c.stored.data()) >= 0,

@@ -28,6 +28,7 @@ inline Bytes deflate(const Bytes& raw) {
 enum class Hostile {
     ZipBomb,         // chunk 1 inflates to 100 times its size
     TruncatedStream, // chunk 1's deflate stream cut in half
+    ShortStream,     // chunk 1 a whole deflate stream of half a chunk
     Garbage,         // chunk 1 is text, not a deflate stream
     Fletcher32,      // chunk 1 (fletcher32 only) has a data byte flipped
     AddressPastEnd,  // the index puts chunk 1 at 16 TiB
@@ -84,6 +85,9 @@ inline void writeHostile(Hostile kind, const std::string& path) {
         raw(Bytes(whole.begin(), whole.begin() + std::ptrdiff_t(whole.size() / 2)));
         break;
     }
+    case Hostile::ShortStream:
+        raw(deflate(Bytes(chunk1.begin(), chunk1.begin() + std::ptrdiff_t(chunk1.size() / 2))));
+        break;
     case Hostile::Garbage: {
         const std::string text = "not a deflate stream, only text. ";
         Bytes garbage;
