@@ -229,13 +229,16 @@ ViewSpec resolveView(const CliOptions& o, const Dataset& ds) {
 
 int runBatch(const CliOptions& o) {
     Dataset ds;
+    OpenNotes notes;
     try {
-        OpenNotes notes;
         ds = openDatasetIsolated(o.file, notes); // a file that crashes HDF5 costs a child process
     } catch (const Error& e) {
         std::fprintf(stderr, "strata: %s\n", e.what());
         return 1;
     }
+    // What the open did not take as it is (a variable skipped, an attribute ignored), for --verbose.
+    if (o.verbose)
+        for (const std::string& line : notes.lines) std::fprintf(stderr, "strata: %s\n", line.c_str());
     if (o.info) {
         std::fputs(ds.summary().c_str(), stdout);
         if (!o.batch()) return 0;

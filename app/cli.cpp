@@ -103,7 +103,8 @@ Opens FILE (netCDF-3/4; the bundled sample when none is given). With --export-pn
   --cpu               compute on the CPU even when a GPU is present
   --gl                draw frames on the host through OpenGL too (by default the window
                       paints them without GL; frames on a GPU always go through GL)
-  -v, --verbose       report what was computed and the bytes copied from the device
+  -v, --verbose       report what the file's reading left out or ignored, what was
+                      computed and the bytes copied from the device
   --version, --help
 
 examples:

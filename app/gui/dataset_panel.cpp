@@ -3,6 +3,7 @@
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QSplitter>
+#include <QStyle>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -21,6 +22,14 @@ QString joined(const std::vector<std::string>& v, const char* sep) {
     QStringList out;
     for (const auto& s : v) out << q(s);
     return out.join(sep);
+}
+
+// The CF attributes decoding ignores, one line each ("attribute '_FillValue' value NaN cannot be
+// represented in int16; ignored, as xarray does").
+QString warningText(const std::vector<CfWarning>& warnings) {
+    QStringList out;
+    for (const auto& w : warnings) out << q(w.text);
+    return out.join("\n");
 }
 
 QString shapeText(const Variable& v) {
@@ -98,6 +107,10 @@ void DatasetPanel::fillGroup(QTreeWidgetItem* parent, const Dataset& group, cons
         item->setData(kName, kKindRole, isData ? "variable" : "coordinate");
         if (!isNumeric(v.dtype()) || v.ndim() == 0)
             item->setForeground(kName, QPalette().brush(QPalette::Disabled, QPalette::Text));
+        if (const auto& warnings = v.encoding().warnings; !warnings.empty()) {
+            item->setIcon(kName, style()->standardIcon(QStyle::SP_MessageBoxWarning));
+            item->setToolTip(kName, warningText(warnings));
+        }
     }
     for (const auto& d : group.dims)
         new QTreeWidgetItem(dims, {q(d.name), QString(),
@@ -141,12 +154,21 @@ void DatasetPanel::setCurrent(const QString& variablePath) {
     updating_ = false;
 }
 
-void DatasetPanel::showAttributes(const QString& title, const Attributes& attrs) {
+void DatasetPanel::showAttributes(const QString& title, const Attributes& attrs,
+                                  const std::vector<CfWarning>& warnings) {
     attributes_->clear();
     attributes_->setHeaderLabels({title, tr("Value")});
     for (const auto& a : attrs) {
         auto* item = new QTreeWidgetItem(attributes_, {q(a.name), q(a.text())});
         item->setToolTip(1, q(a.text()));
+        std::vector<CfWarning> mine;
+        for (const auto& w : warnings)
+            if (w.attribute == a.name) mine.push_back(w);
+        if (!mine.empty()) { // ignored in decoding: marked, and why on hovering
+            item->setIcon(0, style()->standardIcon(QStyle::SP_MessageBoxWarning));
+            item->setToolTip(0, warningText(mine));
+            item->setToolTip(1, q(a.text()) + "\n" + warningText(mine));
+        }
     }
 }
 
@@ -157,7 +179,7 @@ void DatasetPanel::onCurrentChanged(QTreeWidgetItem* item) {
     if (kind == "variable" || kind == "coordinate") {
         const Dataset& g = groupOf(*ds_, path.toStdString());
         if (const Variable* v = g.findVariable(item->text(kName).toStdString()))
-            showAttributes(tr("Attributes of %1").arg(item->text(kName)), v->attrs());
+            showAttributes(tr("Attributes of %1").arg(item->text(kName)), v->attrs(), v->encoding().warnings);
         if (!updating_) emit variableChosen(path);
     } else if (kind == "file") {
         showAttributes(tr("File attributes"), ds_->attrs);

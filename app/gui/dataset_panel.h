@@ -1,7 +1,9 @@
 #pragma once
 // The dataset panel: the file's groups and variables (dims, shape, dtype, units, long name),
 // its coordinates listed apart, its dimensions, and the attributes of the file and of the
-// variable selected. Choosing a variable asks the window to show it.
+// variable selected. A variable with CF attributes that decoding ignores carries a warning
+// icon, the reasons as its tooltip, and so do those attributes. Choosing a variable asks the
+// window to show it.
 #include <QWidget>
 #include <memory>
 
@@ -34,7 +36,9 @@ signals:
 
 private:
     void fillGroup(QTreeWidgetItem* parent, const Dataset& group, const QString& prefix);
-    void showAttributes(const QString& title, const Attributes& attrs);
+    // `warnings`: CF attributes that decoding ignores, marked with an icon and their reason.
+    void showAttributes(const QString& title, const Attributes& attrs,
+                        const std::vector<CfWarning>& warnings = {});
     void onCurrentChanged(QTreeWidgetItem* item);
 
     QTreeWidget* tree_;

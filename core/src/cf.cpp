@@ -1,4 +1,6 @@
-// CfEncoding::fromAttributes: masking and packing attributes read leniently, problems named.
+// CfEncoding::fromAttributes: masking and packing attributes read leniently; masking values
+// that cannot be used are ignored with a warning, packing that cannot be honoured is a problem.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -19,31 +21,31 @@ std::string quoted(const std::string& text) {
     return "\"" + (text.size() > kMax ? text.substr(0, kMax) + "..." : text) + "\"";
 }
 
-// The numbers of attribute `name`, or nullopt (with a problem) when it is text or empty.
-std::optional<std::vector<double>> numbersOf(const Attributes& attrs, const char* name,
-                                             std::string& problems) {
+// The numbers of attribute `name`: nullopt when it is absent, or (with `why`) when it is text
+// or empty.
+std::optional<std::vector<double>> numbersOf(const Attributes& attrs, const char* name, std::string& why) {
     const Attribute* a = attrs.find(name);
     if (!a) return std::nullopt;
     if (a->isText()) {
-        addProblem(problems,
-                   std::string("attribute '") + name + "' is text (" + quoted(a->text()) + "), not a number");
+        why = std::string("attribute '") + name + "' is text (" + quoted(a->text()) + "), not a number";
         return std::nullopt;
     }
     std::vector<double> values = a->numbers();
     if (values.empty()) {
-        addProblem(problems, std::string("attribute '") + name + "' has no values");
+        why = std::string("attribute '") + name + "' has no values";
         return std::nullopt;
     }
     return values;
 }
 
-// The one number of attribute `name`, or nullopt (with a problem when it is not one number).
-std::optional<double> numberOf(const Attributes& attrs, const char* name, std::string& problems) {
-    auto values = numbersOf(attrs, name, problems);
+// The one number of attribute `name`: nullopt when it is absent, or (with `why`) when it is
+// not one number.
+std::optional<double> numberOf(const Attributes& attrs, const char* name, std::string& why) {
+    auto values = numbersOf(attrs, name, why);
     if (!values) return std::nullopt;
     if (values->size() != 1) {
-        addProblem(problems, std::string("attribute '") + name + "' has " + std::to_string(values->size()) +
-                                 " values, expected one");
+        why = std::string("attribute '") + name + "' has " + std::to_string(values->size()) +
+              " values, expected one";
         return std::nullopt;
     }
     return values->front();
@@ -62,19 +64,23 @@ template <class T> bool representableAs(double v) {
     }
 }
 
-// A masking value converted to the stored type (as the stored values will compare), or
-// nullopt with a problem when it cannot be represented there.
-std::optional<double> asStored(double v, DType packed, const char* attr, std::string& problems) {
+// A fill value converted to the stored type (as the stored values will compare), or nullopt
+// when it cannot be represented there (NaN or a fraction in an integer type, a value out of
+// the type's range).
+std::optional<double> asStored(double v, DType packed) {
     std::optional<double> out;
     visitNumeric(packed, [&](auto tag) {
         using T = decltype(tag);
         if (representableAs<T>(v)) out = static_cast<double>(static_cast<T>(v));
     });
-    if (!out)
-        addProblem(problems, std::string("attribute '") + attr + "' value " + formatNumber(v) +
-                                 " cannot be represented in the variable's type " +
-                                 std::string(name(packed)));
     return out;
+}
+
+// An attribute's value as ncdump writes it ("NaN", "1e+20").
+std::string valueText(double v) { return std::isnan(v) ? "NaN" : formatNumber(v); }
+
+void warn(CfEncoding& e, const char* attr, const std::string& text, const char* outcome = "ignored") {
+    e.warnings.push_back({attr, text + "; " + outcome});
 }
 
 DType floatingTypeOf(const Attribute* a, DType packed) {
@@ -92,24 +98,64 @@ CfEncoding CfEncoding::fromAttributes(const Attributes& attrs, DType packed) {
     e.decoded = packed;
     if (!isNumeric(packed)) return e; // char and string data are not decoded
 
+    // Fill values the stored type cannot hold are ignored, as xarray does, though it says
+    // nothing: it drops NaN fill values, and compares the others (1e20 on shorts, even text)
+    // with the data, which never equal them. Such a non-NaN value still makes xarray's decoded
+    // type floating (`promotes`); so here.
+    bool promotes = false;
+    constexpr const char* kAsXarray = "ignored, as xarray does";
     for (const char* attr : {"_FillValue", "missing_value"}) {
-        const auto values = numbersOf(attrs, attr, e.problem);
+        std::string why;
+        const auto values = numbersOf(attrs, attr, why);
+        if (!why.empty()) {
+            warn(e, attr, why, kAsXarray);
+            promotes = promotes || attrs.find(attr)->isText();
+        }
         if (!values) continue;
+        std::vector<double> unfit; // named once per attribute, however long it is
         for (double v : *values) {
-            const auto stored = asStored(v, packed, attr, e.problem);
-            if (!stored) continue;
+            const auto stored = asStored(v, packed);
+            if (!stored) {
+                unfit.push_back(v);
+                promotes = promotes || !std::isnan(v);
+                continue;
+            }
             bool seen = false;
             for (double f : e.fillValues)
                 seen = seen || f == *stored || (std::isnan(f) && std::isnan(*stored));
             if (!seen) e.fillValues.push_back(*stored);
         }
+        if (!unfit.empty())
+            warn(e, attr,
+                 std::string("attribute '") + attr + "' value " + valueText(unfit[0]) +
+                     (unfit.size() > 1 ? " (and " + std::to_string(unfit.size() - 1) + " more)" : "") +
+                     " cannot be represented in " + std::string(name(packed)),
+                 kAsXarray);
     }
 
-    if (const auto range = numbersOf(attrs, "valid_range", e.problem)) {
-        if (range->size() != 2)
-            addProblem(e.problem, "attribute 'valid_range' has " + std::to_string(range->size()) +
-                                      " values, expected two (min, max)");
-        else if ((*range)[0] > (*range)[1])
+    // Valid ranges (which xarray does not apply at all): a bound that is text, empty or NaN
+    // compares with nothing and is ignored; a range of the wrong shape is a problem.
+    auto bounds = [&](const char* attr, std::size_t expected) -> std::optional<std::vector<double>> {
+        std::string why;
+        auto values = numbersOf(attrs, attr, why);
+        if (!why.empty()) warn(e, attr, why);
+        if (!values) return std::nullopt;
+        if (values->size() != expected) {
+            addProblem(e.problem, std::string("attribute '") + attr + "' has " +
+                                      std::to_string(values->size()) + " values, expected " +
+                                      (expected == 1 ? "one" : "two (min, max)"));
+            return std::nullopt;
+        }
+        if (std::any_of(values->begin(), values->end(), [](double v) { return std::isnan(v); })) {
+            warn(e, attr,
+                 std::string("attribute '") + attr + "' value NaN cannot be compared with " +
+                     std::string(name(packed)) + " values");
+            return std::nullopt;
+        }
+        return values;
+    };
+    if (const auto range = bounds("valid_range", 2)) {
+        if ((*range)[0] > (*range)[1])
             addProblem(e.problem, "attribute 'valid_range' is reversed (" + formatNumber((*range)[0]) +
                                       " > " + formatNumber((*range)[1]) + ")");
         else {
@@ -117,11 +163,16 @@ CfEncoding CfEncoding::fromAttributes(const Attributes& attrs, DType packed) {
             e.validMax = (*range)[1];
         }
     }
-    if (const auto lo = numberOf(attrs, "valid_min", e.problem)) e.validMin = *lo;
-    if (const auto hi = numberOf(attrs, "valid_max", e.problem)) e.validMax = *hi;
+    if (const auto lo = bounds("valid_min", 1)) e.validMin = lo->front();
+    if (const auto hi = bounds("valid_max", 1)) e.validMax = hi->front();
 
-    const auto scale = numberOf(attrs, "scale_factor", e.problem);
-    const auto offset = numberOf(attrs, "add_offset", e.problem);
+    // Packing: anything wrong here leaves no decoded value to give, so it is a problem.
+    std::string why;
+    const auto scale = numberOf(attrs, "scale_factor", why);
+    if (!why.empty()) addProblem(e.problem, why);
+    why.clear();
+    const auto offset = numberOf(attrs, "add_offset", why);
+    if (!why.empty()) addProblem(e.problem, why);
     if (scale) e.scale = *scale;
     if (offset) e.offset = *offset;
     e.scaled = attrs.contains("scale_factor") || attrs.contains("add_offset");
@@ -131,7 +182,7 @@ CfEncoding CfEncoding::fromAttributes(const Attributes& attrs, DType packed) {
     if (offset && !std::isfinite(*offset))
         addProblem(e.problem, "attribute 'add_offset' is " + formatNumber(*offset) + ", not a finite number");
 
-    const bool masked = !e.fillValues.empty() || e.validMin || e.validMax;
+    const bool masked = !e.fillValues.empty() || e.validMin || e.validMax || promotes;
     if (e.scaled) {
         const DType s = floatingTypeOf(attrs.find(scale ? "scale_factor" : "add_offset"), packed);
         const DType o = offset && scale ? floatingTypeOf(attrs.find("add_offset"), packed) : s;

@@ -330,6 +330,29 @@ private slots:
             QCOMPARE(rows[1 + i][2].toFloat(), tasAt(v, 0, i / kLon, i % kLon));
     }
 
+    // A NaN _FillValue on packed shorts: the export goes on with the attribute ignored, which
+    // --verbose says, naming the file and the variable; without it, quiet.
+    void ignoredAttributesAreNotedUnderVerbose() {
+        QTemporaryDir dir;
+        const QString file = dir.filePath("nanfill.nc"), csv = dir.filePath("t2m.csv");
+        nctest::writeNanFillShort(file.toStdString(), {0, -32768, 1, 100, 32767, -1});
+        const Run r = runStrata({file, "--export-csv", csv, "-v"});
+        QCOMPARE(r.status, 0);
+        QVERIFY2(
+            r.err.contains("strata: nanfill.nc: variable 't2m': attribute '_FillValue' value NaN cannot be "
+                           "represented in int16; ignored, as xarray does\n"),
+            qPrintable(r.err));
+        const auto rows = readCsv(csv);
+        QCOMPARE(rows.size(), 1 + 6);
+        QCOMPARE(rows[0], (QStringList{"y", "x", "t2m"}));
+        QCOMPARE(rows[1][2].toDouble(), 250.0); // 0, not masked
+        QVERIFY(std::abs(rows[2][2].toDouble() - (-32768 * 0.01 + 250)) < 1e-6);
+        for (int i = 1; i <= 6; ++i) QVERIFY(!rows[i][2].isEmpty());
+        const Run quiet = runStrata({file, "--export-csv", dir.filePath("quiet.csv")});
+        QCOMPARE(quiet.status, 0);
+        QCOMPARE(quiet.err, QString());
+    }
+
     // --x and --y with time on y (a Hovmöller diagram) and --isel of the third dim; --verbose.
     void xyAndIsel() {
         QTemporaryDir dir;

@@ -1,7 +1,8 @@
 // The window as a user drives it, under Xvfb: opening files, default roles, dragging dim chips
 // with real mouse events onto X, Y, Slice and Reduce, sliders and play, the probe, the series
-// dock, colour ranges, saved views, exports and bad files. Every frame shown is compared,
-// value by value, with the core's own computeView of the same spec.
+// dock, colour ranges, saved views, exports, bad files and attributes ignored in decoding.
+// Every frame shown is compared, value by value, with the core's own computeView of the same
+// spec.
 #include <QtTest>
 
 #include <QCheckBox>
@@ -180,6 +181,39 @@ private slots:
         for (int i = 0; i < w_->datasetPanel()->attributes()->topLevelItemCount(); ++i)
             units |= w_->datasetPanel()->attributes()->topLevelItem(i)->text(0) == "units";
         QVERIFY(units);
+    }
+
+    void ignoredAttributesAreMarkedInThePanel() {
+        // A NaN _FillValue on packed shorts: shown decoded, nothing masked; the variable and the
+        // attribute carry a warning icon with the reason as tooltip; other rows carry none.
+        QTemporaryDir dir;
+        const QString file = dir.filePath("nanfill.nc");
+        nctest::writeNanFillShort(file.toStdString(), {0, -32768, 1, 100, 32767, -1});
+        QVERIFY(open(file));
+        verifyShown();
+        const auto shown = w_->shownFrame().asHost().values<double>();
+        QCOMPARE(shown.size(), std::size_t(6));
+        QVERIFY(std::none_of(shown.begin(), shown.end(), [](double v) { return std::isnan(v); }));
+        QVERIFY(std::count(shown.begin(), shown.end(), 250.0) == 1); // the packed 0
+        const QString why = "attribute '_FillValue' value NaN cannot be represented in int16; ignored, as "
+                            "xarray does";
+        QTreeWidgetItem* item = w_->datasetPanel()->itemOf("t2m");
+        QVERIFY(item);
+        QVERIFY(!item->icon(0).isNull());
+        QCOMPARE(item->toolTip(0), why);
+        QVERIFY(w_->datasetPanel()->itemOf("x") == nullptr ||
+                w_->datasetPanel()->itemOf("x")->icon(0).isNull());
+        w_->datasetPanel()->setCurrent("t2m");
+        QTreeWidget* attributes = w_->datasetPanel()->attributes();
+        int marked = 0;
+        for (int i = 0; i < attributes->topLevelItemCount(); ++i) {
+            const QTreeWidgetItem* a = attributes->topLevelItem(i);
+            if (a->icon(0).isNull()) continue;
+            ++marked;
+            QCOMPARE(a->text(0), QString("_FillValue"));
+            QCOMPARE(a->toolTip(0), why);
+        }
+        QCOMPARE(marked, 1);
     }
 
     void groupVariableIsALine() {

@@ -1,5 +1,5 @@
-// CfEncoding::fromAttributes: masking values, valid ranges, packing, decoded types and the
-// problems it names.
+// CfEncoding::fromAttributes: masking values, valid ranges, packing, decoded types, the
+// masking values it ignores with a warning and the problems it names.
 #include <QtTest>
 
 #include <cmath>
@@ -49,6 +49,7 @@ private slots:
             QCOMPARE(e.packed, t);
             QCOMPARE(e.decoded, t);
             QVERIFY(e.problem.empty());
+            QVERIFY(e.warnings.empty());
         }
         const CfEncoding units = CfEncoding::fromAttributes(attrs({text("units", "K")}), DType::Float32);
         QVERIFY(units.isIdentity());
@@ -135,22 +136,115 @@ private slots:
     void unrepresentableFill_data() {
         QTest::addColumn<int>("packed");
         QTest::addColumn<double>("value");
-        QTest::newRow("1e20 in short") << int(DType::Int16) << 1e20;
-        QTest::newRow("0.5 in int") << int(DType::Int32) << 0.5;
-        QTest::newRow("-1 in ushort") << int(DType::UInt16) << -1.0;
-        QTest::newRow("300 in byte") << int(DType::Int8) << 300.0;
-        QTest::newRow("1e300 in float") << int(DType::Float32) << 1e300;
-        QTest::newRow("NaN in int") << int(DType::Int32) << std::nan("");
+        QTest::addColumn<QString>("valueText");
+        QTest::addColumn<int>("decoded"); // as xarray: NaN fills are dropped, others still promote
+        QTest::newRow("NaN in short") << int(DType::Int16) << std::nan("") << "NaN" << int(DType::Int16);
+        QTest::newRow("NaN in int") << int(DType::Int32) << std::nan("") << "NaN" << int(DType::Int32);
+        QTest::newRow("1e20 in short") << int(DType::Int16) << 1e20 << "1e+20" << int(DType::Float32);
+        QTest::newRow("0.5 in int") << int(DType::Int32) << 0.5 << "0.5" << int(DType::Float64);
+        QTest::newRow("-1 in ushort") << int(DType::UInt16) << -1.0 << "-1" << int(DType::Float32);
+        QTest::newRow("300 in byte") << int(DType::Int8) << 300.0 << "300" << int(DType::Float32);
+        QTest::newRow("1e300 in float") << int(DType::Float32) << 1e300 << "1e+300" << int(DType::Float32);
     }
     void unrepresentableFill() {
         QFETCH(int, packed);
         QFETCH(double, value);
-        const CfEncoding e =
-            CfEncoding::fromAttributes(attrs({num("_FillValue", DType::Float64, {value})}), DType(packed));
+        QFETCH(QString, valueText);
+        QFETCH(int, decoded);
+        for (const char* attr : {"_FillValue", "missing_value"}) {
+            const CfEncoding e =
+                CfEncoding::fromAttributes(attrs({num(attr, DType::Float64, {value})}), DType(packed));
+            QVERIFY2(e.problem.empty(), e.problem.c_str()); // the variable is not refused
+            QVERIFY(e.fillValues.empty());
+            QCOMPARE(int(e.decoded), decoded);
+            QCOMPARE(e.warnings.size(), std::size_t(1));
+            QCOMPARE(QString::fromStdString(e.warnings[0].attribute), QString(attr));
+            QCOMPARE(QString::fromStdString(e.warnings[0].text),
+                     QString("attribute '%1' value %2 cannot be represented in %3; ignored, as xarray does")
+                         .arg(attr, valueText, QString::fromLatin1(name(DType(packed)).data())));
+        }
+    }
+    void nanFillOnPackedShort() {
+        // As ECMWF reanalysis files carry it: decoded by scale and offset, nothing masked.
+        const CfEncoding e = CfEncoding::fromAttributes(
+            attrs({num("_FillValue", DType::Float64, {std::nan("")}),
+                   num("scale_factor", DType::Float64, {0.01}), num("add_offset", DType::Float64, {250})}),
+            DType::Int16);
+        QVERIFY(e.problem.empty());
         QVERIFY(e.fillValues.empty());
-        const QString p = QString::fromStdString(e.problem);
-        QVERIFY2(p.contains("_FillValue") && p.contains(QString::fromLatin1(name(DType(packed)).data())),
-                 qPrintable(p));
+        QVERIFY(e.scaled);
+        QCOMPARE(e.scale, 0.01);
+        QCOMPARE(e.offset, 250.0);
+        QCOMPARE(e.decoded, DType::Float64);
+        QCOMPARE(e.warnings.size(), std::size_t(1));
+        QVERIFY(!e.isIdentity());
+    }
+    void unfitValuesAmongGoodOnes() {
+        // missing_value {-1, NaN, 1e20, -2} on ints: -1 and -2 mask, the other two are named once.
+        const CfEncoding e = CfEncoding::fromAttributes(
+            attrs({num("missing_value", DType::Float64, {-1, std::nan(""), 1e20, -2})}), DType::Int32);
+        QVERIFY(e.problem.empty());
+        QCOMPARE(e.fillValues, (std::vector<double>{-1, -2}));
+        QCOMPARE(e.warnings.size(), std::size_t(1));
+        QCOMPARE(QString::fromStdString(e.warnings[0].text),
+                 QString("attribute 'missing_value' value NaN (and 1 more) cannot be represented in int32; "
+                         "ignored, as xarray does"));
+    }
+    void unusableMaskingAttributes_data() {
+        QTest::addColumn<QString>("attribute");
+        QTest::addColumn<QString>("what");
+        QTest::addColumn<QString>("warning");
+        QTest::newRow("fill as text") << "_FillValue"
+                                      << "text"
+                                      << "attribute '_FillValue' is text (\"0.01\"), not a number; ignored, "
+                                         "as xarray does";
+        QTest::newRow("missing_value empty") << "missing_value"
+                                             << "empty"
+                                             << "attribute 'missing_value' has no values; ignored, as xarray "
+                                                "does";
+        QTest::newRow("valid_min as text") << "valid_min"
+                                           << "text"
+                                           << "attribute 'valid_min' is text (\"0.01\"), not a number; "
+                                              "ignored";
+        QTest::newRow("valid_max NaN") << "valid_max"
+                                       << "NaN"
+                                       << "attribute 'valid_max' value NaN cannot be compared with int16 "
+                                          "values; ignored";
+        QTest::newRow("valid_range with NaN") << "valid_range"
+                                              << "NaN"
+                                              << "attribute 'valid_range' value NaN cannot be compared with "
+                                                 "int16 values; ignored";
+    }
+    void unusableMaskingAttributes() {
+        QFETCH(QString, attribute);
+        QFETCH(QString, what);
+        QFETCH(QString, warning);
+        const std::string a = attribute.toStdString();
+        Attribute attr;
+        if (what == "text")
+            attr = text(a.c_str(), "0.01");
+        else if (what == "empty")
+            attr = num(a.c_str(), DType::Float32, {});
+        else if (attribute == "valid_range")
+            attr = num(a.c_str(), DType::Float32, {0, std::nanf("")});
+        else
+            attr = num(a.c_str(), DType::Float32, {std::nanf("")});
+        const CfEncoding e = CfEncoding::fromAttributes(attrs({attr}), DType::Int16);
+        QVERIFY2(e.problem.empty(), e.problem.c_str());
+        QVERIFY(e.fillValues.empty() && !e.validMin && !e.validMax);
+        QCOMPARE(e.warnings.size(), std::size_t(1));
+        QCOMPARE(QString::fromStdString(e.warnings[0].attribute), attribute);
+        QCOMPARE(QString::fromStdString(e.warnings[0].text), warning);
+    }
+    void ignoredBoundLeavesTheOther() {
+        const CfEncoding e = CfEncoding::fromAttributes(
+            attrs({num("valid_min", DType::Float64, {std::nan("")}), num("valid_max", DType::Int16, {10})}),
+            DType::Int16);
+        QVERIFY(e.problem.empty());
+        QVERIFY(!e.validMin);
+        QCOMPARE(*e.validMax, 10.0);
+        QCOMPARE(e.warnings.size(), std::size_t(1));
+        QCOMPARE(e.decoded, DType::Float32);
     }
     void severalMissingValues() {
         const CfEncoding e = CfEncoding::fromAttributes(
@@ -184,16 +278,14 @@ private slots:
                                        << "text";
         QTest::newRow("offset as text") << "add_offset"
                                         << "text";
-        QTest::newRow("fill as text") << "_FillValue"
-                                      << "text";
         QTest::newRow("valid_range of 3") << "valid_range"
                                           << "3 values";
         QTest::newRow("valid_range reversed") << "valid_range"
                                               << "reversed";
         QTest::newRow("scale of 2") << "scale_factor"
                                     << "2 values";
-        QTest::newRow("valid_min as text") << "valid_min"
-                                           << "text";
+        QTest::newRow("valid_min of 2") << "valid_min"
+                                        << "2 values";
     }
     void problems() {
         QFETCH(QString, attribute);
@@ -211,6 +303,7 @@ private slots:
         const CfEncoding e = CfEncoding::fromAttributes(attrs({attr}), DType::Int16);
         const QString p = QString::fromStdString(e.problem);
         QVERIFY2(p.contains("'" + attribute + "'") && p.contains(what), qPrintable(p));
+        QVERIFY(e.warnings.empty());
         if (attribute == "scale_factor" || attribute == "add_offset") QVERIFY(e.scaled);
     }
     void twoProblemsBothNamed() {

@@ -2,6 +2,9 @@
 // Writing small netCDF files from tests, through netCDF-C directly (independent of strata_io).
 #include <netcdf.h>
 
+#include <cmath>
+#include <fstream>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -57,5 +60,40 @@ public:
 private:
     int id_ = -1;
 };
+
+// Replaces the one occurrence of `from` in the bytes of file `path` by `to` (same length).
+inline void replaceBytes(const std::string& path, const std::string& from, const std::string& to) {
+    std::string bytes;
+    {
+        std::ifstream in(path, std::ios::binary);
+        bytes.assign(std::istreambuf_iterator<char>(in), {});
+    }
+    const auto at = bytes.find(from);
+    if (from.size() != to.size() || at == std::string::npos || bytes.find(from, at + 1) != std::string::npos)
+        throw std::runtime_error(path + ": no single '" + from + "' to replace");
+    bytes.replace(at, from.size(), to);
+    std::ofstream(path, std::ios::binary | std::ios::trunc)
+        .write(bytes.data(), std::streamsize(bytes.size()));
+}
+
+// A netCDF-3 file holding one packed short `t2m(y, x)` of 2 × 3 `packed` values, with
+// scale_factor 0.01 and add_offset 250 (doubles) and a double NaN _FillValue, as ECMWF
+// reanalysis files carry. netCDF-C refuses to write a _FillValue of another type than its
+// variable's, so it is written as "_FillValuX" and renamed in the bytes of the closed file.
+inline void writeNanFillShort(const std::string& path, const std::vector<short>& packed) {
+    if (packed.size() != 6) throw std::invalid_argument("writeNanFillShort: 2 × 3 values");
+    {
+        Writer w(path, 0);
+        const int y = w.dim("y", 2), x = w.dim("x", 3);
+        const int v = w.var("t2m", NC_SHORT, {y, x});
+        w.att(v, "_FillValuX", NC_DOUBLE, std::vector<double>{std::nan("")});
+        w.att(v, "scale_factor", NC_DOUBLE, std::vector<double>{0.01});
+        w.att(v, "add_offset", NC_DOUBLE, std::vector<double>{250});
+        w.text(v, "units", "K");
+        w.enddef();
+        w.put(v, packed);
+    }
+    replaceBytes(path, "_FillValuX", "_FillValue");
+}
 
 } // namespace nctest

@@ -1,5 +1,6 @@
 // openDataset on files the test writes itself through netCDF-C: every numeric type, packing
-// and masking, calendars, groups, formats, compression, text variables.
+// and masking (and masking values ignored, with a note), calendars, groups, formats, compression, text
+// variables.
 #include <QtTest>
 
 #include <atomic>
@@ -141,6 +142,60 @@ private slots:
         QCOMPARE(got.size(), expected.size());
         for (std::size_t i = 0; i < got.size(); ++i)
             QVERIFY2(sameOrBothNan(got[i], expected[i]), qPrintable(QString("%1: %2").arg(i).arg(got[i])));
+    }
+    void nanFillOnPackedShortsIsIgnored() {
+        // A NaN _FillValue cannot be a short: like xarray, the variable opens and decodes with
+        // the attribute ignored (0 and -32768, which a NaN cast to short might become, are
+        // kept), and a note names the file, the variable, the attribute, its value and the type.
+        const std::string file = path("nanfill.nc");
+        const std::vector<short> packed = {0, -32768, 1, 100, 32767, -1};
+        nctest::writeNanFillShort(file, packed);
+        OpenNotes notes;
+        const Dataset ds = openDataset(file, notes);
+        const Variable& v = *ds.findVariable("t2m");
+        QCOMPARE(v.dtype(), DType::Float64); // the scale_factor's type
+        QVERIFY(v.encoding().problem.empty());
+        QCOMPARE(v.encoding().warnings.size(), std::size_t(1));
+        const std::vector<double> got = loadValues(ds, "t2m");
+        QCOMPARE(got.size(), packed.size());
+        for (std::size_t i = 0; i < got.size(); ++i)
+            QVERIFY2(std::abs(got[i] - (packed[i] * 0.01 + 250)) < 1e-9,
+                     qPrintable(QString("%1: %2").arg(i).arg(got[i])));
+        QCOMPARE(notes.lines.size(), std::size_t(1));
+        QCOMPARE(QString::fromStdString(notes.lines[0]),
+                 QString("nanfill.nc: variable 't2m': attribute '_FillValue' value NaN cannot be "
+                         "represented in int16; ignored, as xarray does"));
+    }
+    void unusableMaskingValuesAreIgnored() {
+        // netCDF-4 lets missing_value be of any type: a NaN one on ints is ignored as above, the
+        // valid_min of another variable is NaN (ignored) while its valid_max still masks.
+        const std::string file = path("nanmissing.nc");
+        {
+            Writer w(file, NC_NETCDF4);
+            const int n = w.dim("n", 4);
+            const int a = w.var("a", NC_INT, {n});
+            w.att(a, "missing_value", NC_DOUBLE, std::vector<double>{std::nan("")});
+            const int b = w.var("b", NC_SHORT, {n});
+            w.att(b, "valid_min", NC_FLOAT, std::vector<float>{std::nanf("")});
+            w.att(b, "valid_max", NC_SHORT, std::vector<short>{10});
+            w.enddef();
+            w.put(a, std::vector<int>{0, -2147483647 - 1, 7, 2147483647});
+            w.put(b, std::vector<short>{-5, 0, 10, 11});
+        }
+        OpenNotes notes;
+        const Dataset ds = openDataset(file, notes);
+        QCOMPARE(ds.findVariable("a")->dtype(), DType::Int32); // as xarray: nothing left to mask
+        QCOMPARE(loadValues(ds, "a"), (std::vector<double>{0, -2147483648.0, 7, 2147483647}));
+        QCOMPARE(ds.findVariable("b")->dtype(), DType::Float32);
+        const std::vector<double> b = loadValues(ds, "b");
+        QVERIFY(b.size() == 4 && b[0] == -5 && b[1] == 0 && b[2] == 10 && std::isnan(b[3]));
+        QCOMPARE(notes.lines.size(), std::size_t(2));
+        QCOMPARE(QString::fromStdString(notes.lines[0]),
+                 QString("nanmissing.nc: variable 'a': attribute 'missing_value' value NaN cannot be "
+                         "represented in int32; ignored, as xarray does"));
+        QCOMPARE(QString::fromStdString(notes.lines[1]),
+                 QString("nanmissing.nc: variable 'b': attribute 'valid_min' value NaN cannot be "
+                         "compared with int16 values; ignored"));
     }
     void calendars_data() {
         QTest::addColumn<QString>("calendar"); // empty: no attribute (standard)

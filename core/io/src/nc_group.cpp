@@ -137,6 +137,13 @@ std::optional<std::pair<std::string, Variable>> GroupReader::readVariable(int gr
 
     Attributes attrs = readAttributes(groupId, varId, context);
     CfEncoding encoding = CfEncoding::fromAttributes(attrs, *dtype);
+    // An attribute ignored in decoding is worth a line (once: a variable of an enclosing group
+    // named by `coordinates` is read again from the group below).
+    for (const CfWarning& w : encoding.warnings) {
+        std::string line = context + ": " + w.text;
+        if (std::find(notes_.lines.begin(), notes_.lines.end(), line) == notes_.lines.end())
+            notes_.lines.push_back(std::move(line));
+    }
     auto source =
         std::make_shared<NcVariableSource>(file_, groupId, varId, variableLabel(group, name), shape, *dtype);
     return std::pair{name, Variable::lazy(std::move(dims), std::move(shape), std::move(encoding),

@@ -11,7 +11,8 @@
 namespace strata::io {
 
 // What openDataset did not take as it is, for a log or a status line: variables skipped
-// (user-defined netCDF-4 types), coordinates whose values or dates could not be decoded.
+// (user-defined netCDF-4 types), coordinates whose values or dates could not be decoded, CF
+// attributes ignored in decoding (a NaN _FillValue on shorts).
 struct OpenNotes {
     std::vector<std::string> lines; // each names the file and the variable
 };
