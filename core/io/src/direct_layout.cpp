@@ -169,8 +169,9 @@ DirectLayout hdf5Layout(const std::string& path, int groupId, int varId,
     if (!file.ok()) return fallback("HDF5 could not open the file beside netCDF-C");
     const std::string prefix = group == "/" ? "/" : group + "/";
     hid_t d = H5I_INVALID_HID;
-    // A variable named like a dim it is not the coordinate of is stored under a prefix.
-    for (const std::string& n : {prefix + name, prefix + "_nc4_non_coord_" + name}) {
+    // A variable named like a dim it is not the coordinate of is stored under a prefix, and the
+    // plain name is then the dim's own dataset (no values): the prefixed name comes first.
+    for (const std::string& n : {prefix + "_nc4_non_coord_" + name, prefix + name}) {
         H5E_BEGIN_TRY { d = H5Dopen2(file.id, n.c_str(), H5P_DEFAULT); }
         H5E_END_TRY;
         if (d >= 0) break;

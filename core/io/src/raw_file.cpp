@@ -6,6 +6,9 @@
 
 #include <cerrno>
 #include <cstring>
+#include <map>
+#include <mutex>
+#include <tuple>
 
 #include "strata/core/error.h"
 
@@ -21,7 +24,20 @@ std::shared_ptr<const RawFile> RawFile::open(const std::string& path, const std:
         ::close(fd);
         STRATA_FAIL(NetcdfError, what + ": cannot read the file's size (" + std::strerror(e) + ")");
     }
-    return std::shared_ptr<const RawFile>(new RawFile(fd, std::uint64_t(st.st_size)));
+    // One descriptor per file (and size) for all its variables, not one each: a file of
+    // thousands of variables would otherwise use up the process's descriptors (often 1024).
+    static std::mutex mutex;
+    static std::map<std::tuple<dev_t, ino_t, off_t>, std::weak_ptr<const RawFile>> shared;
+    std::lock_guard<std::mutex> lock(mutex);
+    std::erase_if(shared, [](const auto& entry) { return entry.second.expired(); });
+    std::weak_ptr<const RawFile>& slot = shared[{st.st_dev, st.st_ino, st.st_size}];
+    if (auto file = slot.lock()) {
+        ::close(fd);
+        return file;
+    }
+    std::shared_ptr<const RawFile> file(new RawFile(fd, std::uint64_t(st.st_size)));
+    slot = file;
+    return file;
 }
 
 RawFile::~RawFile() { ::close(fd_); }
