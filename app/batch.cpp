@@ -257,7 +257,8 @@ int runBatch(const CliOptions& o) {
                          computeInfo().reason.c_str());
         if (o.verbose) {
             // How the variable's bytes come off the disk: the parallel reader, or netCDF-C and why.
-            const Variable& v = variableOf(ds, spec.variable).variable();
+            const DataArray shown = variableOf(ds, spec.variable);
+            const Variable& v = shown.variable();
             if (v.source() && !v.source()->readPath().empty())
                 std::fprintf(stderr, "strata: reading %s: %s\n", v.source()->describe().c_str(),
                              v.source()->readPath().c_str());

@@ -165,7 +165,8 @@ private slots:
     // file shuffles them, and the fill value for chunks never written is the file's.
     void offersItsChunks() {
         const Dataset ds = openDataset(file_);
-        const Variable& f = ds["f"].variable();
+        const DataArray fa = ds["f"];
+        const Variable& f = fa.variable();
         const std::vector<std::int64_t> start{0, 0, 0}, count{9, 33, 45};
         const auto plan = f.source()->planChunks(start, count);
         QVERIFY(plan.has_value());
