@@ -10,6 +10,7 @@
 
 #if STRATA_HAVE_GUI
 #include <QApplication>
+#include <QTimer>
 #include <QFileInfo>
 #include <QSurfaceFormat>
 
@@ -52,6 +53,9 @@ int runWindow(int argc, char** argv, const strata::app::CliOptions& options) {
         window.setInitialView([options](const strata::Dataset& ds) { return resolveView(options, ds); });
     window.show();
     window.openFile(QString::fromStdString(options.file));
+    // For scripts that run the window under a tool that reports when it exits (a sanitizer).
+    if (const int ms = qEnvironmentVariableIntValue("STRATA_QUIT_AFTER_MS"); ms > 0)
+        QTimer::singleShot(ms, &app, &QApplication::quit);
     return app.exec();
 }
 #endif

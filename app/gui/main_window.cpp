@@ -131,6 +131,10 @@ MainWindow::MainWindow(QWidget* parent)
     connect(image_, &ImageView::framePathChanged, this, [this](const FramePathInfo& p) {
         renderLabel_->setText(tr("Render: %1").arg(q(std::string(name(p.path)))));
         renderLabel_->setToolTip(q(p.reason));
+        if (traceFrames_) { // what the status bar says, for scripts that run the window
+            std::fprintf(stderr, "strata-path %s: %s\n", std::string(name(p.path)).c_str(), p.reason.c_str());
+            std::fflush(stderr);
+        }
     });
     connect(image_, &ImageView::settingsChanged, this, [this](const ImageViewSettings& s) {
         spec_.window = s.window; // the user zoomed, panned or reset: the view follows
@@ -552,8 +556,10 @@ void MainWindow::onPresented() {
     if (traceFrames_) {
         // Then the ms from the request to the frame's arrival on the GUI thread, and from there
         // to the end of setFrame (the rest is the paint and the swap).
-        std::fprintf(stderr, "strata-frame %lld %.3f %.3f %.3f\n", static_cast<long long>(now), lastFrameMs_,
-                     (readyAt_ - *presentPendingSince_) / 1e6, (shownAt_ - readyAt_) / 1e6);
+        // Last, the bytes copied device → host by this process so far (0 on a GPU-resident path).
+        std::fprintf(stderr, "strata-frame %lld %.3f %.3f %.3f %llu\n", static_cast<long long>(now), lastFrameMs_,
+                     (readyAt_ - *presentPendingSince_) / 1e6, (shownAt_ - readyAt_) / 1e6,
+                     static_cast<unsigned long long>(transferCounters().deviceToHost));
         std::fflush(stderr);
     }
     presentPendingSince_.reset();

@@ -1,0 +1,153 @@
+#!/usr/bin/env bash
+# The desktop window on the GPU machine, which has the GPU and its GL driver but no X server,
+# Qt, VTK or netCDF. Two parts travel there, each within one transfer:
+#   gpu-window-x/x.tar.xz  Debian's Xvfb with Mesa (only so that the virtual server offers GLX;
+#                          the window's context is NVIDIA's, through glvnd) and python3-xlib
+#   gpu-window/app.tar.xz  strata, the GUI test executables, every library they need (Qt with
+#                          its xcb platform plugin, VTK, netCDF, HDF5, cudart), and DejaVu fonts
+#
+#   scripts/gpu-window.sh pack-x      here: download and pack the X stack (apt-get download)
+#   scripts/gpu-window.sh pack-app    here: pack the app from BUILD (default build/, CUDA + GUI)
+#   scripts/gpu-window.sh unpack-x    there: unpack x.tar.xz into /opt/x (kept while the machine is)
+#   scripts/gpu-window.sh run         there: unpack the app, start Xvfb, check the GL renderer
+#                                     the window gets and the path its status bar names, run the
+#                                     GUI tests, the window under compute-sanitizer, and the
+#                                     window benchmark (XTest); logs and JSON under $OUT
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+DIR=${WINDOW_DIR:-$ROOT/gpu-window}      # the app's part (one transfer)
+XDIR=${WINDOW_X_DIR:-$ROOT/gpu-window-x} # the X stack's part (another)
+BUILD=${BUILD_DIR:-$ROOT/build}
+OUT=${OUT:-/tmp/strata-window-out}
+cmd=${1:-run}
+
+packX() {
+    local debs=/tmp/strata-xdebs stage
+    stage=$(mktemp -d)
+    mkdir -p "$debs" "$XDIR"
+    local pkgs="xvfb mesa-utils libgl1-mesa-dri libglx-mesa0 x11-xkb-utils xkb-data libegl1 libglvnd0 libopengl0 libgl1 libglx0 python3-xlib"
+    # The closure, less what every Debian or Ubuntu system has (the C and C++ runtimes, Python).
+    local base='^(libc6|libgcc-s1|libstdc\+\+6|zlib1g|debconf|dpkg|perl-base|python3|python3-minimal|python3\.11.*|libpython3.*|tzdata|media-types|readline-common|libreadline8|libncursesw6|libtinfo6|libsqlite3-0|libssl3|libffi8|libmpdec3|libbz2-1\.0|liblzma5|libuuid1|libcrypt1|libdb5\.3|libgdbm6|libgdbm-compat4|libexpat1|libnsl2|libtirpc3|libtirpc-common|libkrb5-3|libk5crypto3|libcom-err2|libkrb5support0|libkeyutils1|libgssapi-krb5-2|netbase|libselinux1|libpcre2-8-0|libzstd1|libsystemd0|libcap2|libgcrypt20|libgpg-error0|liblz4-1|libudev1|libmd0|libbsd0)$'
+    local deps
+    deps=$(apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts --no-breaks --no-replaces \
+        --no-enhances --no-pre-depends $pkgs | grep -E '^\w' | sort -u | grep -v -E "$base")
+    (cd "$debs" && apt-get download $deps >/dev/null)
+    for d in "$debs"/*.deb; do dpkg -x "$d" "$stage"; done
+    # Only libicuuc and libicudata are needed (libxml2, for Mesa's LLVM); no Perl, no docs.
+    rm -rf "$stage"/usr/share/{doc,man,locale,lintian,bug,info,perl*} "$stage"/usr/share/X11/locale \
+        "$stage"/usr/lib/x86_64-linux-gnu/{perl*,libperl*} "$stage"/usr/lib/x86_64-linux-gnu/libicu{i18n,io,test,tu}.* \
+        "$stage"/usr/bin/perl*
+    tar -C "$stage" -cf - . | xz -T2 -6 >"$XDIR/x.tar.xz"
+    rm -rf "$stage"
+    ls -l "$XDIR/x.tar.xz"
+}
+
+packApp() {
+    local stage exes=()
+    stage=$(mktemp -d)
+    mkdir -p "$stage/bin" "$stage/lib" "$stage/plugins/platforms" "$stage/plugins/xcbglintegrations" "$stage/fonts" "$DIR"
+    exes+=("$BUILD/app/strata")
+    # The tests that draw device frames through the window's GL (each holds the CUDA kernels:
+    # ~30 MB apiece, so only these travel).
+    for t in tst_imageview tst_frametexture; do exes+=("$BUILD/tests/render/$t"); done
+    exes+=("$BUILD/tests/app/tst_mainwindow")
+    local qtp=/usr/lib/x86_64-linux-gnu/qt6/plugins
+    cp "$qtp/platforms/libqxcb.so" "$stage/plugins/platforms/"
+    cp "$qtp/xcbglintegrations/libqxcb-glx-integration.so" "$stage/plugins/xcbglintegrations/"
+    cp /usr/share/fonts/truetype/dejavu/DejaVuSans*.ttf "$stage/fonts/" 2>/dev/null
+    for e in "${exes[@]}"; do [[ -x $e ]] && cp "$e" "$stage/bin/" || echo "left out: $e"; done
+    # Every library they load but the base system's, the GPU driver's, and the GL dispatch
+    # libraries and X client libraries the X stack brings.
+    local skip='^(linux-vdso|ld-linux|libc\.so|libm\.so|libdl\.so|libpthread\.so|librt\.so|libresolv\.so|libcuda\.so|libnvidia|libstdc\+\+|libgcc_s|libz\.so|libGL\.so|libGLX\.so|libGLdispatch|libEGL\.so|libOpenGL\.so)'
+    local xlibs=/tmp/strata-xstack-libs.txt # what the X stack brings (pack-x first)
+    tar -tJf "$XDIR/x.tar.xz" | sed -n 's|.*/||p' | sort -u >"$xlibs"
+    for e in "$stage"/bin/* "$stage"/plugins/*/*.so; do
+        ldd "$e" | awk '/=> \// {print $1, $3}' | while read -r name path; do
+            [[ $name =~ $skip ]] || grep -qxF "$name" "$xlibs" || cp -L -n "$path" "$stage/lib/$name"
+        done
+    done
+    strip --strip-unneeded "$stage"/bin/* "$stage"/lib/* 2>/dev/null || true
+    tar -C "$stage" -cf - . | xz -T2 -6 >"$DIR/app.tar.xz"
+    rm -rf "$stage"
+    ls -l "$DIR/app.tar.xz"
+}
+
+unpackX() {
+    mkdir -p /opt/x && tar -xJf "$XDIR/x.tar.xz" -C /opt/x && echo "X stack in /opt/x: $(du -sh /opt/x | cut -f1)"
+}
+
+run() {
+    mkdir -p "$OUT" /opt/app
+    [[ -d /opt/x/usr ]] || { echo "no X stack in /opt/x: run unpack-x first (its own transfer)"; return 1; }
+    tar -xJf "$DIR/app.tar.xz" -C /opt/app
+    local L=/opt/x/usr/lib/x86_64-linux-gnu
+    ln -sfn $L/dri /usr/lib/x86_64-linux-gnu/dri # Xvfb looks for swrast_dri.so only there
+    ln -sf /opt/x/usr/bin/xkbcomp /usr/bin/xkbcomp
+    local XLIBS=$L:/opt/x/lib/x86_64-linux-gnu:/usr/local/nvidia/lib64
+    LD_LIBRARY_PATH=$XLIBS /opt/x/usr/bin/Xvfb :5 -screen 0 2560x1440x24 -nolisten tcp \
+        -xkbdir /opt/x/usr/share/X11/xkb -fp built-ins >"$OUT/xvfb.log" 2>&1 &
+    local xvfb=$!
+    sleep 2
+    export DISPLAY=:5 __GLX_VENDOR_LIBRARY_NAME=nvidia QT_QPA_PLATFORM=xcb
+    export QT_PLUGIN_PATH=/opt/app/plugins QT_QPA_FONTDIR=/opt/app/fonts
+    # Ours first, then the X stack's GL dispatch and client libraries, then the driver's.
+    local APP=/opt/app/lib:$XLIBS
+    LD_LIBRARY_PATH=$XLIBS /opt/x/usr/bin/glxinfo -B >"$OUT/glxinfo.txt" 2>&1
+    grep -E "renderer|vendor string|version string" "$OUT/glxinfo.txt"
+
+    # The window on a file written here, traced: the path its status bar names and the
+    # renderer of the window's own context, then every frame with the bytes copied to the host.
+    local f=${WINDOW_FILE:-$ROOT/resources/sample/tas_rectilinear_grid_2D.nc}
+    STRATA_TRACE_FRAMES=1 LD_LIBRARY_PATH=$APP timeout 15 /opt/app/bin/strata "$f" >"$OUT/window.log" 2>&1
+    echo "window rc=$? (124: closed by the timeout, as meant)"
+    grep -E "strata-path" "$OUT/window.log" | sort | uniq -c
+    grep -c "strata-frame" "$OUT/window.log" | sed 's/^/frames: /'
+    grep -E "strata-frame" "$OUT/window.log" | tail -2
+
+    for t in /opt/app/bin/tst_*; do
+        LD_LIBRARY_PATH=$APP timeout 300 "$t" >"$OUT/$(basename "$t").log" 2>&1
+        echo "test $(basename "$t") rc=$? $(grep -E '^Totals' "$OUT/$(basename "$t").log" | tail -1)"
+    done
+
+    if [[ ${WINDOW_SANITIZE:-1} == 1 ]]; then
+        STRATA_QUIT_AFTER_MS=20000 STRATA_TRACE_FRAMES=1 LD_LIBRARY_PATH=$APP timeout 100 compute-sanitizer --tool memcheck \
+            --error-exitcode 97 /opt/app/bin/strata "$f" >"$OUT/window-memcheck.log" 2>&1
+        echo "window under memcheck rc=$? $(grep -E 'ERROR SUMMARY' "$OUT/window-memcheck.log")"
+    fi
+    if [[ ${WINDOW_BENCH_FILE:-} == make ]]; then
+        # The peers' shape (365 × 721 × 1440 float32), written with h5py (the machine's Python has
+        # no netCDF4); netCDF-C reads it as netCDF-4 with dims named by dimension scales.
+        WINDOW_BENCH_FILE=/tmp/strata-window-air.nc
+        python3 - "$WINDOW_BENCH_FILE" <<'PY'
+import sys, numpy as np, h5py
+nt, ny, nx = 365, 721, 1440
+lat = np.linspace(-90, 90, ny); lon = np.arange(nx) * 0.25
+with h5py.File(sys.argv[1], "w") as f:
+    for name, v in (("time", np.arange(nt, dtype="f8")), ("lat", lat), ("lon", lon)):
+        d = f.create_dataset(name, data=v); d.make_scale(name)
+    f["time"].attrs["units"] = np.bytes_("days since 2001-01-01")
+    air = f.create_dataset("air", (nt, ny, nx), dtype="f4")
+    phi = np.deg2rad(lat)[:, None]; lam = np.deg2rad(lon)[None, :]
+    for t in range(nt):
+        air[t] = (300 - 45 * np.sin(phi) ** 2 + 4 * np.sin(3 * lam + 0.05 * t) * np.cos(phi)).astype("f4")
+    for i, name in enumerate(("time", "lat", "lon")):
+        air.dims[i].attach_scale(f[name])
+PY
+        ls -l "$WINDOW_BENCH_FILE"
+    fi
+    if [[ -n ${WINDOW_BENCH_FILE:-} ]]; then
+        PYTHONPATH=/opt/x/usr/lib/python3/dist-packages LD_LIBRARY_PATH=$APP python3 "$ROOT/bench/app/run_app_bench.py" \
+            "$WINDOW_BENCH_FILE" --strata /opt/app/bin/strata --reps "${WINDOW_BENCH_REPS:-3}" \
+            --steps "${WINDOW_BENCH_STEPS:-60}" --series b2b,hz --hz 60 --out "$OUT/window-bench.json" >"$OUT/window-bench.log" 2>&1
+        echo "window bench rc=$?"; tail -20 "$OUT/window-bench.log"
+    fi
+    kill $xvfb 2>/dev/null
+}
+
+case $cmd in
+pack-x) packX ;;
+pack-app) packApp ;;
+unpack-x) unpackX ;;
+run) run ;;
+*) echo "usage: $0 pack-x|pack-app|unpack-x|run" >&2; exit 2 ;;
+esac
