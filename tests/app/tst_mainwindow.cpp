@@ -30,6 +30,7 @@
 #include "slice_panel.h"
 #include "strata/core/format.h"
 #include "strata/core/ops.h"
+#include "strata/core/runtime.h"
 #include "strata/render/vtk_gl_widget.h"
 #include "view_json.h"
 
@@ -655,8 +656,11 @@ private slots:
         w_->frameService()->waitForLoads();
         const QLabel* label = w_->findChild<QLabel*>("residency");
         QVERIFY(label);
-        QTRY_VERIFY2(label->text().startsWith("Data: on the host ("), qPrintable(label->text()));
-        QVERIFY(w_->datasetPanel()->residencyOf("HGT").startsWith("on the host ("));
+        // On the compute device: a GPU where there is one, else the host.
+        const QString where = computeDevice().isCuda() ? "on GPU 0 (" : "on the host (";
+        QTRY_VERIFY2(label->text().startsWith("Data: " + where), qPrintable(label->text()));
+        QVERIFY2(w_->datasetPanel()->residencyOf("HGT").startsWith(where),
+                 qPrintable(w_->datasetPanel()->residencyOf("HGT")));
         QVERIFY(!w_->findChild<QPushButton*>("cancelLoad")->isVisible());
         QTRY_VERIFY(!w_->frameService()->busy());
         QTest::qWait(100); // steps computed ahead before the load ended are done too
@@ -701,8 +705,10 @@ private slots:
         const QString fromWindow = dir.filePath("window.csv"), fromCli = dir.filePath("cli.csv");
         QVERIFY(w_->exportCsv(fromWindow));
         QProcess p;
-        p.start(STRATA_APP_BINARY, {kHgt, "--var", "HGT", "--x", "lon", "--y", "time", "--reduce", "lat=mean",
-                                    "--export-csv", fromCli});
+        // The binary is where the build put it, or (on another machine) where the environment says.
+        p.start(qEnvironmentVariable("STRATA_APP_BINARY", STRATA_APP_BINARY),
+                {kHgt, "--var", "HGT", "--x", "lon", "--y", "time", "--reduce", "lat=mean", "--export-csv",
+                 fromCli});
         QVERIFY(p.waitForFinished(60000));
         QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
         QFile a(fromWindow), b(fromCli);
