@@ -98,7 +98,7 @@ run() {
     # The window on a file written here, traced: the path its status bar names and the
     # renderer of the window's own context, then every frame with the bytes copied to the host.
     local f=${WINDOW_FILE:-$ROOT/resources/sample/tas_rectilinear_grid_2D.nc}
-    STRATA_TRACE_FRAMES=1 LD_LIBRARY_PATH=$APP timeout 15 /opt/app/bin/strata "$f" >"$OUT/window.log" 2>&1
+    [[ ${WINDOW_RUN:-1} == 1 ]] && STRATA_TRACE_FRAMES=1 LD_LIBRARY_PATH=$APP timeout 15 /opt/app/bin/strata "$f" >"$OUT/window.log" 2>&1
     echo "window rc=$? (124: closed by the timeout, as meant)"
     grep -E "strata-path" "$OUT/window.log" | sort | uniq -c
     grep -c "strata-frame" "$OUT/window.log" | sed 's/^/frames: /'
@@ -140,6 +140,13 @@ PY
             "$WINDOW_BENCH_FILE" --strata /opt/app/bin/strata --reps "${WINDOW_BENCH_REPS:-3}" \
             --steps "${WINDOW_BENCH_STEPS:-60}" --series b2b,hz --hz 60 --out "$OUT/window-bench.json" >"$OUT/window-bench.log" 2>&1
         echo "window bench rc=$?"; tail -20 "$OUT/window-bench.log"
+        if [[ -n ${WINDOW_BENCH_HOVMOLLER:-} ]]; then # time × lon, the arrow stepping lat
+            PYTHONPATH=/opt/x/usr/lib/python3/dist-packages LD_LIBRARY_PATH=$APP python3 "$ROOT/bench/app/run_app_bench.py" \
+                "$WINDOW_BENCH_FILE" --strata /opt/app/bin/strata --strata-opts "--x lon --y time" \
+                --reps "${WINDOW_BENCH_REPS:-3}" --steps "${WINDOW_BENCH_STEPS:-60}" --series b2b,hz --hz 60 \
+                --out "$OUT/window-bench-hovmoller.json" >"$OUT/window-bench-hovmoller.log" 2>&1
+            echo "window bench (Hovmöller) rc=$?"; tail -6 "$OUT/window-bench-hovmoller.log"
+        fi
     fi
     kill $xvfb 2>/dev/null
 }
