@@ -3,6 +3,7 @@
 # gpu-bundle/ (from scripts/gpu-check.sh) carried along: unpacks it, then runs the stages
 # named (default: all) and writes logs and JSON under $OUT.
 #   tests     every test executable: tests/core's and tst_device_failures (their cuda rows run here)
+#             (STRATA_REQUIRE_GPU=1: a cuda row that would skip fails)
 #   sanitize  the cuda rows of every test under compute-sanitizer memcheck, racecheck,
 #             initcheck and synccheck (STRATA_TEST_SMALL=1: the small shapes)
 #   bench     bench_gpu (JSON), and the netCDF file upload through Variable::load
@@ -45,7 +46,7 @@ for stage in $stages; do
         for t in $tests; do
             n=$(basename "$t")
             start=$SECONDS
-            timeout 300 env LD_LIBRARY_PATH="$LIBS" "$t" >"$LOGS/$n.log" 2>&1
+            timeout 300 env STRATA_REQUIRE_GPU=1 LD_LIBRARY_PATH="$LIBS" "$t" >"$LOGS/$n.log" 2>            timeout 300 env LD_LIBRARY_PATH="$LIBS" "$t" >"$LOGS/$n.log" 2>&11
             rc=$?
             secs=$((SECONDS - start))
             totals=$(grep -E '^Totals:' "$LOGS/$n.log" | tail -1)

@@ -105,7 +105,7 @@ run() {
     grep -E "strata-frame" "$OUT/window.log" | tail -2
 
     for t in /opt/app/bin/tst_*; do
-        STRATA_APP_BINARY=/opt/app/bin/strata LD_LIBRARY_PATH=$APP timeout 300 "$t" >"$OUT/$(basename "$t").log" 2>&1
+        STRATA_REQUIRE_GPU=1 STRATA_APP_BINARY=/opt/app/bin/strata LD_LIBRARY_PATH=$APP timeout 300 "$t" >"$OUT/$(basename "$t").log" 2>&1
         echo "test $(basename "$t") rc=$? $(grep -E '^Totals' "$OUT/$(basename "$t").log" | tail -1)"
     done
 

@@ -6,6 +6,7 @@
 // binary lie elsewhere, STRATA_TEST_DATA and STRATA_APP_BINARY in the environment say where.
 // Run there (NVIDIA H200, 2026-12-02, a build with STRATA_GUI off): every cpu and cuda row
 // passed; the PNG checks of the cuda row need a build with the render layer and X, not run there.
+#include "gpu_skip.h"
 #include <QtTest>
 
 #include "app/strata_process.h"
@@ -106,7 +107,7 @@ private slots:
     void csvMovesExactlyTheFrame() {
         QFETCH(QString, backend);
         QFETCH(ViewSpec, spec);
-        if (noDeviceFor(backend)) QSKIP("no CUDA device");
+        if (noDeviceFor(backend)) STRATA_SKIP_WITHOUT_GPU("no CUDA device");
         const Device device = backend == "cuda" ? Device::cuda(0) : Device::host();
         const Stream stream = device.isHost() ? Stream::host() : defaultStream(device);
         const DataArray var = openDataset(sample().toStdString())["tas"];
@@ -149,7 +150,7 @@ private slots:
     }
     void executableReportsTheBytes() {
         QFETCH(QString, backend);
-        if (noDeviceFor(backend)) QSKIP("no CUDA device");
+        if (noDeviceFor(backend)) STRATA_SKIP_WITHOUT_GPU("no CUDA device");
         const bool host = backend == "cpu";
         const QString csv = dir_.filePath("f.csv"), lineCsv = dir_.filePath("l.csv");
         QStringList frameArgs{sample(), "--isel", "time=2", "--range", "250,310", "--export-csv", csv, "-v"};

@@ -2,6 +2,7 @@
 // Shared helpers of the operation tests: the cpu/cuda data rows, random arrays with NaN,
 // runs under two poison patterns, comparisons, and a reference reducer in plain loops that
 // shares no code with the backends.
+#include "gpu_skip.h"
 #include <QtTest/QtTest>
 
 #include <cmath>
@@ -255,5 +256,5 @@ inline Reference referenceWeighted(const DataArray& a, const std::vector<double>
 // Declares `backend` for the current row; the cuda row skips without a CUDA device.
 #define STRATA_BACKEND(backend)                                                                              \
     QFETCH(bool, cuda);                                                                                      \
-    if (cuda && strata::cudaDeviceCount() == 0) QSKIP("no CUDA device");                                     \
+    if (cuda && strata::cudaDeviceCount() == 0) STRATA_SKIP_WITHOUT_GPU("no CUDA device");                   \
     const test::Backend backend { cuda }

@@ -1,4 +1,5 @@
 // Buffer: ownership, alignment, poisoning, and the counted copies across devices.
+#include "gpu_skip.h"
 #include <QtTest>
 
 #include <cstring>
@@ -70,7 +71,7 @@ private slots:
     }
 
     void deviceRoundTripIsCounted() {
-        if (cudaDeviceCount() == 0) QSKIP("no CUDA device");
+        if (cudaDeviceCount() == 0) STRATA_SKIP_WITHOUT_GPU("no CUDA device");
         const Device gpu = Device::cuda(0);
         Buffer a(1 << 20, Device::host(), Stream::host());
         auto* bytes = static_cast<unsigned char*>(a.data());

@@ -1,4 +1,5 @@
 // DataArray: host coordinates follow isel; sel picks the nearest label; data moves only on request.
+#include "gpu_skip.h"
 #include <QtTest>
 
 #include "strata/core/data_array.h"
@@ -94,7 +95,7 @@ private slots:
     }
 
     void deviceRoundTripMovesExactlyTheView() {
-        if (cudaDeviceCount() == 0) QSKIP("no CUDA device");
+        if (cudaDeviceCount() == 0) STRATA_SKIP_WITHOUT_GPU("no CUDA device");
         const Device gpu = Device::cuda(0);
         DataArray view = sample().isel({{"lat", std::int64_t(1)}}); // non-contiguous: 3×4 of 24
         const TransferCounters before = transferCounters();

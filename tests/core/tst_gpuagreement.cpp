@@ -4,6 +4,7 @@
 // two byte patterns and must come out bit-identical (so every output element was written and
 // nothing depends on uninitialised memory or on run-to-run order). Reductions in floating
 // point agree to float32 (or float64) rounding; everything else agrees exactly.
+#include "gpu_skip.h"
 #include <QtTest/QtTest>
 
 #include <chrono>
@@ -24,7 +25,7 @@ using namespace strata;
 // QSKIP returns from the calling function: a macro, so that it leaves the test function.
 #define STRATA_REQUIRE_DEVICE()                                                                              \
     do {                                                                                                     \
-        if (cudaDeviceCount() == 0) QSKIP("no CUDA device");                                                 \
+        if (cudaDeviceCount() == 0) STRATA_SKIP_WITHOUT_GPU("no CUDA device");                               \
     } while (0)
 
 namespace {

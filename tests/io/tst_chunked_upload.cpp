@@ -4,6 +4,7 @@
 // compared byte for byte with netCDF-C's own read of the same hyperslab: whole variables, boxes
 // that start and end inside chunks, chunks never written (fill values), big-endian and packed
 // data, and batches small enough that a variable takes many rounds through the staging.
+#include "gpu_skip.h"
 #include <QtTest>
 
 #include <cstring>
@@ -127,7 +128,7 @@ private slots:
     void wholeVariables_data() { rows(); }
     void wholeVariables() {
         QFETCH(QString, backend);
-        if (backend == "cuda" && cudaDeviceCount() == 0) QSKIP("no CUDA device here");
+        if (backend == "cuda" && cudaDeviceCount() == 0) STRATA_SKIP_WITHOUT_GPU("no CUDA device here");
         const Dataset ds = openDataset(file_);
         for (const char* name : {"f", "s", "d", "b"}) compare(ds[name], backend, name);
     }
@@ -136,7 +137,7 @@ private slots:
     void manyBatches_data() { rows(); }
     void manyBatches() {
         QFETCH(QString, backend);
-        if (backend == "cuda" && cudaDeviceCount() == 0) QSKIP("no CUDA device here");
+        if (backend == "cuda" && cudaDeviceCount() == 0) STRATA_SKIP_WITHOUT_GPU("no CUDA device here");
         Restore restore;
         detail::setUploadBatchBytes(1);
         const Dataset ds = openDataset(file_);
@@ -147,7 +148,7 @@ private slots:
     void boxesInsideChunks_data() { rows(); }
     void boxesInsideChunks() {
         QFETCH(QString, backend);
-        if (backend == "cuda" && cudaDeviceCount() == 0) QSKIP("no CUDA device here");
+        if (backend == "cuda" && cudaDeviceCount() == 0) STRATA_SKIP_WITHOUT_GPU("no CUDA device here");
         Restore restore;
         detail::setUploadBatchBytes(1);
         const Dataset ds = openDataset(file_);

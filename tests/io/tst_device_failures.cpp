@@ -2,6 +2,7 @@
 // operation, no device, a device lost while running. Simulated by the allocation-fault hook
 // (core/src/fault_injection.h). On a GPU the variable falls back to the CPU with a reason; on the
 // host (nothing to fall back to) the error is clear and the next request works.
+#include "gpu_skip.h"
 #include <QtTest>
 
 #include <cmath>
@@ -96,7 +97,7 @@ private slots:
     void uploadOutOfMemory_data() { rows(); }
     void uploadOutOfMemory() {
         QFETCH(QString, backend);
-        if (noDeviceFor(backend)) QSKIP("no CUDA device here");
+        if (noDeviceFor(backend)) STRATA_SKIP_WITHOUT_GPU("no CUDA device here");
         const Device d = target(backend);
         const DataArray v = source();
         detail::injectAllocationFault(detail::InjectedFault::OutOfMemory, d.kind);
@@ -123,7 +124,7 @@ private slots:
     void operationOutOfMemory_data() { rows(); }
     void operationOutOfMemory() {
         QFETCH(QString, backend);
-        if (noDeviceFor(backend)) QSKIP("no CUDA device here");
+        if (noDeviceFor(backend)) STRATA_SKIP_WITHOUT_GPU("no CUDA device here");
         const Device d = target(backend);
         const DataArray v = source();
         FallbackNote note;
@@ -156,7 +157,7 @@ private slots:
         QTest::newRow("cuda") << "cuda";
     }
     void deviceLostWhileRunning() {
-        if (noDeviceFor("cuda")) QSKIP("no CUDA device here");
+        if (noDeviceFor("cuda")) STRATA_SKIP_WITHOUT_GPU("no CUDA device here");
         const Device d = Device::cuda(0);
         const DataArray v = source();
         FallbackNote note;

@@ -2,6 +2,7 @@
 // written here and over tests/data; the reason given for each variable left to netCDF-C; an
 // error naming the variable, never a crash, on damaged chunks and chunk indexes; and a whole
 // load cancelled mid-way.
+#include "gpu_skip.h"
 #include <QtTest>
 #include <sys/resource.h>
 
@@ -475,7 +476,7 @@ private slots:
 
     // The matrix's loads onto a GPU, where the reader has the device place its chunks.
     void deviceLoads() {
-        if (cudaDeviceCount() == 0) QSKIP("no CUDA device");
+        if (cudaDeviceCount() == 0) STRATA_SKIP_WITHOUT_GPU("no CUDA device");
         const Device gpu = Device::cuda(0);
         for (const directtest::File& f : files_) {
             const Opened o = openBoth(path(f.name));

@@ -3,6 +3,7 @@
 // through CUDA-GL interop (no byte to the host), and device frames with interop turned off
 // (the RGBA crosses once, counted). Also times a 1440 × 721 frame from request to a finished
 // GL texture, one at a time and pipelined. The cuda rows skip where no device is present.
+#include "gpu_skip.h"
 #include <QtTest/QtTest>
 
 #include <GL/gl.h>
@@ -88,7 +89,7 @@ private slots:
         QFETCH(bool, allowInterop);
         QFETCH(bool, deviceRange);
         QFETCH(int, expectedPath);
-        if (where == "cuda" && !deviceRow(where)) QSKIP("no CUDA device");
+        if (where == "cuda" && !deviceRow(where)) STRATA_SKIP_WITHOUT_GPU("no CUDA device");
         const Device dev = where == "cuda" ? Device::cuda(0) : Device::host();
         const Stream stream = defaultStream(dev);
         const auto table = colormapTable("viridis");
@@ -136,7 +137,7 @@ private slots:
     }
     void framesAfterFrames() {
         QFETCH(QString, where);
-        if (where == "cuda" && !deviceRow(where)) QSKIP("no CUDA device");
+        if (where == "cuda" && !deviceRow(where)) STRATA_SKIP_WITHOUT_GPU("no CUDA device");
         const Device dev = where == "cuda" ? Device::cuda(0) : Device::host();
         const Stream stream = defaultStream(dev);
         const auto table = colormapTable("magma", true);
@@ -169,7 +170,7 @@ private slots:
     void timing() {
         QFETCH(QString, where);
         QFETCH(bool, allowInterop);
-        if (where == "cuda" && !deviceRow(where)) QSKIP("no CUDA device");
+        if (where == "cuda" && !deviceRow(where)) STRATA_SKIP_WITHOUT_GPU("no CUDA device");
         const Device dev = where == "cuda" ? Device::cuda(0) : Device::host();
         const Stream stream = defaultStream(dev);
         DataArray hf = field(kH, kW, 0.5);
