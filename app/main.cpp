@@ -15,7 +15,7 @@
 #include <QSurfaceFormat>
 
 #include "main_window.h"
-#include "strata/render/vtk_gl_widget.h"
+#include "strata/render/vtk_views.h"
 #endif
 
 #ifndef STRATA_SAMPLE
@@ -38,7 +38,7 @@ int runWindow(int argc, char** argv, const strata::app::CliOptions& options) {
                              "--info and --export-png/--export-csv work without one\n");
         return 1;
     }
-    QSurfaceFormat::setDefaultFormat(strata::VtkGlWidget::defaultFormat());
+    QSurfaceFormat::setDefaultFormat(strata::glSurfaceFormat());
     // A window asks for a repaint with QWindow::requestUpdate, which Qt delivers after an idle
     // timer of 5 ms by default: 5 ms added to every step. 0 delivers it at the next turn of the
     // event loop (requests before it are still merged into one paint).

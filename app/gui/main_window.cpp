@@ -144,7 +144,12 @@ MainWindow::MainWindow(QWidget* parent)
     connect(image_, &ImageView::drawError, this,
             [this](const QString& m) { showError(tr("Drawing failed"), m, false); });
     connect(image_, &ImageView::presented, this, &MainWindow::onPresented);
-    connect(line_, &VtkGlWidget::frameSwapped, this, &MainWindow::onPresented);
+    connect(line_, &LinePlotView::frameSwapped, this, &MainWindow::onPresented);
+    // The plots draw through the VTK views, loaded on first use: when that fails, each plot
+    // says why in its place and the status bar says it too.
+    for (LinePlotView* plot : {line_, seriesPlot_})
+        connect(plot, &LinePlotView::unavailable, this,
+                [this](const QString& m) { statusBar()->showMessage(m); });
     connect(seriesDim_, &QComboBox::activated, this,
             [this] { preferredSeriesDim_ = seriesDim_->currentText(); });
     connect(seriesDim_, &QComboBox::currentIndexChanged, this, [this] {

@@ -48,7 +48,7 @@
 #include "strata/io/netcdf.h"
 #include "strata/render/colormaps.h"
 #include "strata/render/image_view.h"
-#include "strata/render/vtk_gl_widget.h"
+#include "strata/render/vtk_views.h"
 
 namespace {
 
@@ -179,7 +179,7 @@ struct Stats {
 } // namespace
 
 int main(int argc, char** argv) {
-    QSurfaceFormat::setDefaultFormat(strata::VtkGlWidget::defaultFormat());
+    QSurfaceFormat::setDefaultFormat(strata::glSurfaceFormat());
     QApplication app(argc, argv);
     std::string file, variable = "air";
     int steps = 60, width = 0, height = 0;

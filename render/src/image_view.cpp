@@ -5,51 +5,13 @@
 #include <QPainter>
 #include <QWheelEvent>
 #include <cmath>
-#include <vtkGenericOpenGLRenderWindow.h>
 
-#include "image_scene.h"
 #include "raster_scene.h"
 #include "strata/core/error.h"
 #include "strata/render/image_export.h"
-#include "strata/render/vtk_gl_widget.h"
+#include "strata/render/vtk_views.h"
 
 namespace strata {
-namespace detail {
-
-// The GL way to the screen: a native GL window over the whole view drawing its ImageScene.
-// Its mouse and wheel events are not its own: ignored here, they go on to the view.
-class GlImageSurface : public VtkGlWidget {
-public:
-    GlImageSurface(ImageView* view, ImageScene& scene) : VtkGlWidget(view), view_(view), scene_(scene) {
-        setMouseTracking(true);
-        scene_.attach(renderWindow());
-        connect(this, &VtkGlWidget::frameSwapped, view, &ImageView::presented);
-    }
-    ~GlImageSurface() override {
-        releaseGl();
-        scene_.detach();
-    }
-
-protected:
-    void prepareRender(int w, int h, double dpr) override {
-        try {
-            scene_.prepare(w, h, dpr);
-            view_->lastError_.clear();
-        } catch (const std::exception& e) { // one boundary: the draw fails, the app goes on
-            scene_.clearFrame();
-            scene_.prepare(w, h, dpr);
-            view_->drawFailed(e);
-        }
-        view_->notePath();
-    }
-    void releaseScene() override { scene_.releaseGl(); }
-
-private:
-    ImageView* view_;
-    ImageScene& scene_;
-};
-
-} // namespace detail
 
 ImageView::ImageView(QWidget* parent) : QWidget(parent), raster_(std::make_unique<detail::RasterScene>()) {
     setMouseTracking(true);
@@ -57,34 +19,51 @@ ImageView::ImageView(QWidget* parent) : QWidget(parent), raster_(std::make_uniqu
     setAttribute(Qt::WA_OpaquePaintEvent); // the raster paint covers every pixel
 }
 
-ImageView::~ImageView() {
-    delete surface_; // its GL objects go while the scene it draws still exists
-    surface_ = nullptr;
-}
+ImageView::~ImageView() = default;
 
 void ImageView::setPresentation(ImagePresentation p) { presentation_ = p; }
 
 void ImageView::useGl(bool gl) {
-    if (gl && !surface_) { // from here on setSettings keeps both scenes' settings alike
-        scene_ = std::make_unique<detail::ImageScene>();
-        scene_->setSettings(raster_->content().settings());
-        surface_ = new detail::GlImageSurface(this, *scene_);
-        surface_->setGeometry(rect());
+    if (gl && !surface_ && glUnavailable_.isEmpty()) { // from here on setSettings keeps both alike
+        try {
+            ViewHooks hooks;
+            hooks.prepared = [this](const std::exception* e) { glPrepared(e); };
+            hooks.presented = [this] { emit presented(); };
+            surface_ = vtkViews().makeImageSurface(this, std::move(hooks));
+            surface_->setSettings(raster_->content().settings());
+            surface_->widget()->setMouseTracking(true);
+            surface_->widget()->setGeometry(rect());
+            surface_->widget()->setVisible(false);
+        } catch (const std::exception& e) { // no GL views: the raster engine paints every frame
+            surface_.reset();
+            glUnavailable_ = QString::fromStdString(e.what());
+            lastError_ = glUnavailable_;
+            emit drawError(glUnavailable_);
+        }
     }
+    gl = gl && surface_;
     if (gl == gl_) return;
     gl_ = gl;
     // The other scene lets its frame go: a view holds one frame.
     if (gl)
         raster_->clearFrame();
     else
-        scene_->clearFrame();
-    surface_->setVisible(gl);
+        surface_->clearFrame();
+    surface_->widget()->setVisible(gl);
+}
+
+void ImageView::glPrepared(const std::exception* e) {
+    if (e)
+        drawFailed(*e);
+    else
+        lastError_.clear();
+    notePath();
 }
 
 void ImageView::setFrame(ImageFrame frame) {
     useGl(presentation_ == ImagePresentation::Gl || !frame.frame.device().isHost());
     if (gl_)
-        scene_->setFrame(std::move(frame));
+        surface_->setFrame(std::move(frame));
     else
         raster_->setFrame(std::move(frame));
     requestRender();
@@ -92,29 +71,29 @@ void ImageView::setFrame(ImageFrame frame) {
 
 void ImageView::clearFrame() {
     raster_->clearFrame();
-    if (scene_) scene_->clearFrame();
+    if (surface_) surface_->clearFrame();
     requestRender();
 }
 
 void ImageView::setSettings(const ImageViewSettings& settings) {
     raster_->setSettings(settings); // throws for an unknown map before anything changes
-    if (scene_) scene_->setSettings(settings);
+    if (surface_) surface_->setSettings(settings);
     requestRender();
 }
 
 const detail::ImageContent& ImageView::content() const {
-    return gl_ ? scene_->content() : raster_->content();
+    return gl_ ? surface_->content() : raster_->content();
 }
-const ViewLayout& ImageView::layout() const { return gl_ ? scene_->layout() : raster_->layout(); }
+const ViewLayout& ImageView::layout() const { return gl_ ? surface_->layout() : raster_->layout(); }
 const ImageViewSettings& ImageView::settings() const { return content().settings(); }
 
 void ImageView::resetView() { setWindow({}); }
 
-FramePathInfo ImageView::framePath() const { return gl_ ? scene_->path() : raster_->path(); }
-MinMax ImageView::colourRange() const { return gl_ ? scene_->range() : raster_->range(); }
-int ImageView::annotationGroupsRebuilt() const { return gl_ ? scene_->annotationGroupsRebuilt() : -1; }
-bool ImageView::frameCopied() const { return gl_ ? scene_->frameCopied() : raster_->frameCopied(); }
-bool ImageView::colouredAhead() const { return gl_ ? scene_->colouredAhead() : raster_->colouredAhead(); }
+FramePathInfo ImageView::framePath() const { return gl_ ? surface_->path() : raster_->path(); }
+MinMax ImageView::colourRange() const { return gl_ ? surface_->range() : raster_->range(); }
+int ImageView::annotationGroupsRebuilt() const { return gl_ ? surface_->annotationGroupsRebuilt() : -1; }
+bool ImageView::frameCopied() const { return gl_ ? surface_->frameCopied() : raster_->frameCopied(); }
+bool ImageView::colouredAhead() const { return gl_ ? surface_->colouredAhead() : raster_->colouredAhead(); }
 QWindow* ImageView::glWindow() const { return gl_ ? surface_->glWindow() : nullptr; }
 
 void ImageView::requestRender() {
@@ -159,7 +138,7 @@ void ImageView::paintEvent(QPaintEvent*) {
 }
 
 void ImageView::resizeEvent(QResizeEvent*) {
-    if (surface_) surface_->setGeometry(rect());
+    if (surface_) surface_->widget()->setGeometry(rect());
 }
 
 QImage ImageView::grabImage() {
@@ -178,7 +157,7 @@ QPointF ImageView::toPixels(QPointF p) const {
 
 Pick ImageView::pickAt(QPointF widgetPosition) const {
     QPointF px = toPixels(widgetPosition);
-    return gl_ ? scene_->pick(px.x(), px.y()) : raster_->pick(px.x(), px.y());
+    return gl_ ? surface_->pick(px.x(), px.y()) : raster_->pick(px.x(), px.y());
 }
 
 QImage ImageView::renderImage(QSize pixels) const {

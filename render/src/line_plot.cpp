@@ -17,50 +17,12 @@
 
 #include "fonts.h"
 #include "line_plot_scene.h"
-#include "offscreen.h"
 #include "strata/core/error.h"
 #include "strata/render/frame_labels.h"
 #include "strata/render/grid_geometry.h"
 #include "strata/render/ticks.h"
 
 namespace strata {
-
-LineSeries lineSeries(const DataArray& a) {
-    STRATA_EXPECTS(a.ndim() == 1, ValueError,
-                   "a line plot needs a 1-D array; '" + a.name() + "' has " + std::to_string(a.ndim()) +
-                       " dims");
-    STRATA_EXPECTS(a.device().isHost(), ValueError,
-                   "a line plot reads host values: call asHost() on '" + a.name() + "' first");
-    LineSeries s;
-    s.y = a.values<double>();
-    const std::string& dim = a.dims()[0];
-    const Coordinate* c = a.coords().find(dim);
-    if (c && c->dims.size() == 1 && c->values.size() == s.y.size()) {
-        s.x = c->values;
-        s.xTime = c->time;
-        s.xTitle = axisTitle(dim, c->attrs, c->time.has_value());
-    } else {
-        for (std::size_t i = 0; i < s.y.size(); ++i) s.x.push_back(static_cast<double>(i));
-        s.xTitle = dim;
-    }
-    s.yTitle = variableTitle(a);
-    s.title = frameTitle(a);
-    return s;
-}
-
-std::vector<std::pair<std::size_t, std::size_t>> finiteRuns(const LineSeries& s) {
-    std::vector<std::pair<std::size_t, std::size_t>> runs;
-    const std::size_t n = std::min(s.x.size(), s.y.size());
-    std::size_t i = 0;
-    while (i < n) {
-        while (i < n && !(std::isfinite(s.x[i]) && std::isfinite(s.y[i]))) ++i;
-        std::size_t j = i;
-        while (j < n && std::isfinite(s.x[j]) && std::isfinite(s.y[j])) ++j;
-        if (j > i) runs.emplace_back(i, j);
-        i = j;
-    }
-    return runs;
-}
 
 namespace detail {
 namespace {
@@ -179,26 +141,5 @@ void LinePlotScene::prepare(double s) {
 }
 
 } // namespace detail
-
-QImage renderLinePlot(const LineSeries& series, QSize pixels, double scale) {
-    detail::OffscreenWindow off(pixels.width(), pixels.height());
-    QImage image;
-    {
-        detail::LinePlotScene scene;
-        scene.setSeries(series);
-        scene.attach(off.window());
-        off.makeCurrent();
-        scene.prepare(scale);
-        off.render();
-        image = off.grab();
-        off.window()->ReleaseGraphicsResources(off.window());
-    }
-    return image;
-}
-
-void exportLinePlotPng(const LineSeries& series, QSize pixels, const QString& path, double scale) {
-    QImage image = renderLinePlot(series, pixels, scale);
-    STRATA_EXPECTS(image.save(path, "PNG"), IoError, "could not write the PNG file " + path.toStdString());
-}
 
 } // namespace strata

@@ -1,4 +1,5 @@
 #include "strata/render/vtk_gl_widget.h"
+#include "strata/render/vtk_views.h"
 
 #include <QApplication>
 #include <QKeyEvent>
@@ -82,21 +83,7 @@ private:
     VtkGlWidget* owner_;
 };
 
-QSurfaceFormat VtkGlWidget::defaultFormat() {
-    QSurfaceFormat f;
-    f.setRenderableType(QSurfaceFormat::OpenGL);
-    f.setVersion(3, 2);
-    f.setProfile(QSurfaceFormat::CoreProfile);
-    f.setRedBufferSize(8);
-    f.setGreenBufferSize(8);
-    f.setBlueBufferSize(8);
-    f.setAlphaBufferSize(8);
-    f.setDepthBufferSize(24);
-    f.setStencilBufferSize(0);
-    f.setSamples(0);
-    f.setSwapBehavior(QSurfaceFormat::DoubleBuffer);
-    return f;
-}
+QSurfaceFormat VtkGlWidget::defaultFormat() { return glSurfaceFormat(); }
 
 VtkGlWidget::VtkGlWidget(QWidget* parent) : QWidget(parent), impl_(new Impl) {
     impl_->glWindow = new GlWindow(this);

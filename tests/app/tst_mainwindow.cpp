@@ -31,7 +31,7 @@
 #include "strata/core/format.h"
 #include "strata/core/ops.h"
 #include "strata/core/runtime.h"
-#include "strata/render/vtk_gl_widget.h"
+#include "strata/render/vtk_views.h"
 #include "view_json.h"
 
 using namespace strata;
@@ -850,9 +850,11 @@ private slots:
         QImage shot = w_->grab().toImage();
         {
             QPainter painter(&shot);
-            for (VtkGlWidget* glView : w_->findChildren<VtkGlWidget*>())
-                if (glView->isVisible())
-                    painter.drawImage(glView->mapTo(w_.get(), QPoint(0, 0)), glView->grabFramebuffer());
+            for (LinePlotView* plot : w_->findChildren<LinePlotView*>())
+                if (plot->isVisible() && plot->glWindow())
+                    painter.drawImage(plot->mapTo(w_.get(), QPoint(0, 0)), plot->grabFramebuffer());
+            if (view->drawsWithGl())
+                painter.drawImage(view->mapTo(w_.get(), QPoint(0, 0)), view->grabImage());
         }
         const QImage frame = view->grabImage();
         QSet<QRgb> colours;
@@ -865,7 +867,7 @@ private slots:
 };
 
 int main(int argc, char** argv) {
-    QSurfaceFormat::setDefaultFormat(VtkGlWidget::defaultFormat());
+    QSurfaceFormat::setDefaultFormat(glSurfaceFormat());
     QApplication app(argc, argv);
     TestMainWindow t;
     return QTest::qExec(&t, argc, argv);

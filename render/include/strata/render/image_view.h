@@ -5,10 +5,12 @@
 //
 // Two ways to the screen, chosen per frame: a frame on a device goes through GL (CUDA-GL
 // interop where the GPU allows: no byte crosses to the host), in a native GL window of the
-// view's own (VtkGlWidget); a frame on the host is painted straight into the window with Qt's
-// raster engine, with no GL at all (no upload to a GL that may run in software, and no GL
-// driver or shader compile before the first frame). ImagePresentation::Gl sends host frames
-// through GL too. Both lay the view out, pick and zoom alike.
+// view's own, made by the VTK views module (strata/render/vtk_views.h), loaded with the first
+// such frame; a frame on the host is painted straight into the window with Qt's
+// raster engine, with no GL and no VTK at all (no upload to a GL that may run in software, and
+// no GL driver, shader compile or VTK load before the first frame). ImagePresentation::Gl sends
+// host frames through GL too. Both lay the view out, pick and zoom alike. When the module
+// cannot be loaded, frames are painted with the raster engine and drawError says why.
 #include <QImage>
 #include <QWidget>
 #include <memory>
@@ -21,10 +23,9 @@ class QWindow;
 namespace strata {
 namespace detail {
 class RasterScene;
-class ImageScene;
 class ImageContent;
-class GlImageSurface;
 } // namespace detail
+class GlImageSurface;
 
 enum class ImagePresentation {
     Auto, // host frames painted with the raster engine, device frames through GL
@@ -96,8 +97,8 @@ protected:
     void mouseDoubleClickEvent(QMouseEvent* e) override;
 
 private:
-    friend class detail::GlImageSurface;
     void useGl(bool gl);
+    void glPrepared(const std::exception* e); // after each GL prepare
     void drawFailed(const std::exception& e); // forgets the frame, reports the error
     void notePath();
     const detail::ImageContent& content() const;
@@ -108,8 +109,8 @@ private:
     ImagePresentation presentation_ = ImagePresentation::Auto;
     bool gl_ = false;
     std::unique_ptr<detail::RasterScene> raster_;
-    std::unique_ptr<detail::ImageScene> scene_; // GL, made with the surface when first needed
-    detail::GlImageSurface* surface_ = nullptr;
+    std::unique_ptr<GlImageSurface> surface_; // GL, made when first needed
+    QString glUnavailable_;                   // why it cannot be made (once tried)
     FramePath lastPath_ = FramePath::None;
     QString lastError_;
     bool dragging_ = false;

@@ -1,7 +1,8 @@
 #pragma once
 // Line plots of a 1-D series on the host (a probe through time, a zonal mean): x labelled
 // with the coordinate's values or dates, y with the variable's units, NaN shown as gaps.
-// On screen as LinePlotView, to a file with exportLinePlotPng.
+// On screen as LinePlotView, to a file with exportLinePlotPng (both through the VTK views
+// module, loaded on first use).
 #include <QImage>
 #include <QSize>
 #include <QString>
@@ -10,7 +11,11 @@
 #include <vector>
 
 #include "strata/core/data_array.h"
-#include "strata/render/vtk_gl_widget.h"
+
+class QLabel;
+class QWindow;
+#include <QWidget>
+#include <memory>
 
 namespace strata {
 
@@ -34,23 +39,35 @@ std::vector<std::pair<std::size_t, std::size_t>> finiteRuns(const LineSeries& s)
 QImage renderLinePlot(const LineSeries& series, QSize pixels, double scale = 1);
 void exportLinePlotPng(const LineSeries& series, QSize pixels, const QString& path, double scale = 1);
 
-namespace detail {
-class LinePlotScene;
-}
+class LinePlotSurface;
 
-class LinePlotView : public VtkGlWidget {
+// The plot on screen. It draws through VTK, in the module loaded on first use
+// (strata/render/vtk_views.h): the first setSeries loads it. When it cannot be loaded the
+// view shows why in its place and sends unavailable; it keeps the series all the same.
+class LinePlotView : public QWidget {
     Q_OBJECT
 public:
     explicit LinePlotView(QWidget* parent = nullptr);
     ~LinePlotView() override;
     void setSeries(LineSeries series);
-    const LineSeries& series() const;
+    const LineSeries& series() const { return series_; }
+    // Why the plot cannot be drawn (empty while it can, or before the first series).
+    QString unavailableReason() const;
+    // The plot as drawn now, read back from GL (null before it has a GL window with a context).
+    QImage grabFramebuffer();
+    QWindow* glWindow() const; // null before the first series, or when unavailable
+
+signals:
+    void frameSwapped(); // after each frame has been swapped onto the screen
+    void unavailable(const QString& reason);
 
 protected:
-    void prepareRender(int widthPixels, int heightPixels, double devicePixelRatio) override;
+    void resizeEvent(QResizeEvent* e) override;
 
 private:
-    std::unique_ptr<detail::LinePlotScene> scene_;
+    LineSeries series_;
+    std::unique_ptr<LinePlotSurface> surface_;
+    QLabel* message_ = nullptr;
 };
 
 } // namespace strata

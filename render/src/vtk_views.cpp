@@ -1,0 +1,79 @@
+// Loads the VTK views module on first use (see strata/render/vtk_views.h).
+#include "strata/render/vtk_views.h"
+
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QLibrary>
+#include <mutex>
+#include <string>
+
+#include "strata/core/error.h"
+
+namespace strata {
+
+QSurfaceFormat glSurfaceFormat() {
+    QSurfaceFormat f;
+    f.setRenderableType(QSurfaceFormat::OpenGL);
+    f.setVersion(3, 2);
+    f.setProfile(QSurfaceFormat::CoreProfile);
+    f.setRedBufferSize(8);
+    f.setGreenBufferSize(8);
+    f.setBlueBufferSize(8);
+    f.setAlphaBufferSize(8);
+    f.setDepthBufferSize(24);
+    f.setStencilBufferSize(0);
+    f.setSamples(0);
+    f.setSwapBehavior(QSurfaceFormat::DoubleBuffer);
+    return f;
+}
+namespace {
+
+// Where to look, in order: $STRATA_VTKVIEWS, beside the executable, where the build put it
+// (for the test programs, which live elsewhere in the build tree).
+QStringList modulePlaces() {
+    if (const QString env = qEnvironmentVariable("STRATA_VTKVIEWS"); !env.isEmpty()) return {env};
+    QStringList places;
+    if (QCoreApplication::instance())
+        places << QCoreApplication::applicationDirPath() + "/" STRATA_VTKVIEWS_NAME;
+#ifdef STRATA_VTKVIEWS_BUILT
+    places << QStringLiteral(STRATA_VTKVIEWS_BUILT);
+#endif
+    return places;
+}
+
+const VtkViews* load(std::string& error) {
+    QString tried;
+    for (const QString& place : modulePlaces()) {
+        if (!QFileInfo::exists(place)) {
+            tried += "\n  " + place + ": no such file";
+            continue;
+        }
+        // Never unloaded: the views it makes live as long as the program.
+        auto* lib = new QLibrary(place);
+        lib->setLoadHints(QLibrary::ResolveAllSymbolsHint); // a missing symbol fails here, not later
+        using Entry = const VtkViews* (*)();
+        if (lib->load()) {
+            if (auto entry = reinterpret_cast<Entry>(lib->resolve("strata_vtk_views")))
+                if (const VtkViews* views = entry()) return views;
+            tried += "\n  " + place + ": no entry point strata_vtk_views";
+        } else {
+            tried += "\n  " + place + ": " + lib->errorString();
+        }
+        delete lib;
+    }
+    error = "the VTK views (plots, GL frames, PNG export) could not be loaded:" + tried.toStdString();
+    return nullptr;
+}
+
+} // namespace
+
+const VtkViews& vtkViews() {
+    static std::once_flag once;
+    static const VtkViews* views = nullptr;
+    static std::string error;
+    std::call_once(once, [] { views = load(error); });
+    STRATA_EXPECTS(views, Error, error);
+    return *views;
+}
+
+} // namespace strata
