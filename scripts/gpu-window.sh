@@ -46,7 +46,7 @@ packApp() {
     local stage exes=()
     stage=$(mktemp -d)
     mkdir -p "$stage/bin" "$stage/lib" "$stage/plugins/platforms" "$stage/plugins/xcbglintegrations" "$stage/fonts" "$DIR"
-    exes+=("$BUILD/app/strata")
+    exes+=("$BUILD/app/strata" "$BUILD/app/libstrata_vtkviews.so") # the VTK views, loaded on first use
     # The tests that draw device frames through the window's GL (each holds the CUDA kernels:
     # ~30 MB apiece, so only these travel).
     for t in tst_imageview tst_frametexture; do exes+=("$BUILD/tests/render/$t"); done
@@ -90,6 +90,7 @@ run() {
     sleep 2
     export DISPLAY=:5 __GLX_VENDOR_LIBRARY_NAME=nvidia QT_QPA_PLATFORM=xcb
     export QT_PLUGIN_PATH=/opt/app/plugins QT_QPA_FONTDIR=/opt/app/fonts
+    export STRATA_VTKVIEWS=/opt/app/bin/libstrata_vtkviews.so # for the tests, which lie elsewhere
     # Ours first, then the X stack's GL dispatch and client libraries, then the driver's.
     local APP=/opt/app/lib:$XLIBS
     LD_LIBRARY_PATH=$XLIBS /opt/x/usr/bin/glxinfo -B >"$OUT/glxinfo.txt" 2>&1
