@@ -10,9 +10,9 @@
 
 #if STRATA_HAVE_GUI
 #include <QApplication>
-#include <QTimer>
 #include <QFileInfo>
 #include <QSurfaceFormat>
+#include <QTimer>
 
 #include "main_window.h"
 #include "strata/render/vtk_views.h"

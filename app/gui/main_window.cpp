@@ -562,8 +562,8 @@ void MainWindow::onPresented() {
         // Then the ms from the request to the frame's arrival on the GUI thread, and from there
         // to the end of setFrame (the rest is the paint and the swap).
         // Last, the bytes copied device → host by this process so far (0 on a GPU-resident path).
-        std::fprintf(stderr, "strata-frame %lld %.3f %.3f %.3f %llu\n", static_cast<long long>(now), lastFrameMs_,
-                     (readyAt_ - *presentPendingSince_) / 1e6, (shownAt_ - readyAt_) / 1e6,
+        std::fprintf(stderr, "strata-frame %lld %.3f %.3f %.3f %llu\n", static_cast<long long>(now),
+                     lastFrameMs_, (readyAt_ - *presentPendingSince_) / 1e6, (shownAt_ - readyAt_) / 1e6,
                      static_cast<unsigned long long>(transferCounters().deviceToHost));
         std::fflush(stderr);
     }
