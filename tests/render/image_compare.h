@@ -1,8 +1,8 @@
 #pragma once
 // Baseline comparison for image tests: a rendered image against tests/baselines/<name>.png,
-// within a tolerance. A missing baseline is written from the image and the test FAILS, so
-// that a new baseline is looked at before it is committed. On a mismatch the image and a
-// difference picture go to the build folder (STRATA_TEST_OUTPUT).
+// within a tolerance. The image always goes to the build folder (STRATA_TEST_OUTPUT), with a
+// difference picture on a mismatch. A missing baseline FAILS the test, and nothing is written
+// into tests/baselines: a new baseline is looked at and copied there by a person.
 #include <QImage>
 #include <QString>
 

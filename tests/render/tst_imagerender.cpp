@@ -31,6 +31,22 @@ Geometry geometryOf(const DataArray& f, const ImageViewSettings& s, int w, int h
 class TestImageRender : public QObject {
     Q_OBJECT
 private slots:
+    // A picture with no baseline fails, is kept in the build folder, and never lands in
+    // tests/baselines on its own (where the next run would pass without anyone looking).
+    void missingBaselineFailsAndStaysOut() {
+        QImage image(8, 4, QImage::Format_RGBA8888);
+        image.fill(Qt::magenta);
+        const QString name = "no_such_baseline_" + QString::number(QCoreApplication::applicationPid());
+        const QString why = test::compareWithBaseline(image, name);
+        QVERIFY2(!why.isEmpty(), "a missing baseline passed");
+        QVERIFY2(why.contains("no baseline"), qPrintable(why));
+        QVERIFY(!QFileInfo::exists(QString(STRATA_BASELINES) + "/" + name + ".png"));
+        const QString kept = QString(STRATA_TEST_OUTPUT) + "/" + name + ".png";
+        QVERIFY2(QFileInfo::exists(kept), qPrintable(kept));
+        QCOMPARE(QImage(kept).convertToFormat(QImage::Format_RGBA8888), image);
+        QFile::remove(kept);
+    }
+
     void initTestCase() {
         const char* d = std::getenv("DISPLAY");
         if (!d || !*d)
