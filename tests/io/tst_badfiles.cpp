@@ -159,7 +159,10 @@ private slots:
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         QVERIFY2(m.contains("hdf5_hang.nc") && m.contains("took longer than 1.5 s") && m.contains("stopped"),
                  qPrintable(m));
-        QVERIFY2(seconds < 5.0, qPrintable(QString::number(seconds)));
+        // The file hangs HDF5 for good: returning at all proves the child was stopped. The bound
+        // only keeps a broken stop from waiting out ctest's timeout; it is not a speed target
+        // (a loaded machine may take seconds to fork, kill and reap).
+        QVERIFY2(seconds < 60.0, qPrintable(QString::number(seconds)));
     }
     void isolatedOpenReadsLikeOpen() {
         OpenNotes a, b;
