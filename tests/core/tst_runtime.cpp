@@ -1,4 +1,6 @@
 // Runtime: the backend choice is explained; STRATA_CPU forces the CPU.
+#include <QDir>
+#include <QRegularExpression>
 #include <QtTest>
 
 #include <cstdlib>
@@ -21,7 +23,18 @@ private slots:
 
     void deviceCountMatchesBuild() {
         if (!cudaCompiled()) QCOMPARE(cudaDeviceCount(), 0);
-        QVERIFY(cudaDeviceCount() >= 0);
+        // An oracle outside CUDA: the driver makes a /dev/nvidiaN node per GPU. None here: no
+        // device. Some: CUDA sees at least one and no more than there are nodes (a container
+        // may show the nodes of GPUs it may not use), unless CUDA_VISIBLE_DEVICES hides them.
+        int nodes = 0;
+        for (const QString& n : QDir("/dev").entryList({"nvidia*"}, QDir::System | QDir::Files))
+            nodes += QRegularExpression("^nvidia[0-9]+$").match(n).hasMatch() ? 1 : 0;
+        const int count = cudaDeviceCount();
+        if (nodes == 0)
+            QCOMPARE(count, 0);
+        else if (cudaCompiled() && !qEnvironmentVariableIsSet("CUDA_VISIBLE_DEVICES"))
+            QVERIFY2(count >= 1 && count <= nodes,
+                     qPrintable(QString("%1 devices, %2 nodes").arg(count).arg(nodes)));
         QVERIFY(hostThreads() >= 1);
         QCOMPARE(deviceFreeMemory(Device::host()), SIZE_MAX);
     }
