@@ -177,6 +177,16 @@ void Residency::reapLocked() {
 }
 
 void Residency::request(const std::string& key, const DataArray& var, Device device) {
+    std::size_t slab = 0;
+    {
+        std::lock_guard lock(mutex_);
+        const auto it = entries_.find(key);
+        if (it != entries_.end() && it->second.status.state != Residence::None) return; // known already
+        slab = slabBytes_;
+    }
+    // The slab of a parallel source depends on how its file is laid out, which the reader may
+    // read now: outside the lock, which the GUI's status queries take.
+    if (!var.isLoaded()) slab = loadSlabBytes(var, slab);
     {
         std::lock_guard lock(mutex_);
         reapLocked();
@@ -185,8 +195,7 @@ void Residency::request(const std::string& key, const DataArray& var, Device dev
         e.lastUse = ++clock_;
         e.status.device = device;
         e.status.bytes = var.variable().nbytes();
-        const std::size_t transient =
-            var.isLoaded() ? 0 : 2 * std::min(loadSlabBytes(var, slabBytes_), e.status.bytes);
+        const std::size_t transient = var.isLoaded() ? 0 : 2 * std::min(slab, e.status.bytes);
         const std::size_t need = e.status.bytes + transient;
         if (need > budget_) {
             e.status.state = Residence::Streamed;
