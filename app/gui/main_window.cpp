@@ -1,4 +1,5 @@
 #include "main_window.h"
+#include "strata/render/paint_trace.h"
 
 #include <QApplication>
 #include <QCloseEvent>
@@ -561,10 +562,20 @@ void MainWindow::onPresented() {
     if (traceFrames_) {
         // Then the ms from the request to the frame's arrival on the GUI thread, and from there
         // to the end of setFrame (the rest is the paint and the swap).
-        // Last, the bytes copied device → host by this process so far (0 on a GPU-resident path).
-        std::fprintf(stderr, "strata-frame %lld %.3f %.3f %.3f %llu\n", static_cast<long long>(now),
-                     lastFrameMs_, (readyAt_ - *presentPendingSince_) / 1e6, (shownAt_ - readyAt_) / 1e6,
-                     static_cast<unsigned long long>(transferCounters().deviceToHost));
+        // Then the bytes copied device → host by this process so far (0 on a GPU-resident path).
+        // Last, for a frame drawn by GL: the ms from setFrame's end to the paint, of the paint
+        // until the GPU has drawn it, and from there to the swap's end (the display's own
+        // presentation of the window's pixels), then of the paint, the ms bringing the scene up
+        // to date and issuing VTK's render; -1 where the raster path painted.
+        const PaintTimes p = lastPaint();
+        const bool gl = p.beganNs >= shownAt_ && p.drawnNs >= p.beganNs;
+        const auto ms = [gl](qint64 from, qint64 to) { return gl ? (to - from) / 1e6 : -1.0; };
+        std::fprintf(stderr, "strata-frame %lld %.3f %.3f %.3f %llu %.3f %.3f %.3f %.3f %.3f\n",
+                     static_cast<long long>(now), lastFrameMs_, (readyAt_ - *presentPendingSince_) / 1e6,
+                     (shownAt_ - readyAt_) / 1e6,
+                     static_cast<unsigned long long>(transferCounters().deviceToHost),
+                     ms(shownAt_, p.beganNs), ms(p.beganNs, p.drawnNs), ms(p.drawnNs, now),
+                     ms(p.beganNs, p.preparedNs), ms(p.preparedNs, p.renderedNs));
         std::fflush(stderr);
     }
     presentPendingSince_.reset();

@@ -8,7 +8,11 @@ run_app_bench.sh), and a strata binary built with the GUI.
 
 The window prints, with STRATA_TRACE_FRAMES=1, a line on stderr at each frame it presents
 (QOpenGLWidget::frameSwapped, after the GL swap has put the pixels into the X server):
-    strata-frame <CLOCK_MONOTONIC ns> <ms from the request to present>
+    strata-frame <CLOCK_MONOTONIC ns> <ms from the request to present> <request -> ready ms>
+                 <ready -> shown ms> <device->host bytes so far> <shown -> paint ms>
+                 <paint ms, to the GPU's end of drawing> <swap ms: the display's presentation>
+                 <of the paint: ms updating the scene> <ms issuing VTK's render>
+(the last five -1 where the raster path painted; each step's are kept as "splits_ms").
 CLOCK_MONOTONIC is the clock of Python's time.monotonic(), so the driver's times and the
 window's compare directly.
 
@@ -67,12 +71,13 @@ class FrameLog:
     def _read(self, stream):
         for raw in stream:
             line = raw.decode(errors="replace").rstrip("\n")
-            m = re.match(r"strata-frame (\d+) ([0-9.]+)(?: ([0-9.-]+) ([0-9.-]+))?", line)
+            m = re.match(r"strata-frame (\d+) ([0-9.]+)((?: [0-9.eE+-]+)*)$", line)
             with self.cond:
                 if m:
-                    self.frames.append((int(m.group(1)) / 1e9, float(m.group(2))))
-                    if m.group(3):
-                        self.trace.append([float(m.group(i)) for i in (2, 3, 4)])
+                    rest = [float(v) for v in m.group(3).split()]
+                    self.frames.append((int(m.group(1)) / 1e9, float(m.group(2)), rest))
+                    if rest:
+                        self.trace.append([float(m.group(2))] + rest)
                 else:
                     self.other.append(line)
                 self.cond.notify_all()
@@ -179,7 +184,7 @@ def vm_hwm_kb(pid):
 
 def step_series(d, log, keycode, n, pace_s, gap_s, timeout):
     """n presses; returns latencies (s) and the number of presses overtaken."""
-    lat, overtaken = [], 0
+    lat, overtaken, splits = [], 0, []
     presses = []
     if pace_s is None:  # back-to-back
         for i in range(n):
@@ -188,9 +193,10 @@ def step_series(d, log, keycode, n, pace_s, gap_s, timeout):
             if f is None:
                 raise RuntimeError(f"no frame after press {i}")
             lat.append(f[0] - tc)
+            splits.append(split(f, tc))
             if gap_s:
                 time.sleep(gap_s)
-        return lat, 0
+        return lat, 0, splits
     start = time.monotonic() + 0.05
     for i in range(n):
         target = start + i * pace_s
@@ -203,15 +209,48 @@ def step_series(d, log, keycode, n, pace_s, gap_s, timeout):
     for i, tc in enumerate(presses):
         f = log.wait_after(tc, timeout)
         lat.append(f[0] - tc)
+        splits.append(split(f, tc))
         if i + 1 < len(presses) and f[0] > presses[i + 1]:
             overtaken += 1
-    return lat, overtaken
+    return lat, overtaken, splits
+
+
+def split(f, tc):
+    """Where a step's time went, in ms, from the frame's trace line (see the window's
+    onPresented): press -> request, request -> ready, ready -> shown, shown -> paint, paint (to
+    the GPU's end of drawing), and the swap (the display's presentation); the last three are
+    None where the raster path painted. Also the device->host bytes so far."""
+    t, req_to_present, rest = f
+    out = {"press_to_request": (t - req_to_present / 1000.0 - tc) * 1000}
+    names = ["request_to_ready", "ready_to_shown", "d2h_bytes", "shown_to_paint", "paint", "swap",
+             "paint_prepare", "paint_render_issue"]
+    for name, v in zip(names, rest):
+        out[name] = None if (v < 0 and name not in ("request_to_ready", "ready_to_shown", "d2h_bytes")) else v
+    return out
+
+
+def reduce_series(d, log, n, timeout):
+    """n switches of the focused time chip between Reduce (R: mean over time) and Slice (S);
+    returns the latencies (s) and splits. The first R computes the mean; later ones may come
+    from the frame cache."""
+    lat, splits = [], []
+    keys = [d.keysym_to_keycode(XK.string_to_keysym(k)) for k in ("R", "S")]
+    for i in range(n):
+        tc = press(d, keys[i % 2])
+        f = log.wait_after(tc, timeout)
+        if f is None:
+            raise RuntimeError(f"no frame after switch {i}")
+        lat.append(f[0] - tc)
+        splits.append(split(f, tc))
+        time.sleep(0.05)
+    return lat, splits
 
 
 SERIES = {  # name: (pace between presses or None for back-to-back, pause after each frame)
     "b2b": (None, 0.0),     # the next press as soon as the frame is presented
     "peer": (None, 0.05),   # as the peers' ncview runs: wait for the frame, 50 ms, press
     "hz": ("hz", 0.0),      # a held key's autorepeat: presses at --hz whatever is shown
+    "reduce": None,         # the time chip switched between Reduce and Slice (--chip)
 }
 
 
@@ -275,8 +314,17 @@ def one_run(args, rep, d, series):
                                          str(child_pid(proc.pid))],
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                 time.sleep(1.0)
-            pace, gap = SERIES[series]
-            lat, over = step_series(d, log, keycode, args.steps, 1.0 / args.hz if pace else None, gap, 30)
+            if series == "reduce":  # the time chip, focused by a click, then R and S in turn
+                cx, cy = (int(v) for v in args.chip.split(","))
+                click(d, cx, cy)
+                time.sleep(0.5)
+                lat, splits = reduce_series(d, log, args.steps, 30)
+                over = 0
+            else:
+                pace, gap = SERIES[series]
+                lat, over, splits = step_series(d, log, keycode, args.steps, 1.0 / args.hz if pace else None,
+                                                gap, 30)
+            res["splits_ms"] = splits
             res["series"] = series
             res["step_s"] = lat
             res["overtaken"] = over
@@ -304,6 +352,17 @@ def one_run(args, rep, d, series):
     return res
 
 
+def split_medians(splits):
+    out = {}
+    for name in splits[0] if splits else []:
+        v = [s[name] for s in splits if s.get(name) is not None]
+        if v:
+            out[name] = max(v) if name == "d2h_bytes" else statistics.median(v)
+    if splits and splits[0].get("d2h_bytes") is not None:
+        out["d2h_bytes_added"] = splits[-1]["d2h_bytes"] - splits[0]["d2h_bytes"]
+    return out
+
+
 def pct(v, q):
     v = sorted(v)
     return v[min(len(v) - 1, int(round(q * (len(v) - 1))))]
@@ -326,6 +385,8 @@ def main():
     ap.add_argument("--handle", default="312,72",
                     help="the time slider's handle: x from the left, y from the bottom of the window")
     ap.add_argument("--timeout", type=float, default=60)
+    ap.add_argument("--chip", default="902,41",
+                    help="x,y of the time chip in the window at --size (series 'reduce')")
     ap.add_argument("--perf", default="", help="perf record the back-to-back steps into this file")
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
@@ -340,7 +401,9 @@ def main():
         runs.append(r)
         steps = ""
         if r.get("step_s"):
-            steps = (f"{r['series']} steps: median {pct(r['step_s'], 0.5) * 1000:.1f} ms, p90 "
+            sm = split_medians(r["splits_ms"])
+            steps = (f"split {json.dumps({k: round(v, 3) for k, v in sm.items()})}  "
+                     f"{r['series']} steps: median {pct(r['step_s'], 0.5) * 1000:.1f} ms, p90 "
                      f"{pct(r['step_s'], 0.9) * 1000:.1f} ms, overtaken {r['overtaken']}, plot "
                      f"{r['plot']['width']}x{r['plot']['height']}  ")
         print(f"rep {rep}: ttff {r.get('ttff_s', float('nan')):.3f} s  {steps}hwm {r.get('vmhwm_kb')} kB"
@@ -360,7 +423,8 @@ def main():
         if r.get("step_s"):
             v = r["step_s"]
             summary[r["series"]] = {"median_ms": statistics.median(v) * 1000, "p90_ms": pct(v, 0.9) * 1000,
-                                    "n": len(v), "overtaken": r["overtaken"], "plot": r["plot"]}
+                                    "n": len(v), "overtaken": r["overtaken"], "plot": r["plot"],
+                                    "first_ms": v[0] * 1000, "split_median_ms": split_medians(r["splits_ms"])}
     print("summary", json.dumps(summary), flush=True)
     with open(args.out, "w") as f:
         json.dump({"file": args.file, "args": vars(args), "summary": summary, "runs": runs}, f, indent=1)

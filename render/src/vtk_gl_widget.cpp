@@ -1,4 +1,5 @@
 #include "strata/render/vtk_gl_widget.h"
+#include "strata/render/paint_trace.h"
 #include "strata/render/vtk_views.h"
 
 #include <QApplication>
@@ -180,6 +181,8 @@ QSize VtkGlWidget::pixelSize() const {
 // Renders into the framebuffer bound now (the window's, or grabFramebuffer's): VTK reads the
 // binding when its state cache is reset.
 void VtkGlWidget::paintGl() {
+    const bool trace = paintTraceOn();
+    const std::int64_t began = trace ? paintClockNs() : 0;
     auto* w = impl_->window.Get();
     const double dpr = impl_->glWindow->devicePixelRatio();
     const QSize pixels = pixelSize();
@@ -191,9 +194,11 @@ void VtkGlWidget::paintGl() {
     state->Push();
     state->vtkglDepthFunc(GL_LEQUAL); // Qt leaves GL_LESS; VTK expects LEQUAL
     prepareRender(pw, ph, dpr);
+    const std::int64_t prepared = trace ? paintClockNs() : 0;
     w->SetReadyForRendering(true);
     w->Render();
     w->SetReadyForRendering(false);
+    const std::int64_t rendered = trace ? paintClockNs() : 0;
     if (vtkOpenGLFramebufferObject* rendered = w->GetRenderFramebuffer()) {
         state->PushReadFramebufferBinding();
         rendered->Bind(GL_READ_FRAMEBUFFER);
@@ -203,6 +208,10 @@ void VtkGlWidget::paintGl() {
         state->PopReadFramebufferBinding();
     }
     state->Pop();
+    if (trace) { // the frame trace splits the paint from the swap: wait for the GPU's draw
+        glFinish();
+        notePaint({began, prepared, rendered, paintClockNs()});
+    }
 }
 
 QImage VtkGlWidget::grabFramebuffer() {
