@@ -55,6 +55,9 @@ packApp() {
     cp "$qtp/platforms/libqxcb.so" "$stage/plugins/platforms/"
     cp "$qtp/xcbglintegrations/libqxcb-glx-integration.so" "$stage/plugins/xcbglintegrations/"
     cp /usr/share/fonts/truetype/dejavu/DejaVuSans*.ttf "$stage/fonts/" 2>/dev/null
+    # Debian's fontconfig rules (hinting, antialiasing, aliases), so that text is drawn there
+    # as it is here: the tests that count a label's ink compare Qt's text with VTK's.
+    mkdir -p "$stage/fontconfig/conf.d" && cp -L /etc/fonts/conf.d/*.conf "$stage/fontconfig/conf.d/"
     for e in "${exes[@]}"; do [[ -x $e ]] && cp "$e" "$stage/bin/" || echo "left out: $e"; done
     # Every library they load but the base system's, the GPU driver's, and the GL dispatch
     # libraries and X client libraries the X stack brings.
@@ -76,7 +79,43 @@ unpackX() {
     mkdir -p /opt/x && tar -xJf "$XDIR/x.tar.xz" -C /opt/x && echo "X stack in /opt/x: $(du -sh /opt/x | cut -f1)"
 }
 
+# One test executable, its functions logged as they start (-v1), so that a hang names its
+# function; one still running after WINDOW_TEST_S seconds has its threads' kernel waits and
+# stacks written to the log before it is stopped.
+runTest() {
+    local t=$1 log pid waited=0
+    log="$OUT/$(basename "$t").log"
+    STRATA_REQUIRE_GPU=1 STRATA_APP_BINARY=/opt/app/bin/strata STRATA_TEST_OUTPUT="$OUT/images" \
+        LD_LIBRARY_PATH=$APP "$t" -v1 >"$log" 2>&1 &
+    pid=$!
+    while kill -0 $pid 2>/dev/null && ((waited < ${WINDOW_TEST_S:-120})); do sleep 1; ((waited++)); done
+    if kill -0 $pid 2>/dev/null; then
+        { echo "== still running after ${waited} s: threads"
+          for task in /proc/$pid/task/*; do
+              echo "-- $(cat $task/comm) wchan=$(cat $task/wchan 2>/dev/null)"
+              cat $task/stack 2>/dev/null | head -8
+          done; } >>"$log"
+        kill -ABRT $pid; sleep 2; kill -KILL $pid 2>/dev/null
+    fi
+    wait $pid
+    echo "test $(basename "$t") rc=$? $(grep -E '^Totals' "$log" | tail -1)"
+    grep -E "^(FAIL|QWARN.*(timeout|Timed))|still running" "$log" | head -5
+    grep -A14 "strata-crash" "$log" | head -16
+}
+
+# Everything under $OUT goes into one archive (a device call brings back only a few files):
+# logs over 2 MB keep their first 0.5 and last 1.5 MB.
+packOut() {
+    local f
+    for f in $(find "$OUT" -name '*.log' -size +2M); do
+        { head -c 500000 "$f"; echo; echo "[... cut ...]"; tail -c 1500000 "$f"; } >"$f.cut" && mv "$f.cut" "$f"
+    done
+    tar -C "$OUT" -czf "$OUT_FINAL/window-out.tgz" . && ls -l "$OUT_FINAL/window-out.tgz"
+}
+
 run() {
+    OUT_FINAL=$OUT
+    OUT=$OUT_FINAL/w
     mkdir -p "$OUT" /opt/app
     [[ -d /opt/x/usr ]] || { echo "no X stack in /opt/x: run unpack-x first (its own transfer)"; return 1; }
     tar -xJf "$DIR/app.tar.xz" -C /opt/app
@@ -84,6 +123,7 @@ run() {
     ln -sfn $L/dri /usr/lib/x86_64-linux-gnu/dri # Xvfb looks for swrast_dri.so only there
     ln -sf /opt/x/usr/bin/xkbcomp /usr/bin/xkbcomp
     local XLIBS=$L:/opt/x/lib/x86_64-linux-gnu:/usr/local/nvidia/lib64
+    pkill -f "Xvfb :5" && sleep 1 # one left by an earlier run on a machine kept warm
     LD_LIBRARY_PATH=$XLIBS /opt/x/usr/bin/Xvfb :5 -screen 0 2560x1440x24 -nolisten tcp \
         -xkbdir /opt/x/usr/share/X11/xkb -fp built-ins >"$OUT/xvfb.log" 2>&1 &
     local xvfb=$!
@@ -91,8 +131,20 @@ run() {
     export DISPLAY=:5 __GLX_VENDOR_LIBRARY_NAME=nvidia QT_QPA_PLATFORM=xcb
     export QT_PLUGIN_PATH=/opt/app/plugins QT_QPA_FONTDIR=/opt/app/fonts
     export STRATA_VTKVIEWS=/opt/app/bin/libstrata_vtkviews.so # for the tests, which lie elsewhere
+    # Only the fonts that travelled, with Debian's rules: that machine's own fonts differ.
+    mkdir -p /tmp/strata-fc
+    cat >/opt/app/fontconfig/fonts.conf <<'CONF'
+<?xml version="1.0"?>
+<!DOCTYPE fontconfig SYSTEM "fonts.dtd">
+<fontconfig>
+  <dir>/opt/app/fonts</dir>
+  <cachedir>/tmp/strata-fc</cachedir>
+  <include ignore_missing="yes">/opt/app/fontconfig/conf.d</include>
+</fontconfig>
+CONF
+    export FONTCONFIG_FILE=/opt/app/fontconfig/fonts.conf
     # Ours first, then the X stack's GL dispatch and client libraries, then the driver's.
-    local APP=/opt/app/lib:$XLIBS
+    APP=/opt/app/lib:$XLIBS
     LD_LIBRARY_PATH=$XLIBS /opt/x/usr/bin/glxinfo -B >"$OUT/glxinfo.txt" 2>&1
     grep -E "renderer|vendor string|version string" "$OUT/glxinfo.txt"
 
@@ -105,10 +157,20 @@ run() {
     grep -c "strata-frame" "$OUT/window.log" | sed 's/^/frames: /'
     grep -E "strata-frame" "$OUT/window.log" | tail -2
 
-    for t in /opt/app/bin/tst_*; do
-        STRATA_REQUIRE_GPU=1 STRATA_APP_BINARY=/opt/app/bin/strata LD_LIBRARY_PATH=$APP timeout 300 "$t" >"$OUT/$(basename "$t").log" 2>&1
-        echo "test $(basename "$t") rc=$? $(grep -E '^Totals' "$OUT/$(basename "$t").log" | tail -1)"
-    done
+    # The window closes by itself (as a user's Quit): it must end with status 0, not crash in
+    # its teardown on the GPU's GL driver.
+    STRATA_QUIT_AFTER_MS=6000 LD_LIBRARY_PATH=$APP timeout 60 /opt/app/bin/strata "$f" >"$OUT/window-quit.log" 2>&1
+    echo "window quit by itself rc=$? (0: a clean exit)"
+
+    [[ ${WINDOW_TESTS:-1} == 1 ]] && for t in /opt/app/bin/tst_*; do runTest "$t"; done
+    if [[ ${WINDOW_SPLIT_IMAGEVIEW:-0} == 1 ]]; then # one function at a time: which one leaves the crash
+        for fn in reportsThePath drawsWhatExportDraws survivesContextLoss switchesBetweenPaintAndGl; do
+            STRATA_TEST_OUTPUT="$OUT/images" LD_LIBRARY_PATH=$APP timeout 40 /opt/app/bin/tst_imageview $fn \
+                >"$OUT/tst_imageview-$fn.log" 2>&1
+            echo "tst_imageview $fn rc=$? $(grep -E '^Totals' "$OUT/tst_imageview-$fn.log" | tr '\n' ' ')"
+            grep -A12 "strata-crash" "$OUT/tst_imageview-$fn.log" | head -14
+        done
+    fi
 
     if [[ ${WINDOW_SANITIZE:-1} == 1 ]]; then
         STRATA_QUIT_AFTER_MS=20000 STRATA_TRACE_FRAMES=1 LD_LIBRARY_PATH=$APP timeout 100 compute-sanitizer --tool memcheck \
@@ -140,16 +202,32 @@ PY
         PYTHONPATH=/opt/x/usr/lib/python3/dist-packages LD_LIBRARY_PATH=$APP python3 "$ROOT/bench/app/run_app_bench.py" \
             "$WINDOW_BENCH_FILE" --strata /opt/app/bin/strata --reps "${WINDOW_BENCH_REPS:-3}" \
             --steps "${WINDOW_BENCH_STEPS:-60}" --series b2b,hz --hz 60 --out "$OUT/window-bench.json" >"$OUT/window-bench.log" 2>&1
-        echo "window bench rc=$?"; tail -20 "$OUT/window-bench.log"
+        echo "window bench rc=$?"; grep "^rep" "$OUT/window-bench.log"
+        # The map view with the whole variable's range (computed once on the device): steps need
+        # no colour-bar range from the device, so the bytes copied to the host stay put.
+        PYTHONPATH=/opt/x/usr/lib/python3/dist-packages LD_LIBRARY_PATH=$APP python3 "$ROOT/bench/app/run_app_bench.py" \
+            "$WINDOW_BENCH_FILE" --strata /opt/app/bin/strata --strata-opts "--range global" --reps 1 \
+            --steps "${WINDOW_BENCH_STEPS:-60}" --series b2b --out "$OUT/window-bench-global.json" >"$OUT/window-bench-global.log" 2>&1
+        echo "window bench (global range) rc=$?"; grep "^rep" "$OUT/window-bench-global.log"
+        # Switching a reduction: the time chip between Reduce (mean) and Slice, 20 times.
+        PYTHONPATH=/opt/x/usr/lib/python3/dist-packages LD_LIBRARY_PATH=$APP python3 "$ROOT/bench/app/run_app_bench.py" \
+            "$WINDOW_BENCH_FILE" --strata /opt/app/bin/strata --reps 1 --steps 20 --series reduce \
+            --out "$OUT/window-bench-reduce.json" >"$OUT/window-bench-reduce.log" 2>&1
+        echo "window bench (reduce) rc=$?"; grep "^rep" "$OUT/window-bench-reduce.log"
+        # The same view on the GPU path and the CPU path, compared cell by cell on screen.
+        PYTHONPATH=/opt/x/usr/lib/python3/dist-packages LD_LIBRARY_PATH=$APP python3 "$ROOT/bench/app/compare_paths.py" \
+            "$WINDOW_BENCH_FILE" --strata /opt/app/bin/strata --size 2500x1300 --out "$OUT/compare" >"$OUT/compare-paths.log" 2>&1
+        echo "compare paths rc=$?"; grep -E '"(differing|worst_channel_difference|same|pixels)"|strata-path' "$OUT/compare-paths.log"
         if [[ -n ${WINDOW_BENCH_HOVMOLLER:-} ]]; then # time × lon, the arrow stepping lat
             PYTHONPATH=/opt/x/usr/lib/python3/dist-packages LD_LIBRARY_PATH=$APP python3 "$ROOT/bench/app/run_app_bench.py" \
                 "$WINDOW_BENCH_FILE" --strata /opt/app/bin/strata --strata-opts "--x lon --y time" \
                 --reps "${WINDOW_BENCH_REPS:-3}" --steps "${WINDOW_BENCH_STEPS:-60}" --series b2b,hz --hz 60 \
                 --out "$OUT/window-bench-hovmoller.json" >"$OUT/window-bench-hovmoller.log" 2>&1
-            echo "window bench (Hovmöller) rc=$?"; tail -6 "$OUT/window-bench-hovmoller.log"
+            echo "window bench (Hovmöller) rc=$?"; grep "^rep" "$OUT/window-bench-hovmoller.log"
         fi
     fi
     kill $xvfb 2>/dev/null
+    packOut
 }
 
 case $cmd in

@@ -6,6 +6,7 @@
 
 #include <QApplication>
 
+#include "../crash_trace.h"
 #include "image_compare.h"
 #include "render_fixtures.h"
 #include "strata/core/transfer.h"
@@ -520,6 +521,7 @@ int main(int argc, char** argv) {
     TestImageView raster(ImagePresentation::Auto), gl(ImagePresentation::Gl);
     int failed = QTest::qExec(&raster, argc, argv);
     failed += QTest::qExec(&gl, argc, argv);
+    test::traceCrashes(); // past the tests: a crash in teardown names its place
     return failed;
 }
 #include "tst_imageview.moc"
