@@ -90,6 +90,7 @@ MainWindow::MainWindow(QWidget* parent)
     buildMenus();
     buildStatusBar();
     buildResidency();
+    buildTask();
     // The keyboard starts on the image: ← → and Page keys step the active slider from there
     // (the first focusable widget would otherwise be a spin box that keeps the arrows).
     image_->setFocusPolicy(Qt::StrongFocus);
@@ -343,6 +344,7 @@ void MainWindow::onOpened(const QString& path, std::optional<ViewSpec> initial, 
     }
     rememberView();
     clearSeries(); // the last file's series means nothing here
+    shownSpec_.reset();
     ds_ = outcome.dataset;
     service_->setDataset(ds_);
     datasetPanel_->setDataset(ds_);
@@ -477,6 +479,7 @@ void MainWindow::applyView(const ViewSpec& spec, const std::string& steppingDim,
     const std::uint64_t id = service_->requestFrame(spec_, steppingDim, direction);
     if (variableChanged) onResidencyChanged(q(spec_.variable)); // where this one's data is
     wantedFrame_ = id;
+    noteTask(before);
     requestedAt_[id] = monotonicNs();
     while (requestedAt_.size() > 64) requestedAt_.erase(requestedAt_.begin());
     emit viewChanged();
@@ -510,6 +513,7 @@ void MainWindow::onColourChanged() {
     recordView(before);
     if (needsWhole) { // the frame service works out the variable's extremes
         applyView(s);
+        noteTask(before);
         return;
     }
     try {
@@ -523,6 +527,7 @@ void MainWindow::onColourChanged() {
 void MainWindow::onFrameReady(const std::shared_ptr<const FrameResult>& r) {
     if (r->id != wantedFrame_) return; // overtaken: a newer request is on its way
     readyAt_ = monotonicNs();
+    endTask();
     if (!r->error.isEmpty()) {
         showError(tr("Cannot compute this view"), r->error, false);
         return;
@@ -544,6 +549,7 @@ void MainWindow::onFrameReady(const std::shared_ptr<const FrameResult>& r) {
         }
         presentPendingSince_ = requestedAt_.count(r->id) ? requestedAt_[r->id] : monotonicNs();
         shownAt_ = monotonicNs();
+        shownSpec_ = spec_;
         lastError_.clear();
     } catch (const Error& e) {
         showError(tr("Cannot show this view"), q(e.what()), false);

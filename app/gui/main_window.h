@@ -135,6 +135,13 @@ private:
     void saveLayout() const;
     void clearSeries(); // the series dock forgets its series (another file or variable)
     void showScalar(const QString& variablePath, const DataArray& var);
+    // The long computation the wanted frame waits on, named in the status bar with Cancel
+    // (main_window_task.cpp).
+    void buildTask();
+    void noteTask(const ViewSpec& before); // a frame of spec_ (changed from `before`) asked for
+    void showTask();
+    void endTask();
+    void cancelTask();
     void onOpened(const QString& path, std::optional<ViewSpec> initial, const OpenOutcome& outcome);
     void onFrameReady(const std::shared_ptr<const FrameResult>& r);
     void onSeriesReady(const std::shared_ptr<const SeriesResult>& r);
@@ -204,6 +211,10 @@ private:
     ViewHistory history_;
     bool replaying_ = false;
     QAction *undoAction_ = nullptr, *redoAction_ = nullptr;
+    std::optional<ViewSpec> shownSpec_; // the view whose frame is on the screen
+    QString taskText_;
+    QLabel* taskLabel_ = nullptr;
+    QPushButton* cancelTask_ = nullptr;
 };
 
 } // namespace strata::app

@@ -45,6 +45,7 @@ void MainWindow::showScalar(const QString& variablePath, const DataArray& var) {
     // The view of the variable shown before stays the window's view (Undo goes back to it);
     // no frame of it is on the screen, nor on its way.
     wantedFrame_ = 0;
+    endTask();
     shown_ = DataArray();
     clearSeries();
     dimBar_->clear();

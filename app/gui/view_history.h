@@ -21,6 +21,8 @@ public:
     bool redo(const ViewSpec& current, ViewSpec& out);
     bool canUndo() const { return !undo_.empty(); }
     bool canRedo() const { return !redo_.empty(); }
+    const ViewSpec* last() const { return undo_.empty() ? nullptr : &undo_.back(); } // Undo's
+
     void clear();
 
 private:

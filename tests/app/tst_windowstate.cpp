@@ -9,6 +9,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QShortcut>
 #include <QSlider>
 #include <QSpinBox>
@@ -55,8 +56,11 @@ class TestWindowState : public QObject {
     // Opens `path` and waits for its first view's frame.
     bool open(const QString& path) {
         QSignalSpy opened(w_.get(), &MainWindow::datasetOpened);
+        QSignalSpy shown(w_.get(), &MainWindow::frameShown);
         w_->openFile(path);
-        return (opened.count() > 0 || opened.wait(20000)) && settle();
+        if (!opened.wait(20000)) return false;
+        shown.clear(); // frames of the last file's views
+        return (shown.count() > 0 || shown.wait(20000)) && settle();
     }
     DataArray coreFrame(const ViewSpec& spec) const {
         return computeView(variableOf(*w_->dataset(), spec.variable), spec, Device::host(), Stream::host());
@@ -256,6 +260,43 @@ private slots:
         QCOMPARE(w_->view(), zoomed);
         QVERIFY(settle());
         QCOMPARE(view->settings().window, zoomed.window);
+    }
+
+    void aLongComputationNamesItselfWithCancel() {
+        QVERIFY(open(kSample));
+        const ViewSpec start = w_->view();
+        const DataArray startFrame = w_->shownFrame();
+        auto* task = w_->findChild<QLabel*>("task");
+        auto* cancel = w_->findChild<QPushButton*>("cancelTask");
+        QVERIFY(task && cancel);
+        QVERIFY(!task->isVisibleTo(w_.get()));
+        // The reduction is computed off the GUI thread: until its frame comes, the status bar
+        // names it, and the frame on the screen stays the one before.
+        QSignalSpy shown(w_.get(), &MainWindow::frameShown);
+        press(w_->dimensionBar()->chip("time"), Qt::Key_R);
+        QVERIFY2(task->isVisibleTo(w_.get()) && task->text().startsWith("mean over time"),
+                 qPrintable(task->text()));
+        QVERIFY(cancel->isVisibleTo(w_.get()));
+        QVERIFY(sameValues(w_->shownFrame(), startFrame));
+        QVERIFY(shown.wait(10000));
+        QVERIFY(!task->isVisibleTo(w_.get()));
+        QVERIFY(!cancel->isVisibleTo(w_.get()));
+        QVERIFY(settle());
+        // Cancel goes back to the view on the screen; Redo asks for the reduction again.
+        QTest::keyClick(focus(), Qt::Key_Z, Qt::ControlModifier);
+        QCOMPARE(w_->view(), start);
+        QVERIFY(settle());
+        press(w_->dimensionBar()->chip("time"), Qt::Key_R);
+        const ViewSpec reduced = w_->view();
+        QVERIFY(cancel->isVisibleTo(w_.get()));
+        QTest::mouseClick(cancel, Qt::LeftButton);
+        QCOMPARE(w_->view(), start);
+        QVERIFY(!task->isVisibleTo(w_.get()));
+        QVERIFY(settle());
+        QVERIFY(sameValues(w_->shownFrame(), startFrame));
+        QTest::keyClick(focus(), Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+        QCOMPARE(w_->view(), reduced);
+        QVERIFY(settle());
     }
 
     void aDoubleClickOnlyResetsTheZoom() {
