@@ -9,7 +9,6 @@
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QKeyEvent>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -18,7 +17,6 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSettings>
-#include <QSlider>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTimer>
@@ -93,6 +91,7 @@ MainWindow::MainWindow(QWidget* parent)
     buildMenus();
     buildStatusBar();
     buildResidency();
+    buildTask();
     // The keyboard starts on the image: ← → and Page keys step the active slider from there
     // (the first focusable widget would otherwise be a spin box that keeps the arrows).
     image_->setFocusPolicy(Qt::StrongFocus);
@@ -138,7 +137,9 @@ MainWindow::MainWindow(QWidget* parent)
         }
     });
     connect(image_, &ImageView::settingsChanged, this, [this](const ImageViewSettings& s) {
+        const ViewSpec before = spec_;
         spec_.window = s.window; // the user zoomed, panned or reset: the view follows
+        recordView(before);
         rememberViewSoon();
         emit viewChanged();
     });
@@ -169,6 +170,8 @@ MainWindow::MainWindow(QWidget* parent)
     QSettings settings;
     exportSize_ = settings.value("export/size", exportSize_).toSize();
     updateDeviceLabel();
+    buildShortcuts();
+    restoreLayout();
 }
 
 MainWindow::~MainWindow() {
@@ -216,6 +219,8 @@ void MainWindow::buildMenus() {
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
+    buildEditMenu(menuBar()->addMenu(tr("&Edit")));
+
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(tr("&Save View…"), QKeySequence::Save, this, &MainWindow::saveViewDialog);
     view->addAction(tr("&Load View…"), QKeySequence(Qt::CTRL | Qt::Key_L), this, &MainWindow::loadViewDialog);
@@ -236,20 +241,7 @@ void MainWindow::buildMenus() {
     settings->addAction(tr("&Memory Budget…"), this, &MainWindow::chooseResidentBudget);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&Keyboard Shortcuts"), this, [this] {
-        QMessageBox::information(
-            this, tr("Keyboard shortcuts"),
-            tr("<table>"
-               "<tr><td>Ctrl+O</td><td>open a file</td></tr>"
-               "<tr><td>← / →</td><td>step the active slider</td></tr>"
-               "<tr><td>Page Up / Page Down</td><td>jump a tenth of the dim</td></tr>"
-               "<tr><td>Space, Ctrl+P</td><td>play / pause</td></tr>"
-               "<tr><td>X, Y, S, R on a dim chip</td><td>show it on X or Y, slice it, reduce it</td></tr>"
-               "<tr><td>Ctrl+E / Ctrl+Shift+E</td><td>export PNG / CSV</td></tr>"
-               "<tr><td>Ctrl+S / Ctrl+L</td><td>save / load the view</td></tr>"
-               "<tr><td>wheel, drag, double-click</td><td>zoom, pan, reset</td></tr>"
-               "</table>"));
-    });
+    help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts);
     help->addAction(tr("&About Strata"), this, [this] {
         QMessageBox::about(this, tr("About Strata"),
                            tr("<b>Strata %1</b><br>Gridded data on the GPU.<br>netCDF-C %2<br>Compute: %3")
@@ -352,6 +344,8 @@ void MainWindow::onOpened(const QString& path, std::optional<ViewSpec> initial, 
         return;
     }
     rememberView();
+    clearSeries(); // the last file's series means nothing here
+    shownSpec_.reset();
     ds_ = outcome.dataset;
     service_->setDataset(ds_);
     datasetPanel_->setDataset(ds_);
@@ -397,6 +391,8 @@ void MainWindow::onOpened(const QString& path, std::optional<ViewSpec> initial, 
         var_ = DataArray();
         shown_ = DataArray();
     }
+    history_.clear(); // the views of the last file cannot be shown here
+    updateUndoActions();
     emit datasetOpened(path);
 }
 
@@ -406,7 +402,11 @@ void MainWindow::showVariable(const QString& variablePath) {
     try {
         const std::string path = variablePath.toStdString();
         const DataArray var = variableOf(*ds_, path);
-        if (!isNumeric(var.dtype()) || var.ndim() == 0) {
+        if (isNumeric(var.dtype()) && var.ndim() == 0) {
+            showScalar(variablePath, var);
+            return;
+        }
+        if (!isNumeric(var.dtype())) {
             showError(tr("Cannot show %1").arg(variablePath),
                       tr("%1: variable '%2' is %3 with %4 dims: nothing to draw")
                           .arg(q(ds_->path), variablePath, q(std::string(name(var.dtype()))))
@@ -451,6 +451,7 @@ void MainWindow::showVariable(const QString& variablePath) {
 void MainWindow::applyView(const ViewSpec& spec, const std::string& steppingDim, int direction) {
     if (!ds_) return;
     const bool variableChanged = spec.variable != spec_.variable || spec.file != spec_.file;
+    const ViewSpec before = spec_;
     const bool rolesChanged = spec.variable != spec_.variable || spec.xDim != spec_.xDim ||
                               spec.yDim != spec_.yDim || spec.reductions != spec_.reductions ||
                               spec.areaWeighted != spec_.areaWeighted || spec.file != spec_.file ||
@@ -464,6 +465,8 @@ void MainWindow::applyView(const ViewSpec& spec, const std::string& steppingDim,
         showError(tr("Cannot show this view"), q(e.what()), false);
         return;
     }
+    recordView(before);
+    if (variableChanged) clearSeries(); // another variable's series
     if (rolesChanged) {
         dimBar_->show(var_, spec_);
         slices_->show(var_, spec_);
@@ -477,6 +480,7 @@ void MainWindow::applyView(const ViewSpec& spec, const std::string& steppingDim,
     const std::uint64_t id = service_->requestFrame(spec_, steppingDim, direction);
     if (variableChanged) onResidencyChanged(q(spec_.variable)); // where this one's data is
     wantedFrame_ = id;
+    noteTask(before);
     requestedAt_[id] = monotonicNs();
     while (requestedAt_.size() > 64) requestedAt_.erase(requestedAt_.begin());
     emit viewChanged();
@@ -505,9 +509,12 @@ void MainWindow::onColourChanged() {
     s.colouring = colour_->colouring();
     const bool needsWhole =
         needsVariableRange(s.colouring.range.mode) && !needsVariableRange(spec_.colouring.range.mode);
+    const ViewSpec before = spec_;
     spec_ = s;
+    recordView(before);
     if (needsWhole) { // the frame service works out the variable's extremes
         applyView(s);
+        noteTask(before);
         return;
     }
     try {
@@ -521,6 +528,7 @@ void MainWindow::onColourChanged() {
 void MainWindow::onFrameReady(const std::shared_ptr<const FrameResult>& r) {
     if (r->id != wantedFrame_) return; // overtaken: a newer request is on its way
     readyAt_ = monotonicNs();
+    endTask();
     if (!r->error.isEmpty()) {
         showError(tr("Cannot compute this view"), r->error, false);
         return;
@@ -542,6 +550,7 @@ void MainWindow::onFrameReady(const std::shared_ptr<const FrameResult>& r) {
         }
         presentPendingSince_ = requestedAt_.count(r->id) ? requestedAt_[r->id] : monotonicNs();
         shownAt_ = monotonicNs();
+        shownSpec_ = spec_;
         lastError_.clear();
     } catch (const Error& e) {
         showError(tr("Cannot show this view"), q(e.what()), false);
@@ -609,30 +618,9 @@ void MainWindow::dropEvent(QDropEvent* e) {
         }
 }
 
-void MainWindow::keyPressEvent(QKeyEvent* e) {
-    switch (e->key()) {
-    case Qt::Key_Right:
-        slices_->step(+1);
-        return;
-    case Qt::Key_Left:
-        slices_->step(-1);
-        return;
-    case Qt::Key_PageUp:
-    case Qt::Key_PageDown: {
-        if (QSlider* s = slices_->slider(slices_->activeDim()))
-            slices_->step((e->key() == Qt::Key_PageUp ? 1 : -1) * s->pageStep());
-        return;
-    }
-    case Qt::Key_Space:
-        if (!slices_->activeDim().isEmpty()) slices_->togglePlay(slices_->activeDim());
-        return;
-    default:
-        QMainWindow::keyPressEvent(e);
-    }
-}
-
 void MainWindow::closeEvent(QCloseEvent* e) {
     rememberView();
+    saveLayout();
     QMainWindow::closeEvent(e);
 }
 

@@ -2,7 +2,8 @@
 // The Strata window: File ▸ Open (dialog, drop, command line, recent files; opened off the GUI
 // thread with a progress bar and Cancel), the dataset panel, the dimension bar and sliders,
 // the frame (an image, or a line for one X and no Y), colour controls, the hover probe and the
-// line-plot dock, File ▸ Export PNG/CSV, View ▸ Save/Load view, and the status bar (compute
+// line-plot dock, File ▸ Export PNG/CSV, Edit ▸ Undo/Redo of view changes, View ▸ Save/Load
+// view, the view's keys wherever the focus is but in a text field, and the status bar (compute
 // device, render path, last frame time). Everything shown follows from one ViewSpec.
 #include <QElapsedTimer>
 #include <QFutureWatcher>
@@ -20,8 +21,10 @@
 #include "strata/io/netcdf.h"
 #include "strata/render/image_view.h"
 #include "strata/render/line_plot.h"
+#include "view_history.h"
 #include "view_roles.h"
 
+class QAction;
 class QComboBox;
 class QDockWidget;
 class QLabel;
@@ -69,6 +72,15 @@ public:
     // series dim chosen in the dock, by default the first sliced dim).
     void plotSeriesAt(std::int64_t row, std::int64_t column, const QString& dim = {});
 
+    // Edit ▸ Undo / Redo: the view before the last change of roles, reductions, colours, range
+    // or zoom (main_window_history.cpp).
+    void undo();
+    void redo();
+    // The window's keyboard shortcuts as (keys, what they do), read from its actions and
+    // shortcuts; Help ▸ Keyboard Shortcuts shows them (main_window_keys.cpp).
+    QList<QPair<QString, QString>> shortcutList() const;
+    void showShortcuts();
+
     bool saveView(const QString& path);
     bool loadView(const QString& path);
     bool exportPng(const QString& path, QSize pixels);
@@ -107,13 +119,29 @@ signals:
 protected:
     void dragEnterEvent(QDragEnterEvent* e) override;
     void dropEvent(QDropEvent* e) override;
-    void keyPressEvent(QKeyEvent* e) override;
     void closeEvent(QCloseEvent* e) override;
 
 private:
     void buildMenus();
     void buildDocks();
     void buildStatusBar();
+    void buildShortcuts(); // the view's keys, wherever the focus is but in a text field
+    void focusView();
+    void buildEditMenu(QMenu* edit);
+    void recordView(const ViewSpec& before); // spec_ changed from `before`: kept for Undo
+    void updateUndoActions();
+    void replay(const ViewSpec& spec); // an undone or redone view, not recorded again
+    void restoreLayout();
+    void saveLayout() const;
+    void clearSeries(); // the series dock forgets its series (another file or variable)
+    void showScalar(const QString& variablePath, const DataArray& var);
+    // The long computation the wanted frame waits on, named in the status bar with Cancel
+    // (main_window_task.cpp).
+    void buildTask();
+    void noteTask(const ViewSpec& before); // a frame of spec_ (changed from `before`) asked for
+    void showTask();
+    void endTask();
+    void cancelTask();
     void onOpened(const QString& path, std::optional<ViewSpec> initial, const OpenOutcome& outcome);
     void onFrameReady(const std::shared_ptr<const FrameResult>& r);
     void onSeriesReady(const std::shared_ptr<const SeriesResult>& r);
@@ -180,6 +208,13 @@ private:
     QTimer* rememberTimer_ = nullptr;
     QTimer* labelTimer_ = nullptr;
     std::function<ViewSpec(const Dataset&)> initialView_;
+    ViewHistory history_;
+    bool replaying_ = false;
+    QAction *undoAction_ = nullptr, *redoAction_ = nullptr;
+    std::optional<ViewSpec> shownSpec_; // the view whose frame is on the screen
+    QString taskText_;
+    QLabel* taskLabel_ = nullptr;
+    QPushButton* cancelTask_ = nullptr;
 };
 
 } // namespace strata::app

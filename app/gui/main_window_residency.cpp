@@ -46,6 +46,7 @@ void MainWindow::onResidencyChanged(const QString& variable) {
     datasetPanel_->setResidency(variable, s.state == Residence::None ? QString() : q(s.describe()),
                                 q(s.reason));
     if (variable.toStdString() != spec_.variable) return;
+    showTask(); // a frame waiting for this load says how far it is
     residencyLabel_->setText(tr("Data: %1").arg(q(s.describe())));
     residencyLabel_->setToolTip(
         s.reason.empty() ? tr("Budget %1").arg(q(formatBytes(service_->residentBudget()))) : q(s.reason));

@@ -81,6 +81,7 @@ void SlicePanel::show(const DataArray& var, const ViewSpec& spec) {
         r.play->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
         r.play->setToolTip(tr("Play/Pause (Space)"));
         r.play->setCheckable(true);
+        if (n < 2) r.play->hide(); // nothing to play through
         grid->addWidget(new QLabel("<b>" + dim + "</b>", body_), row, 0);
         grid->addWidget(r.slider, row, 1);
         grid->addWidget(r.index, row, 2);
@@ -165,7 +166,7 @@ void SlicePanel::togglePlay(const QString& dim) {
     }
     timer_->stop();
     playing_.clear();
-    if (!start || !widgets_.count(dim)) return;
+    if (!start || !widgets_.count(dim) || widgets_.at(dim).slider->maximum() < 1) return;
     playing_ = dim;
     active_ = dim;
     widgets_.at(dim).play->setChecked(true);

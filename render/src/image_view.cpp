@@ -3,8 +3,10 @@
 #include <QApplication>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QTimer>
 #include <QWheelEvent>
 #include <cmath>
+#include <utility>
 
 #include "raster_scene.h"
 #include "strata/core/error.h"
@@ -13,8 +15,11 @@
 
 namespace strata {
 
-ImageView::ImageView(QWidget* parent) : QWidget(parent), raster_(std::make_unique<detail::RasterScene>()) {
+ImageView::ImageView(QWidget* parent)
+    : QWidget(parent), raster_(std::make_unique<detail::RasterScene>()), clickTimer_(new QTimer(this)) {
     setMouseTracking(true);
+    clickTimer_->setSingleShot(true);
+    connect(clickTimer_, &QTimer::timeout, this, [this] { emit cellClicked(pendingClick_); });
     setMinimumSize(200, 150);
     setAttribute(Qt::WA_OpaquePaintEvent); // the raster paint covers every pixel
 }
@@ -95,6 +100,7 @@ int ImageView::annotationGroupsRebuilt() const { return gl_ ? surface_->annotati
 bool ImageView::frameCopied() const { return gl_ ? surface_->frameCopied() : raster_->frameCopied(); }
 bool ImageView::colouredAhead() const { return gl_ ? surface_->colouredAhead() : raster_->colouredAhead(); }
 QWindow* ImageView::glWindow() const { return gl_ ? surface_->glWindow() : nullptr; }
+bool ImageView::clickPending() const { return clickTimer_->isActive(); }
 
 void ImageView::requestRender() {
     if (gl_)
@@ -194,6 +200,7 @@ void ImageView::wheelEvent(QWheelEvent* e) {
 
 void ImageView::mousePressEvent(QMouseEvent* e) {
     if (e->button() == Qt::LeftButton) {
+        inDoubleClick_ = false; // a new click (a double-click's own press comes as the double-click)
         dragging_ = true;
         dragFrom_ = pressedAt_ = e->position();
     }
@@ -213,10 +220,18 @@ void ImageView::mouseMoveEvent(QMouseEvent* e) {
 void ImageView::mouseReleaseEvent(QMouseEvent* e) {
     if (e->button() != Qt::LeftButton) return;
     dragging_ = false;
-    if ((e->position() - pressedAt_).manhattanLength() < QApplication::startDragDistance())
-        emit cellClicked(pickAt(e->position()));
+    if (std::exchange(inDoubleClick_, false)) return;
+    if ((e->position() - pressedAt_).manhattanLength() < QApplication::startDragDistance()) {
+        pendingClick_ = pickAt(e->position());
+        clickTimer_->start(QApplication::doubleClickInterval());
+    }
 }
 
-void ImageView::mouseDoubleClickEvent(QMouseEvent*) { resetView(); }
+void ImageView::mouseDoubleClickEvent(QMouseEvent* e) {
+    if (e->button() != Qt::LeftButton) return;
+    clickTimer_->stop(); // the first click of the two was no click
+    inDoubleClick_ = true;
+    resetView();
+}
 
 } // namespace strata

@@ -1,7 +1,8 @@
 #pragma once
 // ImageView: the on-screen view of a 2-D frame — the frame on its coordinates, axes, colour
 // bar and title; wheel to zoom about the cursor, drag to pan, double-click to reset; hovering
-// reports the cell under the cursor. What it shows is the plain ImageViewSettings state.
+// reports the cell under the cursor; a click (one that is not half of a double-click) reports it. What it
+// shows is the plain ImageViewSettings state.
 //
 // Two ways to the screen, chosen per frame: a frame on a device goes through GL (CUDA-GL
 // interop where the GPU allows: no byte crosses to the host), in a native GL window of the
@@ -18,6 +19,7 @@
 #include "strata/render/frame_texture.h"
 #include "strata/render/image_settings.h"
 
+class QTimer;
 class QWindow;
 
 namespace strata {
@@ -76,10 +78,14 @@ public:
     void requestRender();
     // The GL window frames are drawn in (for tests that need it exposed); null while raster.
     QWindow* glWindow() const;
+    // A click waits the double-click interval before cellClicked: a second click in it makes a
+    // double-click (a zoom reset), and the first one is dropped.
+    bool clickPending() const;
 
 signals:
     void cellHovered(const strata::Pick& pick);
-    void cellClicked(const strata::Pick& pick); // a press and release without a drag between
+    // A press and release without a drag between, not followed by a double-click.
+    void cellClicked(const strata::Pick& pick);
     // The user zoomed, panned or reset the view (settings.window); not sent for setSettings.
     void settingsChanged(const strata::ImageViewSettings& settings);
     void framePathChanged(const strata::FramePathInfo& path);
@@ -116,6 +122,9 @@ private:
     bool dragging_ = false;
     QPointF dragFrom_;
     QPointF pressedAt_;
+    QTimer* clickTimer_;
+    Pick pendingClick_;
+    bool inDoubleClick_ = false; // its release is no click
 };
 
 } // namespace strata

@@ -1,0 +1,58 @@
+// What the window shows when what it looks at changes: the series dock forgets a series of
+// another file or variable, and a scalar variable (no dims) is shown as its value.
+#include <QDockWidget>
+#include <QLabel>
+#include <QStackedWidget>
+#include <cmath>
+
+#include "dataset_panel.h"
+#include "dimension_bar.h"
+#include "main_window.h"
+#include "slice_panel.h"
+#include "strata/core/format.h"
+
+namespace strata::app {
+namespace {
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+} // namespace
+
+void MainWindow::clearSeries() {
+    wantedSeries_ = 0; // a series on its way is dropped (ids start at 1)
+    seriesRow_ = seriesColumn_ = -1;
+    seriesDock_->setWindowTitle(tr("Series"));
+    if (series_.ndim() == 0) return; // nothing plotted (and the plot's GL not loaded for nothing)
+    series_ = DataArray();
+    seriesPlot_->setSeries(LineSeries{});
+}
+
+void MainWindow::showScalar(const QString& variablePath, const DataArray& var) {
+    QString value;
+    try {
+        const double v = var.load(Device::host(), Stream::host()).values<double>().at(0);
+        value = std::isnan(v) ? tr("missing") : q(formatNumber(v));
+        if (auto units = var.attrs().text("units"); units && !units->empty()) value += " " + q(*units);
+    } catch (const Error& e) {
+        showError(tr("Cannot show %1").arg(variablePath), q(e.what()), false);
+        return;
+    }
+    QString text = QString("<p style='font-size:large'><b>%1</b> = %2</p>")
+                       .arg(q(var.name()).toHtmlEscaped(), value.toHtmlEscaped());
+    if (auto longName = var.attrs().text("long_name"); longName && !longName->empty())
+        text += "<p>" + q(*longName).toHtmlEscaped() + "</p>";
+    text += "<p>" + tr("a scalar (%1, no dims)").arg(q(std::string(name(var.dtype())))) + "</p>";
+    // The view of the variable shown before stays the window's view (Undo goes back to it);
+    // no frame of it is on the screen, nor on its way.
+    wantedFrame_ = 0;
+    endTask();
+    shown_ = DataArray();
+    clearSeries();
+    dimBar_->clear();
+    slices_->clear();
+    datasetPanel_->setCurrent(variablePath);
+    message_->setText(text);
+    stack_->setCurrentWidget(message_);
+}
+
+} // namespace strata::app

@@ -1,0 +1,422 @@
+// The window's state as a user meets it, under Xvfb: the series dock follows the file, the
+// view's keys work wherever the focus is but in a text field, Undo and Redo of view changes,
+// a double-click that only resets the zoom, a scalar variable's value, play controls only where
+// there is something to play, the layout kept between sessions and a complete shortcut list.
+#include <QtTest>
+
+#include <QComboBox>
+#include <QDockWidget>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QShortcut>
+#include <QSlider>
+#include <QSpinBox>
+#include <QStackedWidget>
+#include <QToolButton>
+#include <QTreeWidget>
+#include <cmath>
+
+#include "colour_panel.h"
+#include "dataset_panel.h"
+#include "dimension_bar.h"
+#include "main_window.h"
+#include "slice_panel.h"
+#include "strata/render/vtk_views.h"
+
+using namespace strata;
+using namespace strata::app;
+
+namespace {
+
+const QString kData = QStringLiteral(STRATA_TEST_DATA);
+const QString kSample = kData + "/tas_rectilinear_grid_2D.nc";
+const QString kHgt = kData + "/hgt.nc";
+
+std::vector<double> valuesOf(const DataArray& a) {
+    return a.ndim() ? a.asHost().values<double>() : std::vector<double>{};
+}
+
+bool sameValues(const DataArray& a, const DataArray& b) {
+    const auto x = valuesOf(a), y = valuesOf(b);
+    if (a.dims() != b.dims() || x.size() != y.size()) return false;
+    for (std::size_t i = 0; i < x.size(); ++i)
+        if (!(x[i] == y[i] || (std::isnan(x[i]) && std::isnan(y[i])))) return false;
+    return true;
+}
+
+} // namespace
+
+class TestWindowState : public QObject {
+    Q_OBJECT
+    QTemporaryDir settingsDir_;
+    std::unique_ptr<MainWindow> w_;
+
+    // Opens `path` and waits for its first view's frame.
+    bool open(const QString& path) {
+        QSignalSpy opened(w_.get(), &MainWindow::datasetOpened);
+        QSignalSpy shown(w_.get(), &MainWindow::frameShown);
+        w_->openFile(path);
+        if (!opened.wait(20000)) return false;
+        shown.clear(); // frames of the last file's views
+        return (shown.count() > 0 || shown.wait(20000)) && settle();
+    }
+    DataArray coreFrame(const ViewSpec& spec) const {
+        return computeView(variableOf(*w_->dataset(), spec.variable), spec, Device::host(), Stream::host());
+    }
+    // Until the frame shown is the current view's (the frame service idle).
+    bool settle() {
+        for (int i = 0; i < 400; ++i) {
+            if (!w_->frameService()->busy() && w_->shownFrame().ndim() > 0 &&
+                sameValues(w_->shownFrame(), coreFrame(w_->view())))
+                return true;
+            QTest::qWait(25);
+        }
+        return false;
+    }
+    // Keys as the user types them: to the widget with the focus.
+    void press(QWidget* target, int key, Qt::KeyboardModifiers mods = Qt::NoModifier) {
+        target->setFocus();
+        QTRY_COMPARE(QApplication::focusWidget(), target);
+        QTest::keyClick(target, Qt::Key(key), mods);
+    }
+    QWidget* focus() const { return QApplication::focusWidget(); }
+
+private slots:
+    void initTestCase() {
+        QVERIFY(settingsDir_.isValid());
+        QSettings::setDefaultFormat(QSettings::IniFormat);
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settingsDir_.path());
+        QCoreApplication::setOrganizationName("StrataTest");
+        QCoreApplication::setApplicationName("tst_windowstate");
+        w_ = std::make_unique<MainWindow>();
+        w_->resize(1300, 850);
+        w_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
+        w_->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(w_.get()));
+    }
+    void cleanupTestCase() { w_.reset(); }
+
+    void aNewFileClearsTheSeriesDock() {
+        QVERIFY(open(kSample));
+        QVERIFY(settle());
+        QSignalSpy series(w_.get(), &MainWindow::seriesShown);
+        w_->plotSeriesAt(48, 96);
+        QVERIFY(series.wait(10000));
+        QCOMPARE(w_->shownSeries().ndim(), 1);
+        QVERIFY(!w_->seriesView()->series().y.empty());
+        QVERIFY(QString::fromStdString(w_->seriesView()->series().yTitle).startsWith("tas"));
+
+        QVERIFY(open(kHgt));
+        QCOMPARE(w_->shownSeries().ndim(), 0);
+        QVERIFY(w_->seriesView()->series().y.empty()); // the sample's tas is plotted no more
+        QVERIFY(!w_->seriesDock()->windowTitle().contains("time"));
+    }
+
+    void viewKeysWorkAfterAComboChoice() {
+        QVERIFY(open(kHgt));
+        QVERIFY(settle());
+        QSlider* time = w_->slicePanel()->slider("time");
+        QVERIFY(time && time->maximum() == 20);
+        // A choice in the Range combo with the keyboard: the focus goes back to the image.
+        QComboBox* mode = w_->colourPanel()->modeBox();
+        press(mode, Qt::Key_Down);
+        QCOMPARE(mode->currentIndex(), 1);
+        QCOMPARE(focus(), static_cast<QWidget*>(w_->imageView()));
+        // Space plays (the combo's popup does not open), and pauses.
+        QTest::keyClick(focus(), Qt::Key_Space);
+        QVERIFY(w_->slicePanel()->playing());
+        QVERIFY(!mode->view()->isVisible());
+        QTest::keyClick(focus(), Qt::Key_Space);
+        QVERIFY(!w_->slicePanel()->playing());
+        QVERIFY(settle());
+
+        // With the focus in the combo itself: End, Page Down, Home and the arrows step the
+        // slider, and the combo keeps its choice.
+        press(mode, Qt::Key_End);
+        QCOMPARE(w_->view().indexOf("time"), 20);
+        press(mode, Qt::Key_PageDown);
+        QCOMPARE(w_->view().indexOf("time"), 20 - time->pageStep());
+        press(mode, Qt::Key_Left);
+        QCOMPARE(w_->view().indexOf("time"), 19 - time->pageStep());
+        press(mode, Qt::Key_Home);
+        QCOMPARE(w_->view().indexOf("time"), 0);
+        QCOMPARE(mode->currentIndex(), 1);
+        // A spin box keeps its keys: Page Up raises the play rate, the time stays.
+        QSpinBox* rate = w_->slicePanel()->rateBox();
+        const int fps = rate->value();
+        press(rate, Qt::Key_PageUp);
+        QCOMPARE(rate->value(), fps + 10);
+        QCOMPARE(w_->view().indexOf("time"), 0);
+        mode->setCurrentIndex(0);
+        QVERIFY(settle());
+    }
+
+    void undoAndRedoRestoreEachView() {
+        QVERIFY(open(kSample));
+        QVERIFY(settle());
+        w_->slicePanel()->slider("time")->setValue(5);
+        QVERIFY(settle());
+        const ViewSpec start = w_->view();
+        QCOMPARE(start.indexOf("time"), 5);
+        const DataArray startFrame = w_->shownFrame();
+        auto undo = [&] { QTest::keyClick(focus(), Qt::Key_Z, Qt::ControlModifier); };
+        auto redo = [&] { QTest::keyClick(focus(), Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier); };
+        auto atStart = [&] {
+            QCOMPARE(w_->view(), start);
+            QVERIFY(settle());
+            QVERIFY(sameValues(w_->shownFrame(), startFrame));
+            QCOMPARE(w_->slicePanel()->slider("time")->value(), 5); // the time index is back too
+            QCOMPARE(w_->colourPanel()->colouring(), start.colouring);
+        };
+        // Each check stops the test at its first failure.
+#define BACK_AT_START()                                                                                      \
+    do {                                                                                                     \
+        atStart();                                                                                           \
+        if (QTest::currentTestFailed()) return;                                                              \
+    } while (false)
+
+        // A reduction over time, and back: the time index it had.
+        press(w_->dimensionBar()->chip("time"), Qt::Key_R);
+        QCOMPARE(roleOf(w_->view(), "time"), Role::Reduce);
+        QVERIFY(settle());
+        const ViewSpec reduced = w_->view();
+        undo();
+        BACK_AT_START();
+        redo();
+        QCOMPARE(w_->view(), reduced);
+        QVERIFY(settle());
+        undo();
+        BACK_AT_START();
+
+        // A role drag (time onto Y, by its key).
+        press(w_->dimensionBar()->chip("time"), Qt::Key_Y);
+        QCOMPARE(QString::fromStdString(w_->view().yDim), QString("time"));
+        const ViewSpec hovmoller = w_->view();
+        QVERIFY(settle());
+        undo();
+        BACK_AT_START();
+        redo();
+        QCOMPARE(w_->view(), hovmoller);
+        QVERIFY(settle());
+        undo();
+        BACK_AT_START();
+
+        // A colour map chosen in its combo.
+        press(w_->colourPanel()->mapBox(), Qt::Key_Down);
+        QVERIFY(w_->view().colouring.colormap != start.colouring.colormap);
+        const ViewSpec recoloured = w_->view();
+        undo();
+        BACK_AT_START();
+        QCOMPARE(w_->colourPanel()->mapBox()->currentText(),
+                 QString::fromStdString(start.colouring.colormap));
+        redo();
+        QCOMPARE(w_->view(), recoloured);
+        QCOMPARE(w_->colourPanel()->mapBox()->currentText(),
+                 QString::fromStdString(recoloured.colouring.colormap));
+        undo();
+        BACK_AT_START();
+
+        // A fixed range typed in: each change is a step back.
+        w_->colourPanel()->modeBox()->setCurrentIndex(2);
+        QCOMPARE(w_->view().colouring.range.mode, RangeMode::Fixed);
+        QLineEdit* lo = w_->colourPanel()->minEdit();
+        QLineEdit* hi = w_->colourPanel()->maxEdit();
+        lo->setFocus();
+        lo->selectAll();
+        QTest::keyClicks(lo, "250");
+        QTest::keyClick(lo, Qt::Key_Tab); // editing finished, and the focus on to max
+        hi->setFocus();
+        hi->selectAll();
+        QTest::keyClicks(hi, "300");
+        QTest::keyClick(hi, Qt::Key_Return);
+        QCOMPARE(w_->view().colouring.range.fixedMin, 250.0);
+        QCOMPARE(w_->view().colouring.range.fixedMax, 300.0);
+        const ViewSpec fixed = w_->view();
+        w_->imageView()->setFocus(); // Ctrl+Z in a line edit undoes its typing
+        QTRY_COMPARE(focus(), static_cast<QWidget*>(w_->imageView()));
+        for (int i = 0; i < 10 && w_->view().colouring.range.mode == RangeMode::Fixed; ++i) undo();
+        BACK_AT_START();
+        for (int i = 0; i < 10 && !(w_->view() == fixed); ++i) redo();
+        QCOMPARE(w_->view(), fixed);
+        QCOMPARE(w_->colourPanel()->minEdit()->text(), QString("250"));
+        for (int i = 0; i < 10 && w_->view().colouring.range.mode == RangeMode::Fixed; ++i) undo();
+        BACK_AT_START();
+
+        // A zoom with the wheel.
+        ImageView* view = w_->imageView();
+        const QPointF at(view->width() / 2.0, view->height() / 2.0);
+        QWheelEvent wheel(at, view->mapToGlobal(at), QPoint(), QPoint(0, 240), Qt::NoButton, Qt::NoModifier,
+                          Qt::NoScrollPhase, false);
+        QApplication::sendEvent(view, &wheel);
+        QVERIFY(w_->view().window.has_value());
+        const ViewSpec zoomed = w_->view();
+        undo();
+        BACK_AT_START();
+        QVERIFY(!view->settings().window.has_value());
+        redo();
+        QCOMPARE(w_->view(), zoomed);
+        QVERIFY(settle());
+        QCOMPARE(view->settings().window, zoomed.window);
+    }
+
+    void aLongComputationNamesItselfWithCancel() {
+        QVERIFY(open(kSample));
+        const ViewSpec start = w_->view();
+        const DataArray startFrame = w_->shownFrame();
+        auto* task = w_->findChild<QLabel*>("task");
+        auto* cancel = w_->findChild<QPushButton*>("cancelTask");
+        QVERIFY(task && cancel);
+        QVERIFY(!task->isVisibleTo(w_.get()));
+        // The reduction is computed off the GUI thread: until its frame comes, the status bar
+        // names it, and the frame on the screen stays the one before.
+        QSignalSpy shown(w_.get(), &MainWindow::frameShown);
+        press(w_->dimensionBar()->chip("time"), Qt::Key_R);
+        QVERIFY2(task->isVisibleTo(w_.get()) && task->text().startsWith("mean over time"),
+                 qPrintable(task->text()));
+        QVERIFY(cancel->isVisibleTo(w_.get()));
+        QVERIFY(sameValues(w_->shownFrame(), startFrame));
+        QVERIFY(shown.wait(10000));
+        QVERIFY(!task->isVisibleTo(w_.get()));
+        QVERIFY(!cancel->isVisibleTo(w_.get()));
+        QVERIFY(settle());
+        // Cancel goes back to the view on the screen; Redo asks for the reduction again.
+        QTest::keyClick(focus(), Qt::Key_Z, Qt::ControlModifier);
+        QCOMPARE(w_->view(), start);
+        QVERIFY(settle());
+        press(w_->dimensionBar()->chip("time"), Qt::Key_R);
+        const ViewSpec reduced = w_->view();
+        QVERIFY(cancel->isVisibleTo(w_.get()));
+        QTest::mouseClick(cancel, Qt::LeftButton);
+        QCOMPARE(w_->view(), start);
+        QVERIFY(!task->isVisibleTo(w_.get()));
+        QVERIFY(settle());
+        QVERIFY(sameValues(w_->shownFrame(), startFrame));
+        QTest::keyClick(focus(), Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+        QCOMPARE(w_->view(), reduced);
+        QVERIFY(settle());
+    }
+
+    void aDoubleClickOnlyResetsTheZoom() {
+        QVERIFY(open(kHgt));
+        QVERIFY(settle());
+        QSignalSpy series(w_.get(), &MainWindow::seriesShown);
+        w_->plotSeriesAt(10, 20);
+        QVERIFY(series.wait(10000));
+        const DataArray before = w_->shownSeries();
+        ImageView* view = w_->imageView();
+        QTRY_VERIFY(view->pickAt(QPointF(view->width() / 2.0, view->height() / 2.0)).inside);
+        const QPointF centre(view->width() / 2.0, view->height() / 2.0);
+        QWheelEvent wheel(centre, view->mapToGlobal(centre), QPoint(), QPoint(0, 240), Qt::NoButton,
+                          Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(view, &wheel);
+        QVERIFY(w_->view().window.has_value());
+        // A double-click elsewhere, as the window system delivers it: press, release, double-click,
+        // release.
+        const QPoint at(view->width() / 3, view->height() / 3);
+        QVERIFY(view->pickAt(at).inside);
+        QSignalSpy replaced(w_.get(), &MainWindow::seriesShown);
+        QTest::mousePress(view, Qt::LeftButton, Qt::NoModifier, at);
+        QTest::mouseRelease(view, Qt::LeftButton, Qt::NoModifier, at);
+        QTest::mouseDClick(view, Qt::LeftButton, Qt::NoModifier, at);
+        QTest::mouseRelease(view, Qt::LeftButton, Qt::NoModifier, at);
+        QVERIFY(!w_->view().window.has_value()); // the zoom is reset
+        QVERIFY(!view->clickPending());          // and no click waits to probe
+        // A series asked for would keep the service busy until its answer is posted.
+        QTRY_VERIFY(!w_->frameService()->busy());
+        QCoreApplication::sendPostedEvents();
+        QCOMPARE(replaced.count(), 0);
+        QVERIFY(sameValues(w_->shownSeries(), before)); // the series is the one plotted before
+        // A single click still plots the series through its point.
+        QSignalSpy again(w_.get(), &MainWindow::seriesShown);
+        QTest::mouseClick(view, Qt::LeftButton, Qt::NoModifier, at);
+        QVERIFY(again.wait(10000));
+        QVERIFY(!sameValues(w_->shownSeries(), before));
+    }
+
+    void aScalarVariableShowsItsValue() {
+        QVERIFY(open(kData + "/test_hgroups.nc"));
+        const QString path = "/mozaic_flight_2012030403540535_ascent/lat";
+        QTreeWidgetItem* item = w_->datasetPanel()->itemOf(path);
+        QVERIFY(item);
+        w_->datasetPanel()->tree()->setCurrentItem(item);
+        auto* stack = w_->findChild<QStackedWidget*>();
+        auto* message = w_->findChild<QLabel*>("centralMessage");
+        QVERIFY(stack && message);
+        QCOMPARE(stack->currentWidget(), static_cast<QWidget*>(message));
+        // ncdump: lat = 32.0113906860352, units "degree_north".
+        QVERIFY2(message->text().contains("32.01") && message->text().contains("degree_north"),
+                 qPrintable(message->text()));
+        QVERIFY2(w_->lastError().isEmpty(), qPrintable(w_->lastError()));
+        QVERIFY(w_->slicePanel()->findChildren<QSlider*>().isEmpty()); // nothing to step through
+    }
+
+    void playControlsOnlyForDimsToPlay() {
+        QVERIFY(open(kData + "/reduced.nc")); // sst(time=1, zlev=1, lat, lon)
+        QVERIFY(settle());
+        for (const QString dim : {"time", "zlev"}) {
+            QVERIFY(w_->slicePanel()->playButton(dim));
+            QVERIFY(!w_->slicePanel()->playButton(dim)->isVisibleTo(w_->slicePanel()));
+        }
+        QTest::keyClick(w_.get(), Qt::Key_Space);
+        QVERIFY(!w_->slicePanel()->playing());
+        QVERIFY(open(kHgt)); // time=21
+        QVERIFY(w_->slicePanel()->playButton("time")->isVisibleTo(w_->slicePanel()));
+    }
+
+    void theShortcutListIsComplete() {
+        QAction* list = nullptr;
+        for (QAction* a : w_->findChildren<QAction*>())
+            if (a->text().remove('&') == "Keyboard Shortcuts") list = a;
+        QVERIFY(list);
+        list->trigger();
+        QMessageBox* box = nullptr;
+        QTRY_VERIFY((box = w_->findChild<QMessageBox*>("shortcutsBox")));
+        const QString text = box->text();
+        int keys = 0;
+        for (const QAction* a : w_->findChildren<QAction*>())
+            for (const QKeySequence& k : a->shortcuts()) {
+                QVERIFY2(text.contains(k.toString(QKeySequence::NativeText).toHtmlEscaped()),
+                         qPrintable(a->text() + ": " + k.toString()));
+                ++keys;
+            }
+        for (const QShortcut* s : w_->findChildren<QShortcut*>()) {
+            QVERIFY2(text.contains(s->key().toString(QKeySequence::NativeText)),
+                     qPrintable(s->key().toString()));
+            ++keys;
+        }
+        QVERIFY(keys >= 15); // Open, Export, Undo/Redo, steps, Space, Home/End, ...
+        box->close();
+    }
+
+    void theLayoutIsRemembered() {
+        {
+            MainWindow a;
+            a.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&a));
+            auto* colour = a.findChild<QDockWidget*>("colourDock");
+            auto* data = a.findChild<QDockWidget*>("datasetDock");
+            QVERIFY(colour && data);
+            QCOMPARE(a.dockWidgetArea(colour), Qt::RightDockWidgetArea);
+            a.addDockWidget(Qt::LeftDockWidgetArea, colour);
+            data->hide();
+            a.close();
+        }
+        MainWindow b;
+        auto* colour = b.findChild<QDockWidget*>("colourDock");
+        auto* data = b.findChild<QDockWidget*>("datasetDock");
+        QCOMPARE(b.dockWidgetArea(colour), Qt::LeftDockWidgetArea);
+        QVERIFY(data->isHidden());
+        QSettings().remove("window"); // the other tests' windows start from the defaults
+    }
+};
+
+int main(int argc, char** argv) {
+    QSurfaceFormat::setDefaultFormat(glSurfaceFormat());
+    QApplication app(argc, argv);
+    TestWindowState t;
+    return QTest::qExec(&t, argc, argv);
+}
+#include "tst_windowstate.moc"
