@@ -4,7 +4,10 @@
 #         UndefinedBehaviorSanitizer, run by ctest; any report fails the test that made it.
 #   fuzz  a short run of the netCDF reader's fuzz target (FUZZ_SECONDS, default 90); fails on a
 #         finding in Strata's code (findings inside netCDF-C/HDF5 are listed, see scripts/fuzz.sh).
-# usage: scripts/ci-extra.sh [asan|fuzz|all]   (default all; build dirs build-ci-asan, build-ci-fuzz)
+#   alone each function of each app test in a process of its own (`tst_x fn`), so that no
+#         test function passes only because an earlier one left the window or a file as it
+#         needs; uses the build of `make test` (ALONE_BUILD, default build), under Xvfb.
+# usage: scripts/ci-extra.sh [asan|fuzz|alone|all]   (default all; build dirs build-ci-asan, build-ci-fuzz)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 what=${1:-all}
@@ -41,9 +44,47 @@ fuzz() {
   "$root/scripts/fuzz.sh" --ci "${FUZZ_SECONDS:-90}" "${FUZZ_BUILD:-$root/build-ci-fuzz}"
 }
 
+alone() {
+  local build=${ALONE_BUILD:-$root/build}
+  local xvfb_pid=
+  if [ -z "${DISPLAY:-}" ]; then
+    exec 3< <(Xvfb -displayfd 1 -screen 0 1920x1080x24 -nolisten tcp 2>/dev/null)
+    xvfb_pid=$!
+    local number
+    read -r -t 30 number <&3 || { echo "ci-extra: Xvfb did not start" >&2; return 1; }
+    export DISPLAY=":$number"
+  fi
+  local log failed=() runs=0
+  log=$(mktemp)
+  local names
+  names=$(ctest --test-dir "$build" -N -L app | sed -n 's/^ *Test *#[0-9]*: *//p')
+  for name in $names; do
+    local exe="$build/tests/app/$name"
+    [ -x "$exe" ] || { echo "ci-extra: no $exe" >&2; failed+=("$name"); continue; }
+    # -functions lists the test functions as name(); the test case's own init and cleanup
+    # run around each of them anyway.
+    for fn in $("$exe" -functions | sed -n 's/()$//p'); do
+      case "$fn" in initTestCase | cleanupTestCase | init | cleanup) continue ;; esac
+      runs=$((runs + 1))
+      if timeout 300 "$exe" "$fn" >"$log" 2>&1; then
+        echo "ci-extra: alone $name $fn passed"
+      else
+        echo "ci-extra: alone $name $fn FAILED"
+        cat "$log"
+        failed+=("$name $fn")
+      fi
+    done
+  done
+  rm -f "$log"
+  if [ -n "$xvfb_pid" ]; then kill "$xvfb_pid" 2>/dev/null || true; fi
+  echo "ci-extra: $runs app test functions run alone, ${#failed[@]} failed"
+  [ ${#failed[@]} -eq 0 ] || { printf 'ci-extra: failed alone: %s\n' "${failed[@]}" >&2; return 1; }
+}
+
 case "$what" in
   asan) asan ;;
   fuzz) fuzz ;;
-  all) asan; fuzz ;;
-  *) echo "usage: $0 [asan|fuzz|all]" >&2; exit 2 ;;
+  alone) alone ;;
+  all) asan; fuzz; alone ;;
+  *) echo "usage: $0 [asan|fuzz|alone|all]" >&2; exit 2 ;;
 esac

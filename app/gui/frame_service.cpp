@@ -199,11 +199,14 @@ std::uint64_t FrameService::requestFrame(const ViewSpec& spec, const std::string
         QMetaObject::invokeMethod(
             this,
             [this, answer] {
+                bool nowIdle;
                 {
                     std::lock_guard lock(mutex_);
                     --posted_;
+                    nowIdle = idleLocked();
                 }
                 emit frameReady(answer);
+                if (nowIdle) emit idle();
             },
             Qt::QueuedConnection);
     return id;
@@ -261,6 +264,39 @@ bool FrameService::busy() const {
     return working_ || hasWork() || posted_ > 0;
 }
 
+bool FrameService::isIdle() const {
+    std::lock_guard lock(mutex_);
+    return idleLocked();
+}
+
+bool FrameService::idleLocked() const {
+    if (!waiting_ || working_ || hasAnyWork() || posted_ > 0) return false;
+    // Woken, or about to be, but not running yet: the worker has something to do.
+    if (waitReady_ && waitReady_()) return false;
+    return !waitUntil_ || std::chrono::steady_clock::now() < *waitUntil_;
+}
+
+template <class Ready>
+void FrameService::waitIdle(std::unique_lock<std::mutex>& lock, Ready ready,
+                            std::optional<std::chrono::steady_clock::time_point> until) {
+    if (ready()) return;
+    waiting_ = true;
+    waitReady_ = ready;
+    waitUntil_ = until;
+    if (idleLocked()) { // said outside the lock: a queued signal to the GUI thread
+        lock.unlock();
+        emit idle();
+        lock.lock();
+    }
+    if (until)
+        wake_.wait_until(lock, *until, ready);
+    else
+        wake_.wait(lock, ready);
+    waiting_ = false;
+    waitReady_ = nullptr;
+    waitUntil_.reset();
+}
+
 bool FrameService::hasWork() const { return frameJob_.has_value() || seriesJob_.has_value(); }
 
 bool FrameService::hasAnyWork() const { return hasWork() || aheadJob_.has_value(); }
@@ -314,7 +350,7 @@ void FrameService::run() {
         std::shared_ptr<const Dataset> ds;
         {
             std::unique_lock lock(mutex_);
-            wake_.wait(lock, [&] { return stopping_ || hasAnyWork(); });
+            waitIdle(lock, [&] { return stopping_ || hasAnyWork(); });
             if (stopping_) return;
             ds = dataset_;
             interrupt_ = false; // requests from here on interrupt this job
@@ -480,8 +516,8 @@ void FrameService::prefetch(const Job& job, const std::shared_ptr<const Dataset>
                 // The next step is what the next press needs: computed at once. The others wait
                 // until the frame asked for is on the screen (see frameShown).
                 if (offset != offsets.front())
-                    wake_.wait_until(lock, aheadFrom_,
-                                     [&] { return stopping_ || hasAnyWork() || !showing_; });
+                    waitIdle(
+                        lock, [&] { return stopping_ || hasAnyWork() || !showing_; }, aheadFrom_);
                 if (hasAnyWork() || stopping_ || dataset_ != ds) return; // the user moved on
             }
             const std::int64_t next = ((at + offset) % n + n) % n;                 // play loops

@@ -14,6 +14,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <list>
 #include <memory>
 #include <mutex>
@@ -91,6 +92,12 @@ public:
     void setCacheBytes(std::size_t bytes);
     std::size_t cachedFrames() const;
     bool busy() const; // a request is being computed or waits, or its answer is on its way
+    // Nothing happens until something from outside does: no request waits or is computed, no
+    // answer is on its way, and the worker waits (for a request, or with steps ahead left for
+    // frameShown or aheadWait). A load in the background is apart (waitForLoads). idle() is
+    // emitted each time the worker starts such a wait (and when the last answer on its way from
+    // the cache is delivered); it may arrive late, so a waiter checks isIdle() on each.
+    bool isIdle() const;
 
     // Residency: a variable shown is loaded whole onto the compute device in the background;
     // from then on its frames, reductions, ranges and series are computed from that copy.
@@ -107,6 +114,7 @@ signals:
     void frameReady(const std::shared_ptr<const strata::app::FrameResult>& result);
     void seriesReady(const std::shared_ptr<const strata::app::SeriesResult>& result);
     void busyChanged(bool busy);
+    void idle();                                    // see isIdle
     void residencyChanged(const QString& variable); // a load started, progressed, ended or was cancelled
 
 private:
@@ -132,6 +140,11 @@ private:
     void prefetch(const Job& job, const std::shared_ptr<const Dataset>& ds);
     bool hasWork() const;    // a frame or series request waits (mutex held)
     bool hasAnyWork() const; // that, or steps to compute around a frame (mutex held)
+    bool idleLocked() const; // isIdle, mutex held
+    // The worker waits on wake_ until `until` (or without end), idle when `ready` is false now.
+    template <class Ready>
+    void waitIdle(std::unique_lock<std::mutex>& lock, Ready ready,
+                  std::optional<std::chrono::steady_clock::time_point> until = std::nullopt);
     std::optional<CacheEntry> cached(const FrameKey& key);       // a copy, taken under the lock
     std::optional<CacheEntry> cachedLocked(const FrameKey& key); // the same, mutex held
     // The answer to `job` from the cache when it can be given without the worker (mutex held).
@@ -172,6 +185,11 @@ private:
     std::uint64_t generation_ = 0; // bumped by setDataset: work for an older dataset is dropped
     bool stopping_ = false;
     bool working_ = false;
+    // The worker waits (for a request or the screen) until waitReady_() or waitUntil_: idle
+    // while neither has come (see isIdle).
+    bool waiting_ = false;
+    std::function<bool()> waitReady_;
+    std::optional<std::chrono::steady_clock::time_point> waitUntil_;
     std::list<CacheEntry> cache_; // most recent first
     // Each entry of cache_ by its key.
     std::unordered_map<FrameKey, std::list<CacheEntry>::iterator> cacheIndex_;

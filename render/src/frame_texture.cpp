@@ -115,6 +115,7 @@ bool FrameTexture::ensureInterop(const DataArray& frame) {
     }
     interop_ = std::make_unique<Interop>();
     interop_->pbo = std::move(registered);
+    ++registrations_;
     return true;
 }
 

@@ -6,8 +6,10 @@
 
 #include <cstring>
 #include <memory>
+#include <netcdf.h>
 
 #include "frame_service.h"
+#include "io/nc_write.h"
 #include "strata/io/netcdf.h"
 #include "strata/render/colormaps.h"
 
@@ -77,6 +79,15 @@ Result waitFor(QSignalSpy& spy, std::uint64_t id) {
     return nullptr;
 }
 
+// Waits until `service` does nothing more on its own (FrameService::isIdle): what it has
+// computed then is all it computes without a new request or frameShown.
+bool settled(FrameService& service) {
+    QSignalSpy idle(&service, &FrameService::idle);
+    while (!service.isIdle())
+        if (!idle.wait(20000)) return service.isIdle();
+    return true;
+}
+
 // Empty when asking `service` for time `t` (stepping `direction`) is answered from its cache
 // with the frame's values; otherwise what was wrong.
 QString stepFromCache(FrameService& service, QSignalSpy& ready, const Dataset& ds, std::int64_t t,
@@ -107,10 +118,11 @@ private slots:
         QVERIFY(first && first->error.isEmpty());
         QVERIFY(!first->fromCache);
         QVERIFY(sameValues(first->frame, expected(*ds_, specAt(*ds_, 5))));
-        // 5 itself, then 6, 7, 4 (behind) and 8.
-        QTRY_COMPARE_WITH_TIMEOUT(service.cachedFrames(), std::size_t(5), 10000);
-        QTest::qWait(100);
-        QCOMPARE(service.cachedFrames(), std::size_t(5)); // no more than asked for
+        // 5 itself, then 6, 7, 4 (behind) and 8, and no more than asked for: once the frame is
+        // on the screen the worker computes them, then waits.
+        service.frameShown();
+        QVERIFY(settled(service));
+        QCOMPARE(service.cachedFrames(), std::size_t(5));
         // A step to 8 (computed ahead) is answered from the cache; then 9, 10 and 11 are computed.
         QString why = stepFromCache(service, ready, *ds_, 8, +1);
         QVERIFY2(why.isEmpty(), qPrintable(why));
@@ -135,8 +147,8 @@ private slots:
         QCOMPARE(service.residency("HGT").state, Residence::Resident);
         QCOMPARE(service.residency("HGT").bytes, std::size_t(21 * 73 * 144 * 4));
         QTRY_VERIFY(!changed.isEmpty() && changed.last().at(0).toString() == "HGT");
-        QTRY_VERIFY(!service.busy());
-        QTest::qWait(50);
+        service.frameShown();
+        QVERIFY(settled(service)); // the steps ahead are computed: they read no more
         ViewSpec reduced = specAt(*ds_, 0);
         reduced.indices.clear();
         reduced.reductions = {{"time", ReduceOp::Max}};
@@ -225,11 +237,12 @@ private slots:
         service.setDataset(ds_);
         QSignalSpy ready(&service, &FrameService::frameReady);
         QVERIFY(waitFor(ready, service.requestFrame(specAt(*ds_, 0)))); // the file's first read
-        QTest::qWait(300);
+        service.frameShown();
+        QVERIFY(settled(service));
         const std::size_t before = service.cachedFrames();
         QVERIFY(waitFor(ready, service.requestFrame(specAt(*ds_, 10)))); // no step: a new view
-        QTRY_COMPARE_WITH_TIMEOUT(service.cachedFrames(), before + 2, 10000);
-        QTest::qWait(100);
+        service.frameShown();
+        QVERIFY(settled(service));
         QCOMPARE(service.cachedFrames(), before + 2); // one step only, forwards
         const QString why = stepFromCache(service, ready, *ds_, 11, +1);
         QVERIFY2(why.isEmpty(), qPrintable(why));
@@ -245,11 +258,11 @@ private slots:
         QSignalSpy ready(&service, &FrameService::frameReady);
         const Result r = waitFor(ready, service.requestFrame(specAt(*ds_, 5), "time", +1));
         QVERIFY(r && r->error.isEmpty());
-        QTRY_COMPARE_WITH_TIMEOUT(service.cachedFrames(), std::size_t(2), 10000); // 5 and 6
-        QTest::qWait(300);
-        QCOMPARE(service.cachedFrames(), std::size_t(2));
+        QVERIFY(settled(service));                        // waiting for the screen
+        QCOMPARE(service.cachedFrames(), std::size_t(2)); // 5 and 6
         service.frameShown();
-        QTRY_COMPARE_WITH_TIMEOUT(service.cachedFrames(), std::size_t(5), 10000); // 7, 8, 9 too
+        QVERIFY(settled(service));
+        QCOMPARE(service.cachedFrames(), std::size_t(5)); // 7, 8, 9 too
         const QString why = stepFromCache(service, ready, *ds_, 8, +1);
         QVERIFY2(why.isEmpty(), qPrintable(why));
     }
@@ -304,6 +317,89 @@ private slots:
         QVERIFY2(why.isEmpty(), qPrintable(why));
     }
 
+    // An oracle apart from the core: HGT read here with netCDF-C (nc_get_vara_float). The frame
+    // at time 5 is (lat, lon) with the file's values in place; the mean over time is the mean
+    // of the 21 values of each cell, summed here in double.
+    void framesAgainstNetcdfC() {
+        int nc = 0, var = 0;
+        QCOMPARE(nc_open(kHgt.toUtf8().constData(), NC_NOWRITE, &nc), NC_NOERR);
+        QCOMPARE(nc_inq_varid(nc, "HGT", &var), NC_NOERR);
+        constexpr std::size_t kT = 21, kLat = 73, kLon = 144;
+        std::vector<float> all(kT * kLat * kLon);
+        const std::size_t start[3] = {0, 0, 0}, count[3] = {kT, kLat, kLon};
+        QCOMPARE(nc_get_vara_float(nc, var, start, count, all.data()), NC_NOERR);
+        nc_close(nc);
+        FrameService service;
+        service.setDataset(ds_);
+        QSignalSpy ready(&service, &FrameService::frameReady);
+        const Result r = waitFor(ready, service.requestFrame(specAt(*ds_, 5)));
+        QVERIFY(r && r->error.isEmpty());
+        const DataArray f = r->frame.asHost();
+        QCOMPARE(f.dims(), (std::vector<std::string>{"lat", "lon"}));
+        QCOMPARE(f.shape(), Shape({std::int64_t(kLat), std::int64_t(kLon)}));
+        const std::vector<double> got = f.values<double>();
+        for (std::size_t i = 0; i < kLat * kLon; ++i)
+            QVERIFY2(got[i] == double(all[5 * kLat * kLon + i]),
+                     qPrintable(QString("lat %1 lon %2: %3, netCDF-C %4")
+                                    .arg(i / kLon)
+                                    .arg(i % kLon)
+                                    .arg(got[i])
+                                    .arg(all[5 * kLat * kLon + i])));
+        ViewSpec mean = specAt(*ds_, 0);
+        mean.indices.clear();
+        mean.reductions = {{"time", ReduceOp::Mean}};
+        const Result m = waitFor(ready, service.requestFrame(mean));
+        QVERIFY(m && m->error.isEmpty());
+        const std::vector<double> means = m->frame.asHost().values<double>();
+        QCOMPARE(means.size(), kLat * kLon);
+        for (std::size_t i = 0; i < kLat * kLon; ++i) {
+            double sum = 0;
+            int n = 0;
+            for (std::size_t t = 0; t < kT; ++t) {
+                const float v = all[t * kLat * kLon + i];
+                if (v == -999.f || std::isnan(v)) continue; // the _FillValue
+                sum += v;
+                ++n;
+            }
+            const double want = sum / n;
+            QVERIFY2(std::abs(means[i] - want) <= 1e-6 * std::abs(want),
+                     qPrintable(QString("cell %1: mean %2, netCDF-C %3").arg(i).arg(means[i]).arg(want)));
+        }
+    }
+
+    // The whole variable's range belongs to its file: another file with a variable of the same
+    // name (written here, values 0..23) gets its own range, not the last file's.
+    void aVariableRangeIsTheFilesOwn() {
+        QTemporaryDir dir;
+        const std::string other = dir.filePath("other.nc").toStdString();
+        {
+            nctest::Writer w(other, NC_NETCDF4);
+            const int t = w.dim("time", 2), y = w.dim("lat", 3), x = w.dim("lon", 4);
+            const int v = w.var("HGT", NC_FLOAT, {t, y, x});
+            w.enddef();
+            std::vector<float> values(24);
+            for (int i = 0; i < 24; ++i) values[std::size_t(i)] = float(i);
+            w.put(v, values);
+        }
+        FrameService service;
+        service.setDataset(ds_);
+        QSignalSpy ready(&service, &FrameService::frameReady);
+        ViewSpec whole = specAt(*ds_, 0);
+        whole.colouring.range = {RangeMode::Variable, 0, 1};
+        const Result first = waitFor(ready, service.requestFrame(whole));
+        QVERIFY(first && first->variableRange);
+        QVERIFY2(first->variableRange->first > 4000,
+                 qPrintable(QString::number(first->variableRange->first)));
+        auto ds = std::make_shared<Dataset>(io::openDataset(other));
+        service.setDataset(ds);
+        ViewSpec next = specAt(*ds, 1);
+        next.colouring.range = {RangeMode::Variable, 0, 1};
+        const Result second = waitFor(ready, service.requestFrame(next));
+        QVERIFY(second && second->error.isEmpty() && second->variableRange);
+        QCOMPARE(second->variableRange->first, 0.0);
+        QCOMPARE(second->variableRange->second, 23.0);
+    }
+
     void aNewFileDropsWhatWasComputedAhead() {
         FrameService service;
         service.setDataset(ds_);
@@ -312,7 +408,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(service.cachedFrames() > 1, 10000);
         service.setDataset(std::make_shared<Dataset>(io::openDataset(kHgt.toStdString())));
         QCOMPARE(service.cachedFrames(), std::size_t(0));
-        QTest::qWait(200); // a step ahead still being computed for the old file is not kept
+        QVERIFY(settled(service)); // a step ahead still being computed for the old file is not kept
         QCOMPARE(service.cachedFrames(), std::size_t(0));
         const Result r = waitFor(ready, service.requestFrame(specAt(*ds_, 3), "time", +1));
         QVERIFY(r && !r->fromCache);

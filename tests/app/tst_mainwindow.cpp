@@ -8,6 +8,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QFutureWatcher>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
@@ -18,6 +19,7 @@
 #include <QSpinBox>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QTimer>
 #include <QToolButton>
 #include <QTreeWidget>
 #include <cmath>
@@ -115,6 +117,14 @@ class TestMainWindow : public QObject {
             QTest::qWait(25);
         }
         return false;
+    }
+    // Waits until the frame service does nothing more on its own (FrameService::isIdle).
+    bool serviceIdle() {
+        FrameService* service = w_->frameService();
+        QSignalSpy idle(service, &FrameService::idle);
+        while (!service->isIdle())
+            if (!idle.wait(20000)) return service->isIdle();
+        return true;
     }
     void verifyShown() {
         QVERIFY(settle());
@@ -367,7 +377,9 @@ private slots:
         QTest::mouseClick(w_->slicePanel()->playButton("time"), Qt::LeftButton);
         QVERIFY(!w_->slicePanel()->playing());
         const std::int64_t stopped = w_->view().indexOf("time");
-        QTest::qWait(100);
+        // Stopped: no timer of the panel runs, and once what was asked is shown the index stays.
+        for (const QTimer* t : w_->slicePanel()->findChildren<QTimer*>()) QVERIFY(!t->isActive());
+        QVERIFY(settle() && serviceIdle());
         QCOMPARE(w_->view().indexOf("time"), stopped);
         verifyShown();
     }
@@ -483,6 +495,7 @@ private slots:
     }
 
     void saveAndLoadAView() {
+        QVERIFY(ensure(kHgt));
         QTemporaryDir dir;
         ViewSpec v = defaultView(*w_->dataset(), "HGT");
         v = assignRole(v, {"time", "lat", "lon"}, "time", Role::Reduce, ReduceOp::Std);
@@ -662,8 +675,7 @@ private slots:
         QVERIFY2(w_->datasetPanel()->residencyOf("HGT").startsWith(where),
                  qPrintable(w_->datasetPanel()->residencyOf("HGT")));
         QVERIFY(!w_->findChild<QPushButton*>("cancelLoad")->isVisible());
-        QTRY_VERIFY(!w_->frameService()->busy());
-        QTest::qWait(100); // steps computed ahead before the load ended are done too
+        QVERIFY(serviceIdle()); // steps computed ahead before the load ended are done too
         // The expected frames come from a copy loaded here, before counting (the window's
         // reads are what is counted, not the test's).
         const DataArray whole = variableOf(*w_->dataset(), "HGT").load(Device::host(), Stream::host());
@@ -828,11 +840,19 @@ private slots:
     }
 
     void cancelOpening() {
+        QVERIFY(ensure(kSample));
+        w_->applyView(defaultView(*w_->dataset(), "tas"));
+        verifyShown();
         w_->openFile(kHgt);
         QVERIFY(w_->opening());
+        // The open runs to its end on its own thread; the window drops what it brings.
+        const auto watchers = w_->findChildren<QFutureWatcherBase*>();
+        QVERIFY(!watchers.isEmpty());
+        QSignalSpy finished(watchers.last(), &QFutureWatcherBase::finished);
         w_->cancelOpen();
         QVERIFY(!w_->opening());
-        QTest::qWait(500);
+        QVERIFY(finished.wait(20000));
+        QCOMPARE(QFileInfo(QString::fromStdString(w_->dataset()->path)), QFileInfo(kSample));
         QCOMPARE(QString::fromStdString(w_->view().variable), QString("tas")); // still the sample
     }
 

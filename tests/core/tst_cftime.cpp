@@ -129,6 +129,16 @@ private slots:
         QVERIFY2(!m.isEmpty() && m.contains(text), qPrintable(m));
     }
 
+    // A month added to the 31st lands on the month's last day: 2001's month lengths written
+    // here, and in a leap year February's 29. A day past the month's end is no date.
+    void monthLengths() {
+        const int days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+        for (int k = 0; k < 12; ++k)
+            QCOMPARE(decode(k, "months since 2001-01-31", Calendar::Standard), dt(2001, k + 1, days[k]));
+        QCOMPARE(decode(1, "months since 2000-01-31", Calendar::Standard), dt(2000, 2, 29));
+        QVERIFY_THROWS_EXCEPTION(DecodeError, decode(0, "days since 2001-04-31", Calendar::Standard));
+    }
+
     void prolepticGregorian() {
         const Calendar pg = Calendar::ProlepticGregorian;
         // Python: datetime(1850,1,1) + timedelta(days=56978.5) == 2006-01-01 12:00.

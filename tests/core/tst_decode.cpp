@@ -148,17 +148,22 @@ private slots:
     void errors_data() { STRATA_BACKEND_ROWS(); }
     void errors() {
         STRATA_BACKEND(b);
-        (void)b;
+        // The packed values where the row decodes: on the GPU for the cuda row.
+        const Device d = b.cuda ? Device::cuda(0) : Device::host();
+        const Stream s = b.cuda ? defaultStream(d) : Stream::host();
         const Buffer host = packedBuffer(DType::Int16, {1, 2});
-        const ArrayView v = flatView(host.data(), DType::Int16, 2);
+        const Buffer there = b.cuda ? host.copyTo(d, s) : Buffer();
+        const Buffer& src = b.cuda ? there : host;
+        QVERIFY(src.device() == d);
+        const ArrayView v = flatView(src.data(), DType::Int16, 2);
         CfEncoding bad = encoding(DType::Int16, DType::Float32);
         bad.problem = "scale_factor is text";
-        QVERIFY_THROWS_EXCEPTION(DecodeError, detail::decodeCf(v, bad, Device::host(), Stream::host()));
+        QVERIFY_THROWS_EXCEPTION(DecodeError, detail::decodeCf(v, bad, d, s));
         CfEncoding toInt = encoding(DType::Int16, DType::Int32);
         toInt.fillValues = {1};
-        QVERIFY_THROWS_EXCEPTION(DecodeError, detail::decodeCf(v, toInt, Device::host(), Stream::host()));
+        QVERIFY_THROWS_EXCEPTION(DecodeError, detail::decodeCf(v, toInt, d, s));
         CfEncoding mismatch = encoding(DType::Int32, DType::Float32);
-        QVERIFY_THROWS_EXCEPTION(ValueError, detail::decodeCf(v, mismatch, Device::host(), Stream::host()));
+        QVERIFY_THROWS_EXCEPTION(ValueError, detail::decodeCf(v, mismatch, d, s));
     }
 };
 

@@ -5,6 +5,7 @@
 // nothing depends on uninitialised memory or on run-to-run order). Reductions in floating
 // point agree to float32 (or float64) rounding; everything else agrees exactly.
 #include "gpu_skip.h"
+#include "test_seed.h"
 #include <QtTest/QtTest>
 
 #include <chrono>
@@ -241,12 +242,10 @@ class TestGpuAgreement : public QObject {
     }
 
 private slots:
-    void initTestCase() {
-        seed_ = std::uint64_t(std::chrono::high_resolution_clock::now().time_since_epoch().count());
-        if (const char* s = std::getenv("STRATA_TEST_SEED")) seed_ = std::stoull(s);
-        rng_.seed(seed_);
-        qInfo() << "seed" << seed_ << "(set STRATA_TEST_SEED to repeat)";
-    }
+    void cleanup() { test::reportSeedOnFailure(); }
+    void initTestCase() { seed_ = test::testSeed(); }
+    // Each function (and row) draws from the seed afresh: run alone, it sees the same inputs.
+    void init() { rng_.seed(seed_); }
 
     void reduceAgreement_data() {
         QTest::addColumn<int>("unused");

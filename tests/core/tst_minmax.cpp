@@ -110,8 +110,9 @@ private slots:
     void errors() {
         STRATA_BACKEND(b);
         Variable text({"c"}, {3}, DType::Char, Buffer(3, Device::host(), Stream::host()));
-        QVERIFY_THROWS_EXCEPTION(ValueError, minmax(DataArray("t", text)));
-        (void)b;
+        const DataArray there = b.put(DataArray("t", text)); // on the GPU for the cuda row
+        QCOMPARE(there.device().isCuda(), b.cuda);
+        QVERIFY_THROWS_EXCEPTION(ValueError, minmax(there));
     }
 };
 

@@ -2,6 +2,7 @@
 // shape, and after it is resident nothing is read or uploaded; the budget holds (reservations
 // included), least-recently-used variables not in use leave first, cancel leaves nothing
 // behind, out of memory during a load leaves the variable streamed with the reason.
+#include "test_seed.h"
 #include <QtTest>
 
 #include <random>
@@ -77,11 +78,12 @@ bool waitFor(Residency& r, const std::string& key, Residence state) {
 class TestResidency : public QObject {
     Q_OBJECT
 private slots:
+    void cleanup() { test::reportSeedOnFailure(); }
     void residentEqualsFileBacked_data() { STRATA_BACKEND_ROWS(); }
     void residentEqualsFileBacked() {
         STRATA_BACKEND(backend);
         const Device device = backend.cuda ? Device::cuda(0) : Device::host();
-        std::mt19937_64 rng(QRandomGenerator::global()->generate64());
+        std::mt19937_64 rng(test::testSeed());
         const Shape shape{9, 7, 13};
         for (const bool packed : {false, true}) {
             std::vector<double> values =

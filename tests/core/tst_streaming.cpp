@@ -2,6 +2,7 @@
 // to the in-memory reduction for every op, along the first dim (partials merged) and along
 // another (slabs concatenated), for odd slab sizes, NaN and packed integers; the memory held
 // stays within a budget smaller than the variable; cancel stops it.
+#include "test_seed.h"
 #include <QtTest>
 
 #include <random>
@@ -38,12 +39,13 @@ double tolerance(ReduceOp op, DType result) {
 class TestStreaming : public QObject {
     Q_OBJECT
 private slots:
+    void cleanup() { test::reportSeedOnFailure(); }
     void equalsInMemory_data() { STRATA_BACKEND_ROWS(); }
     void equalsInMemory() {
         STRATA_BACKEND(backend);
         const Device device = backend.cuda ? Device::cuda(0) : Device::host();
         const Stream stream = backend.cuda ? defaultStream(device) : Stream::host();
-        std::mt19937_64 rng(QRandomGenerator::global()->generate64());
+        std::mt19937_64 rng(test::testSeed());
         const Shape shape{13, 7, 11}; // odd sizes: no slab size divides them
         const Case cases[] = {{DType::Float32, plain(DType::Float32)},
                               {DType::Float64, plain(DType::Float64)},
@@ -86,7 +88,7 @@ private slots:
         // transpose apply as usual.
         STRATA_BACKEND(backend);
         const Device device = backend.cuda ? Device::cuda(0) : Device::host();
-        std::mt19937_64 rng(QRandomGenerator::global()->generate64());
+        std::mt19937_64 rng(test::testSeed());
         const Shape shape{4, 29, 9, 6};
         auto source = std::make_shared<MemorySource>(shape, DType::Float32,
                                                      randomValues(rng, DType::Float32, product(shape), 0.05));
@@ -178,7 +180,7 @@ private slots:
     void minmaxStreamedEqualsMinmax() {
         STRATA_BACKEND(backend);
         const Device device = backend.cuda ? Device::cuda(0) : Device::host();
-        std::mt19937_64 rng(QRandomGenerator::global()->generate64());
+        std::mt19937_64 rng(test::testSeed());
         const Shape shape{23, 5, 7};
         std::vector<double> values = randomValues(rng, DType::Int16, product(shape));
         values[3] = -32767; // the fill value: NaN, not an extreme

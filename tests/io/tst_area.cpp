@@ -2,6 +2,7 @@
 // for a variable with a CF latitude, the cell areas its cell_measures names when it has them;
 // against a plain loop over the values (Σw·x / Σw over the cells that are not NaN), loaded
 // whole and streamed, on the CPU and the GPU; and the errors when neither applies.
+#include "test_seed.h"
 #include <QtTest>
 
 #include <cmath>
@@ -30,7 +31,7 @@ struct Written {
 Written writeFile(const QString& dir) {
     Written w;
     w.path = (dir + "/area.nc").toStdString();
-    std::mt19937 rng(QRandomGenerator::global()->generate());
+    std::mt19937 rng(static_cast<std::uint32_t>(test::testSeed()));
     std::normal_distribution<double> n(280, 15);
     std::uniform_real_distribution<double> u(0, 1);
     for (int i = 0; i < kT * kLat * kLon; ++i) w.values.push_back(u(rng) < 0.1 ? NAN : double(float(n(rng))));
@@ -94,6 +95,7 @@ class TestArea : public QObject {
     Written w_;
 
 private slots:
+    void cleanup() { test::reportSeedOnFailure(); }
     void initTestCase() { w_ = writeFile(dir_.path()); }
 
     void weightsAsAClimateUserExpects_data() { STRATA_BACKEND_ROWS(); }

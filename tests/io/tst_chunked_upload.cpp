@@ -5,6 +5,7 @@
 // that start and end inside chunks, chunks never written (fill values), big-endian and packed
 // data, and batches small enough that a variable takes many rounds through the staging.
 #include "gpu_skip.h"
+#include "test_seed.h"
 #include <QtTest>
 
 #include <cstring>
@@ -73,8 +74,9 @@ class TestChunkedUpload : public QObject {
     }
 
 private slots:
+    void cleanup() { test::reportSeedOnFailure(); }
     void initTestCase() {
-        seed_ = std::random_device{}();
+        seed_ = test::testSeed();
         std::mt19937_64 rng(seed_);
         file_ = dir_.filePath("chunked.nc").toStdString();
         nctest::Writer w(file_, NC_NETCDF4);

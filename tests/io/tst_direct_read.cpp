@@ -3,6 +3,7 @@
 // error naming the variable, never a crash, on damaged chunks and chunk indexes; and a whole
 // load cancelled mid-way.
 #include "gpu_skip.h"
+#include "test_seed.h"
 #include <QtTest>
 #include <sys/resource.h>
 
@@ -285,12 +286,10 @@ class TestDirectRead : public QObject {
     }
 
 private slots:
+    void cleanup() { test::reportSeedOnFailure(); }
     void initTestCase() {
         QVERIFY(dir_.isValid());
-        const char* fixed = std::getenv("STRATA_TEST_SEED");
-        seed = fixed ? std::strtoull(fixed, nullptr, 10) : QRandomGenerator::global()->generate64();
-        qInfo("seed %llu (STRATA_TEST_SEED=%llu repeats this run)", (unsigned long long)seed,
-              (unsigned long long)seed);
+        seed = test::testSeed();
         std::mt19937_64 rng(seed);
         for (const directtest::File& f : files_) directtest::write(f, path(f.name), rng);
     }

@@ -54,6 +54,9 @@ public:
     int width() const { return width_; }
     int height() const { return height_; }
     const FramePathInfo& path() const { return path_; }
+    // GL buffers registered with CUDA so far: one per frame size on the interop path, none
+    // on the host path (a registration is costly: it is made once and reused).
+    int registrations() const { return registrations_; }
 
     // Frees the GL and interop objects (the context must be current); the next update
     // creates them again. Safe to call more than once.
@@ -70,6 +73,7 @@ private:
     unsigned texture_ = 0;
     unsigned pbo_ = 0;
     int width_ = 0, height_ = 0;
+    int registrations_ = 0;
     std::unique_ptr<Interop> interop_;
     std::string interopProblem_; // set once registration failed: not tried again
     FramePathInfo path_;
