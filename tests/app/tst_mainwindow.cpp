@@ -353,7 +353,10 @@ private slots:
         QTest::keyClick(s, Qt::Key_PageUp);
         QCOMPARE(w_->view().indexOf("time"), 1 + s->pageStep());
         verifyShown();
-        // The window's own arrow and Page keys step the active dim.
+        // The window's own arrow and Page keys step the active dim: they are the window's
+        // shortcuts, which act in the active window (run alone, no earlier test activated it).
+        w_->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(w_.get()));
         w_->setFocus();
         QTest::keyClick(w_.get(), Qt::Key_Left);
         QCOMPARE(w_->view().indexOf("time"), s->pageStep());
