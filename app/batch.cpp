@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cstdio>
 
+#include "strata/core/area.h"
 #include "strata/core/atomic_file.h"
 #include "strata/core/runtime.h"
 #include "strata/core/streaming.h"
@@ -63,7 +64,8 @@ std::string firstDataVariable(const Dataset& ds) {
 std::uint64_t writePng(const CliOptions& o, const Dataset& ds, const ViewSpec& spec, const DataArray& frame) {
     const TransferCounters before = transferCounters();
     AtomicFile file(o.exportPng, {o.file});
-    const std::string title = frameTitle(frame, spec.reductions, spec.areaWeighted);
+    const std::string title =
+        frameTitle(frame, spec.reductions, spec.areaWeighted, latitudeDim(variableOf(ds, spec.variable)));
     if (o.verbose) std::fprintf(stderr, "strata: title: %s\n", title.c_str());
     std::string xvfb; // "Xvfb on :N (pid P)" when one was started here
     {

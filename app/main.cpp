@@ -48,6 +48,7 @@ int runWindow(int argc, char** argv, const strata::app::CliOptions& options) {
     QApplication::setApplicationName("Strata");
     QApplication::setApplicationVersion(STRATA_VERSION);
     MainWindow window;
+    window.setVerbose(options.verbose);
     if (options.gl) window.imageView()->setPresentation(strata::ImagePresentation::Gl);
     if (asksForView(options))
         window.setInitialView([options](const strata::Dataset& ds) { return resolveView(options, ds); });

@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build ccache pkg-config
   qt6-base-dev libqt6opengl6-dev qt6-base-dev-tools
-  libvtk9-dev libnetcdf-dev netcdf-bin libhdf5-dev libdeflate-dev
+  libvtk9-dev libnetcdf-dev netcdf-bin libhdf5-dev libdeflate-dev libproj-dev
   libgl-dev libegl-dev
   xvfb xauth
   python3-xarray python3-netcdf4

@@ -30,6 +30,7 @@
 #include "dataset_panel.h"
 #include "dimension_bar.h"
 #include "slice_panel.h"
+#include "strata/core/area.h"
 #include "strata/core/format.h"
 #include "strata/core/memory_budget.h"
 #include "strata/core/runtime.h"
@@ -539,12 +540,13 @@ void MainWindow::onFrameReady(const std::shared_ptr<const FrameResult>& r) {
     try {
         if (shown_.ndim() == 2) {
             image_->setSettings(imageSettings());
-            image_->setFrame(ImageFrame{shown_, frameTitle(shown_, r->spec.reductions, r->spec.areaWeighted),
-                                        r->variableRange, r->coloured});
+            image_->setFrame(ImageFrame{
+                shown_, frameTitle(shown_, r->spec.reductions, r->spec.areaWeighted, latitudeDim(var_)),
+                r->variableRange, r->coloured});
             stack_->setCurrentWidget(image_);
         } else {
             LineSeries line = r->line ? *r->line : lineSeries(shown_.asHost()); // drawn from the host
-            line.title = frameTitle(shown_, r->spec.reductions, r->spec.areaWeighted);
+            line.title = frameTitle(shown_, r->spec.reductions, r->spec.areaWeighted, latitudeDim(var_));
             line_->setSeries(std::move(line));
             stack_->setCurrentWidget(line_);
         }

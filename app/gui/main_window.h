@@ -32,6 +32,10 @@ class QProgressBar;
 class QPushButton;
 class QStackedWidget;
 
+namespace strata::io {
+class LatLonLocator;
+}
+
 namespace strata::app {
 
 class ColourPanel;
@@ -83,8 +87,13 @@ public:
 
     bool saveView(const QString& path);
     bool loadView(const QString& path);
+    // Exports the view shown; ".png"/".csv" is added to a `path` without it.
     bool exportPng(const QString& path, QSize pixels);
     bool exportCsv(const QString& path);
+    // The name the export dialogs offer: "tas_2005-01-16.png" in the last export folder.
+    QString suggestedExportPath(const QString& extension) const;
+    // -v: the status bar's messages carry their details (bytes copied off the device).
+    void setVerbose(bool verbose) { verbose_ = verbose; }
 
     // For tests and the benchmark.
     const ViewSpec& view() const { return spec_; }
@@ -92,6 +101,7 @@ public:
     const DataArray& shownFrame() const { return shown_; }
     const DataArray& shownSeries() const { return series_; }
     QString lastError() const { return lastError_; }
+    // "lat = 0.93°N, lon = 1.88°E, time = 2005-01-16: tas = 271.3 K" for the cell last hovered.
     QString probeText() const { return probeText_; }
     double lastFrameMs() const { return lastFrameMs_; }
     DimensionBar* dimensionBar() const { return dimBar_; }
@@ -161,6 +171,7 @@ private:
     void rebuildRecentMenu();
     void refreshSeriesDims();
     ImageViewSettings imageSettings() const;
+    void showSaved(const QString& message, const QString& path, std::uint64_t bytesFromDevice);
     void exportPngDialog();
     void exportCsvDialog();
     void saveViewDialog();
@@ -180,6 +191,7 @@ private:
     QElapsedTimer clock_;
     QString lastError_, probeText_;
     std::int64_t seriesRow_ = -1, seriesColumn_ = -1;
+    std::shared_ptr<const io::LatLonLocator> geo_; // the probe's lat/lon for the variable shown
     QSize exportSize_{1200, 800};
     QString preferredSeriesDim_; // chosen in the series dock
 
@@ -205,6 +217,7 @@ private:
     QPushButton* cancelLoad_ = nullptr;
     QPointer<QMessageBox> errorBox_;
     bool traceFrames_ = false;
+    bool verbose_ = false;
     QTimer* rememberTimer_ = nullptr;
     QTimer* labelTimer_ = nullptr;
     std::function<ViewSpec(const Dataset&)> initialView_;

@@ -12,12 +12,15 @@
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QTimer>
+#include <cstdio>
 
+#include "export_names.h"
 #include "main_window.h"
 #include "strata/core/atomic_file.h"
 #include "strata/core/memory_budget.h"
 #include "strata/core/transfer.h"
 #include "strata/io/csv.h"
+#include "strata/io/geo.h"
 #include "view_json.h"
 
 namespace strata::app {
@@ -51,11 +54,12 @@ bool askSize(QWidget* parent, QSize& size) {
 
 } // namespace
 
-bool MainWindow::exportPng(const QString& path, QSize pixels) {
+bool MainWindow::exportPng(const QString& wanted, QSize pixels) {
     if (!ds_ || shown_.ndim() == 0) {
         showError(tr("Export PNG"), tr("nothing to export: no frame is shown"), false);
         return false;
     }
+    const QString path = q(withExtension(wanted.toStdString(), "png"));
     try {
         const TransferCounters before = transferCounters();
         AtomicFile file(path.toStdString(), {ds_->path});
@@ -67,12 +71,9 @@ bool MainWindow::exportPng(const QString& path, QSize pixels) {
         const auto moved = transferredSince(before).deviceToHost;
         exportSize_ = pixels;
         QSettings().setValue("export/size", pixels);
-        statusBar()->showMessage(tr("Wrote %1 (%2×%3): %4 copied device→host")
-                                     .arg(path)
-                                     .arg(pixels.width())
-                                     .arg(pixels.height())
-                                     .arg(q(formatBytes(moved))),
-                                 10000);
+        showSaved(
+            tr("Saved %1, %2 × %3").arg(QFileInfo(path).fileName()).arg(pixels.width()).arg(pixels.height()),
+            path, moved);
         return true;
     } catch (const std::exception& e) {
         showError(tr("Export PNG failed"), q(e.what()), true);
@@ -80,23 +81,30 @@ bool MainWindow::exportPng(const QString& path, QSize pixels) {
     }
 }
 
-bool MainWindow::exportCsv(const QString& path) {
+bool MainWindow::exportCsv(const QString& wanted) {
     if (!ds_ || shown_.ndim() == 0) {
         showError(tr("Export CSV"), tr("nothing to export: no frame is shown"), false);
         return false;
     }
+    const QString path = q(withExtension(wanted.toStdString(), "csv"));
     try {
-        const io::CsvResult r = writeCsv(shown_, path.toStdString(), {ds_->path});
-        statusBar()->showMessage(tr("Wrote %1: %2 rows, %3 copied device→host")
-                                     .arg(path)
-                                     .arg(r.rows)
-                                     .arg(q(formatBytes(r.bytesFromDevice))),
-                                 10000);
+        const io::CsvResult r = writeCsv(io::withLatLon(shown_, *ds_), path.toStdString(), {ds_->path});
+        showSaved(r.rows == 1 ? tr("Saved %1, 1 row").arg(QFileInfo(path).fileName())
+                              : tr("Saved %1, %2 rows").arg(QFileInfo(path).fileName()).arg(r.rows),
+                  path, r.bytesFromDevice);
         return true;
     } catch (const std::exception& e) {
         showError(tr("Export CSV failed"), q(e.what()), true);
         return false;
     }
+}
+
+void MainWindow::showSaved(const QString& message, const QString& path, std::uint64_t bytesFromDevice) {
+    // The copy off the device is a detail: the tooltip says it, and -v adds it to the message.
+    const QString detail = tr("%1: %2 copied device→host").arg(path, q(formatBytes(bytesFromDevice)));
+    statusBar()->setToolTip(detail);
+    statusBar()->showMessage(verbose_ ? message + " (" + detail + ")" : message, 10000);
+    if (verbose_) std::fprintf(stderr, "strata: %s\n", qPrintable(detail));
 }
 
 bool MainWindow::saveView(const QString& path) {
@@ -145,25 +153,29 @@ bool MainWindow::loadView(const QString& path) {
     }
 }
 
+QString MainWindow::suggestedExportPath(const QString& extension) const {
+    const QString folder = QSettings().value("exportFolder").toString();
+    const QString name = q(exportBaseName(shown_, spec_.reductions)) + "." + extension;
+    return folder.isEmpty() ? name : QDir(folder).filePath(name);
+}
+
 void MainWindow::exportPngDialog() {
     if (!ds_) return;
-    QSettings settings;
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export PNG"), settings.value("exportFolder").toString(), tr("PNG images (*.png)"));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export PNG"), suggestedExportPath("png"),
+                                                      tr("PNG images (*.png)"));
     if (path.isEmpty()) return;
     QSize size = exportSize_;
     if (!askSize(this, size)) return;
-    settings.setValue("exportFolder", QFileInfo(path).absolutePath());
+    QSettings().setValue("exportFolder", QFileInfo(path).absolutePath());
     exportPng(path, size);
 }
 
 void MainWindow::exportCsvDialog() {
     if (!ds_) return;
-    QSettings settings;
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export CSV"), settings.value("exportFolder").toString(), tr("CSV files (*.csv)"));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export CSV"), suggestedExportPath("csv"),
+                                                      tr("CSV files (*.csv)"));
     if (path.isEmpty()) return;
-    settings.setValue("exportFolder", QFileInfo(path).absolutePath());
+    QSettings().setValue("exportFolder", QFileInfo(path).absolutePath());
     exportCsv(path);
 }
 

@@ -8,6 +8,7 @@
 #include "main_window.h"
 #include "slice_panel.h"
 #include "strata/core/format.h"
+#include "strata/io/geo.h"
 #include "strata/render/frame_labels.h"
 
 namespace strata::app {
@@ -33,9 +34,24 @@ void MainWindow::onHover(const Pick& pick) {
     } catch (const Error& e) {
         value = q(e.what());
     }
-    probeText_ = QString("%1 = %2, %3 = %4: %5 = %6")
-                     .arg(q(shown_.dims()[0]), q(pick.yLabel), q(shown_.dims()[1]), q(pick.xLabel),
-                          q(var_.name()), value);
+    // Where: the frame's two axes, latitude and longitude where the file gives them otherwise
+    // (2-D coordinates, a grid mapping), and the value of every sliced dim.
+    QStringList where;
+    where << QString("%1 = %2").arg(q(shown_.dims()[0]), q(pick.yLabel))
+          << QString("%1 = %2").arg(q(shown_.dims()[1]), q(pick.xLabel));
+    if (ds_ && (!geo_ || !geo_->isFor(*ds_, var_))) geo_ = std::make_shared<io::LatLonLocator>(*ds_, var_);
+    if (geo_)
+        if (const auto ll = geo_->at(shown_, pick.row, pick.column))
+            where << "lat = " + q(geo_->latFormat(shown_).number(ll->lat))
+                  << "lon = " + q(geo_->lonFormat(shown_).number(ll->lon));
+    for (const auto& d : spec_.slicedDims(var_.dims())) {
+        const Coordinate* c = shown_.coords().find(d); // the frame's own slice, when it has one
+        const QString at = c && c->dims.empty() && c->values.size() == 1
+                               ? q(c->labelWithUnits(0))
+                               : coordinateText(var_, d, spec_.indexOf(d));
+        where << QString("%1 = %2").arg(q(d), at);
+    }
+    probeText_ = QString("%1: %2 = %3").arg(where.join(", "), q(var_.name()), value);
     statusBar()->showMessage(probeText_);
 }
 

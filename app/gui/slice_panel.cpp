@@ -16,12 +16,7 @@ QString coordinateText(const DataArray& var, const std::string& dim, std::int64_
     const Coordinate* c = var.coords().find(dim);
     if (!c || !c->isIndex() || i < 0 || i >= static_cast<std::int64_t>(c->values.size()))
         return QString("index %1").arg(i);
-    // Dates for time; other values to 6 significant digits (the slider shows the index too).
-    QString text = c->time ? QString::fromStdString(c->label(i)) : QString::number(c->values[i], 'g', 6);
-    if (!c->time && c->problem.empty())
-        if (auto units = c->attrs.text("units"); units && !units->empty())
-            text += " " + QString::fromStdString(*units);
-    return text;
+    return QString::fromStdString(c->labelWithUnits(i));
 }
 
 SlicePanel::SlicePanel(QWidget* parent)
@@ -69,9 +64,10 @@ void SlicePanel::show(const DataArray& var, const ViewSpec& spec) {
         r.slider->setPageStep(static_cast<int>(std::max<qint64>(1, n / 10)));
         r.slider->setValue(static_cast<int>(spec.indexOf(d)));
         r.index = new QSpinBox(body_);
-        r.index->setRange(0, static_cast<int>(std::max<qint64>(n - 1, 0)));
-        r.index->setValue(r.slider->value());
-        r.index->setSuffix(QString(" / %1").arg(n - 1));
+        r.index->setObjectName("position:" + dim);
+        r.index->setRange(1, static_cast<int>(std::max<qint64>(n, 1)));
+        r.index->setValue(r.slider->value() + 1);
+        r.index->setSuffix(QString(" / %1").arg(n));
         r.value = new QLabel(coordinateText(var, d, spec.indexOf(d)), body_);
         r.value->setObjectName("value:" + dim);
         r.value->setMinimumWidth(160);
@@ -90,13 +86,14 @@ void SlicePanel::show(const DataArray& var, const ViewSpec& spec) {
         grid->setColumnStretch(1, 1);
         connect(r.slider, &QSlider::valueChanged, this, [this, dim](int v) {
             if (updating_) return;
-            const qint64 before = widgets_.at(dim).index->value();
+            const qint64 before = widgets_.at(dim).index->value() - 1;
             const qint64 delta = v - before;
             setIndex(dim, v, delta == 1 ? 1 : delta == -1 ? -1 : 0);
         });
         connect(r.slider, &QSlider::sliderPressed, this, [this, dim] { active_ = dim; });
-        connect(r.index, &QSpinBox::valueChanged, this, [this, dim](int v) {
+        connect(r.index, &QSpinBox::valueChanged, this, [this, dim](int position) {
             if (updating_) return;
+            const int v = position - 1;
             const qint64 before = widgets_.at(dim).slider->value();
             setIndex(dim, v, v - before == 1 ? 1 : v - before == -1 ? -1 : 0);
         });
@@ -121,6 +118,10 @@ QLabel* SlicePanel::valueLabel(const QString& dim) const {
     auto it = widgets_.find(dim);
     return it == widgets_.end() ? nullptr : it->second.value;
 }
+QSpinBox* SlicePanel::positionBox(const QString& dim) const {
+    auto it = widgets_.find(dim);
+    return it == widgets_.end() ? nullptr : it->second.index;
+}
 QToolButton* SlicePanel::playButton(const QString& dim) const {
     auto it = widgets_.find(dim);
     return it == widgets_.end() ? nullptr : it->second.play;
@@ -138,7 +139,7 @@ void SlicePanel::setIndex(const QString& dim, qint64 index, int direction) {
     active_ = dim;
     updating_ = true;
     r.slider->setValue(static_cast<int>(index));
-    r.index->setValue(static_cast<int>(index));
+    r.index->setValue(static_cast<int>(index) + 1);
     updating_ = false;
     r.value->setText(coordinateText(var_, dim.toStdString(), index));
     emit indexChanged(dim, index, direction);
@@ -190,7 +191,7 @@ void SlicePanel::setIndices(const ViewSpec& spec) {
         const std::int64_t i = spec.indexOf(dim.toStdString());
         if (r.slider->value() == i) continue;
         r.slider->setValue(static_cast<int>(i));
-        r.index->setValue(static_cast<int>(i));
+        r.index->setValue(static_cast<int>(i) + 1);
         r.value->setText(coordinateText(var_, dim.toStdString(), i));
     }
     updating_ = false;

@@ -18,8 +18,8 @@ class QVBoxLayout;
 
 namespace strata::app {
 
-// The label of index i along `dim` of `var`: "2005-01-16", "850 hPa", or "index 3" without a
-// coordinate.
+// The label of index i along `dim` of `var` in its axis's format (value_format.h): "2005-01-16",
+// "0.93°N", "850 hPa", or "index 3" without a coordinate.
 QString coordinateText(const DataArray& var, const std::string& dim, std::int64_t i);
 
 class SlicePanel : public QWidget {
@@ -33,6 +33,8 @@ public:
 
     QSlider* slider(const QString& dim) const;
     QLabel* valueLabel(const QString& dim) const;
+    // The step box: counts from 1, "1 / 12" for the first of 12 steps.
+    QSpinBox* positionBox(const QString& dim) const;
     QToolButton* playButton(const QString& dim) const;
     QSpinBox* rateBox() const { return rate_; }
 
@@ -52,7 +54,7 @@ signals:
 private:
     struct Row {
         QSlider* slider;
-        QSpinBox* index;
+        QSpinBox* index; // the position, index + 1
         QLabel* value;
         QToolButton* play;
     };

@@ -147,7 +147,7 @@ private slots:
         const Run r = runStrata({kSample, "--info"});
         QCOMPARE(r.status, 0);
         QVERIFY(r.out.contains("tas"));
-        QVERIFY(r.out.contains("2005-01-16T12:00:00"));
+        QVERIFY(r.out.contains("2005-01-16 … 2005-12-16"));
         QVERIFY(r.out.contains("12×96×192"));
     }
 
@@ -160,7 +160,7 @@ private slots:
         QCOMPARE(r.status, 0);
         const auto rows = readCsv(csv);
         QCOMPARE(rows.size(), 1 + 96 * 192);
-        QCOMPARE(rows[0], (QStringList{"lat", "lon", "tas"}));
+        QCOMPARE(rows[0], (QStringList{"lat", "lon", "time", "tas"}));
         const Dataset ds = openDataset(kSample.toStdString());
         const DataArray tas = ds["tas"];
         // 2005-07-10 is nearest to the July mean's label, 2005-07-16T12:00 (index 6).
@@ -172,7 +172,7 @@ private slots:
             const QStringList& row = rows[1 + i];
             QCOMPARE(row[0].toDouble(), lat[i / 192]);
             QCOMPARE(row[1].toDouble(), lon[i % 192]);
-            QCOMPARE(row[2].toFloat(), expected[i]); // shortest round-trip text reads back exactly
+            QCOMPARE(row[3].toFloat(), expected[i]); // shortest round-trip text reads back exactly
         }
         QVERIFY(r.err.contains("18432 rows"));
     }
@@ -236,7 +236,8 @@ private slots:
             0);
         const auto rows = readCsv(csv);
         QCOMPARE(rows.size(), 13);
-        QCOMPARE(rows[0], (QStringList{"time", "tas"}));
+        QCOMPARE(rows[0], (QStringList{"time", "lat", "lon", "tas"})); // lat, lon: the point's
+        QVERIFY(std::abs(rows[1][1].toDouble() + 82.9989395141602) < 1e-9);
         QCOMPARE(rows[1][0], QString("2005-01-16T12:00:00"));
         QCOMPARE(rows[2][0], QString("2005-02-15T00:00:00"));
     }
@@ -272,8 +273,8 @@ private slots:
         const QString csv = dir.filePath("stage.csv");
         QCOMPARE(runStrata({kData + "/test_stageiv_xyt.nc", "--export-csv", csv}).status, 0);
         const auto rows = readCsv(csv);
-        QCOMPARE(rows[0],
-                 (QStringList{"y", "x", "lat", "lon", "Total_precipitation_surface_1_Hour_Accumulation"}));
+        QCOMPARE(rows[0], (QStringList{"y", "x", "lat", "lon", "time",
+                                       "Total_precipitation_surface_1_Hour_Accumulation"}));
         const DataArray v =
             openDataset((kData + "/test_stageiv_xyt.nc")
                             .toStdString())["Total_precipitation_surface_1_Hour_Accumulation"];
@@ -324,10 +325,10 @@ private slots:
         QCOMPARE(r.err, QString());
         const auto rows = readCsv(csv);
         QCOMPARE(rows.size(), 1 + kLat * kLon);
-        QCOMPARE(rows[0], (QStringList{"lat", "lon", "tas"}));
+        QCOMPARE(rows[0], (QStringList{"lat", "lon", "time", "tas"}));
         const auto v = tasValues();
         for (int i = 0; i < kLat * kLon; i += 131)
-            QCOMPARE(rows[1 + i][2].toFloat(), tasAt(v, 0, i / kLon, i % kLon));
+            QCOMPARE(rows[1 + i][3].toFloat(), tasAt(v, 0, i / kLon, i % kLon));
     }
 
     // A NaN _FillValue on packed shorts: the export goes on with the attribute ignored, which
@@ -363,13 +364,13 @@ private slots:
         QVERIFY2(r.err.contains(QString("%1 rows").arg(kT * kLon)), qPrintable(r.err));
         const auto rows = readCsv(csv);
         QCOMPARE(rows.size(), 1 + kT * kLon);
-        QCOMPARE(rows[0], (QStringList{"time", "lon", "tas"}));
+        QCOMPARE(rows[0], (QStringList{"time", "lon", "lat", "tas"}));
         QCOMPARE(rows[1][0], QString("2005-01-16T12:00:00"));
         QCOMPARE(rows[1 + 5 * kLon][0], QString("2005-06-16T00:00:00"));
         const auto v = tasValues();
         for (int t = 0; t < kT; ++t)
             for (int lon = 0; lon < kLon; lon += 17)
-                QCOMPARE(rows[1 + t * kLon + lon][2].toFloat(), tasAt(v, t, 36, lon));
+                QCOMPARE(rows[1 + t * kLon + lon][3].toFloat(), tasAt(v, t, 36, lon));
     }
 
     // --sel with numbers: the nearest coordinate value, found here by hand.
@@ -393,7 +394,7 @@ private slots:
         const auto rows = readCsv(csv);
         QCOMPARE(rows.size(), 1 + kT);
         const auto v = tasValues();
-        for (int t = 0; t < kT; ++t) QCOMPARE(rows[1 + t][1].toFloat(), tasAt(v, t, lat, lon));
+        for (int t = 0; t < kT; ++t) QCOMPARE(rows[1 + t].last().toFloat(), tasAt(v, t, lat, lon));
     }
 
     // Every --reduce op against the core's reduce and, for one cell, a loop here.

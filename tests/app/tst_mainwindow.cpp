@@ -601,14 +601,14 @@ private slots:
             QImage image(png);
             QCOMPARE(image.size(), size);
         }
-        QVERIFY(w_->statusBar()->currentMessage().contains("copied device→host"));
+        QVERIFY(w_->statusBar()->toolTip().contains("copied device→host"));
         const QString csv = dir.filePath("frame.csv");
         QVERIFY(w_->exportCsv(csv));
         QFile f(csv);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QList<QByteArray> lines = f.readAll().trimmed().split('\n');
         QCOMPARE(lines.size(), 1 + 73 * 144);
-        QCOMPARE(lines[0], QByteArray("lat,lon,HGT"));
+        QCOMPARE(lines[0], QByteArray("lat,lon,time,HGT"));
         // The input file is never overwritten.
         QVERIFY(!w_->exportCsv(kHgt));
         QVERIFY(w_->lastError().contains("input file"));

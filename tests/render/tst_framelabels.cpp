@@ -87,6 +87,18 @@ private slots:
         QCOMPARE(QString::fromStdString(frameTitle(a)), QString("t [K]  lat = 30°S"));
     }
 
+    // A plain mean over latitude weighs a polar cell like an equatorial one: the title says so,
+    // unless the means are area-weighted; a mean over another dim needs no such word.
+    void aMeanOverLatitudeSaysItIsUnweighted() {
+        QCOMPARE(QString::fromStdString(reductionDescription({{"lat", ReduceOp::Mean}}, false, "lat")),
+                 QString("mean over lat (unweighted)"));
+        QCOMPARE(QString::fromStdString(reductionDescription({{"lat", ReduceOp::Mean}}, true, "lat")),
+                 QString("area-weighted mean over lat"));
+        QCOMPARE(QString::fromStdString(
+                     reductionDescription({{"lon", ReduceOp::Mean}, {"lat", ReduceOp::Max}}, false, "lat")),
+                 QString("mean over lon, max over lat"));
+    }
+
     void nameWhenNoAttributes() {
         std::vector<double> v(2, 0.0);
         DataArray a = DataArray::fromHost("sst", {"x"}, {2}, v);

@@ -79,7 +79,7 @@ private slots:
         QCOMPARE(y.lo(), -15.0);
         QCOMPARE(y.hi(), 75.0);
         QCOMPARE(x.edges, (std::vector<double>{-45, 45, 135, 225, 315}));
-        QCOMPARE(QString::fromStdString(x.label(2)), QString("180"));
+        QCOMPARE(QString::fromStdString(x.label(2)), QString("180°E"));
         QVERIFY(!x.fromIndices);
     }
     void gridWithoutCoordinate() {

@@ -454,7 +454,7 @@ private slots:
         QCOMPARE(p.column, 48);
         QCOMPARE(p.yCentre, 45.0);
         QCOMPARE(p.xCentre, 120.0);
-        QCOMPARE(QString::fromStdString(p.xLabel), QString("120"));
+        QCOMPARE(QString::fromStdString(p.xLabel), QString("120.0°E"));
         QVERIFY(!view_->pickAt(QPointF(5, 5)).inside); // the margin
         // From elsewhere first: a move to where the pointer already is (left there by an
         // earlier run of these cases) is no move.

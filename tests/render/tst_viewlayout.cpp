@@ -123,12 +123,12 @@ private slots:
         QCOMPARE(p.row, 0);
         QCOMPARE(p.column, 0);
         QCOMPARE(p.yCentre, 45.0);
-        QCOMPARE(QString::fromStdString(p.xLabel), QString("0"));
+        QCOMPARE(QString::fromStdString(p.xLabel), QString("0°"));
         p = pickCell(t, x, y, 250, 5); // lon 190, lat −55
         QCOMPARE(p.row, 3);
         QCOMPARE(p.column, 2);
         QCOMPARE(p.xCentre, 240.0);
-        QCOMPARE(QString::fromStdString(p.yLabel), QString("-45"));
+        QCOMPARE(QString::fromStdString(p.yLabel), QString("45°S"));
         p = pickCell(t, x, y, 170, 60); // lon 110, lat 0: on the 0° edge, the cell above it in order
         QCOMPARE(p.column, 1);
         QCOMPARE(p.row, 2);

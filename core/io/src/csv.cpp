@@ -66,13 +66,25 @@ CsvResult writeCsv(const DataArray& frame, const std::string& path,
     std::setvbuf(out.get(), buffer, _IOFBF, sizeof buffer);
 
     const std::string valueName = frame.name().empty() ? std::string("value") : frame.name();
-    std::vector<const Coordinate*> aux;
-    for (const auto& c : frame.coords())
-        if (!c.isIndex() && c.dims == frame.dims() && frame.ndim() == 2) aux.push_back(&c);
-
+    // 2-D coordinates over the frame's dims (in either order), then the scalar ones a slice
+    // left (the sliced dims' values: the same in every row), as xarray's to_dataframe() has them.
+    std::vector<const Coordinate*> aux, transposed;
+    std::string constants;
     std::string header;
     for (const auto& d : frame.dims()) header += field(d) + ",";
+    const std::vector<std::string> reversed(frame.dims().rbegin(), frame.dims().rend());
+    for (const auto& c : frame.coords()) {
+        if (c.isIndex() || frame.ndim() != 2) continue;
+        if (c.dims == frame.dims()) aux.push_back(&c);
+        if (c.dims == reversed) transposed.push_back(&c);
+    }
     for (const auto* c : aux) header += field(c->name) + ",";
+    for (const auto* c : transposed) header += field(c->name) + ",";
+    for (const auto& c : frame.coords())
+        if (c.dims.empty() && c.values.size() == 1) {
+            header += field(c.name) + ",";
+            constants += field(c.text(0)) + ",";
+        }
     header += field(valueName) + "\n";
     std::fputs(header.c_str(), out.get());
 
@@ -93,6 +105,11 @@ CsvResult writeCsv(const DataArray& frame, const std::string& path,
                     line += a->text(flat);
                     line += ',';
                 }
+                for (const auto* a : transposed) {
+                    line += a->text(c * rows + r);
+                    line += ',';
+                }
+                line += constants;
                 line += valueText(values[std::size_t(flat)]);
                 line += '\n';
                 std::fputs(line.c_str(), out.get());

@@ -11,6 +11,7 @@
 #include "strata/core/attributes.h"
 #include "strata/core/cftime.h"
 #include "strata/core/dtype.h"
+#include "strata/core/value_format.h"
 
 namespace strata {
 
@@ -29,11 +30,17 @@ struct Coordinate {
     Attributes attrs;
     std::optional<TimeAxis> time; // when units are "<unit> since <date>"
     std::string problem;          // set when the values could not be decoded (e.g. bad units): why
+    // How its values read, decided from the whole axis when it joins a Coordinates (a slice
+    // keeps its axis's format, so one time step reads as the axis does); see value_format.h.
+    std::optional<ValueFormat> format;
 
     bool isIndex() const { return dims.size() == 1 && dims[0] == name; }
-    // The label of value i: the ISO date for time, else the number (shortest round-trip in
-    // the coordinate's dtype).
+    // The label of value i in the axis's format: "2005-01-16", "0.93°N", "850".
     std::string label(std::int64_t i) const;
+    // label(i) and the units for numbers other than angles: "850 hPa".
+    std::string labelWithUnits(std::int64_t i) const;
+    // The format in use: `format`, else one decided from these values.
+    ValueFormat valueFormat() const { return format ? *format : valueFormatOf(*this); }
     // Value i as stored, for CSV: the number in its dtype's shortest form ("" for NaN), or the
     // ISO 8601 date-time for time coordinates.
     std::string text(std::int64_t i) const;
@@ -41,7 +48,7 @@ struct Coordinate {
 
 class Coordinates {
 public:
-    void set(Coordinate c); // replaces one of the same name
+    void set(Coordinate c); // replaces one of the same name; decides its format when unset
     const Coordinate* find(std::string_view name) const;
     bool contains(std::string_view name) const { return find(name) != nullptr; }
     auto begin() const { return items_.begin(); }

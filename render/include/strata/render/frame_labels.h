@@ -12,9 +12,9 @@ namespace strata {
 // "air temperature [K]": long_name (else standard_name, else the name) and the units.
 std::string variableTitle(const DataArray& a);
 
-// The value of a scalar coordinate as a title shows it: the date for time ("2005-01-16
-// 12:00"), latitude and longitude with a hemisphere ("45.5°N", "84.753°S", "9.375°E"), other
-// numbers short ("850 hPa", "0.123457 m").
+// The value of a scalar coordinate as a title shows it, in its axis's format (value_format.h):
+// the date to the axis's resolution ("2005-01-16"), latitude and longitude with a hemisphere
+// ("0.93°N", "84.753°S"), other numbers with the axis's decimals and units ("850 hPa").
 std::string sliceValueLabel(const Coordinate& c);
 
 // "time = 2005-01-16, level = 850 hPa" from the array's scalar coordinates (those a single-index
@@ -22,14 +22,16 @@ std::string sliceValueLabel(const Coordinate& c);
 std::string sliceDescription(const DataArray& a);
 
 // "mean over lon, max over time": the reductions that made a frame, in the order applied; with
-// `areaWeighted`, the means are one "area-weighted mean over lat, lon" (see ViewSpec).
+// `areaWeighted`, the means are one "area-weighted mean over lat, lon" (see ViewSpec). Without,
+// a mean over `latitude` (the latitude dim, when there is one) says it is
+// "mean over lat (unweighted)": high-latitude cells count as much as equatorial ones.
 std::string reductionDescription(const std::vector<std::pair<std::string, ReduceOp>>& reductions,
-                                 bool areaWeighted = false);
+                                 bool areaWeighted = false, const std::string& latitude = {});
 
 // The view's title: variableTitle, then the slice description (and the reductions) after two
 // spaces.
 std::string frameTitle(const DataArray& a);
 std::string frameTitle(const DataArray& a, const std::vector<std::pair<std::string, ReduceOp>>& reductions,
-                       bool areaWeighted = false);
+                       bool areaWeighted = false, const std::string& latitude = {});
 
 } // namespace strata

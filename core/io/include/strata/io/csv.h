@@ -13,11 +13,13 @@ struct CsvResult {
     std::uint64_t bytesFromDevice = 0; // device→host bytes this export moved
 };
 
-// Long form, a header line first: for a 2-D frame one row per cell, columns
-// `<y dim>,<x dim>[,<aux coord>...],<name>` with y outer; for a line `<dim>,<name>`.
-// Coordinates as stored (time as ISO 8601), the index where a dim has no coordinate;
-// values in their dtype's shortest round-trip form, NaN as an empty field. Auxiliary
-// coordinates over exactly the frame's dims (2-D latitude/longitude) become extra columns.
+// Long form, a header line first, as xarray's to_dataframe() lays it out: for a 2-D frame one
+// row per cell, columns `<y dim>,<x dim>[,<aux coord>...][,<scalar coord>...],<name>` with y
+// outer; for a line `<dim>[,<scalar coord>...],<name>`. Auxiliary coordinates over the frame's
+// two dims (2-D latitude/longitude) and the scalar coordinates a slice left (`time` of the
+// frame at one time step) become columns. Coordinates as stored, exactly (time as ISO 8601),
+// the index where a dim has no coordinate; values in their dtype's shortest round-trip form,
+// NaN as an empty field.
 // The write is atomic and never replaces one of `protectedFiles`. Throws IoError.
 CsvResult writeCsv(const DataArray& frame, const std::string& path,
                    const std::vector<std::string>& protectedFiles = {});

@@ -1,0 +1,167 @@
+#include "strata/io/geo.h"
+
+#include <cmath>
+#include <limits>
+
+#include "strata/core/area.h"
+#include "strata/core/error.h"
+#include "strata/io/grid_mapping.h"
+
+namespace strata::io {
+namespace {
+
+std::string standardName(const Coordinate& c) { return c.attrs.text("standard_name").value_or(""); }
+
+bool isLongitude(const Coordinate& c) {
+    const std::string s = standardName(c);
+    return isLongitudeUnits(c.attrs.text("units").value_or("")) || s == "longitude" || s == "grid_longitude";
+}
+
+// A coordinate over the frame's two dims (in either order) whose `is` holds, and the flat
+// position of (row, column) in it.
+const Coordinate* over(const DataArray& frame, bool (*is)(const Coordinate&)) {
+    const std::vector<std::string> reversed(frame.dims().rbegin(), frame.dims().rend());
+    for (const auto& c : frame.coords())
+        if (!c.isIndex() && (c.dims == frame.dims() || c.dims == reversed) && is(c)) return &c;
+    return nullptr;
+}
+std::int64_t flat(const DataArray& frame, const Coordinate& c, std::int64_t row, std::int64_t column) {
+    return c.dims == frame.dims() ? row * frame.shape()[1] + column : column * frame.shape()[0] + row;
+}
+
+bool isLatitudeCoordinate(const Coordinate& c) { return isLatitude(c); }
+
+ValueFormat angleFormat(ValueFormat::Kind kind, double step) {
+    ValueFormat f;
+    f.kind = kind;
+    // Decimals that resolve a fifth of a cell.
+    f.decimals = step > 0 ? std::max(0, static_cast<int>(std::ceil(-std::log10(0.2 * step)))) : 3;
+    return f;
+}
+
+} // namespace
+
+struct LatLonLocator::Axes {
+    const Coordinate *x, *y;
+    bool xIsColumn; // frame dims (y, x); else (x, y)
+};
+
+LatLonLocator::LatLonLocator(const Dataset& ds, const DataArray& var)
+    : path_(ds.path), variable_(var.name()) {
+    const auto mappingName = var.attrs().text("grid_mapping");
+    if (!mappingName || mappingName->empty()) return;
+    try {
+        const Variable* mapping = ds.findVariable(*mappingName);
+        STRATA_EXPECTS(mapping, ValueError,
+                       "its grid_mapping '" + *mappingName + "' is not a variable of the file");
+        for (const auto& d : var.dims()) {
+            const Coordinate* c = var.coords().find(d);
+            if (!c || !c->isIndex()) continue;
+            const std::string s = standardName(*c);
+            if (s == "projection_x_coordinate") xDim_ = d;
+            if (s == "projection_y_coordinate") yDim_ = d;
+        }
+        if (xDim_.empty() || yDim_.empty()) {
+            for (const auto& d : var.dims()) { // CF's axis attribute, when the standard names are absent
+                const Coordinate* c = var.coords().find(d);
+                const std::string axis = c ? c->attrs.text("axis").value_or("") : std::string();
+                if (xDim_.empty() && axis == "X") xDim_ = d;
+                if (yDim_.empty() && axis == "Y") yDim_ = d;
+            }
+        }
+        STRATA_EXPECTS(!xDim_.empty() && !yDim_.empty(), ValueError,
+                       "it has no projection_x_coordinate and projection_y_coordinate dims");
+        xScale_ = metresPerUnit(var.coords().find(xDim_)->attrs.text("units").value_or(""));
+        yScale_ = metresPerUnit(var.coords().find(yDim_)->attrs.text("units").value_or(""));
+        unprojection_ = std::make_unique<Unprojection>(projDefinition(mapping->attrs()));
+    } catch (const Error& e) {
+        problem_ = variable_ + ": no latitude and longitude from its grid mapping: " + e.what();
+        unprojection_.reset();
+    }
+}
+
+LatLonLocator::~LatLonLocator() = default;
+
+std::optional<LatLonLocator::Axes> LatLonLocator::projectedAxes(const DataArray& frame) const {
+    if (!unprojection_ || frame.ndim() != 2) return std::nullopt;
+    const Coordinate* x = frame.coords().find(xDim_);
+    const Coordinate* y = frame.coords().find(yDim_);
+    if (!x || !y || !x->isIndex() || !y->isIndex()) return std::nullopt;
+    if (frame.dims()[0] == yDim_ && frame.dims()[1] == xDim_) return Axes{x, y, true};
+    if (frame.dims()[0] == xDim_ && frame.dims()[1] == yDim_) return Axes{x, y, false};
+    return std::nullopt;
+}
+
+std::optional<LatLon> LatLonLocator::at(const DataArray& frame, std::int64_t row, std::int64_t column) const {
+    if (frame.ndim() != 2 || row < 0 || column < 0 || row >= frame.shape()[0] || column >= frame.shape()[1])
+        return std::nullopt;
+    const Coordinate* lat = over(frame, isLatitudeCoordinate);
+    const Coordinate* lon = over(frame, isLongitude);
+    if (lat && lon)
+        return LatLon{lat->values[std::size_t(flat(frame, *lat, row, column))],
+                      lon->values[std::size_t(flat(frame, *lon, row, column))]};
+    const auto axes = projectedAxes(frame);
+    if (!axes) return std::nullopt;
+    const std::int64_t xi = axes->xIsColumn ? column : row, yi = axes->xIsColumn ? row : column;
+    const auto p = (*unprojection_)(axes->x->values[std::size_t(xi)] * xScale_,
+                                    axes->y->values[std::size_t(yi)] * yScale_);
+    return LatLon{p.lat, p.lon};
+}
+
+double LatLonLocator::cellDegrees(const DataArray& frame) const {
+    const auto axes = projectedAxes(frame);
+    if (!axes || axes->x->values.size() < 2) return 0;
+    const double metres = std::fabs(axes->x->values[1] - axes->x->values[0]) * xScale_;
+    return metres / 111'195.0; // metres in a degree of a great circle
+}
+
+ValueFormat LatLonLocator::latFormat(const DataArray& frame) const {
+    if (const Coordinate* lat = over(frame, isLatitudeCoordinate)) return lat->valueFormat();
+    return angleFormat(ValueFormat::Kind::Latitude, cellDegrees(frame));
+}
+
+ValueFormat LatLonLocator::lonFormat(const DataArray& frame) const {
+    if (const Coordinate* lon = over(frame, isLongitude)) return lon->valueFormat();
+    return angleFormat(ValueFormat::Kind::Longitude, cellDegrees(frame));
+}
+
+DataArray LatLonLocator::withLatLon(const DataArray& frame) const {
+    const auto axes = projectedAxes(frame);
+    if (!axes || frame.coords().contains("lat") || frame.coords().contains("lon")) return frame;
+    Coordinate lat, lon;
+    lat.name = "lat";
+    lon.name = "lon";
+    for (Coordinate* c : {&lat, &lon}) {
+        c->dims = frame.dims();
+        c->shape = frame.shape();
+        c->values.reserve(std::size_t(frame.size()));
+    }
+    lat.attrs.set({"units", DType::Char, std::string("degrees_north")});
+    lon.attrs.set({"units", DType::Char, std::string("degrees_east")});
+    for (std::int64_t r = 0; r < frame.shape()[0]; ++r)
+        for (std::int64_t c = 0; c < frame.shape()[1]; ++c) {
+            const auto p = at(frame, r, c);
+            lat.values.push_back(p->lat);
+            lon.values.push_back(p->lon);
+        }
+    lat.format = latFormat(frame);
+    lon.format = lonFormat(frame);
+    Coordinates coords = frame.coords();
+    coords.set(std::move(lat));
+    coords.set(std::move(lon));
+    return DataArray(frame.name(), frame.variable(), std::move(coords));
+}
+
+DataArray withLatLon(const DataArray& frame, const Dataset& ds) {
+    const DataArray* var = nullptr;
+    DataArray found;
+    try {
+        found = ds[frame.name()];
+        var = &found;
+    } catch (const Error&) {
+        return frame; // not a variable of the file (a computed one): nothing to project
+    }
+    return LatLonLocator(ds, *var).withLatLon(frame);
+}
+
+} // namespace strata::io

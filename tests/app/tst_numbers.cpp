@@ -1,0 +1,161 @@
+// The window's numbers, under Xvfb: the probe names every dim's value (dates, hemispheres, the
+// lat/lon of projected and curvilinear grids), the step box counts 1..n, titles keep their
+// width while stepping, a mean over latitude says it is unweighted, and exports get a name
+// from the view, their extension, a plain status message and the sliced dims' columns.
+#include <QApplication>
+#include <QFile>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "main_window.h"
+#include "slice_panel.h"
+#include "strata/render/frame_labels.h"
+
+using namespace strata;
+using namespace strata::app;
+
+namespace {
+
+const QString kData = QStringLiteral(STRATA_TEST_DATA);
+const QString kSample = kData + "/tas_rectilinear_grid_2D.nc";
+
+} // namespace
+
+class TestNumbers : public QObject {
+    Q_OBJECT
+    std::unique_ptr<MainWindow> w_;
+
+    bool open(const QString& path) {
+        QSignalSpy shown(w_.get(), &MainWindow::frameShown);
+        w_->openFile(path);
+        return shown.wait(20000) || shown.count() > 0;
+    }
+    bool show(const ViewSpec& spec) {
+        QSignalSpy shown(w_.get(), &MainWindow::frameShown);
+        w_->applyView(spec);
+        for (int i = 0; i < 400 && (w_->frameService()->busy() || shown.isEmpty()); ++i) shown.wait(50);
+        return !shown.isEmpty();
+    }
+    // The probe's text for the cell in the middle of the image, hovered with the mouse.
+    QString probeMiddle() {
+        ImageView* view = w_->imageView();
+        const QPoint at(view->width() / 2, view->height() / 2);
+        if (!view->pickAt(QPointF(at)).inside) return {};
+        QMouseEvent move(QEvent::MouseMove, QPointF(at), view->mapToGlobal(QPointF(at)), Qt::NoButton,
+                         Qt::NoButton, Qt::NoModifier);
+        QApplication::sendEvent(view, &move);
+        return w_->probeText();
+    }
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName("StrataTest");
+        QCoreApplication::setApplicationName("tst_numbers");
+        QSettings().clear();
+        w_ = std::make_unique<MainWindow>();
+        w_->resize(1300, 850);
+        w_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
+    }
+    void cleanupTestCase() {
+        w_.reset();
+        QSettings().clear();
+    }
+
+    // The sample at its first month: the probe says lat, lon and time, all short.
+    void probeNamesEverySlicedDim() {
+        QVERIFY(open(kSample));
+        QVERIFY(show(defaultView(*w_->dataset(), "tas")));
+        QTRY_VERIFY(!probeMiddle().isEmpty());
+        const QString text = w_->probeText();
+        QVERIFY2(text.contains(QRegularExpression("^lat = \\d+\\.\\d\\d°[NS], lon = \\d+\\.\\d\\d°[EW]?, "
+                                                  "time = 2005-01-16: tas = [0-9.]+ K$")),
+                 qPrintable(text));
+    }
+
+    // Twelve months count "1 / 12" to "12 / 12"; every title has the same length.
+    void stepBoxAndTitlesAddUp() {
+        QVERIFY(open(kSample));
+        ViewSpec spec = defaultView(*w_->dataset(), "tas");
+        QVERIFY(show(spec));
+        QSpinBox* box = w_->slicePanel()->positionBox("time");
+        QVERIFY(box);
+        QCOMPARE(box->text(), QString("1 / 12"));
+        QSet<int> lengths;
+        for (std::int64_t i = 0; i < 12; ++i) {
+            spec.indices = {{"time", i}};
+            QVERIFY(show(spec));
+            QCOMPARE(w_->view().indexOf("time"), i);
+            lengths << int(frameTitle(w_->shownFrame()).size());
+        }
+        QCOMPARE(box->text(), QString("12 / 12"));
+        QCOMPARE(lengths.size(), 1);
+        QVERIFY(QString::fromStdString(frameTitle(w_->shownFrame())).endsWith("time = 2005-12-16"));
+    }
+
+    void meanOverLatitudeSaysUnweighted() {
+        QVERIFY(open(kSample));
+        ViewSpec spec = defaultView(*w_->dataset(), "tas");
+        spec.xDim = "lon";
+        spec.yDim.clear();
+        spec.reductions = {{"lat", ReduceOp::Mean}};
+        QVERIFY(show(spec));
+        QVERIFY2(
+            QString::fromStdString(w_->lineView()->series().title).contains("mean over lat (unweighted)"),
+            w_->lineView()->series().title.c_str());
+        spec.areaWeighted = true;
+        QVERIFY(show(spec));
+        QVERIFY(
+            QString::fromStdString(w_->lineView()->series().title).contains("area-weighted mean over lat"));
+        QVERIFY(!QString::fromStdString(w_->lineView()->series().title).contains("unweighted"));
+    }
+
+    // A name from the view, ".png"/".csv" added, the message in words, time as a CSV column.
+    void exportsSayWhatTheyHold() {
+        QVERIFY(open(kSample));
+        QVERIFY(show(defaultView(*w_->dataset(), "tas")));
+        QCOMPARE(QFileInfo(w_->suggestedExportPath("png")).fileName(), QString("tas_2005-01-16.png"));
+        QTemporaryDir dir;
+        QVERIFY(w_->exportPng(dir.filePath("january"), QSize(640, 400)));
+        QVERIFY(QFileInfo::exists(dir.filePath("january.png")));
+        QCOMPARE(w_->statusBar()->currentMessage(), QString("Saved january.png, 640 × 400"));
+        QVERIFY(w_->statusBar()->toolTip().contains("copied device→host"));
+        QVERIFY(w_->exportCsv(dir.filePath("january")));
+        QFile f(dir.filePath("january.csv"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readLine().trimmed(), QByteArray("lat,lon,time,tas"));
+        QVERIFY(f.readLine().trimmed().contains(",2005-01-16T12:00:00,"));
+        QCOMPARE(w_->statusBar()->currentMessage(), QString("Saved january.csv, 18432 rows"));
+    }
+
+    // lcc_km.nc (Lambert conformal, km): the probe gives lat/lon through PROJ, inside the
+    // file's stated bounds; test_stageiv_xyt.nc: from its 2-D lat/lon.
+    void probeGivesLatLonOfOtherGrids() {
+        QVERIFY(open(kData + "/lcc_km.nc"));
+        QVERIFY(show(defaultView(*w_->dataset(), "prcp")));
+        QTRY_VERIFY(!probeMiddle().isEmpty());
+        QRegularExpression latLon("lat = (\\d+\\.\\d+)°N, lon = (\\d+\\.\\d+)°W");
+        auto m = latLon.match(w_->probeText());
+        QVERIFY2(m.hasMatch(), qPrintable(w_->probeText()));
+        QVERIFY(m.captured(1).toDouble() > 35.6 && m.captured(1).toDouble() < 41.4);
+        QVERIFY(m.captured(2).toDouble() > 101.8 && m.captured(2).toDouble() < 109.8);
+        QVERIFY(w_->probeText().contains("time = 1980-07-01 12:00"));
+
+        QVERIFY(open(kData + "/test_stageiv_xyt.nc"));
+        QVERIFY(show(defaultView(*w_->dataset(), "Total_precipitation_surface_1_Hour_Accumulation")));
+        QTRY_VERIFY(!probeMiddle().isEmpty());
+        m = latLon.match(w_->probeText());
+        QVERIFY2(m.hasMatch(), qPrintable(w_->probeText()));
+        QVERIFY2(w_->probeText().contains(QRegularExpression("time = \\d{4}-\\d\\d-\\d\\d \\d\\d:00:")),
+                 qPrintable(w_->probeText()));
+    }
+};
+
+QTEST_MAIN(TestNumbers)
+#include "tst_numbers.moc"

@@ -1,0 +1,137 @@
+// Latitude and longitude where a frame's axes are not: lcc_km.nc's Lambert conformal grid (in
+// km, through PROJ) checked against the projection's formulas worked out here (Snyder, Map
+// Projections: A Working Manual, USGS 1987, eqs. 15-1 to 15-5 with 7-9 and 14-15), and
+// test_stageiv_xyt.nc's 2-D lat(y, x) / lon(y, x).
+#include <QtTest>
+
+#include <cmath>
+
+#include "strata/core/error.h"
+#include "strata/io/csv.h"
+#include "strata/io/geo.h"
+#include "strata/io/grid_mapping.h"
+#include "strata/io/netcdf.h"
+
+using namespace strata;
+
+namespace {
+
+const std::string kData = STRATA_TEST_DATA;
+constexpr double kPi = 3.14159265358979323846;
+
+// Snyder's forward ellipsoidal Lambert conformal conic with two standard parallels: degrees
+// to metres, independent of PROJ.
+struct Lcc {
+    double a, rf, lat1, lat2, lat0, lon0;
+    double e() const {
+        const double f = 1 / rf;
+        return std::sqrt(2 * f - f * f);
+    }
+    double m(double phi) const {
+        return std::cos(phi) / std::sqrt(1 - e() * e() * std::sin(phi) * std::sin(phi));
+    }
+    double t(double phi) const {
+        const double es = e() * std::sin(phi);
+        return std::tan(kPi / 4 - phi / 2) / std::pow((1 - es) / (1 + es), e() / 2);
+    }
+    std::pair<double, double> forward(double latDeg, double lonDeg) const {
+        const double r = kPi / 180, p1 = lat1 * r, p2 = lat2 * r;
+        const double n = (std::log(m(p1)) - std::log(m(p2))) / (std::log(t(p1)) - std::log(t(p2)));
+        const double F = m(p1) / (n * std::pow(t(p1), n));
+        const double rho = a * F * std::pow(t(latDeg * r), n), rho0 = a * F * std::pow(t(lat0 * r), n);
+        const double theta = n * (lonDeg - lon0) * r;
+        return {rho * std::sin(theta), rho0 - rho * std::cos(theta)};
+    }
+};
+// lcc_km.nc's lambert_conformal_conic variable, as ncdump prints it.
+const Lcc kDaymet{6378137, 298.257223563, 25, 60, 42.5, -100};
+
+} // namespace
+
+class TestGridMapping : public QObject {
+    Q_OBJECT
+private slots:
+    void lambertConformalDefinition() {
+        const Dataset ds = io::openDataset(kData + "/lcc_km.nc");
+        const Variable* mapping = ds.findVariable("lambert_conformal_conic");
+        QVERIFY(mapping);
+        QCOMPARE(QString::fromStdString(io::projDefinition(mapping->attrs())),
+                 QString("+proj=lcc +lat_1=25 +lat_2=60 +lat_0=42.5 +lon_0=-100 +x_0=0 +y_0=0 +a=6378137 "
+                         "+rf=298.257223563 +units=m +no_defs"));
+    }
+    // A known point: Denver (39.7392°N, 104.9903°W) projected by the formulas, unprojected by PROJ.
+    void unprojectsAKnownPoint() {
+        const auto [x, y] = kDaymet.forward(39.7392, -104.9903);
+        const Dataset ds = io::openDataset(kData + "/lcc_km.nc");
+        io::Unprojection inverse(io::projDefinition(ds.findVariable("lambert_conformal_conic")->attrs()));
+        const auto p = inverse(x, y);
+        QVERIFY2(std::fabs(p.lat - 39.7392) < 1e-8 && std::fabs(p.lon + 104.9903) < 1e-8,
+                 qPrintable(QString("%1, %2").arg(p.lat, 0, 'f', 10).arg(p.lon, 0, 'f', 10)));
+    }
+    void unsupportedMappingsSaySo() {
+        Attributes a;
+        a.set({"grid_mapping_name", DType::Char, std::string("vertical_perspective")});
+        try {
+            io::projDefinition(a);
+            QFAIL("no error");
+        } catch (const ValueError& e) {
+            QVERIFY(QString(e.what()).contains("vertical_perspective"));
+        }
+        QCOMPARE(io::metresPerUnit("km"), 1000.0);
+        QVERIFY_THROWS_EXCEPTION(ValueError, io::metresPerUnit("furlong"));
+    }
+    // Every cell of the km grid: PROJ's lat/lon project back, by the formulas, to the cell's
+    // x/y in metres; and the CSV carries them as columns.
+    void projectedFrameGetsLatLon() {
+        const Dataset ds = io::openDataset(kData + "/lcc_km.nc");
+        const DataArray var = ds["prcp"];
+        io::LatLonLocator locator(ds, var);
+        QVERIFY2(locator.problem().empty(), locator.problem().c_str());
+        const DataArray frame = var.isel({{"time", std::int64_t(0)}});
+        const Coordinate* x = frame.coords().find("x");
+        const Coordinate* y = frame.coords().find("y");
+        for (std::int64_t r : {std::int64_t(0), frame.shape()[0] / 2, frame.shape()[0] - 1})
+            for (std::int64_t c : {std::int64_t(0), frame.shape()[1] - 1}) {
+                const auto ll = locator.at(frame, r, c);
+                QVERIFY(ll);
+                const auto [px, py] = kDaymet.forward(ll->lat, ll->lon);
+                QVERIFY(std::fabs(px - x->values[c] * 1000) < 1e-3 &&
+                        std::fabs(py - y->values[r] * 1000) < 1e-3);
+                // Within the file's own bounds (geospatial_lat_min .. max).
+                QVERIFY(ll->lat > 35 && ll->lat < 42 && ll->lon > -110 && ll->lon < -101);
+            }
+        QCOMPARE(locator.latFormat(frame).decimals, 3); // 1 km cells: a thousandth of a degree
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("lcc.csv").toStdString();
+        io::writeCsv(io::withLatLon(frame, ds), path);
+        QFile f(QString::fromStdString(path));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readLine().trimmed(), QByteArray("y,x,lat,lon,time,prcp"));
+        const QList<QByteArray> first = f.readLine().trimmed().split(',');
+        const auto ll = locator.at(frame, 0, 0);
+        QCOMPARE(first[2].toDouble(), ll->lat);
+        QCOMPARE(first[3].toDouble(), ll->lon);
+        QCOMPARE(first[4], QByteArray("1980-07-01T12:00:00"));
+    }
+    // test_stageiv_xyt.nc names 2-D lat(y, x) and lon(y, x): the locator reads them.
+    void twoDimensionalCoordinates() {
+        const Dataset ds = io::openDataset(kData + "/test_stageiv_xyt.nc");
+        const DataArray var = ds["Total_precipitation_surface_1_Hour_Accumulation"];
+        io::LatLonLocator locator(ds, var);
+        const DataArray frame = var.isel({{"time", std::int64_t(3)}});
+        const Coordinate* lat = ds.coords.find("lat");
+        const Coordinate* lon = ds.coords.find("lon");
+        QVERIFY(lat && lon);
+        const auto ll = locator.at(frame, 10, 20);
+        QVERIFY(ll);
+        QCOMPARE(ll->lat, lat->values[10 * 87 + 20]);
+        QCOMPARE(ll->lon, lon->values[10 * 87 + 20]);
+        // Transposed (x down, y across): the same cell.
+        const auto swapped = locator.at(frame.transpose({"x", "y"}), 20, 10);
+        QVERIFY(swapped);
+        QCOMPARE(swapped->lat, ll->lat);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestGridMapping)
+#include "tst_gridmapping.moc"
