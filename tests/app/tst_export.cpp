@@ -122,6 +122,14 @@ private slots:
         july.hi = 300;
         QTest::newRow("magma_r, fixed range, --isel")
             << QStringList{"--isel", "time=6", "--cmap", "magma_r", "--range", "250,300"} << july;
+        Expected crameri = july;
+        crameri.map = "vik";
+        crameri.reversed = false;
+        QTest::newRow("Crameri's vik by name, fixed range")
+            << QStringList{"--isel", "time=6", "--colormap", "vik", "--range", "250,300"} << crameri;
+        Expected cmocean = sample;
+        cmocean.map = "cmo.thermal";
+        QTest::newRow("cmocean's thermal by name") << QStringList{"--cmap", "cmo.thermal"} << cmocean;
         Expected global = sample;
         global.spec.indices = {{"time", 3}};
         global.map = "RdBu";

@@ -149,7 +149,11 @@ private slots:
             const auto table = colormapTable(s.colouring.colormap, reversed);
             QVERIFY(colourAt(img, g.transform.pixelX(0), g.transform.pixelY(0)) == table.front());
             QVERIFY(colourAt(img, g.transform.pixelX(1), g.transform.pixelY(0)) == table.back());
-            if (!reversed) {
+            // The whole picture against a baseline for the first maps; every other map is the
+            // same picture with other end colours, checked above.
+            static const QStringList kWithBaseline{"viridis", "magma", "plasma", "inferno",
+                                                   "cividis", "turbo", "gray",   "RdBu"};
+            if (!reversed && kWithBaseline.contains(map)) {
                 QString why = compareWithBaseline(img, "colormap_" + map);
                 QVERIFY2(why.isEmpty(), qPrintable(why));
             }
