@@ -14,6 +14,7 @@
 #include "view_roles.h"
 
 #if STRATA_HAVE_RENDER
+#include "strata/render/colormaps.h"
 #include "strata/render/frame_labels.h"
 #include "strata/render/image_export.h"
 #include "strata/render/line_plot.h"
@@ -21,6 +22,17 @@
 #endif
 
 namespace strata::app {
+
+std::string colormapList(const std::string& separator) {
+#if STRATA_HAVE_RENDER
+    std::string out;
+    for (const auto& n : colormapNames()) out += (out.empty() ? "" : separator) + n;
+    return out;
+#else
+    (void)separator;
+    return {};
+#endif
+}
 namespace {
 
 // The command line computes one view and exits: a reduction of more than a few slabs is streamed
@@ -31,9 +43,6 @@ ViewLimits commandLineLimits() {
     l.slabBytes = std::size_t(64) << 20;
     return l;
 }
-
-const char* const kColormaps[] = {"viridis", "magma", "plasma", "inferno",
-                                  "cividis", "turbo", "gray",   "RdBu"};
 
 std::int64_t parseIndex(const std::string& dim, const std::string& text) {
     std::int64_t v = 0;
@@ -198,10 +207,11 @@ ViewSpec resolveView(const CliOptions& o, const Dataset& ds) {
         colouring.reversed = true;
         cmap.resize(cmap.size() - 2);
     }
-    if (std::find(std::begin(kColormaps), std::end(kColormaps), cmap) == std::end(kColormaps))
-        throw UsageError("--cmap " + o.colormap +
-                         ": unknown colour map (viridis, magma, plasma, inferno, cividis, "
-                         "turbo, gray, RdBu; _r reverses)");
+#if STRATA_HAVE_RENDER
+    if (!hasColormap(cmap))
+        throw UsageError("--cmap " + o.colormap + ": unknown colour map (known: " + colormapList(", ") +
+                         "; _r reverses)");
+#endif
     colouring.colormap = cmap;
     if (o.range == "frame")
         colouring.range.mode = RangeMode::Frame;

@@ -12,6 +12,10 @@ namespace strata::app {
 // Throws UsageError for anything the user named that does not exist or does not fit.
 ViewSpec resolveView(const CliOptions& options, const Dataset& ds);
 
+// The names of the colour maps --cmap takes, joined by `separator` (empty in a build without
+// the render layer).
+std::string colormapList(const std::string& separator);
+
 // Runs --info / --export-*; returns the exit status (messages already printed to stderr).
 int runBatch(const CliOptions& options);
 

@@ -60,8 +60,10 @@ CliOptions parseCommandLine(const std::vector<std::string>& args) {
             o.sel.push_back(splitAssignment(a, value()));
         else if (a == "--reduce")
             o.reduce.push_back(splitAssignment(a, value()));
-        else if (a == "--cmap")
+        else if (a == "--cmap" || a == "--colormap")
             o.colormap = value();
+        else if (a == "--list-cmaps")
+            o.listColormaps = true;
         else if (a == "--range")
             o.range = value();
         else if (a == "--size")
@@ -93,8 +95,11 @@ Opens FILE (netCDF-3/4; the bundled sample when none is given). With --export-pn
   --reduce DIM=OP     reduce DIM with OP: mean, min, max, std, sum, or area-mean (an area-
                       weighted mean: cos(latitude), or the file's cell_measures areas; every
                       mean of the view joins it, e.g. --reduce lat=area-mean --reduce lon=mean)
-  --cmap NAME         colour map: viridis, magma, plasma, inferno, cividis, turbo, gray, RdBu
-                      (append _r to reverse)
+  --cmap NAME         colour map (or --colormap): viridis, magma, plasma, inferno, cividis,
+                      turbo, gray; ColorBrewer (RdBu, BrBG, RdYlBu, Blues, YlOrRd, ...);
+                      cmocean (cmo.thermal, cmo.balance, ...); Crameri (batlow, roma,
+                      vik, ...); append _r to reverse
+  --list-cmaps        print every colour map's name, one a line, and exit
   --range R           colour range: frame, global, or MIN,MAX
   --size WxH          PNG size in pixels (default 1024x768)
   --export-png PATH   write the view as PNG

@@ -26,6 +26,7 @@ struct CliOptions {
     int width = 1024, height = 768;
     std::string exportPng, exportCsv;
     bool info = false, cpu = false, gl = false, help = false, version = false, verbose = false;
+    bool listColormaps = false;
 
     bool batch() const { return !exportPng.empty() || !exportCsv.empty(); }
 };

@@ -76,6 +76,10 @@ int main(int argc, char** argv) {
         std::fputs(helpText().c_str(), stdout);
         return 0;
     }
+    if (options.listColormaps) {
+        std::printf("%s\n", colormapList("\n").c_str());
+        return 0;
+    }
     if (options.version) {
         std::printf("strata %s\n", STRATA_VERSION);
         return 0;

@@ -122,6 +122,7 @@ MainWindow::MainWindow(QWidget* parent)
                 applyView(s, dim.toStdString(), direction);
             });
     connect(colour_, &ColourPanel::changed, this, &MainWindow::onColourChanged);
+    colour_->setShownRangeSource([this] { return shownColourRange(); });
     connect(datasetPanel_, &DatasetPanel::variableChosen, this, &MainWindow::showVariable);
     connect(service_, &FrameService::frameReady, this, &MainWindow::onFrameReady);
     connect(service_, &FrameService::seriesReady, this, &MainWindow::onSeriesReady);
@@ -450,7 +451,7 @@ void MainWindow::showVariable(const QString& variablePath) {
         if (!have) {
             spec = defaultView(groupOf(*ds_, path), var.name());
             spec.variable = path;
-            spec.colouring = spec_.colouring;
+            spec.colouring = colouringFor(path); // its own, or the defaults: not the last variable's
             if (spec.xDim == spec_.xDim && spec.yDim == spec_.yDim) spec.window = spec_.window; // same axes
         }
         datasetPanel_->setCurrent(variablePath);
@@ -551,6 +552,7 @@ void MainWindow::onFrameReady(const std::shared_ptr<const FrameResult>& r) {
     if (r->fallback.fellBack) statusBar()->showMessage(q(r->fallback.reason), 8000);
     shown_ = r->frame;
     blankWhileOpening_ = false;
+    variableRange_ = r->variableRange;
     try {
         if (shown_.ndim() == 2) {
             image_->setSettings(imageSettings());

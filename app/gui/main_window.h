@@ -170,6 +170,11 @@ private:
     void chooseResidentBudget();
     void rememberView();
     void rememberViewSoon();
+    // Colour (main_window_colour.cpp): each variable's colouring, remembered by file and
+    // variable, and the range the frame is drawn with now.
+    Colouring colouringFor(const std::string& variable) const;
+    void rememberColouring();
+    MinMax shownColourRange() const;
     void addRecent(const QString& path);
     void rebuildRecentMenu();
     void refreshSeriesDims();
@@ -186,6 +191,7 @@ private:
     DataArray var_;
     ViewSpec spec_;
     DataArray shown_, series_;
+    std::optional<MinMax> variableRange_; // the shown frame's variable's extremes, when computed
     std::uint64_t wantedFrame_ = 0, wantedSeries_ = 0;
     std::map<std::uint64_t, qint64> requestedAt_; // frame id → request time (ns)
     std::optional<qint64> presentPendingSince_;

@@ -199,6 +199,7 @@ void MainWindow::rememberView() {
     rememberTimer_->stop();
     if (!ds_ || spec_.variable.empty()) return;
     QSettings().setValue("views/" + QFileInfo(q(ds_->path)).absoluteFilePath(), toJsonText(spec_));
+    rememberColouring();
 }
 
 void MainWindow::addRecent(const QString& path) {

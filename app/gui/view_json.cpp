@@ -28,8 +28,8 @@ double numberField(const QJsonObject& o, const char* key, const QString& where) 
 
 QJsonArray toJson(Rgba8 c) { return QJsonArray{c.r, c.g, c.b, c.a}; }
 
-Rgba8 colourFromJson(const QJsonValue& v) {
-    const QString rule = "\"nanColour\" must be [r, g, b, a], each an integer 0 to 255";
+Rgba8 colourFromJson(const QJsonValue& v, const char* key) {
+    const QString rule = QString("\"%1\" must be [r, g, b, a], each an integer 0 to 255").arg(key);
     const QJsonArray a = v.toArray();
     if (!v.isArray() || a.size() != 4) bad(rule);
     std::uint8_t c[4];
@@ -67,14 +67,46 @@ QJsonObject toJson(const ViewSpec& spec) {
     for (const auto& [d, op] : spec.reductions) reductions.append(QJsonArray{q(d), q(std::string(name(op)))});
     o["reductions"] = reductions;
     o["areaWeighted"] = spec.areaWeighted;
-    const Colouring& c = spec.colouring;
+    const QJsonObject colours = toJson(spec.colouring);
+    for (auto it = colours.begin(); it != colours.end(); ++it) o[it.key()] = it.value();
+    if (spec.window) o["window"] = toJson(*spec.window);
+    return o;
+}
+
+QJsonObject toJson(const Colouring& c) {
+    QJsonObject o;
     o["colormap"] = q(c.colormap);
     o["reversed"] = c.reversed;
     o["range"] = QJsonObject{
         {"mode", q(std::string(name(c.range.mode)))}, {"min", c.range.fixedMin}, {"max", c.range.fixedMax}};
     o["nanColour"] = toJson(c.nanColour);
-    if (spec.window) o["window"] = toJson(*spec.window);
+    if (c.underColour) o["underColour"] = toJson(*c.underColour);
+    if (c.overColour) o["overColour"] = toJson(*c.overColour);
     return o;
+}
+
+Colouring colouringFromJson(const QJsonObject& o) {
+    // Each field is optional: a view saved before it was has the default.
+    Colouring c;
+    if (o.contains("colormap")) c.colormap = textField(o, "colormap", true);
+    if (o.contains("reversed")) {
+        if (!o.value("reversed").isBool()) bad("\"reversed\" must be true or false");
+        c.reversed = o.value("reversed").toBool();
+    }
+    if (o.contains("range")) {
+        const QJsonObject r = o.value("range").toObject();
+        try {
+            c.range.mode = parseRangeMode(textField(r, "mode", true));
+        } catch (const ValueError& e) {
+            bad(QString::fromStdString(e.what()));
+        }
+        c.range.fixedMin = r.value("min").toDouble(0);
+        c.range.fixedMax = r.value("max").toDouble(1);
+    }
+    if (o.contains("nanColour")) c.nanColour = colourFromJson(o.value("nanColour"), "nanColour");
+    if (o.contains("underColour")) c.underColour = colourFromJson(o.value("underColour"), "underColour");
+    if (o.contains("overColour")) c.overColour = colourFromJson(o.value("overColour"), "overColour");
+    return c;
 }
 
 ViewSpec viewFromJson(const QJsonObject& o) {
@@ -113,24 +145,8 @@ ViewSpec viewFromJson(const QJsonObject& o) {
         spec.areaWeighted = o.value("areaWeighted").toBool();
     }
     // Each colour field and the window are optional: a view saved before they were has the
-    // defaults (viridis, per frame, magenta NaN, the whole frame).
-    Colouring& c = spec.colouring;
-    if (o.contains("colormap")) c.colormap = textField(o, "colormap", true);
-    if (o.contains("reversed")) {
-        if (!o.value("reversed").isBool()) bad("\"reversed\" must be true or false");
-        c.reversed = o.value("reversed").toBool();
-    }
-    if (o.contains("range")) {
-        const QJsonObject r = o.value("range").toObject();
-        try {
-            c.range.mode = parseRangeMode(textField(r, "mode", true));
-        } catch (const ValueError& e) {
-            bad(QString::fromStdString(e.what()));
-        }
-        c.range.fixedMin = r.value("min").toDouble(0);
-        c.range.fixedMax = r.value("max").toDouble(1);
-    }
-    if (o.contains("nanColour")) c.nanColour = colourFromJson(o.value("nanColour"));
+    // defaults (viridis, per frame, grey NaN, the whole frame).
+    spec.colouring = colouringFromJson(o);
     if (o.contains("window") && !o.value("window").isNull()) spec.window = windowFromJson(o.value("window"));
     return spec;
 }

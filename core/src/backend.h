@@ -33,6 +33,9 @@ struct ColormapProblem {
     double vmin = 0, vmax = 1;
     const double* range = nullptr; // if set: {vmin, vmax} on the frame's device
     Rgba8 nanColour;
+    // Below vmin, above vmax: these colours where set (else the LUT's end entries).
+    bool hasUnder = false, hasOver = false;
+    Rgba8 underColour, overColour;
     Rgba8* out = nullptr; // h*w, row-major, on the frame's device
 };
 

@@ -9,7 +9,8 @@ namespace {
 // Checks the frame, the LUT and the range, and fills everything of the problem but `out`.
 // `lutStore` keeps a contiguous copy of a strided LUT alive.
 detail::ColormapProblem prepare(const DataArray& frame, const DataArray& lut, double vmin, double vmax,
-                                const DataArray* range, Rgba8 nanColour, Stream stream, DataArray& lutStore) {
+                                const DataArray* range, const OffScaleColours& colours, Stream stream,
+                                DataArray& lutStore) {
     detail::ColormapProblem p;
     p.frame = detail::checkedView(frame, "colormap", stream);
     const std::string what = "colormap of " + detail::describe(frame);
@@ -24,7 +25,12 @@ detail::ColormapProblem prepare(const DataArray& frame, const DataArray& lut, do
     p.lutSize = static_cast<int>(lut.shape()[0]);
     p.vmin = vmin;
     p.vmax = vmax;
-    p.nanColour = nanColour;
+    p.nanColour = colours.nan;
+    // Unset, the under and over colours are the LUT's ends: what the clamp gives anyway.
+    p.hasUnder = colours.under.has_value();
+    p.hasOver = colours.over.has_value();
+    p.underColour = colours.under.value_or(Rgba8{});
+    p.overColour = colours.over.value_or(Rgba8{});
     if (range) {
         STRATA_EXPECTS(range->isLoaded() && range->dtype() == DType::Float64 && range->size() == 2 &&
                            range->variable().isContiguous(),
@@ -50,9 +56,9 @@ void run(const detail::ColormapProblem& p, Device device, Stream stream) {
 }
 
 DataArray colormapNew(const DataArray& frame, const DataArray& lut, double vmin, double vmax,
-                      const DataArray* range, Rgba8 nanColour, Stream stream) {
+                      const DataArray* range, const OffScaleColours& colours, Stream stream) {
     DataArray lutStore;
-    detail::ColormapProblem p = prepare(frame, lut, vmin, vmax, range, nanColour, stream, lutStore);
+    detail::ColormapProblem p = prepare(frame, lut, vmin, vmax, range, colours, stream, lutStore);
     const std::int64_t h = frame.shape()[0], w = frame.shape()[1];
     Buffer out = detail::allocateOn(static_cast<std::size_t>(h * w) * 4, frame.device(), stream);
     p.out = static_cast<Rgba8*>(out.data());
@@ -65,20 +71,20 @@ DataArray colormapNew(const DataArray& frame, const DataArray& lut, double vmin,
 
 } // namespace
 
-DataArray colormap(const DataArray& frame, const DataArray& lut, double vmin, double vmax, Rgba8 nanColour,
-                   Stream stream) {
-    return colormapNew(frame, lut, vmin, vmax, nullptr, nanColour, stream);
+DataArray colormap(const DataArray& frame, const DataArray& lut, double vmin, double vmax,
+                   const OffScaleColours& colours, Stream stream) {
+    return colormapNew(frame, lut, vmin, vmax, nullptr, colours, stream);
 }
 
-DataArray colormap(const DataArray& frame, const DataArray& lut, const DataArray& range, Rgba8 nanColour,
-                   Stream stream) {
-    return colormapNew(frame, lut, 0, 1, &range, nanColour, stream);
+DataArray colormap(const DataArray& frame, const DataArray& lut, const DataArray& range,
+                   const OffScaleColours& colours, Stream stream) {
+    return colormapNew(frame, lut, 0, 1, &range, colours, stream);
 }
 
 void colormapInto(const DataArray& frame, const DataArray& lut, double vmin, double vmax,
-                  const DataArray* range, Rgba8 nanColour, void* out, Stream stream) {
+                  const DataArray* range, const OffScaleColours& colours, void* out, Stream stream) {
     DataArray lutStore;
-    detail::ColormapProblem p = prepare(frame, lut, vmin, vmax, range, nanColour, stream, lutStore);
+    detail::ColormapProblem p = prepare(frame, lut, vmin, vmax, range, colours, stream, lutStore);
     STRATA_EXPECTS(out != nullptr || frame.size() == 0, ValueError, "colormapInto: no output memory given");
     p.out = static_cast<Rgba8*>(out);
     run(p, frame.device(), stream);

@@ -28,6 +28,11 @@ void combine(std::size_t& seed, const Colouring& c) {
     combine(seed, c.range.fixedMax);
     for (const std::uint8_t channel : {c.nanColour.r, c.nanColour.g, c.nanColour.b, c.nanColour.a})
         combine(seed, channel);
+    for (const std::optional<Rgba8>& end : {c.underColour, c.overColour}) {
+        combine(seed, end.has_value());
+        if (end)
+            for (const std::uint8_t channel : {end->r, end->g, end->b, end->a}) combine(seed, channel);
+    }
 }
 
 void combine(std::size_t& seed, const std::optional<ViewWindow>& w) {

@@ -5,7 +5,7 @@ list(SORT tables)
 set(body "")
 set(entries "")
 foreach(path ${tables})
-  get_filename_component(name ${path} NAME_WE)
+  get_filename_component(name ${path} NAME_WLE) # "cmo.thermal.txt": "cmo.thermal"
   string(MAKE_C_IDENTIFIER "k_${name}" id)
   file(STRINGS ${path} lines REGEX "^[0-9]")
   set(values "")

@@ -18,9 +18,15 @@ const detail::BuiltinColormap* findMap(std::string_view name) {
 
 const std::vector<std::string>& colormapNames() {
     static const std::vector<std::string> names = [] {
-        // Menu order: the perceptual maps first, then the rest; any other table after them.
-        std::vector<std::string> order = {"viridis", "magma", "plasma", "inferno",
-                                          "cividis", "turbo", "gray",   "RdBu"};
+        // Menu order: the perceptual maps first; then diverging maps, cmocean's, Crameri's
+        // and ColorBrewer's sequential ones; any other table after them.
+        std::vector<std::string> order = {
+            "viridis",  "magma",     "plasma",  "inferno",   "cividis", "turbo",       "gray",
+            "RdBu",     "RdYlBu",    "BrBG",    "PuOr",      "PiYG",    "Spectral",    "cmo.balance",
+            "cmo.curl", "vik",       "roma",    "berlin",    "cork",    "cmo.thermal", "cmo.haline",
+            "cmo.deep", "cmo.dense", "cmo.amp", "cmo.tempo", "cmo.ice", "batlow",      "lajolla",
+            "oslo",     "davos",     "Blues",   "Greens",    "Reds",    "Greys",       "YlOrRd",
+            "YlGnBu",   "PuBu"};
         std::vector<std::string> out;
         for (const auto& n : order)
             if (findMap(n)) out.push_back(n);

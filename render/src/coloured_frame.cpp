@@ -17,13 +17,16 @@ ColouredFrame colourFrame(const DataArray& frame, const Colouring& colouring,
     c.order = order;
     c.range = frameColourRange(colouring.range, frame, variableRange);
     std::vector<Rgba8> table = colormapTable(colouring.colormap, colouring.reversed);
-    Rgba8 nan = colouring.nanColour;
+    OffScaleColours off = colouring.offScale();
     if (order == PixelOrder::Bgra) {
-        for (Rgba8& t : table) std::swap(t.r, t.b);
-        std::swap(nan.r, nan.b);
+        auto swapped = [](Rgba8 x) { return Rgba8{x.b, x.g, x.r, x.a}; };
+        for (Rgba8& t : table) t = swapped(t);
+        off.nan = swapped(off.nan);
+        if (off.under) off.under = swapped(*off.under);
+        if (off.over) off.over = swapped(*off.over);
     }
     const DataArray lut = colormapLut(table, Device::host(), Stream::host());
-    c.rgba = colormap(frame, lut, c.range.first, c.range.second, nan, Stream::host());
+    c.rgba = colormap(frame, lut, c.range.first, c.range.second, off, Stream::host());
     return c;
 }
 

@@ -152,7 +152,7 @@ void FrameTexture::updateRgba(const DataArray& rgba, bool bgra) {
 }
 
 void FrameTexture::update(const DataArray& frame, const DataArray& lut, double vmin, double vmax,
-                          const DataArray* deviceRange, Rgba8 nanColour) {
+                          const DataArray* deviceRange, const OffScaleColours& colours) {
     STRATA_EXPECTS(frame.ndim() == 2, ValueError,
                    "FrameTexture: the frame '" + frame.name() + "' must be 2-D, it has " +
                        std::to_string(frame.ndim()) + " dims");
@@ -168,8 +168,8 @@ void FrameTexture::update(const DataArray& frame, const DataArray& lut, double v
     resize(static_cast<int>(w), static_cast<int>(h));
 
     if (frame.device().isHost()) {
-        DataArray rgba = deviceRange ? colormap(frame, lut, *deviceRange, nanColour, Stream::host())
-                                     : colormap(frame, lut, vmin, vmax, nanColour, Stream::host());
+        DataArray rgba = deviceRange ? colormap(frame, lut, *deviceRange, colours, Stream::host())
+                                     : colormap(frame, lut, vmin, vmax, colours, Stream::host());
         uploadFromHost(rgba);
         path_ = {FramePath::HostUpload, "the frame is on the host (computed on the CPU)"};
         return;
@@ -177,15 +177,15 @@ void FrameTexture::update(const DataArray& frame, const DataArray& lut, double v
     const Stream stream = frameStream(frame);
     if (ensureInterop(frame)) {
         interop_->pbo->write(stream, [&](void* out, std::size_t) {
-            colormapInto(frame, lut, vmin, vmax, deviceRange, nanColour, out, stream);
+            colormapInto(frame, lut, vmin, vmax, deviceRange, colours, out, stream);
         });
         uploadFromPbo();
         path_ = {FramePath::Interop, "frame on " + frame.device().toString() + ", GL on " + glRenderer()};
         return;
     }
     // Interop unavailable: colour-map on the device, bring the RGBA over (counted), upload.
-    DataArray rgba = deviceRange ? colormap(frame, lut, *deviceRange, nanColour, stream)
-                                 : colormap(frame, lut, vmin, vmax, nanColour, stream);
+    DataArray rgba = deviceRange ? colormap(frame, lut, *deviceRange, colours, stream)
+                                 : colormap(frame, lut, vmin, vmax, colours, stream);
     uploadFromHost(rgba.asHost());
     path_ = {FramePath::HostUpload, interopProblem_ + "; the RGBA frame crosses to the host"};
 }

@@ -151,7 +151,7 @@ void ImageAnnotations::build(vtkRenderer* back, const AnnotationContent& c) {
         axesKey_ = std::move(k);
         ++rebuilt_;
     }
-    if (BarKey k{c.layout, c.table, c.range, c.barTitle}; k != barKey_) {
+    if (BarKey k{c.layout, c.bar, c.barTitle}; k != barKey_) {
         clear(bar_);
         buildBar(bar_, c);
         barKey_ = std::move(k);
@@ -195,27 +195,56 @@ void ImageAnnotations::buildAxes(Group& g, const AnnotationContent& c) {
 }
 
 void ImageAnnotations::buildBar(Group& g, const AnnotationContent& c) {
-    // The colour bar: one cell per LUT entry, low at the bottom, exactly the map's colours.
+    // The colour bar: one cell per LUT entry, low at the bottom, exactly the map's colours;
+    // triangles in the under and over colours beyond a fixed range; the missing swatch.
     const ViewLayout& l = c.layout;
     const double s = l.scale;
     const double tickLen = 5 * s, labelSize = 12 * s, titleSize = 13 * s, h = 0.5 * s;
     const PixelRect& cb = l.colourBar;
-    if (c.table.empty() || cb.height() <= 0) return;
+    const ColourBarContent& bar = c.bar;
+    if (bar.table.empty() || cb.height() <= 0) return;
+    const ColourBarPlan plan = planColourBar(l, bar);
+    const PixelRect& bands = plan.bands;
     vtkNew<vtkPoints> pts;
     vtkNew<vtkCellArray> cells;
     vtkNew<vtkUnsignedCharArray> colours;
     colours->SetNumberOfComponents(4);
-    const auto n = static_cast<vtkIdType>(c.table.size());
+    const auto n = static_cast<vtkIdType>(bar.table.size());
     for (vtkIdType i = 0; i <= n; ++i) {
-        double y = cb.y0 + cb.height() * static_cast<double>(i) / static_cast<double>(n);
-        pts->InsertNextPoint(cb.x0, y, 0);
-        pts->InsertNextPoint(cb.x1, y, 0);
+        double y = bands.y0 + bands.height() * static_cast<double>(i) / static_cast<double>(n);
+        pts->InsertNextPoint(bands.x0, y, 0);
+        pts->InsertNextPoint(bands.x1, y, 0);
     }
     for (vtkIdType i = 0; i < n; ++i) {
         vtkIdType q[4] = {2 * i, 2 * i + 1, 2 * i + 3, 2 * i + 2};
         cells->InsertNextCell(4, q);
-        const Rgba8& col = c.table[static_cast<std::size_t>(i)];
+        const Rgba8& col = bar.table[static_cast<std::size_t>(i)];
         colours->InsertNextTuple4(col.r, col.g, col.b, 255);
+    }
+    Lines ticks;
+    auto triangle = [&](const Triangle& t, const Rgba8& col) {
+        vtkIdType ids[3];
+        for (int k = 0; k < 3; ++k) ids[k] = pts->InsertNextPoint(t.xy[2 * k], t.xy[2 * k + 1], 0);
+        cells->InsertNextCell(3, ids);
+        colours->InsertNextTuple4(col.r, col.g, col.b, 255);
+        // The slanted edges: the base is the bands' border's.
+        for (int k = 1; k < 3; ++k)
+            ticks.add(t.xy[2 * k], t.xy[2 * k + 1], t.xy[(2 * k + 2) % 6], t.xy[(2 * k + 3) % 6]);
+    };
+    if (plan.under) triangle(*plan.under, bar.under);
+    if (plan.over) triangle(*plan.over, bar.over);
+    if (plan.missing) {
+        const PixelRect& m = *plan.missing;
+        vtkIdType ids[4];
+        ids[0] = pts->InsertNextPoint(m.x0, m.y0, 0);
+        ids[1] = pts->InsertNextPoint(m.x1, m.y0, 0);
+        ids[2] = pts->InsertNextPoint(m.x1, m.y1, 0);
+        ids[3] = pts->InsertNextPoint(m.x0, m.y1, 0);
+        cells->InsertNextCell(4, ids);
+        colours->InsertNextTuple4(bar.missing->r, bar.missing->g, bar.missing->b, 255);
+        ticks.rect({m.x0 - h, m.y0 - h, m.x1 + h, m.y1 + h});
+        add(g, text(kMissingLabel, plan.missingLabelX, plan.missingLabelY, labelSize, Align::Left,
+                    VAlign::Centre));
     }
     vtkNew<vtkPolyData> pd;
     pd->SetPoints(pts);
@@ -225,14 +254,13 @@ void ImageAnnotations::buildBar(Group& g, const AnnotationContent& c) {
     mapper->SetInputData(pd);
     mapper->SetScalarModeToUseCellData();
     mapper->SetColorModeToDirectScalars();
-    vtkNew<vtkActor2D> bar;
-    bar->SetMapper(mapper);
-    add(g, bar);
-    Lines ticks;
-    ticks.rect({cb.x0 - h, cb.y0 - h, cb.x1 + h, cb.y1 + h});
-    const auto [vmin, vmax] = c.range;
-    for (const Tick& k : niceTicks(vmin, vmax, tickTarget(cb.height(), 45 * s))) {
-        const double py = std::round(cb.y0 + (k.value - vmin) / (vmax - vmin) * cb.height()) + 0.5;
+    vtkNew<vtkActor2D> barActor;
+    barActor->SetMapper(mapper);
+    add(g, barActor);
+    ticks.rect({bands.x0 - h, bands.y0 - h, bands.x1 + h, bands.y1 + h});
+    const auto [vmin, vmax] = bar.range;
+    for (const Tick& k : niceTicks(vmin, vmax, tickTarget(bands.height(), 45 * s))) {
+        const double py = std::round(plan.valueY(k.value, bar.range)) + 0.5;
         ticks.add(cb.x1 + h, py, cb.x1 + h + tickLen, py);
         add(g, text(k.label, cb.x1 + tickLen + 3 * s, py, labelSize, Align::Left, VAlign::Centre));
     }

@@ -1,6 +1,7 @@
 #pragma once
 // Everything around the frame, drawn as 2-D props in the back renderer: the plot's border,
-// the axes' ticks, labels and titles, the colour bar with its ticks and units, the title.
+// the axes' ticks, labels and titles, the colour bar with its ticks and units (and its
+// triangles beyond a fixed range and its "missing" swatch), the title.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -8,6 +9,7 @@
 
 #include <vtkNew.h>
 
+#include "colour_bar_plan.h"
 #include "strata/core/ops.h"
 #include "strata/render/colour_range.h"
 #include "strata/render/view_layout.h"
@@ -23,8 +25,7 @@ struct AnnotationContent {
     const AxisGrid* x = nullptr;
     const AxisGrid* y = nullptr;
     std::uint64_t gridVersion = 0; // changes whenever x or y draw differently (ticks, titles)
-    std::vector<Rgba8> table;      // the colour map, low values first
-    MinMax range{0, 1};
+    ColourBarContent bar;
     std::string title;
     std::string barTitle; // the variable's units
 };
@@ -54,8 +55,7 @@ private:
     };
     struct BarKey {
         ViewLayout layout;
-        std::vector<Rgba8> table;
-        MinMax range;
+        ColourBarContent bar;
         std::string title;
         friend bool operator==(const BarKey&, const BarKey&) = default;
     };

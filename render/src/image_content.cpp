@@ -1,6 +1,7 @@
 #include "image_content.h"
 
 #include "strata/core/error.h"
+#include "strata/core/ops.h"
 #include "strata/render/colormaps.h"
 #include "strata/render/frame_labels.h"
 
@@ -27,6 +28,8 @@ bool ImageContent::setFrame(ImageFrame frame) {
     const bool sameGrid = frame_ && x.edges == x_.edges && y.edges == y_.edges;
     if (!frame_ || !sameGrid || !drawsAlike(x, x_) || !drawsAlike(y, y_)) ++gridVersion_;
     frame_ = std::move(frame);
+    hasMissing_.reset();
+    extremes_.reset();
     x_ = std::move(x);
     y_ = std::move(y);
     // The grids point into the frame's coordinates: take them from the stored copy.
@@ -69,6 +72,26 @@ Pick ImageContent::pick(const ViewLayout& layout, double px, double py) const {
 std::string ImageContent::title() const {
     if (!frame_) return {};
     return frame_->title.empty() ? frameTitle(frame_->frame) : frame_->title;
+}
+
+FrameValues ImageContent::frameValues() const {
+    FrameValues v;
+    if (!frame_) return v;
+    if (!hasMissing_) {
+        const DataArray& f = frame_->frame;
+        bool missing = false;
+        if (isFloating(f.dtype()) && f.size() > 0) {
+            const DataArray count = reduce(f, f.dims(), ReduceOp::Count, defaultStream(f.device()));
+            missing = count.asHost().values<double>().at(0) < static_cast<double>(f.size());
+        }
+        hasMissing_ = missing;
+    }
+    v.missing = *hasMissing_;
+    if (settings_.colouring.range.mode == RangeMode::Fixed) {
+        if (!extremes_) extremes_ = minmaxValues(frame_->frame);
+        v.extremes = *extremes_;
+    }
+    return v;
 }
 
 std::string ImageContent::barTitle() const {

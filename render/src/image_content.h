@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "colour_bar_plan.h"
 #include "strata/render/image_settings.h"
 
 namespace strata::detail {
@@ -39,6 +40,10 @@ public:
     std::uint64_t gridVersion() const { return gridVersion_; }
     std::string title() const;    // the frame's, else frameTitle
     std::string barTitle() const; // the variable's units
+    // What the colour bar needs of the frame's values: whether one is missing (NaN: counted once
+    // per frame, 8 bytes from a device) for the "missing" swatch, and, with a fixed range, its
+    // extremes (16 bytes) for the triangles of values beyond.
+    FrameValues frameValues() const;
 
 private:
     std::optional<ImageFrame> frame_;
@@ -46,6 +51,8 @@ private:
     bool regular_ = false;
     std::uint64_t gridVersion_ = 0;
     ImageViewSettings settings_;
+    mutable std::optional<bool> hasMissing_;
+    mutable std::optional<MinMax> extremes_;
 };
 
 } // namespace strata::detail

@@ -91,7 +91,7 @@ void ImageScene::updateTexture() {
         colouredAhead_ = true;
     } else {
         range_ = frameColourRange(colouring.range, f, frame.variableRange);
-        texture_->update(f, lut_, range_.first, range_.second, nullptr, colouring.nanColour);
+        texture_->update(f, lut_, range_.first, range_.second, nullptr, colouring.offScale());
         colouredAhead_ = false;
     }
     textureDirty_ = false;
@@ -127,8 +127,7 @@ void ImageScene::prepare(int width, int height, double scale) {
     c.x = &content_.xGrid();
     c.y = &content_.yGrid();
     c.gridVersion = content_.gridVersion();
-    c.table = table_;
-    c.range = range_;
+    c.bar = colourBarContent(content_.settings().colouring, table_, range_, content_.frameValues());
     c.title = content_.title();
     c.barTitle = content_.barTitle();
     annotations_.build(back_, c);

@@ -3,10 +3,13 @@
 #include <QFont>
 #include <QFontMetricsF>
 #include <QPainter>
+#include <QPen>
+#include <QPolygonF>
 #include <QRegion>
 #include <cmath>
 #include <cstring>
 
+#include "colour_bar_plan.h"
 #include "strata/core/error.h"
 #include "strata/render/colormaps.h"
 #include "strata/render/ticks.h"
@@ -220,29 +223,55 @@ void RasterScene::paintAxes(QPainter& p) const {
 }
 
 void RasterScene::paintColourBar(QPainter& p) const {
-    // One band per map entry, low at the bottom, exactly the map's colours.
+    // One band per map entry, low at the bottom, exactly the map's colours; triangles in the
+    // under and over colours beyond a fixed range; the missing swatch below.
     const ViewLayout& l = layout_;
     const double s = l.scale, tickLen = 5 * s, labelSize = 12 * s, titleSize = 13 * s,
                  lw = std::max(1.0, std::round(s));
     const PixelRect& cb = l.colourBar;
     const int H = l.height;
     if (table_.empty() || cb.height() <= 0) return;
+    const ColourBarContent bar =
+        colourBarContent(content_.settings().colouring, table_, range(), content_.frameValues());
+    const ColourBarPlan plan = planColourBar(l, bar);
+    const PixelRect& bands = plan.bands;
     const auto n = static_cast<double>(table_.size());
+    const QRect clip(static_cast<int>(std::lround(bands.x0)), static_cast<int>(std::lround(H - bands.y1)),
+                     static_cast<int>(std::lround(bands.width())),
+                     static_cast<int>(std::lround(bands.height())));
     for (std::size_t i = 0; i < table_.size(); ++i) {
-        const double b = cb.y0 + cb.height() * static_cast<double>(i) / n;
-        const double top = cb.y0 + cb.height() * static_cast<double>(i + 1) / n;
+        const double b = bands.y0 + bands.height() * static_cast<double>(i) / n;
+        const double top = bands.y0 + bands.height() * static_cast<double>(i + 1) / n;
         const Rgba8& c = table_[i];
-        const QRectF band(cb.x0, H - top, cb.width(), top - b);
-        p.fillRect(band.toAlignedRect().intersected(QRect(static_cast<int>(std::lround(cb.x0)),
-                                                          static_cast<int>(std::lround(H - cb.y1)),
-                                                          static_cast<int>(std::lround(cb.width())),
-                                                          static_cast<int>(std::lround(cb.height())))),
-                   QColor(c.r, c.g, c.b));
+        const QRectF band(bands.x0, H - top, bands.width(), top - b);
+        p.fillRect(band.toAlignedRect().intersected(clip), QColor(c.r, c.g, c.b));
     }
-    border(p, H, cb, lw);
+    border(p, H, bands, lw);
+    auto triangle = [&](const Triangle& t, const Rgba8& c) {
+        QPolygonF corners;
+        for (int k = 0; k < 3; ++k) corners << QPointF(t.xy[2 * k], H - t.xy[2 * k + 1]);
+        p.save();
+        p.setRenderHint(QPainter::Antialiasing, false);
+        p.setPen(Qt::NoPen);
+        p.setBrush(QColor(c.r, c.g, c.b));
+        p.drawPolygon(corners);
+        p.setPen(QPen(kInk, lw)); // the slanted edges: the base is the bands' border's
+        p.drawLine(corners[1], corners[2]);
+        p.drawLine(corners[2], corners[0]);
+        p.restore();
+    };
+    if (plan.under) triangle(*plan.under, bar.under);
+    if (plan.over) triangle(*plan.over, bar.over);
+    if (plan.missing) {
+        const PixelRect& m = *plan.missing;
+        fill(p, H, m.x0, m.y0, m.x1, m.y1, QColor(bar.missing->r, bar.missing->g, bar.missing->b));
+        border(p, H, m, lw);
+        text(p, QString::fromUtf8(kMissingLabel), plan.missingLabelX, H - plan.missingLabelY, labelSize,
+             Align::Left, VAlign::Centre);
+    }
     const auto [vmin, vmax] = range();
-    for (const Tick& k : niceTicks(vmin, vmax, tickTarget(cb.height(), 45 * s))) {
-        const double py = std::round(cb.y0 + (k.value - vmin) / (vmax - vmin) * cb.height());
+    for (const Tick& k : niceTicks(vmin, vmax, tickTarget(bands.height(), 45 * s))) {
+        const double py = std::round(plan.valueY(k.value, {vmin, vmax}));
         fill(p, H, cb.x1 + lw, py, cb.x1 + lw + tickLen, py + lw, kInk);
         text(p, QString::fromStdString(k.label), cb.x1 + tickLen + 3 * s, H - (py + 0.5), labelSize,
              Align::Left, VAlign::Centre);

@@ -71,11 +71,35 @@ private slots:
     void helpListsEveryOption() {
         const Run r = runStrata({"--help"});
         QCOMPARE(r.status, 0);
-        for (const char* o :
-             {"--var", "--x", "--y", "--isel", "--sel", "--reduce", "--cmap", "--range", "--size",
-              "--export-png", "--export-csv", "--info", "--cpu", "--gl", "--help", "--version", "--verbose"})
+        for (const char* o : {"--var", "--x", "--y", "--isel", "--sel", "--reduce", "--cmap", "--range",
+                              "--size", "--export-png", "--export-csv", "--list-cmaps", "--colormap",
+                              "--info", "--cpu", "--gl", "--help", "--version", "--verbose"})
             QVERIFY2(r.out.contains(o), o);
         QVERIFY(r.out.contains("example"));
+    }
+
+    // The maps scientists expect, by name: cmocean's, Crameri's and ColorBrewer's, listed by
+    // --list-cmaps and taken by --cmap (or --colormap), reversed with _r.
+    void colourMapsByName() {
+        const Run list = runStrata({"--list-cmaps"});
+        QCOMPARE(list.status, 0);
+        const QStringList names = list.out.split('\n', Qt::SkipEmptyParts);
+        for (const char* n : {"viridis", "cmo.thermal", "cmo.balance", "batlow", "vik", "roma", "BrBG",
+                              "RdYlBu", "YlOrRd", "Blues"})
+            QVERIFY2(names.contains(n), n);
+        const QString csv = QDir::tempPath() + "/strata-cmap.csv";
+        for (const QStringList& cmap :
+             {QStringList{"--cmap", "cmo.balance_r"}, QStringList{"--colormap", "batlow"},
+              QStringList{"--cmap", "Spectral"}}) {
+            QFile::remove(csv);
+            const Run r = runStrata(QStringList{kSample, "--export-csv", csv} + cmap);
+            QVERIFY2(r.status == 0, qPrintable(cmap.join(' ') + ": " + r.err));
+            QVERIFY(QFile::exists(csv));
+        }
+        QFile::remove(csv);
+        const Run bad = runStrata({kSample, "--cmap", "cmo.nope", "--export-csv", csv});
+        QCOMPARE(bad.status, 2);
+        QVERIFY2(bad.err.contains("cmo.thermal") && bad.err.contains("batlow"), qPrintable(bad.err));
     }
 
     void misuseExitsTwoWithOneLine_data() {

@@ -5,6 +5,7 @@
 
 #include "app/strata_process.h"
 
+#include "../../render/src/colour_bar_plan.h"
 #include "render/image_compare.h"
 #include "render/render_fixtures.h"
 #include "strata/core/view.h"
@@ -121,6 +122,14 @@ private slots:
         july.hi = 300;
         QTest::newRow("magma_r, fixed range, --isel")
             << QStringList{"--isel", "time=6", "--cmap", "magma_r", "--range", "250,300"} << july;
+        Expected crameri = july;
+        crameri.map = "vik";
+        crameri.reversed = false;
+        QTest::newRow("Crameri's vik by name, fixed range")
+            << QStringList{"--isel", "time=6", "--colormap", "vik", "--range", "250,300"} << crameri;
+        Expected cmocean = sample;
+        cmocean.map = "cmo.thermal";
+        QTest::newRow("cmocean's thermal by name") << QStringList{"--cmap", "cmo.thermal"} << cmocean;
         Expected global = sample;
         global.spec.indices = {{"time", 3}};
         global.map = "RdBu";
@@ -168,7 +177,7 @@ private slots:
             for (std::int64_t j = 0; j < cols; j += 7) {
                 const double v = values[std::size_t(i * cols + j)];
                 const Rgba8 want =
-                    test::expectedColour(table, v, range.first, range.second, {255, 0, 255, 255});
+                    test::expectedColour(table, v, range.first, range.second, Colouring().nanColour);
                 const Rgba8 got = test::colourAt(img, t.pixelX(x.centres[j]), t.pixelY(y.centres[i]));
                 QVERIFY2(got == want, qPrintable(QString("cell (%1, %2) = %3: %4, want %5")
                                                      .arg(i)
@@ -178,8 +187,22 @@ private slots:
                 ++checked;
             }
         QVERIFY(checked > 100);
-        // The colour bar, bottom (low) to top (high): the map's entries.
-        const PixelRect& cb = layout.colourBar;
+        // The colour bar, bottom (low) to top (high): the map's entries; beyond a fixed range
+        // that the frame passes, triangles in the map's end colours.
+        strata::detail::ColourBarContent content;
+        const MinMax extremes = minmaxValues(frame);
+        content.extendLow = expected.range == Expected::Fixed && extremes.first < range.first;
+        content.extendHigh = expected.range == Expected::Fixed && extremes.second > range.second;
+        const strata::detail::ColourBarPlan plan = strata::detail::planColourBar(layout, content);
+        QCOMPARE(bool(plan.under), content.extendLow);
+        QCOMPARE(bool(plan.over), content.extendHigh);
+        if (plan.under)
+            QCOMPARE(test::str(test::colourAt(img, plan.under->xy[4], plan.under->xy[5] + 4)),
+                     test::str(table.front()));
+        if (plan.over)
+            QCOMPARE(test::str(test::colourAt(img, plan.over->xy[4], plan.over->xy[5] - 4)),
+                     test::str(table.back()));
+        const PixelRect& cb = plan.bands;
         for (int k : {0, 64, 128, 192, 255}) {
             const Rgba8 got = test::colourAt(img, (cb.x0 + cb.x1) / 2, cb.y0 + cb.height() * (k + 0.5) / 256);
             bool near = false;

@@ -28,6 +28,7 @@ ViewSpec zoomedView() {
     v.colouring.reversed = true;
     v.colouring.range = {RangeMode::Fixed, -3.25, 4.5};
     v.colouring.nanColour = {12, 34, 56, 78};
+    v.colouring.overColour = Rgba8{200, 10, 20, 255};
     v.window = ViewWindow{10.5, 187.125, -33.3, 61.0 / 3};
     return v;
 }
@@ -63,6 +64,8 @@ private slots:
         const QJsonObject o = toJson(zoomedView());
         QCOMPARE(o.value("colormap").toString(), QString("RdBu"));
         QCOMPARE(o.value("nanColour").toArray(), (QJsonArray{12, 34, 56, 78}));
+        QCOMPARE(o.value("overColour").toArray(), (QJsonArray{200, 10, 20, 255}));
+        QVERIFY(!o.contains("underColour")); // unset: the map's end
         const QJsonObject w = o.value("window").toObject();
         QCOMPARE(w.value("x0").toDouble(), 10.5);
         QCOMPARE(w.value("x1").toDouble(), 187.125);

@@ -82,6 +82,33 @@ private slots:
         QVERIFY(pixels(mapOn(b, inf, makeLut(4), 0, 1)) == std::vector<Rgba8>({entry(3), entry(0)}));
     }
 
+    // Values beyond [vmin, vmax] take the under and over colours where given (the LUT's ends
+    // where not); vmin and vmax themselves, NaN and ±inf follow the same rule; every dtype.
+    void underAndOverColours_data() { STRATA_BACKEND_ROWS(); }
+    void underAndOverColours() {
+        STRATA_BACKEND(b);
+        const double nan = std::nan("");
+        const Rgba8 under{10, 20, 30, 255}, over{200, 210, 220, 255};
+        const DataArray frame =
+            test::makeArray(DType::Float64, {"y", "x"}, {2, 4}, {-1, 0, 0.5, 1, 2, nan, -INFINITY, INFINITY});
+        const DataArray f = b.put(frame), lut = b.put(makeLut(4));
+        const Stream s = f.variable().buffer() ? f.variable().buffer()->stream() : Stream::host();
+        const DataArray both = test::poisoned([&] { return colormap(f, lut, 0, 1, {kNan, under, over}, s); });
+        QVERIFY(pixels(both) ==
+                std::vector<Rgba8>({under, entry(0), entry(2), entry(3), over, kNan, under, over}));
+        const DataArray onlyOver = test::poisoned([&] {
+            return colormap(f, lut, 0, 1, {kNan, std::nullopt, over}, s);
+        });
+        QVERIFY(pixels(onlyOver) ==
+                std::vector<Rgba8>({entry(0), entry(0), entry(2), entry(3), over, kNan, entry(0), over}));
+        // Into caller memory too, and for integers (5 and 40 beyond [10, 30]).
+        const DataArray ints = b.put(test::makeArray(DType::Int16, {"y", "x"}, {1, 3}, {5, 20, 40}));
+        const DataArray r = test::poisoned([&] {
+            return colormap(ints, lut, 10, 30, {kNan, under, over}, s);
+        });
+        QVERIFY(pixels(r) == std::vector<Rgba8>({under, entry(2), over}));
+    }
+
     void everyDtypeAndStrides_data() { STRATA_BACKEND_ROWS(); }
     void everyDtypeAndStrides() {
         STRATA_BACKEND(b);

@@ -44,7 +44,15 @@ const std::vector<Change>& changes() {
         {"range mode", [](ViewSpec& s) { s.colouring.range.mode = RangeMode::Frame; }},
         {"fixed min", [](ViewSpec& s) { s.colouring.range.fixedMin = -2; }},
         {"fixed max", [](ViewSpec& s) { s.colouring.range.fixedMax = 2; }},
-        {"NaN colour", [](ViewSpec& s) { s.colouring.nanColour.g = 128; }},
+        {"NaN colour", [](ViewSpec& s) { s.colouring.nanColour.g = 200; }},
+        {"under colour",
+         [](ViewSpec& s) {
+             s.colouring.underColour = Rgba8{0, 0, 0, 255};
+         }},
+        {"over colour",
+         [](ViewSpec& s) {
+             s.colouring.overColour = Rgba8{0, 0, 0, 255};
+         }},
         {"NaN alpha", [](ViewSpec& s) { s.colouring.nanColour.a = 0; }},
         {"window x0", [](ViewSpec& s) { s.window->x0 = 10; }},
         {"window y1", [](ViewSpec& s) { s.window->y1 = 40; }},
@@ -92,16 +100,21 @@ private slots:
     }
 
     void colouringDefaults() {
-        // The colouring a view starts with: viridis, not reversed, per frame, NaN in magenta.
+        // The colouring a view starts with: viridis, not reversed, per frame, NaN in a neutral
+        // grey (not a loud colour that looks like data), no under or over colour.
         const Colouring c;
         QCOMPARE(c.colormap, std::string("viridis"));
         QVERIFY(!c.reversed);
         QCOMPARE(c.range.mode, RangeMode::Frame);
-        QVERIFY(c.nanColour == (Rgba8{255, 0, 255, 255}));
+        QVERIFY(c.nanColour.r == c.nanColour.g && c.nanColour.g == c.nanColour.b);
+        QVERIFY(!c.underColour && !c.overColour);
         QVERIFY(ViewSpec().colouring == c);
         QVERIFY(!ViewSpec().window);
         Colouring other = c;
         other.nanColour.b = 0;
+        QVERIFY(other != c);
+        other = c;
+        other.overColour = Rgba8{1, 2, 3, 255};
         QVERIFY(other != c);
     }
 };

@@ -3,6 +3,7 @@
 #include <QtTest/QtTest>
 
 #include <cmath>
+#include <set>
 
 #include "strata/core/error.h"
 #include "strata/render/colormaps.h"
@@ -34,14 +35,19 @@ class TestColormaps : public QObject {
     Q_OBJECT
 private slots:
     void names() {
+        // The perceptual maps first, then the diverging ones, cmocean's, Crameri's and
+        // ColorBrewer's: each name once.
         const auto& n = colormapNames();
-        const std::vector<std::string> expected = {"viridis", "magma", "plasma", "inferno",
-                                                   "cividis", "turbo", "gray",   "RdBu"};
-        QCOMPARE(n.size(), expected.size());
-        for (std::size_t i = 0; i < n.size(); ++i)
-            QCOMPARE(QString::fromStdString(n[i]), QString::fromStdString(expected[i]));
-        QVERIFY(hasColormap("turbo"));
+        const std::vector<std::string> first = {"viridis", "magma", "plasma", "inferno",
+                                                "cividis", "turbo", "gray",   "RdBu"};
+        QCOMPARE(n.size(), std::size_t(37));
+        for (std::size_t i = 0; i < first.size(); ++i)
+            QCOMPARE(QString::fromStdString(n[i]), QString::fromStdString(first[i]));
+        QCOMPARE(std::set<std::string>(n.begin(), n.end()).size(), n.size());
+        for (const char* name : {"turbo", "cmo.thermal", "cmo.balance", "batlow", "vik", "BrBG", "Blues"})
+            QVERIFY2(hasColormap(name), name);
         QVERIFY(!hasColormap("jet"));
+        QVERIFY(!hasColormap("cmo")); // the table "cmo.thermal" is not cut at its dot
     }
 
     void ends_data() {
@@ -58,6 +64,20 @@ private slots:
         QTest::newRow("plasma") << "plasma"
                                 << "0d0887"
                                 << "f0f921";
+        // The new families: ColorBrewer's class ends, cmocean's and Crameri's table ends (the
+        // generator keeps every anchor's end exact).
+        QTest::newRow("Blues") << "Blues"
+                               << "f7fbff"
+                               << "08306b";
+        QTest::newRow("BrBG") << "BrBG"
+                              << "543005"
+                              << "003c30";
+        QTest::newRow("cmo.thermal") << "cmo.thermal"
+                                     << "042333"
+                                     << "e8fa5b";
+        QTest::newRow("batlow") << "batlow"
+                                << "011959"
+                                << "faccfa";
         QTest::newRow("inferno") << "inferno"
                                  << "000004"
                                  << "fcffa4";
@@ -98,6 +118,38 @@ private slots:
         for (std::size_t i = 8; i < t.size(); i += 8)
             QVERIFY2(lightness(t[i]) > lightness(t[i - 8]), qPrintable(QString::number(i)));
     }
+    // The sequential maps of cmocean, Crameri and ColorBrewer change lightness one way only;
+    // the diverging ones are lightest in the middle (berlin: darkest).
+    void sequentialMapsAreMonotonic_data() {
+        QTest::addColumn<QString>("map");
+        QTest::addColumn<bool>("rising");
+        for (const char* m : {"cmo.thermal", "cmo.haline", "cmo.ice", "batlow", "lajolla", "oslo", "davos"})
+            QTest::newRow(m) << m << true;
+        for (const char* m : {"cmo.deep", "cmo.dense", "cmo.amp", "cmo.tempo", "Blues", "Greens", "Reds",
+                              "Greys", "YlOrRd", "YlGnBu", "PuBu"})
+            QTest::newRow(m) << m << false;
+    }
+    void sequentialMapsAreMonotonic() {
+        QFETCH(QString, map);
+        QFETCH(bool, rising);
+        auto t = colormapTable(map.toStdString());
+        for (std::size_t i = 8; i < t.size(); i += 8)
+            QVERIFY2((lightness(t[i]) > lightness(t[i - 8])) == rising, qPrintable(QString::number(i)));
+    }
+    void divergingMapsTurnInTheMiddle_data() {
+        QTest::addColumn<QString>("map");
+        for (const char* m : {"RdYlBu", "BrBG", "PuOr", "PiYG", "Spectral", "cmo.balance", "cmo.curl", "vik",
+                              "roma", "cork", "berlin"})
+            QTest::newRow(m) << m;
+    }
+    void divergingMapsTurnInTheMiddle() {
+        QFETCH(QString, map);
+        auto t = colormapTable(map.toStdString());
+        const double mid = lightness(t[128]), sign = map == "berlin" ? -1 : 1;
+        for (std::size_t i : {0, 32, 96, 160, 224, 255})
+            QVERIFY2(sign * (mid - lightness(t[i])) > 0, qPrintable(QString::number(i)));
+    }
+
     void grayIsLinear() {
         auto t = colormapTable("gray");
         for (int i = 0; i < 256; ++i)

@@ -124,7 +124,8 @@ private slots:
         Rgba8 got = colourAt(img, g.transform.pixelX(45), g.transform.pixelY(45));
         QVERIFY(got ==
                 expectedColour(table, static_cast<float>(analytic(45, 45)), lo, hi, s.colouring.nanColour));
-        QString why = compareWithBaseline(img, "nan_cells");
+        // With its "missing" swatch by the colour bar (about 500 pixels: under the default 0.2 %).
+        QString why = compareWithBaseline(img, "nan_cells", Tolerance{24, 0.0003});
         QVERIFY2(why.isEmpty(), qPrintable(why));
     }
 
@@ -148,7 +149,11 @@ private slots:
             const auto table = colormapTable(s.colouring.colormap, reversed);
             QVERIFY(colourAt(img, g.transform.pixelX(0), g.transform.pixelY(0)) == table.front());
             QVERIFY(colourAt(img, g.transform.pixelX(1), g.transform.pixelY(0)) == table.back());
-            if (!reversed) {
+            // The whole picture against a baseline for the first maps; every other map is the
+            // same picture with other end colours, checked above.
+            static const QStringList kWithBaseline{"viridis", "magma", "plasma", "inferno",
+                                                   "cividis", "turbo", "gray",   "RdBu"};
+            if (!reversed && kWithBaseline.contains(map)) {
                 QString why = compareWithBaseline(img, "colormap_" + map);
                 QVERIFY2(why.isEmpty(), qPrintable(why));
             }

@@ -187,14 +187,15 @@ private slots:
 
     void redrawsOnlyWhatAStepChanges() {
         // A step through time: the same grid, other values, another title. The axes' props (and
-        // their text textures) are kept; the title is made anew; the picture is still exactly
-        // what export draws for the new frame.
+        // their text textures) are kept; the title is made anew, and the colour bar (its
+        // "missing" swatch goes with the NaN block); the picture is still exactly what export
+        // draws for the new frame.
         QVERIFY(!view_->grabImage().isNull());
         const DataArray next = lonLatFrame(false, false); // the NaN block filled in
         const ImageFrame step{next, "analytic field  time = 2"};
         view_->setFrame(step);
         QImage shown = view_->grabImage();
-        QCOMPARE(view_->annotationGroupsRebuilt(), gl() ? 1 : -1); // the title (the range is fixed)
+        QCOMPARE(view_->annotationGroupsRebuilt(), gl() ? 2 : -1); // title and bar (the range is fixed)
         QVERIFY2(sameContent(shown, renderImage(step, settings_, QSize(kW, kH))),
                  qPrintable(saveDifference(shown, renderImage(step, settings_, QSize(kW, kH)), "step", 2)));
         // Nothing changed: nothing rebuilt.

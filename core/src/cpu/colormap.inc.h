@@ -1,6 +1,7 @@
 // The colour-map loop, compiled per instruction-set variant; included by reduce_isa_*.cpp.
 // t = (v − vmin) / (vmax − vmin) in double, index = clamp(floor(t·n), 0, n−1), NaN →
-// nanColour, vmax <= vmin (or a NaN range) → entry 0: the CUDA backend's formula. floor is
+// nanColour, where set v < vmin → under and v > vmax → over, vmax <= vmin (or a NaN range)
+// → entry 0: the CUDA backend's formula. floor is
 // not called: after clamping t·n to [0, n−1] (NaN → 0), truncation gives floor's index.
 // Both clamps are written as max/min patterns, which the compiler vectorises.
 
@@ -27,6 +28,19 @@ STRATA_INLINE void tileColours(const T* __restrict v, const std::int32_t* __rest
     }
 }
 
+// The tile's values beyond [lo, hi] recoloured: below → underBits, above → overBits (NaN is
+// neither).
+template <class T>
+STRATA_INLINE void tileBeyond(const T* __restrict v, int m, double lo, double hi, std::uint32_t underBits,
+                              std::uint32_t overBits, std::uint32_t* __restrict dst) {
+    for (int i = 0; i < m; ++i) {
+        const double x = static_cast<double>(v[i]);
+        const std::uint32_t below = 0u - static_cast<std::uint32_t>(x < lo);
+        const std::uint32_t above = 0u - static_cast<std::uint32_t>(x > hi);
+        dst[i] = (dst[i] & ~(below | above)) | (underBits & below) | (overBits & above);
+    }
+}
+
 template <class T> void colormapTyped(const ColormapProblem& p) {
     const T* frame = static_cast<const T*>(p.frame.data);
     const std::int64_t h = p.frame.shape[0], w = p.frame.shape[1];
@@ -43,6 +57,11 @@ template <class T> void colormapTyped(const ColormapProblem& p) {
     const std::uint32_t* lut = table.data();
     std::uint32_t nanBits;
     std::memcpy(&nanBits, &p.nanColour, 4);
+    // Unset, under and over are the LUT's ends (what the clamp gives): one pass serves both.
+    std::uint32_t underBits = lut[0], overBits = lut[p.lutSize - 1];
+    if (p.hasUnder) std::memcpy(&underBits, &p.underColour, 4);
+    if (p.hasOver) std::memcpy(&overBits, &p.overColour, 4);
+    const bool beyond = (p.hasUnder || p.hasOver) && !flat;
     std::uint32_t* out = reinterpret_cast<std::uint32_t*>(p.out);
     constexpr int kTile = 512;
     parallelFor(h, std::max<std::int64_t>(1, 32768 / std::max<std::int64_t>(1, w)),
@@ -65,6 +84,7 @@ template <class T> void colormapTyped(const ColormapProblem& p) {
                             else
                                 tileIndices(v, m, lo, span, n, top, idx);
                             tileColours(v, idx, m, lut, nanBits, o + x0);
+                            if (beyond) tileBeyond(v, m, lo, hi, underBits, overBits, o + x0);
                         }
                     }
                 });

@@ -1,7 +1,8 @@
 // Colour-maps a 2-D frame into RGBA8: t = (v − vmin) / (vmax − vmin) in double (the exact
 // division of the formula, as the CPU does: a frame is ~1e6 pixels, so it costs well under a
-// microsecond), index = clamp(floor(t · n), 0, n − 1); NaN → nanColour; vmax <= vmin (or a
-// NaN range) → entry 0. The range is read on the device when given (a minmax() result).
+// microsecond), index = clamp(floor(t · n), 0, n − 1); NaN → nanColour; where set,
+// v < vmin → under and v > vmax → over; vmax <= vmin (or a NaN range) → entry 0. The range is read on the
+// device when given (a minmax() result).
 #include <cstring>
 
 #include "backend.h"
@@ -21,6 +22,8 @@ struct ColormapArgs {
     double vmin = 0, vmax = 1;
     const double* range = nullptr;
     unsigned nan = 0; // the NaN colour's bytes
+    bool hasUnder = false, hasOver = false;
+    unsigned under = 0, over = 0;
     unsigned char* out = nullptr;
 };
 
@@ -52,6 +55,10 @@ template <class T, bool Aligned> __global__ void __launch_bounds__(256) colormap
             c = a.nan;
         } else if (flat) {
             c = lutEntry<Aligned>(a.lut, 0);
+        } else if (a.hasUnder && double(v) < lo) {
+            c = a.under;
+        } else if (a.hasOver && double(v) > hi) {
+            c = a.over;
         } else {
             const double t = (double(v) - lo) / span;
             const double f = floor(t * n);
@@ -89,6 +96,10 @@ void colormapCuda(const ColormapProblem& p, Stream stream) {
     a.vmax = p.vmax;
     a.range = p.range;
     std::memcpy(&a.nan, &p.nanColour, 4);
+    a.hasUnder = p.hasUnder;
+    a.hasOver = p.hasOver;
+    std::memcpy(&a.under, &p.underColour, 4);
+    std::memcpy(&a.over, &p.overColour, 4);
     a.out = reinterpret_cast<unsigned char*>(p.out);
     if (a.h == 0 || a.w == 0) return;
     const bool aligned =

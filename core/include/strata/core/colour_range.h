@@ -3,6 +3,7 @@
 // whole colouring (map, direction, range, NaN colour) as one value. (render/ resolves the range
 // to the [vmin, vmax] the colour map and the colour bar use.)
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -33,13 +34,31 @@ struct Rgba8 {
     friend bool operator==(const Rgba8&, const Rgba8&) = default;
 };
 
+// The colours of values a colour map does not cover: missing ones (NaN), and, when set, those
+// below vmin (under) and above vmax (over); unset, those take the map's end colours.
+struct OffScaleColours {
+    Rgba8 nan;
+    std::optional<Rgba8> under, over;
+    OffScaleColours(Rgba8 nanColour, std::optional<Rgba8> underColour = {}, // NOLINT: implicit
+                    std::optional<Rgba8> overColour = {})
+        : nan(nanColour), under(underColour), over(overColour) {}
+    friend bool operator==(const OffScaleColours&, const OffScaleColours&) = default;
+};
+
+// The missing-value colour by default: a neutral grey, told apart from the frame by the colour
+// bar's "missing" swatch (and lighter than the grey shown outside the frame).
+inline constexpr Rgba8 kDefaultNanColour{128, 128, 128, 255};
+
 // Everything that decides a frame's colours once its values are known: the view, the image
 // view, colour-mapped frames and the command line's PNG each hold one.
 struct Colouring {
     std::string colormap = "viridis";
     bool reversed = false;
     ColourRange range;
-    Rgba8 nanColour{255, 0, 255, 255}; // magenta: in none of the maps
+    Rgba8 nanColour = kDefaultNanColour;
+    // Values beyond a fixed range (unset: the map's end colours; only Fixed leaves values beyond).
+    std::optional<Rgba8> underColour, overColour;
+    OffScaleColours offScale() const { return {nanColour, underColour, overColour}; }
     friend bool operator==(const Colouring&, const Colouring&) = default;
 };
 

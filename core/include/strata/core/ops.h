@@ -53,17 +53,18 @@ DataArray histogram(const DataArray& a, int bins, double lo, double hi, Stream s
 
 // Colour-maps a 2-D frame (any numeric dtype, any strides) into RGBA8, row-major, row 0 =
 // frame row 0: t = (v − vmin) / (vmax − vmin) in double, index = clamp(floor(t · n), 0, n−1)
-// for a LUT of n entries; NaN → nanColour; vmax <= vmin maps every finite value to entry 0.
-// `lut` is a uint8 array of shape {n, 4} on the frame's device (upload it once).
-// The result is a uint8 array of shape {h, w, 4}.
-DataArray colormap(const DataArray& frame, const DataArray& lut, double vmin, double vmax, Rgba8 nanColour,
-                   Stream stream);
+// for a LUT of n entries; NaN → colours.nan; v < vmin → colours.under and v > vmax →
+// colours.over where those are set (else the end entries); vmax <= vmin maps every finite
+// value to entry 0. `lut` is a uint8 array of shape {n, 4} on the frame's device (upload it
+// once). The result is a uint8 array of shape {h, w, 4}.
+DataArray colormap(const DataArray& frame, const DataArray& lut, double vmin, double vmax,
+                   const OffScaleColours& colours, Stream stream);
 // As above with the range read on the device from a minmax() result (no host round trip).
-DataArray colormap(const DataArray& frame, const DataArray& lut, const DataArray& range, Rgba8 nanColour,
-                   Stream stream);
+DataArray colormap(const DataArray& frame, const DataArray& lut, const DataArray& range,
+                   const OffScaleColours& colours, Stream stream);
 // Writes into caller-owned memory on the frame's device (h·w·4 bytes; e.g. a mapped GL buffer).
 // `range` may be null (then vmin/vmax are used) or a minmax() result.
 void colormapInto(const DataArray& frame, const DataArray& lut, double vmin, double vmax,
-                  const DataArray* range, Rgba8 nanColour, void* out, Stream stream);
+                  const DataArray* range, const OffScaleColours& colours, void* out, Stream stream);
 
 } // namespace strata

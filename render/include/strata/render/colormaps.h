@@ -10,7 +10,8 @@
 
 namespace strata {
 
-// Names of the built-in maps, in menu order (viridis first).
+// Names of the built-in maps, in menu order (viridis first). resources/colormaps/NOTICE names
+// each map's source and licence.
 const std::vector<std::string>& colormapNames();
 bool hasColormap(std::string_view name);
 

@@ -43,7 +43,7 @@ public:
     // `deviceRange` when given (a minmax() result on the frame's device, read there), else
     // [vmin, vmax]. GL commands are queued, not finished.
     void update(const DataArray& frame, const DataArray& lut, double vmin, double vmax,
-                const DataArray* deviceRange, Rgba8 nanColour);
+                const DataArray* deviceRange, const OffScaleColours& colours);
 
     // The texture filled with pixels already colour-mapped on the host (uint8 {rows, columns,
     // 4}, contiguous, bytes R, G, B, A or with `bgra` B, G, R, A): the host upload path

@@ -1,0 +1,180 @@
+// The window's colour state as a user meets it: a fixed range belongs to its variable (another
+// file starts from its own or the defaults, and coming back restores it); choosing Fixed starts
+// from the range shown; a range the fields refuse is said at the field and the last valid one
+// stays; the map previews follow Reverse; the colour of missing values is set in the panel.
+#include <QtTest>
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QToolButton>
+
+#include "colour_panel.h"
+#include "main_window.h"
+#include "strata/core/ops.h"
+#include "strata/render/colormaps.h"
+
+using namespace strata;
+using namespace strata::app;
+
+namespace {
+
+const QString kData = QStringLiteral(STRATA_TEST_DATA);
+const QString kSample = kData + "/../../resources/sample/tas_rectilinear_grid_2D.nc";
+const QString kHgt = kData + "/hgt.nc";
+const QString kLcc = kData + "/lcc_km.nc";
+
+QString str(MinMax r) { return QString("[%1, %2]").arg(r.first, 0, 'g', 10).arg(r.second, 0, 'g', 10); }
+
+} // namespace
+
+class TestColourState : public QObject {
+    Q_OBJECT
+    std::unique_ptr<MainWindow> w_;
+
+    bool open(const QString& path) {
+        QSignalSpy shown(w_.get(), &MainWindow::frameShown);
+        w_->openFile(path);
+        return shown.wait(20000) || shown.count() > 0;
+    }
+    // The frame shown's own finite extremes.
+    MinMax shownExtremes() const { return minmaxValues(w_->shownFrame()); }
+    ColourPanel* panel() const { return w_->colourPanel(); }
+    void typeRange(const QString& lo, const QString& hi) {
+        panel()->minEdit()->setText(lo);
+        panel()->maxEdit()->setText(hi);
+        emit panel()->maxEdit()->editingFinished();
+    }
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName("StrataTest");
+        QCoreApplication::setApplicationName("tst_colourstate");
+        QSettings().clear();
+        w_ = std::make_unique<MainWindow>();
+        w_->resize(1300, 850);
+        w_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
+    }
+    void cleanupTestCase() {
+        w_.reset();
+        QSettings().clear();
+    }
+
+    // Choosing Fixed keeps the picture: the fields start from the range drawn, not from 0 to 1.
+    void choosingFixedStartsFromTheShownRange() {
+        QVERIFY(open(kSample));
+        QCOMPARE(w_->view().colouring.range.mode, RangeMode::Frame);
+        const MinMax shown = shownExtremes();
+        QTRY_COMPARE(str(w_->imageView()->colourRange()), str(shown));
+        panel()->modeBox()->setCurrentIndex(2); // Fixed
+        const ColourRange& r = w_->view().colouring.range;
+        QCOMPARE(r.mode, RangeMode::Fixed);
+        QCOMPARE(str({r.fixedMin, r.fixedMax}), str(shown));
+        QVERIFY(!panel()->minEdit()->text().isEmpty() && panel()->minEdit()->isEnabled());
+        QTRY_COMPARE(str(w_->imageView()->colourRange()), str(shown));
+    }
+
+    // min >= max (or not a number) is refused at the field, and the range drawn stays the last
+    // valid one.
+    void aRefusedRangeIsSaidAtTheField() {
+        QVERIFY(w_->dataset());
+        panel()->modeBox()->setCurrentIndex(2);
+        typeRange("250", "300");
+        QTRY_COMPARE(str(w_->imageView()->colourRange()), str({250, 300}));
+        QVERIFY(!panel()->rangeError()->isVisibleTo(panel()));
+        for (const auto& [lo, hi] : {std::pair{"300", "250"}, std::pair{"270", "270"}}) {
+            typeRange(lo, hi);
+            QVERIFY(panel()->rangeError()->isVisibleTo(panel()));
+            QVERIFY2(panel()->rangeError()->text().contains("below"),
+                     qPrintable(panel()->rangeError()->text()));
+            QVERIFY(!panel()->minEdit()->toolTip().isEmpty());
+            QVERIFY(panel()->minEdit()->styleSheet().contains("border"));
+            QCOMPARE(w_->view().colouring.range.fixedMin, 250.0);
+            QCOMPARE(w_->view().colouring.range.fixedMax, 300.0);
+            QCOMPARE(str(w_->imageView()->colourRange()), str({250, 300}));
+        }
+        typeRange("260", "290");
+        QVERIFY(!panel()->rangeError()->isVisibleTo(panel()));
+        QVERIFY(panel()->minEdit()->styleSheet().isEmpty());
+        QTRY_COMPARE(str(w_->imageView()->colourRange()), str({260, 290}));
+        typeRange("250", "300");
+        QTRY_COMPARE(str(w_->imageView()->colourRange()), str({250, 300}));
+    }
+
+    // The sample's fixed 250–300 K is not hgt's (geopotential metres) nor lcc_km's range: each
+    // starts from its own (here: the defaults, per frame); back on the sample, 250–300 again.
+    void aFixedRangeStaysWithItsVariable() {
+        QVERIFY(open(kSample));
+        panel()->modeBox()->setCurrentIndex(2);
+        typeRange("250", "300");
+        QTRY_COMPARE(str(w_->imageView()->colourRange()), str({250, 300}));
+        for (const QString& other : {kHgt, kLcc}) {
+            QVERIFY(open(other));
+            QCOMPARE(w_->view().colouring.range.mode, RangeMode::Frame);
+            const MinMax own = shownExtremes(); // lcc_km's first frame is all 0: drawn over 0 ± 0.5
+            const MinMax drawn = own.first < own.second ? own : MinMax{own.first - 0.5, own.second + 0.5};
+            QTRY_COMPARE(str(w_->imageView()->colourRange()), str(drawn));
+            QCOMPARE(panel()->modeBox()->currentIndex(), 0);
+            QVERIFY(panel()->minEdit()->text().isEmpty());
+        }
+        QVERIFY(open(kSample));
+        QCOMPARE(w_->view().colouring.range.mode, RangeMode::Fixed);
+        QTRY_COMPARE(str(w_->imageView()->colourRange()), str({250, 300}));
+        QCOMPARE(panel()->modeBox()->currentIndex(), 2);
+    }
+
+    // Another variable of the same file starts from its own colours too (lat_bnds has none).
+    void anotherVariableStartsFromItsOwn() {
+        QVERIFY(open(kSample));
+        QCOMPARE(w_->view().colouring.range.mode, RangeMode::Fixed); // remembered above
+        QSignalSpy shown(w_.get(), &MainWindow::frameShown);
+        w_->showVariable("lat_bnds");
+        QVERIFY(shown.wait(20000) || shown.count() > 0);
+        QCOMPARE(QString::fromStdString(w_->view().variable), QString("lat_bnds"));
+        QCOMPARE(w_->view().colouring.range.mode, RangeMode::Frame);
+        w_->showVariable("tas");
+        QTRY_COMPARE(w_->view().colouring.range.mode, RangeMode::Fixed);
+    }
+
+    // The previews in the map list run low to high, and high to low once Reverse is ticked.
+    void thePreviewsFollowReverse() {
+        QComboBox* maps = panel()->mapBox();
+        const int i = maps->findText("batlow");
+        QVERIFY(i >= 0);
+        const auto table = colormapTable("batlow");
+        auto leftmost = [&] {
+            const QImage img = maps->itemIcon(i).pixmap(QSize(96, 14)).toImage();
+            const QRgb c = img.pixel(0, img.height() / 2);
+            return Rgba8{std::uint8_t(qRed(c)), std::uint8_t(qGreen(c)), std::uint8_t(qBlue(c)), 255};
+        };
+        panel()->reverseBox()->setChecked(false);
+        QVERIFY(leftmost() == table.front());
+        panel()->reverseBox()->setChecked(true);
+        QVERIFY(leftmost() == table.back());
+        panel()->reverseBox()->setChecked(false);
+        QVERIFY(leftmost() == table.front());
+    }
+
+    // Missing values are grey unless set; the panel sets their colour, and the view draws it.
+    void theMissingColourIsSetInThePanel() {
+        QVERIFY(w_->dataset());
+        const Rgba8 grey = Colouring().nanColour;
+        QVERIFY(grey.r == grey.g && grey.g == grey.b);
+        QVERIFY(panel()->nanButton()->isVisibleTo(panel()));
+        const Rgba8 teal{0, 128, 128, 255};
+        panel()->setNanColour(teal);
+        QVERIFY(w_->view().colouring.nanColour == teal);
+        QVERIFY(w_->imageView()->settings().colouring.nanColour == teal);
+        const Rgba8 under{1, 2, 3, 255};
+        panel()->setUnderColour(under);
+        QVERIFY(w_->view().colouring.underColour == under);
+        panel()->setUnderColour(std::nullopt);
+        QVERIFY(!w_->view().colouring.underColour);
+    }
+};
+
+QTEST_MAIN(TestColourState)
+#include "tst_colourstate.moc"
