@@ -50,6 +50,7 @@ packApp() {
     # The tests that draw device frames through the window's GL (each holds the CUDA kernels:
     # ~30 MB apiece, so only these travel).
     for t in tst_imageview tst_frametexture; do exes+=("$BUILD/tests/render/$t"); done
+    exes+=("$BUILD/tests/app/tst_exportbytes") # its cuda rows export from the device (STRATA_APP_BINARY)
     exes+=("$BUILD/tests/app/tst_mainwindow")
     local qtp=/usr/lib/x86_64-linux-gnu/qt6/plugins
     cp "$qtp/platforms/libqxcb.so" "$stage/plugins/platforms/"
@@ -85,7 +86,7 @@ unpackX() {
 runTest() {
     local t=$1 log pid waited=0
     log="$OUT/$(basename "$t").log"
-    STRATA_REQUIRE_GPU=1 STRATA_APP_BINARY=/opt/app/bin/strata STRATA_TEST_OUTPUT="$OUT/images" \
+    STRATA_REQUIRE_GPU=1 STRATA_EXPECT_INTEROP=1 STRATA_APP_BINARY=/opt/app/bin/strata STRATA_TEST_OUTPUT="$OUT/images" \
         LD_LIBRARY_PATH=$APP "$t" -v1 >"$log" 2>&1 &
     pid=$!
     while kill -0 $pid 2>/dev/null && ((waited < ${WINDOW_TEST_S:-120})); do sleep 1; ((waited++)); done

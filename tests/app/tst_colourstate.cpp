@@ -80,7 +80,7 @@ private slots:
     // min >= max (or not a number) is refused at the field, and the range drawn stays the last
     // valid one.
     void aRefusedRangeIsSaidAtTheField() {
-        QVERIFY(w_->dataset());
+        QVERIFY(open(kSample));
         panel()->modeBox()->setCurrentIndex(2);
         typeRange("250", "300");
         QTRY_COMPARE(str(w_->imageView()->colourRange()), str({250, 300}));
@@ -129,7 +129,10 @@ private slots:
     // Another variable of the same file starts from its own colours too (lat_bnds has none).
     void anotherVariableStartsFromItsOwn() {
         QVERIFY(open(kSample));
-        QCOMPARE(w_->view().colouring.range.mode, RangeMode::Fixed); // remembered above
+        panel()->modeBox()->setCurrentIndex(2); // the sample's tas: Fixed 250-300
+        typeRange("250", "300");
+        QTRY_COMPARE(str(w_->imageView()->colourRange()), str({250, 300}));
+        QCOMPARE(w_->view().colouring.range.mode, RangeMode::Fixed);
         QSignalSpy shown(w_.get(), &MainWindow::frameShown);
         w_->showVariable("lat_bnds");
         QVERIFY(shown.wait(20000) || shown.count() > 0);
@@ -160,7 +163,7 @@ private slots:
 
     // Missing values are grey unless set; the panel sets their colour, and the view draws it.
     void theMissingColourIsSetInThePanel() {
-        QVERIFY(w_->dataset());
+        QVERIFY(open(kSample));
         const Rgba8 grey = Colouring().nanColour;
         QVERIFY(grey.r == grey.g && grey.g == grey.b);
         QVERIFY(panel()->nanButton()->isVisibleTo(panel()));
