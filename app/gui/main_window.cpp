@@ -326,23 +326,12 @@ void MainWindow::openFile(const QString& path, std::optional<ViewSpec> initial) 
         }
         return out;
     }));
-    warmGl();
-}
-
-void MainWindow::warmGl() {
-    if (computeDevice().isHost() || stack_->currentWidget() != message_) return;
-    image_->prepareGl();
-    if (!image_->drawsWithGl()) return; // no GL views: the raster path draws, nothing to warm
-    stack_->setCurrentWidget(image_);
-    blankWhileOpening_ = true;
 }
 
 void MainWindow::cancelOpen() {
     if (!openWatcher_) return;
     ++openGeneration_; // its result, when it comes, is dropped
     openWatcher_ = nullptr;
-    if (blankWhileOpening_) stack_->setCurrentWidget(message_);
-    blankWhileOpening_ = false;
     progress_->hide();
     cancel_->hide();
     statusBar()->showMessage(tr("Opening cancelled"), 5000);
@@ -352,8 +341,6 @@ bool MainWindow::opening() const { return openWatcher_ != nullptr; }
 
 void MainWindow::onOpened(const QString& path, std::optional<ViewSpec> initial, const OpenOutcome& outcome) {
     if (!outcome.error.isEmpty()) {
-        if (blankWhileOpening_) stack_->setCurrentWidget(message_); // what was there before
-        blankWhileOpening_ = false;
         showError(tr("Cannot open %1").arg(QFileInfo(path).fileName()), outcome.error, true);
         emit openFailed(outcome.error);
         return;
@@ -551,7 +538,6 @@ void MainWindow::onFrameReady(const std::shared_ptr<const FrameResult>& r) {
     updateDeviceLabel(&r->fallback);
     if (r->fallback.fellBack) statusBar()->showMessage(q(r->fallback.reason), 8000);
     shown_ = r->frame;
-    blankWhileOpening_ = false;
     variableRange_ = r->variableRange;
     try {
         if (shown_.ndim() == 2) {

@@ -59,9 +59,6 @@ public:
     // show first (from the command line or a saved view), fitted to the file.
     void openFile(const QString& path, std::optional<ViewSpec> initial = std::nullopt);
     void cancelOpen();
-    // While a file opens on a GPU, the image view's GL surface is made and shown blank, so
-    // the GL driver's first-frame setup overlaps the open (see ImageView::prepareGl).
-    void warmGl();
     // A view for the next file opened, worked out from its dataset (the command line's
     // --var, --x, ... once the file is open); used once.
     void setInitialView(std::function<ViewSpec(const Dataset&)> resolve) {
@@ -226,7 +223,6 @@ private:
     QPushButton* cancelLoad_ = nullptr;
     QPointer<QMessageBox> errorBox_;
     bool traceFrames_ = false;
-    bool blankWhileOpening_ = false; // warmGl showed the blank image view in the message's place
     bool verbose_ = false;
     QTimer* rememberTimer_ = nullptr;
     QTimer* labelTimer_ = nullptr;

@@ -57,10 +57,6 @@ void ImageView::useGl(bool gl) {
     surface_->widget()->setVisible(gl);
 }
 
-void ImageView::prepareGl() {
-    if (!gl_) useGl(true);
-}
-
 void ImageView::glPrepared(const std::exception* e) {
     if (e)
         drawFailed(*e);

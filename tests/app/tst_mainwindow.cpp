@@ -27,7 +27,6 @@
 #include "colour_panel.h"
 #include "dataset_panel.h"
 #include "dimension_bar.h"
-#include "gpu_skip.h"
 #include "io/nc_write.h"
 #include "main_window.h"
 #include "slice_panel.h"
@@ -841,25 +840,6 @@ private slots:
         }
         QVERIFY(open(kSample));
         verifyShown();
-    }
-
-    // On a GPU the image view's GL surface is made while a file opens, so that the GL driver's
-    // first-frame setup overlaps the open, and shown blank; a failed open puts the message back.
-    void warmsGlWhileOpening() {
-        if (computeDevice().isHost())
-            STRATA_SKIP_WITHOUT_GPU("GL is warmed only where frames are on a device");
-        MainWindow w;
-        w.resize(900, 600);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        auto* message = w.findChild<QLabel*>("centralMessage");
-        QVERIFY(message && message->isVisible());
-        QSignalSpy failed(&w, &MainWindow::openFailed);
-        w.openFile(QDir::temp().filePath("strata-no-such-file.nc"));
-        QVERIFY(w.imageView()->drawsWithGl()); // at once: before the open has ended
-        QVERIFY(w.imageView()->isVisible() && !message->isVisible());
-        QVERIFY(failed.count() == 1 || failed.wait(30000));
-        QVERIFY(message->isVisible() && !w.imageView()->isVisible());
     }
 
     void cancelOpening() {

@@ -43,11 +43,6 @@ public:
     void setPresentation(ImagePresentation p); // takes effect at the next frame
     ImagePresentation presentation() const { return presentation_; }
     bool drawsWithGl() const { return gl_; } // the current frame goes through GL
-    // Makes the GL surface before its first frame and shows it blank (white, as the raster
-    // view without a frame): VTK's views load, the native window and its context are made and
-    // VTK sets GL up now, not when the first device frame is waiting. Idle when GL already
-    // draws or cannot.
-    void prepareGl();
 
     void setFrame(ImageFrame frame); // throws ValueError for a frame that is not 2-D
     void clearFrame();
