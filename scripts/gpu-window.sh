@@ -210,6 +210,12 @@ PY
             "$WINDOW_BENCH_FILE" --strata /opt/app/bin/strata --strata-opts "--range global" --reps 1 \
             --steps "${WINDOW_BENCH_STEPS:-60}" --series b2b --out "$OUT/window-bench-global.json" >"$OUT/window-bench-global.log" 2>&1
         echo "window bench (global range) rc=$?"; grep "^rep" "$OUT/window-bench-global.log"
+        # Time to first frame at a second launch: the settings folder (and the GL driver's shader
+        # cache under it) kept from the first.
+        PYTHONPATH=/opt/x/usr/lib/python3/dist-packages LD_LIBRARY_PATH=$APP python3 "$ROOT/bench/app/run_app_bench.py" \
+            "$WINDOW_BENCH_FILE" --strata /opt/app/bin/strata --reps 4 --series "" --keep-home \
+            --out "$OUT/window-bench-relaunch.json" >"$OUT/window-bench-relaunch.log" 2>&1
+        echo "window bench (relaunch) rc=$?"; grep "^rep" "$OUT/window-bench-relaunch.log"
         # Switching a reduction: the time chip between Reduce (mean) and Slice, 20 times.
         PYTHONPATH=/opt/x/usr/lib/python3/dist-packages LD_LIBRARY_PATH=$APP python3 "$ROOT/bench/app/run_app_bench.py" \
             "$WINDOW_BENCH_FILE" --strata /opt/app/bin/strata --reps 1 --steps 20 --series reduce \

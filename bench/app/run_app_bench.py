@@ -256,7 +256,8 @@ SERIES = {  # name: (pace between presses or None for back-to-back, pause after 
 
 def one_run(args, rep, d, series):
     home = os.path.join(TMP, "appbench", "home")
-    shutil.rmtree(home, ignore_errors=True)  # no remembered views, no recent files
+    if not args.keep_home or rep == 0:  # no remembered views, no recent files, no GL shader cache
+        shutil.rmtree(home, ignore_errors=True)
     os.makedirs(os.path.join(home, "run"), mode=0o700, exist_ok=True)
     time_path = os.path.join(TMP, "appbench", f"time_{os.getpid()}.txt")
     if os.path.exists(time_path):
@@ -385,6 +386,9 @@ def main():
     ap.add_argument("--handle", default="312,72",
                     help="the time slider's handle: x from the left, y from the bottom of the window")
     ap.add_argument("--timeout", type=float, default=60)
+    ap.add_argument("--keep-home", action="store_true",
+                    help="empty the settings folder only before the first rep: later reps start as a "
+                         "user's second launch (remembered view, the GL driver's shader cache)")
     ap.add_argument("--chip", default="902,41",
                     help="x,y of the time chip in the window at --size (series 'reduce')")
     ap.add_argument("--perf", default="", help="perf record the back-to-back steps into this file")

@@ -1,5 +1,7 @@
 #include "image_content.h"
 
+#include <limits>
+
 #include "strata/core/error.h"
 #include "strata/core/ops.h"
 #include "strata/render/colormaps.h"
@@ -77,18 +79,30 @@ std::string ImageContent::title() const {
 FrameValues ImageContent::frameValues() const {
     FrameValues v;
     if (!frame_) return v;
+    // A frame on a device is not read back to find out (a step copies nothing to the host for
+    // the colour bar beyond the range its labels need): a floating-point frame there may have
+    // missing values, and may pass a fixed range at both ends, so the bar shows the swatch and
+    // both triangles. A host frame is looked at.
+    const DataArray& f = frame_->frame;
+    const bool onHost = f.device().isHost();
     if (!hasMissing_) {
-        const DataArray& f = frame_->frame;
         bool missing = false;
         if (isFloating(f.dtype()) && f.size() > 0) {
-            const DataArray count = reduce(f, f.dims(), ReduceOp::Count, defaultStream(f.device()));
-            missing = count.asHost().values<double>().at(0) < static_cast<double>(f.size());
+            if (onHost) {
+                const DataArray count = reduce(f, f.dims(), ReduceOp::Count, defaultStream(f.device()));
+                missing = count.asHost().values<double>().at(0) < static_cast<double>(f.size());
+            } else {
+                missing = true;
+            }
         }
         hasMissing_ = missing;
     }
     v.missing = *hasMissing_;
     if (settings_.colouring.range.mode == RangeMode::Fixed) {
-        if (!extremes_) extremes_ = minmaxValues(frame_->frame);
+        if (!extremes_)
+            extremes_ = onHost ? minmaxValues(f)
+                               : MinMax{-std::numeric_limits<double>::infinity(),
+                                        std::numeric_limits<double>::infinity()};
         v.extremes = *extremes_;
     }
     return v;
