@@ -164,6 +164,17 @@ CONF
     echo "window quit by itself rc=$? (0: a clean exit)"
 
     [[ ${WINDOW_TESTS:-1} == 1 ]] && for t in /opt/app/bin/tst_*; do runTest "$t"; done
+    if [[ ${WINDOW_DPR_CHECK:-0} == 1 ]]; then # the sample at a device-pixel ratio of 2, and resized
+        for spec in "QT_SCALE_FACTOR=2 2500x1300 -dpr2" "QT_SCALE_FACTOR=1 1700x1000 -resized"; do
+            set -- $spec
+            PYTHONPATH=/opt/x/usr/lib/python3/dist-packages LD_LIBRARY_PATH=$APP python3 "$ROOT/bench/app/compare_paths.py" \
+                "$f" --strata /opt/app/bin/strata --env "$1" --size "$2" --cells 192x96 --name="$3" \
+                --out "$OUT/compare" >"$OUT/compare-paths$3.log" 2>&1
+            echo "compare paths $spec rc=$?"
+            grep -E '"(differing|differing_on_cell_edges|worst_channel_difference|same|pixels|width|height)"|strata-path' \
+                "$OUT/compare-paths$3.log" | tr -s ' \n' ' '; echo
+        done
+    fi
     if [[ ${WINDOW_SPLIT_IMAGEVIEW:-0} == 1 ]]; then # one function at a time: which one leaves the crash
         for fn in reportsThePath drawsWhatExportDraws survivesContextLoss switchesBetweenPaintAndGl; do
             STRATA_TEST_OUTPUT="$OUT/images" LD_LIBRARY_PATH=$APP timeout 40 /opt/app/bin/tst_imageview $fn \

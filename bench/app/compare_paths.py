@@ -87,14 +87,18 @@ def main():
     ap.add_argument("--cells", default="",
                     help="WxH: the frame's cells; a pixel whose centre lies within 0.02 pixel of a cell "
                          "edge may show either cell (the GL's single-precision placement) and is skipped")
+    ap.add_argument("--env", action="append", default=[], help="NAME=VALUE for both windows (QT_SCALE_FACTOR=2)")
+    ap.add_argument("--name", default="", help="a suffix for the pictures and the JSON")
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     d = display.Display()
-    a = grab(d, args, {}, "default")
-    b = grab(d, args, {"STRATA_CPU": "1"}, "cpu")
+    extra = dict(kv.split("=", 1) for kv in args.env)
+    a = grab(d, args, dict(extra), "default" + args.name)
+    b = grab(d, args, dict(extra, STRATA_CPU="1"), "cpu" + args.name)
     ra, rb_ = a["rect"], b["rect"]
-    res = {"file": args.file, "default": {"rect": ra, "paths": a["paths"]}, "cpu": {"rect": rb_, "paths": b["paths"]}}
+    res = {"file": args.file, "env": extra, "size": args.size, "default": {"rect": ra, "paths": a["paths"]},
+           "cpu": {"rect": rb_, "paths": b["paths"]}}
     ok = (ra["width"], ra["height"]) == (rb_["width"], rb_["height"]) and ra["width"] > 0
     if ok:
         differ, worst, skipped = 0, 0, 0
@@ -124,7 +128,7 @@ def main():
         ok = differ == 0
     res["same"] = ok
     print(json.dumps({k: v for k, v in res.items()}, indent=1))
-    with open(os.path.join(args.out, "compare-paths.json"), "w") as f:
+    with open(os.path.join(args.out, f"compare-paths{args.name}.json"), "w") as f:
         json.dump(res, f, indent=1)
     return 0 if ok else 1
 

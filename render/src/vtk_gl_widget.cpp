@@ -8,6 +8,7 @@
 #include <QOpenGLContext>
 #include <QOpenGLFramebufferObject>
 #include <QOpenGLWindow>
+#include <QResizeEvent>
 #include <QSurfaceFormat>
 #include <QVBoxLayout>
 #include <QWheelEvent>
@@ -146,6 +147,11 @@ QOpenGLContext* VtkGlWidget::context() const { return impl_->glWindow->context()
 // Qt delivers the update after its idle timer (5 ms on X11 unless QT_QPA_UPDATE_IDLE_TIME
 // says otherwise: the strata executable sets it to 0).
 void VtkGlWidget::requestRender() { impl_->glWindow->update(); }
+
+void VtkGlWidget::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    requestRender();
+}
 
 void VtkGlWidget::releaseGl() {
     if (!impl_->glReady) return;

@@ -500,6 +500,20 @@ private slots:
         QVERIFY(!view_->settings().window.has_value());
     }
 
+    // Made smaller, the view draws again at once, at its new size (a native GL child window
+    // that shrinks gets no expose event: it kept the old, larger picture, cropped); and again
+    // when it grows back.
+    void redrawsWhenResized() {
+        QSignalSpy presented(view_.get(), &ImageView::presented);
+        view_->setFixedSize(kW - 60, kH - 40);
+        QVERIFY(presented.wait(5000) || !presented.isEmpty());
+        QTRY_COMPARE(view_->grabImage().size(), QSize(kW - 60, kH - 40));
+        presented.clear();
+        view_->setFixedSize(kW, kH);
+        QVERIFY(presented.wait(5000) || !presented.isEmpty());
+        QTRY_COMPARE(view_->grabImage().size(), QSize(kW, kH));
+    }
+
     void survivesContextLoss() {
         // Re-parenting to a new top-level window moves the view's native GL window with it.
         QWidget holder;

@@ -55,6 +55,8 @@ protected:
     virtual void releaseScene() {}
     // Call from the subclass destructor: releases GL objects while the subclass still exists.
     void releaseGl();
+    // A new size is drawn at once: a native child window made smaller gets no expose event.
+    void resizeEvent(QResizeEvent* e) override;
 
 private:
     class GlWindow;
