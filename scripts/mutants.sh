@@ -19,13 +19,14 @@ jobs=${JOBS:-2}
 
 # name | file | tests (ctest names) | sed edits, separated by ' @@ ' (each one must change the file)
 mutants=(
-  "isel-off-by-one|core/src/variable.cpp|tst_variable tst_dataarray tst_netcdf|s/start = resolveIndex(\*i, n, ix.dim);/start = std::min(resolveIndex(*i, n, ix.dim) + 1, n - 1);/"
+  "isel-off-by-one|core/src/variable.cpp|tst_variable tst_dataarray tst_netcdf tst_mainwindow|s/start = resolveIndex(\*i, n, ix.dim);/start = std::min(resolveIndex(*i, n, ix.dim) + 1, n - 1);/"
   "frame-x-y-swapped|core/src/view.cpp|tst_frameservice tst_viewroles tst_mainwindow|s/    order.push_back(spec.xDim);/    order.insert(order.begin(), spec.xDim);/"
   "colormap-index-plus-one|core/src/cpu/colormap.inc.h|tst_colormap tst_imagerender|s/idx\[i\] = static_cast<std::int32_t>(c);/idx[i] = static_cast<std::int32_t>(c < top ? c + 1 : c);/"
   "mean-counts-nan|core/src/cpu/kernels.h|tst_reduce|s/            n += ok;/            n += 1;/ @@ s/            c\[l\] += o0 + o1;/            c[l] += 2;/ @@ s/        tc += o;/        tc += 1;/"
   "april-has-31-days|core/src/cftime.cpp|tst_cftime|s/{31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31}/{31, 28, 31, 31, 31, 30, 31, 31, 30, 31, 30, 31}/"
   "csv-header-x-before-y|core/io/src/csv.cpp|tst_cli|s/for (const auto\& d : frame.dims()) header += field(d) + \",\";/for (auto d = frame.dims().rbegin(); d != frame.dims().rend(); ++d) header += field(*d) + \",\";/"
   "scale-factor-dropped|core/src/cf.cpp|tst_cfencoding tst_netcdf|s/    if (scale) e.scale = \*scale;/    (void)scale;/"
+  "reduce-dims-reversed|core/src/ops_reduce.cpp|tst_reduce|s/    Variable v(s.keptDims, s.keptShape, type/    Variable v(std::vector<std::string>(s.keptDims.rbegin(), s.keptDims.rend()), s.keptShape, type/"
   "range-kept-across-files|app/gui/frame_service.cpp|tst_frameservice|/^    ranges_.clear();\$/d @@ s/if (k == key) return r;/if (k.variable == key.variable) return r;/"
 )
 
