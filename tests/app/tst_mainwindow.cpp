@@ -2,7 +2,8 @@
 // with real mouse events onto X, Y, Slice and Reduce, sliders and play, the probe, the series
 // dock, colour ranges, saved views, exports, bad files and attributes ignored in decoding.
 // Every frame shown is compared, value by value, with the core's own computeView of the same
-// spec.
+// spec; and a few of them, the ranges and the CSV export, with values read here by netCDF-C
+// (nc_read.h), apart from the core.
 #include <QtTest>
 
 #include <QCheckBox>
@@ -29,6 +30,7 @@
 #include "dimension_bar.h"
 #include "io/nc_write.h"
 #include "main_window.h"
+#include "nc_read.h"
 #include "slice_panel.h"
 #include "strata/core/format.h"
 #include "strata/core/ops.h"
@@ -59,6 +61,41 @@ QString difference(const DataArray& shown, const DataArray& expected) {
         if (!(x[i] == y[i] || (std::isnan(x[i]) && std::isnan(y[i]))))
             return QString("value %1: %2 != %3").arg(i).arg(x[i]).arg(y[i]);
     return {};
+}
+
+// hgt.nc's HGT (time 21, lat 73, lon 144; _FillValue -999 as NaN) as netCDF-C reads it.
+const nctest::NcValues& hgtFromNetcdf() {
+    static const nctest::NcValues v = nctest::readNcFloats(kHgt.toStdString(), "HGT");
+    return v;
+}
+
+// A frame of HGT picked from the netCDF-C values by hand: its dims (two of time, lat, lon, in
+// the frame's order) at `fixed` for the third, or the empty string when `shown` has them.
+QString differenceFromNetcdf(const DataArray& shown, const std::string& yDim, const std::string& xDim,
+                             std::size_t fixed) {
+    const nctest::NcValues& f = hgtFromNetcdf();
+    if (f.values.size() != 21 * 73 * 144) return "hgt.nc not read by netCDF-C";
+    const std::vector<std::string> names{"time", "lat", "lon"};
+    const int y = int(std::find(names.begin(), names.end(), yDim) - names.begin());
+    const int x = int(std::find(names.begin(), names.end(), xDim) - names.begin());
+    std::vector<double> v;
+    for (std::size_t i = 0; i < f.shape[y]; ++i)
+        for (std::size_t j = 0; j < f.shape[x]; ++j) {
+            std::size_t at[3] = {fixed, fixed, fixed};
+            at[y] = i;
+            at[x] = j;
+            v.push_back(f.at(at[0], at[1], at[2]));
+        }
+    const Shape shape{std::int64_t(f.shape[y]), std::int64_t(f.shape[x])};
+    return difference(shown, DataArray::fromHost("HGT", {yDim, xDim}, shape, v));
+}
+
+// The least and greatest of `v`, NaN skipped, by a plain loop.
+MinMax extremes(const std::vector<float>& v) {
+    MinMax m{INFINITY, -INFINITY};
+    for (float x : v)
+        if (!std::isnan(x)) m = {std::min<double>(m.first, x), std::max<double>(m.second, x)};
+    return m;
 }
 
 DataArray coreFrame(const MainWindow& w, const ViewSpec& spec) {
@@ -163,6 +200,13 @@ private slots:
         QVERIFY(w_->datasetPanel()->itemOf("lat_bnds")); // listed, among the coordinates
         verifyShown();
         QCOMPARE(w_->shownFrame().shape(), (Shape{96, 192}));
+        // The file's (lat, lon) plane at time 0, as netCDF-C reads it.
+        const nctest::NcValues tas = nctest::readNcFloats(kSample.toStdString(), "tas");
+        QCOMPARE(tas.shape, (std::vector<std::size_t>{12, 96, 192}));
+        const std::vector<double> plane(tas.values.begin(), tas.values.begin() + 96 * 192);
+        const QString why =
+            difference(w_->shownFrame(), DataArray::fromHost("tas", {"lat", "lon"}, {96, 192}, plane));
+        QVERIFY2(why.isEmpty(), qPrintable("against netCDF-C: " + why));
         QVERIFY(w_->deviceLabel()->text().startsWith("Compute: "));
     }
 
@@ -252,6 +296,9 @@ private slots:
         QCOMPARE(chipsIn(*w_, Role::Slice), QStringList{"lat"}); // swapped into time's place
         verifyShown();
         QCOMPARE(w_->shownFrame().dims(), (std::vector<std::string>{"time", "lon"}));
+        const QString why =
+            differenceFromNetcdf(w_->shownFrame(), "time", "lon", std::size_t(w_->view().indexOf("lat")));
+        QVERIFY2(why.isEmpty(), qPrintable("against netCDF-C: " + why));
     }
 
     void dragOntoXSwaps() {
@@ -262,6 +309,9 @@ private slots:
         QCOMPARE(QString::fromStdString(w_->view().xDim), QString("lat"));
         QCOMPARE(QString::fromStdString(w_->view().yDim), QString("lon"));
         verifyShown();
+        const QString why =
+            differenceFromNetcdf(w_->shownFrame(), "lon", "lat", std::size_t(w_->view().indexOf("time")));
+        QVERIFY2(why.isEmpty(), qPrintable("against netCDF-C: " + why));
     }
 
     void dragOntoReduceAndChooseTheOp() {
@@ -288,6 +338,17 @@ private slots:
         const DataArray direct = reduce(w_->dataset()->operator[]("HGT").load(Device::host(), Stream::host()),
                                         {"time"}, ReduceOp::Max);
         QVERIFY(difference(w_->shownFrame(), direct).isEmpty());
+        // And the maximum of each cell's 21 values as netCDF-C reads them, by a plain loop.
+        const nctest::NcValues& f = hgtFromNetcdf();
+        QCOMPARE(f.values.size(), std::size_t(21 * 73 * 144));
+        std::vector<double> most(73 * 144, NAN);
+        for (std::size_t t = 0; t < 21; ++t)
+            for (std::size_t i = 0; i < 73 * 144; ++i)
+                if (const float v = f.values[t * 73 * 144 + i]; !std::isnan(v) && !(v <= most[i]))
+                    most[i] = v;
+        const QString why =
+            difference(w_->shownFrame(), DataArray::fromHost("HGT", {"lat", "lon"}, {73, 144}, most));
+        QVERIFY2(why.isEmpty(), qPrintable("against netCDF-C: " + why));
     }
 
     void dragYOntoSliceGivesALine() {
@@ -349,6 +410,8 @@ private slots:
         if (w_->shownFrame().device().isHost()) {
             QTRY_VERIFY(w_->imageView()->colouredAhead());
             QCOMPARE(w_->imageView()->colourRange(), minmaxValues(coreFrame(*w_, w_->view())));
+            const auto plane = hgtFromNetcdf().values.begin() + w_->view().indexOf("time") * 73 * 144;
+            QCOMPARE(w_->imageView()->colourRange(), extremes({plane, plane + 73 * 144}));
         }
         QTest::keyClick(s, Qt::Key_PageUp);
         QCOMPARE(w_->view().indexOf("time"), 1 + s->pageStep());
@@ -480,6 +543,7 @@ private slots:
             minmaxValues(w_->dataset()->operator[]("HGT").load(Device::host(), Stream::host()));
         QTRY_COMPARE(w_->imageView()->colourRange().first, lo);
         QCOMPARE(w_->imageView()->colourRange().second, hi);
+        QCOMPARE((MinMax{lo, hi}), extremes(hgtFromNetcdf().values)); // netCDF-C's values, a plain loop
         // Symmetric about zero: [-m, m] with m the variable's largest |extreme|.
         w_->colourPanel()->modeBox()->setCurrentIndex(3);
         const double m = std::max(std::fabs(lo), std::fabs(hi));
@@ -609,6 +673,26 @@ private slots:
         const QList<QByteArray> lines = f.readAll().trimmed().split('\n');
         QCOMPARE(lines.size(), 1 + 73 * 144);
         QCOMPARE(lines[0], QByteArray("lat,lon,time,HGT"));
+        // Every row: the cell's latitude, longitude and value at time 0 as netCDF-C reads them
+        // (shortest round-trip text reads back to the same float), and time 0's label.
+        const nctest::NcValues lat = nctest::readNcFloats(kHgt.toStdString(), "lat"),
+                               lon = nctest::readNcFloats(kHgt.toStdString(), "lon");
+        QCOMPARE(lat.values.size(), std::size_t(73));
+        QCOMPARE(lon.values.size(), std::size_t(144));
+        QCOMPARE(w_->view().indexOf("time"), 0);
+        const QByteArray time = lines[1].split(',').value(2);
+        for (int i = 0; i < 73 * 144; ++i) {
+            const QList<QByteArray> row = lines[1 + i].split(',');
+            const float want[3] = {lat.values[i / 144], lon.values[i % 144], hgtFromNetcdf().values[i]};
+            QVERIFY2(row.size() == 4 && row[0].toFloat() == want[0] && row[1].toFloat() == want[1] &&
+                         row[2] == time && row[3].toFloat() == want[2],
+                     qPrintable(QString("row %1: %2, netCDF-C %3,%4,%5")
+                                    .arg(1 + i)
+                                    .arg(QString(lines[1 + i]))
+                                    .arg(want[0])
+                                    .arg(want[1])
+                                    .arg(want[2])));
+        }
         // The input file is never overwritten.
         QVERIFY(!w_->exportCsv(kHgt));
         QVERIFY(w_->lastError().contains("input file"));

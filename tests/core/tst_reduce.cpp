@@ -19,13 +19,46 @@ const ViewFn kWhole = [](const DataArray& a) { return a; };
 // Tolerance of the CPU against the reference: float32 results are rounded once.
 double refTolerance(DType result) { return result == DType::Float32 ? 2e-7 : 1e-12; }
 
+// What a reduction over `dims` leaves of `input`: its other dims, in their order, with their
+// lengths (the expected result's dims and shape, worked out here, not by the core).
+struct Kept {
+    std::vector<std::string> dims;
+    Shape shape;
+};
+Kept keptBy(const DataArray& input, const std::vector<std::string>& dims) {
+    Kept k;
+    for (std::size_t i = 0; i < input.dims().size(); ++i)
+        if (std::find(dims.begin(), dims.end(), input.dims()[i]) == dims.end()) {
+            k.dims.push_back(input.dims()[i]);
+            k.shape.push_back(input.shape()[i]);
+        }
+    return k;
+}
+QString describe(const std::vector<std::string>& dims, const Shape& shape) {
+    QStringList out;
+    for (std::size_t i = 0; i < dims.size() && i < shape.size(); ++i)
+        out << QString("%1=%2").arg(test::str(dims[i])).arg(shape[i]);
+    return "(" + out.join(", ") + ")";
+}
+// Empty when `result` has the dims and shape a reduction of `input` over `dims` leaves.
+QString shapeProblem(const DataArray& result, const DataArray& input, const std::vector<std::string>& dims) {
+    const Kept k = keptBy(input, dims);
+    if (result.dims() == k.dims && result.shape() == k.shape) return {};
+    return "result " + describe(result.dims(), result.shape()) + ", want " + describe(k.dims, k.shape);
+}
+
 // Runs reduce(view(input), dims, op) on the backend (twice, poisoned). The cpu row compares
-// with the reference of the same view; the cuda row with the CPU's result.
+// with the reference of the same view; the cuda row with the CPU's result. Both check the
+// result's dims and shape.
 bool check(const Backend& b, const DataArray& input, const ViewFn& view, const std::vector<std::string>& dims,
            ReduceOp op, const QString& what) {
     const DataArray cpu = test::poisoned([&] { return reduce(view(input), dims, op); });
     if (!cpu.isLoaded()) return false;
     const QString label = what + " " + test::str(name(op));
+    if (const QString why = shapeProblem(cpu, view(input), dims); !why.isEmpty()) {
+        qWarning().noquote() << label << ":" << why;
+        return false;
+    }
     if (!b.cuda) {
         const test::Reference ref = test::referenceReduce(view(input), dims, op);
         if (cpu.shape() != ref.shape) {
@@ -45,10 +78,20 @@ bool check(const Backend& b, const DataArray& input, const ViewFn& view, const s
     return test::allClose(gpu.values<double>(), cpu.values<double>(), tol, tol > 0 ? 1e-9 : 0, label);
 }
 
-// Runs one op on the backend and returns the result on the host.
+// Runs one op on the backend and returns the result on the host. A result whose dims or
+// shape are not the input's less `dims` fails the test (and is replaced by NaN of the right
+// shape, so that the caller's indexing stays in bounds).
 DataArray run(const Backend& b, const DataArray& input, const std::vector<std::string>& dims, ReduceOp op) {
     const DataArray in = b.put(input);
-    return test::poisoned([&] { return reduce(in, dims, op); });
+    const DataArray out = test::poisoned([&] { return reduce(in, dims, op); });
+    const QString why = shapeProblem(out, input, dims);
+    if (why.isEmpty()) return out;
+    QTest::qFail(qPrintable(why), __FILE__, __LINE__);
+    const Kept k = keptBy(input, dims);
+    std::int64_t n = 1;
+    for (auto l : k.shape) n *= l;
+    return test::makeArray(DType::Float64, k.dims, k.shape,
+                           std::vector<double>(std::size_t(n), std::nan("")));
 }
 
 } // namespace

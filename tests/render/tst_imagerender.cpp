@@ -1,8 +1,10 @@
 // The image view's pictures, drawn offscreen as PNG export does: compared with baselines in
-// tests/baselines, and cell by cell with the colours the colour map must give.
+// tests/baselines, and cell by cell with the colours the colour map must give, at pixels
+// placed by the layout's stated geometry worked out by hand here (not by computeLayout).
 #include <QtTest/QtTest>
 
 #include "image_compare.h"
+#include "nc_read.h"
 #include "render_fixtures.h"
 #include "strata/core/transfer.h"
 #include "strata/render/image_export.h"
@@ -14,17 +16,28 @@ namespace {
 
 constexpr int kW = 720, kH = 420;
 
-struct Geometry {
-    ViewLayout layout;
-    ViewTransform transform{{}, {}};
+// Where data coordinates land: the plot rectangle (window pixels, origin bottom left) and the
+// data window it shows, both given by hand. The layout states (view_layout.cpp, .h): margins
+// of 84 left, 58 below, 40 above, 118 right (logical pixels, times the scale); with the aspect
+// kept, the plot shrinks, centred, to the data's width / height; corners rounded to whole
+// pixels; a plot within 1 % of whole pixels per cell (whole frame shown) shrinks to them.
+struct Placed {
+    PixelRect plot;
+    ViewWindow window;
+    double pixelX(double x) const {
+        return plot.x0 + (x - window.x0) / (window.x1 - window.x0) * plot.width();
+    }
+    double pixelY(double y) const {
+        return plot.y0 + (y - window.y0) / (window.y1 - window.y0) * plot.height();
+    }
 };
 
-Geometry geometryOf(const DataArray& f, const ImageViewSettings& s, int w, int h, double scale = 1) {
-    AxisGrid y = axisGrid(f, 0), x = axisGrid(f, 1);
-    ViewWindow win = s.window.value_or(fullWindow(x, y));
-    ViewLayout l = computeLayout(w, h, scale, win, keepsAspect(s.aspect, x, y));
-    return {l, ViewTransform(l.plot, win)};
-}
+// lonLatFrame's cells span lon −1.25…358.75 and lat −91.25…91.25 (2.5° cells about the
+// centres); 360 / 182.5 = 1.9726 is wider than a 720 × 420 plot area (518 × 322 = 1.6087):
+// the plot keeps the width and is 518 / 1.9726 = 262.597 high, from 58 + 29.701 = 87.701
+// (rounded 88) to 350.299 (350); 518 / 144 = 3.6 pixels a cell is not within 1 % of whole.
+const ViewWindow kLonLatWindow{-1.25, 358.75, -91.25, 91.25};
+const Placed kLonLat{{84, 88, 602, 350}, kLonLatWindow};
 
 } // namespace
 
@@ -63,14 +76,14 @@ private slots:
         QCOMPARE(transferredSince(before).deviceToHost, 0u);
         QCOMPARE(img.size(), QSize(kW, kH));
         const auto table = colormapTable("viridis");
-        Geometry g = geometryOf(f, s, kW, kH);
+        const Placed& g = kLonLat;
         int checked = 0;
         for (int j = 3; j < 73; j += 7)
             for (int i = 2; i < 144; i += 13) {
                 const double lon = 2.5 * i, lat = -90 + 2.5 * j;
                 Rgba8 want = expectedColour(table, static_cast<float>(analytic(lon, lat)), -1, 1,
                                             s.colouring.nanColour);
-                Rgba8 got = colourAt(img, g.transform.pixelX(lon), g.transform.pixelY(lat));
+                Rgba8 got = colourAt(img, g.pixelX(lon), g.pixelY(lat));
                 QVERIFY2(got == want, qPrintable(QString("cell lon %1 lat %2: %3, want %4")
                                                      .arg(lon)
                                                      .arg(lat)
@@ -80,6 +93,85 @@ private slots:
         QVERIFY(checked > 100);
         QString why = compareWithBaseline(img, "analytic_lonlat");
         QVERIFY2(why.isEmpty(), qPrintable(why));
+    }
+
+    // 5 × 4 cells of values 0…19 over a fixed [0, 20) (LUT entries 12.8·v, all different),
+    // stretched: the 518 × 322 plot area holds 103 × 80 whole pixels a cell within 1 % (3 and
+    // 2 pixels spare), so the plot is x 85…600, y 59…379, and cell (row r, column c) covers
+    // exactly x 85 + 103c … +102, y 59 + 80r … +79. Every pixel of the plot is checked, and
+    // the pixel just outside each side shows no cell.
+    void everyPixelWhereTheGeometrySays() {
+        std::vector<double> v;
+        for (int i = 0; i < 20; ++i) v.push_back(i);
+        Coordinates cs;
+        cs.set(axis("y", {0, 1, 2, 3}, "m", "y"));
+        cs.set(axis("x", {0, 1, 2, 3, 4}, "m", "x"));
+        const DataArray f = DataArray::fromHost("ramp", {"y", "x"}, {4, 5}, v, cs);
+        ImageViewSettings s;
+        s.colouring.range = {RangeMode::Fixed, 0, 20};
+        s.aspect = AspectMode::Fill;
+        const QImage img = renderImage({f}, s, QSize(kW, kH));
+        const auto table = colormapTable("viridis");
+        auto cellColour = [&](int r, int c) { return table[static_cast<std::size_t>(12.8 * (5 * r + c))]; };
+        long wrong = 0;
+        QString first;
+        for (int py = 59; py < 379; ++py)
+            for (int px = 85; px < 600; ++px) {
+                const Rgba8 want = cellColour((py - 59) / 80, (px - 85) / 103);
+                const Rgba8 got = colourAt(img, px + 0.5, py + 0.5);
+                if (got == want) continue;
+                if (!wrong++)
+                    first = QString("pixel (%1, %2): %3, want %4").arg(px).arg(py).arg(str(got), str(want));
+            }
+        QVERIFY2(wrong == 0, qPrintable(QString("%1 pixels wrong; %2").arg(wrong).arg(first)));
+        auto anyCell = [&](double px, double py) {
+            for (int i = 0; i < 20; ++i)
+                if (colourAt(img, px, py) == cellColour(i / 5, i % 5)) return true;
+            return false;
+        };
+        for (int py : {59, 219, 378}) {
+            QVERIFY2(!anyCell(84.5, py + 0.5), qPrintable(QString("left of the plot, row %1").arg(py)));
+            QVERIFY2(!anyCell(600.5, py + 0.5), qPrintable(QString("right of the plot, row %1").arg(py)));
+        }
+        for (int px : {85, 342, 599}) {
+            QVERIFY2(!anyCell(px + 0.5, 58.5), qPrintable(QString("below the plot, column %1").arg(px)));
+            QVERIFY2(!anyCell(px + 0.5, 379.5), qPrintable(QString("above the plot, column %1").arg(px)));
+        }
+    }
+
+    // hgt.nc's HGT at time 0 as netCDF-C reads it (same 2.5° grid as lonLatFrame), coloured
+    // over its own extremes found by a plain loop: each sampled cell has its value's colour.
+    void netcdfValuesInTheirCells() {
+        const nctest::NcValues hgt = nctest::readNcFloats(STRATA_TEST_DATA "/hgt.nc", "HGT");
+        const nctest::NcValues lat = nctest::readNcFloats(STRATA_TEST_DATA "/hgt.nc", "lat");
+        const nctest::NcValues lon = nctest::readNcFloats(STRATA_TEST_DATA "/hgt.nc", "lon");
+        QCOMPARE(hgt.shape, (std::vector<std::size_t>{21, 73, 144}));
+        const std::vector<float> plane(hgt.values.begin(), hgt.values.begin() + 73 * 144);
+        float lo = INFINITY, hi = -INFINITY;
+        for (float x : plane)
+            if (!std::isnan(x)) lo = std::min(lo, x), hi = std::max(hi, x);
+        QVERIFY(hi > lo);
+        Coordinates cs;
+        cs.set(axis("lat", {lat.values.begin(), lat.values.end()}, "degrees_north", "latitude"));
+        cs.set(axis("lon", {lon.values.begin(), lon.values.end()}, "degrees_east", "longitude"));
+        const DataArray f = DataArray::fromHost("HGT", {"lat", "lon"}, {73, 144}, plane, cs);
+        ImageViewSettings s; // the range is the frame's own
+        const QImage img = renderImage({f}, s, QSize(kW, kH));
+        const auto table = colormapTable("viridis");
+        int checked = 0;
+        for (std::size_t j = 1; j < 73; j += 6)
+            for (std::size_t i = 0; i < 144; i += 11) {
+                const float v = plane[j * 144 + i];
+                const Rgba8 want = expectedColour(table, v, lo, hi, s.colouring.nanColour);
+                const Rgba8 got = colourAt(img, kLonLat.pixelX(lon.values[i]), kLonLat.pixelY(lat.values[j]));
+                QVERIFY2(got == want, qPrintable(QString("lat %1 lon %2 (%3): %4, want %5")
+                                                     .arg(lat.values[j])
+                                                     .arg(lon.values[i])
+                                                     .arg(v)
+                                                     .arg(str(got), str(want))));
+                ++checked;
+            }
+        QCOMPARE(checked, 12 * 14);
     }
 
     // Latitude stored north to south: the same picture, north up.
@@ -94,10 +186,9 @@ private slots:
                                              .arg(saveDifference(down, up, "descending_vs_ascending"))));
         // And the northernmost row is at the top: sample 87.5°N, 90°E (value cos(87.5°)·sin(180°) ≈ 0)
         // against 45°N, 45°E (cos 45° · sin 90° ≈ 0.707).
-        DataArray f = lonLatFrame(false, false);
-        Geometry g = geometryOf(f, s, kW, kH);
+        const Placed& g = kLonLat;
         const auto table = colormapTable("viridis");
-        Rgba8 got = colourAt(down, g.transform.pixelX(45), g.transform.pixelY(45));
+        Rgba8 got = colourAt(down, g.pixelX(45), g.pixelY(45));
         QVERIFY(got ==
                 expectedColour(table, static_cast<float>(analytic(45, 45)), -1, 1, s.colouring.nanColour));
         QString why = compareWithBaseline(down, "descending_lat");
@@ -109,10 +200,10 @@ private slots:
         ImageViewSettings s; // range per frame: NaN is skipped by minmax
         s.colouring.nanColour = {255, 0, 255, 255};
         QImage img = renderImage({f}, s, QSize(kW, kH));
-        Geometry g = geometryOf(f, s, kW, kH);
+        const Placed& g = kLonLat;
         for (double lon : {92.5, 120.0, 145.0})
             for (double lat : {2.5, 15.0, 27.5}) {
-                Rgba8 got = colourAt(img, g.transform.pixelX(lon), g.transform.pixelY(lat));
+                Rgba8 got = colourAt(img, g.pixelX(lon), g.pixelY(lat));
                 QVERIFY2(got == s.colouring.nanColour,
                          qPrintable(QString("lon %1 lat %2: %3").arg(lon).arg(lat).arg(str(got))));
             }
@@ -121,7 +212,7 @@ private slots:
         for (float v : f.values<float>())
             if (!std::isnan(v)) lo = std::min(lo, v), hi = std::max(hi, v);
         const auto table = colormapTable("viridis");
-        Rgba8 got = colourAt(img, g.transform.pixelX(45), g.transform.pixelY(45));
+        Rgba8 got = colourAt(img, g.pixelX(45), g.pixelY(45));
         QVERIFY(got ==
                 expectedColour(table, static_cast<float>(analytic(45, 45)), lo, hi, s.colouring.nanColour));
         // With its "missing" swatch by the colour bar (the strict default: no pixel may differ).
@@ -145,10 +236,11 @@ private slots:
             s.colouring.range = {RangeMode::Fixed, 0, 1};
             s.aspect = AspectMode::Fill;
             QImage img = renderImage({f}, s, QSize(360, 200));
-            Geometry g = geometryOf(f, s, 360, 200);
+            // Stretched over the plot area, x 84…242, y 58…160; cells x −0.5…1.5, y −0.5…0.5.
+            const Placed g{{84, 58, 242, 160}, {-0.5, 1.5, -0.5, 0.5}};
             const auto table = colormapTable(s.colouring.colormap, reversed);
-            QVERIFY(colourAt(img, g.transform.pixelX(0), g.transform.pixelY(0)) == table.front());
-            QVERIFY(colourAt(img, g.transform.pixelX(1), g.transform.pixelY(0)) == table.back());
+            QVERIFY(colourAt(img, g.pixelX(0), g.pixelY(0)) == table.front());
+            QVERIFY(colourAt(img, g.pixelX(1), g.pixelY(0)) == table.back());
             // The whole picture against a baseline for the first maps; every other map is the
             // same picture with other end colours, checked above.
             static const QStringList kWithBaseline{"viridis", "magma", "plasma", "inferno",
@@ -173,8 +265,9 @@ private slots:
         s.colouring.range = {RangeMode::Fixed, -2, 3};
         s.aspect = AspectMode::Fill;
         QImage img = renderImage({f}, s, QSize(kW, kH));
-        Geometry g = geometryOf(f, s, kW, kH);
-        const PixelRect& cb = g.layout.colourBar;
+        // The plot fills the area (x 84…602; 12.95 pixels a cell is not within 1 % of whole);
+        // the bar stands 18 to 36 pixels right of it, as high as the plot.
+        const PixelRect cb{602 + 18, 58, 602 + 36, 380};
         const auto table = colormapTable("plasma");
         const double x = (cb.x0 + cb.x1) / 2;
         for (int i : {0, 40, 128, 200, 255}) {
@@ -199,11 +292,13 @@ private slots:
         exportPng({f}, s, QSize(2 * kW, 2 * kH), path, 2);
         QImage img(path);
         QCOMPARE(img.size(), QSize(2 * kW, 2 * kH));
-        Geometry g = geometryOf(f, s, 2 * kW, 2 * kH, 2);
+        // Margins doubled: area x 168…1204 (1036), y 116…760 (644); 1036 / 1.9726 = 525.194
+        // high from 116 + 59.403 = 175.403 (175) to 700.597 (701).
+        const Placed g{{168, 175, 1204, 701}, kLonLatWindow};
         const auto table = colormapTable("viridis");
         for (double lon : {10.0, 100.0, 200.0, 300.0})
             for (double lat : {-60.0, 0.0, 45.0})
-                QVERIFY(colourAt(img, g.transform.pixelX(lon), g.transform.pixelY(lat)) ==
+                QVERIFY(colourAt(img, g.pixelX(lon), g.pixelY(lat)) ==
                         expectedColour(table, static_cast<float>(analytic(lon, lat)), -1, 1,
                                        s.colouring.nanColour));
     }
