@@ -23,15 +23,31 @@
 
 namespace strata::app {
 
+#if !STRATA_HAVE_RENDER
+// The colour maps' names, from the tables' file names at build time (app/CMakeLists.txt).
+const std::vector<std::string>& colormapNames() {
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> out;
+        std::string all = STRATA_COLORMAP_NAMES;
+        for (std::size_t start = 0; start <= all.size();) {
+            const std::size_t end = std::min(all.find(',', start), all.size());
+            if (end > start) out.push_back(all.substr(start, end - start));
+            start = end + 1;
+        }
+        return out;
+    }();
+    return names;
+}
+bool hasColormap(const std::string& name) {
+    const auto& names = colormapNames();
+    return std::find(names.begin(), names.end(), name) != names.end();
+}
+#endif
+
 std::string colormapList(const std::string& separator) {
-#if STRATA_HAVE_RENDER
     std::string out;
     for (const auto& n : colormapNames()) out += (out.empty() ? "" : separator) + n;
     return out;
-#else
-    (void)separator;
-    return {};
-#endif
 }
 namespace {
 
@@ -207,11 +223,9 @@ ViewSpec resolveView(const CliOptions& o, const Dataset& ds) {
         colouring.reversed = true;
         cmap.resize(cmap.size() - 2);
     }
-#if STRATA_HAVE_RENDER
     if (!hasColormap(cmap))
         throw UsageError("--cmap " + o.colormap + ": unknown colour map (known: " + colormapList(", ") +
                          "; _r reverses)");
-#endif
     colouring.colormap = cmap;
     if (o.range == "frame")
         colouring.range.mode = RangeMode::Frame;
