@@ -29,7 +29,10 @@ void MainWindow::onHover(const Pick& pick) {
         const DataArray cell =
             shown_.isel({Indexer{shown_.dims()[0], pick.row}, Indexer{shown_.dims()[1], pick.column}});
         const double v = cell.asHost().values<double>().at(0);
-        value = std::isnan(v) ? tr("missing") : q(formatNumber(v));
+        // A float32 value in the float's own shortest form, not its widened double's digits.
+        const std::string number =
+            cell.dtype() == DType::Float32 ? formatNumber(static_cast<float>(v)) : formatNumber(v);
+        value = std::isnan(v) ? tr("missing") : q(number);
         if (auto units = var_.attrs().text("units")) value += " " + q(*units);
     } catch (const Error& e) {
         value = q(e.what());

@@ -77,6 +77,12 @@ private slots:
         QVERIFY2(text.contains(QRegularExpression("^lat = \\d+\\.\\d\\d°[NS], lon = \\d+\\.\\d\\d°[EW]?, "
                                                   "time = 2005-01-16: tas = [0-9.]+ K$")),
                  qPrintable(text));
+        // tas is float32: its value in the float's shortest form (at most 9 significant
+        // digits), not the double it widens to ("271.3456115722656").
+        const QString value = text.section("tas = ", 1).section(' ', 0, 0);
+        int digits = 0;
+        for (QChar c : value) digits += c.isDigit();
+        QVERIFY2(digits <= 9, qPrintable(value));
     }
 
     // Twelve months count "1 / 12" to "12 / 12"; every title has the same length.
