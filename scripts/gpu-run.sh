@@ -46,7 +46,7 @@ for stage in $stages; do
         for t in $tests; do
             n=$(basename "$t")
             start=$SECONDS
-            timeout 300 env STRATA_REQUIRE_GPU=1 LD_LIBRARY_PATH="$LIBS" "$t" >"$LOGS/$n.log" 2>            timeout 300 env LD_LIBRARY_PATH="$LIBS" "$t" >"$LOGS/$n.log" 2>&11
+            timeout 300 env STRATA_REQUIRE_GPU=1 LD_LIBRARY_PATH="$LIBS" "$t" >"$LOGS/$n.log" 2>&1
             rc=$?
             secs=$((SECONDS - start))
             totals=$(grep -E '^Totals:' "$LOGS/$n.log" | tail -1)
