@@ -81,7 +81,15 @@ class TestWindowState : public QObject {
         QTRY_COMPARE(QApplication::focusWidget(), target);
         QTest::keyClick(target, Qt::Key(key), mods);
     }
-    QWidget* focus() const { return QApplication::focusWidget(); }
+    // Where a key goes: the focused widget of the active window. A window of another test on
+    // the same display may have taken the activation: the window is made active again first.
+    QWidget* focus() const {
+        if (!QApplication::focusWidget()) {
+            w_->activateWindow();
+            if (!QTest::qWaitForWindowActive(w_.get())) return w_.get();
+        }
+        return QApplication::focusWidget() ? QApplication::focusWidget() : w_.get();
+    }
 
 private slots:
     void initTestCase() {
