@@ -1,4 +1,5 @@
 #include "cli.h"
+#include "export_names.h"
 
 #include <charconv>
 #include <tuple>
@@ -69,9 +70,9 @@ CliOptions parseCommandLine(const std::vector<std::string>& args) {
         else if (a == "--size")
             std::tie(o.width, o.height) = parseSize(value());
         else if (a == "--export-png")
-            o.exportPng = value();
+            o.exportPng = withExtension(value(), "png"); // as the window's dialogs: "january" → january.png
         else if (a == "--export-csv")
-            o.exportCsv = value();
+            o.exportCsv = withExtension(value(), "csv");
         else if (a.size() > 1 && a[0] == '-')
             throw UsageError("unknown option " + a + " (see --help)");
         else if (!o.file.empty())

@@ -327,6 +327,19 @@ private slots:
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{"in.nc"}); // no temporary left
     }
 
+    // A name without an extension gets the export's own, as in the window's dialogs; a name
+    // with one is written as typed. (CSV: this test also runs in builds without PNG export.)
+    void exportNamesGainTheirExtension() {
+        QTemporaryDir dir;
+        const Run r = runStrata({kSample, "--export-csv", dir.filePath("january")});
+        QCOMPARE(r.status, 0);
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{"january.csv"});
+        const Run kept = runStrata({kSample, "--export-csv", dir.filePath("table.txt")});
+        QCOMPARE(kept.status, 0);
+        QVERIFY(QFile::exists(dir.filePath("table.txt")));
+        QVERIFY(!QFile::exists(dir.filePath("table.txt.csv")));
+    }
+
     void unwritableTargetLeavesNothing() {
         const Run r = runStrata({kSample, "--export-csv", "/proc/strata-cannot-write.csv"});
         QCOMPARE(r.status, 1);
