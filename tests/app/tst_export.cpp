@@ -4,6 +4,7 @@
 #include <QtTest>
 
 #include "app/strata_process.h"
+#include "nc_read.h"
 
 #include "../../render/src/colour_bar_plan.h"
 #include "render/image_compare.h"
@@ -159,10 +160,6 @@ private slots:
 
         const Dataset ds = openDataset(kSample.toStdString());
         const DataArray frame = computeView(ds["tas"], expected.spec, Device::host(), Stream::host());
-        MinMax range{expected.lo, expected.hi};
-        if (expected.range == Expected::Frame) range = minmaxValues(frame);
-        if (expected.range == Expected::Global)
-            range = minmaxValues(ds["tas"].load(Device::host(), Stream::host()));
         const auto table = colormapTable(expected.map, expected.reversed);
 
         const AxisGrid y = axisGrid(frame, 0), x = axisGrid(frame, 1);
@@ -171,11 +168,46 @@ private slots:
             computeLayout(size.width(), size.height(), 1, window, keepsAspect(AspectMode::Auto, x, y));
         const ViewTransform t(layout.plot, window);
         const auto values = frame.values<double>();
+        // The cells' values from netCDF-C itself: tas(time, lat, lon) at the time asked for, or
+        // (time, lat) as the maximum over lon, taken here by hand.
+        const nctest::NcValues raw = nctest::readNcFloats(kSample.toStdString(), "tas");
+        QCOMPARE(raw.shape.size(), std::size_t(3));
+        const bool hovmoller = expected.spec.yDim == "time";
+        const std::size_t t0 =
+            expected.spec.indices.empty() ? 0 : std::size_t(expected.spec.indices[0].second);
+        auto oracle = [&](std::int64_t i, std::int64_t j) {
+            if (!hovmoller) return double(raw.at(t0, std::size_t(i), std::size_t(j)));
+            float m = -INFINITY;
+            for (std::size_t k = 0; k < raw.shape[2]; ++k)
+                m = std::max(m, raw.at(std::size_t(i), std::size_t(j), k));
+            return double(m);
+        };
         int checked = 0;
         const std::int64_t rows = frame.shape()[0], cols = frame.shape()[1];
+        QCOMPARE(std::size_t(rows), raw.shape[hovmoller ? 0 : 1]);
+        QCOMPARE(std::size_t(cols), raw.shape[hovmoller ? 1 : 2]);
+        // The range asked for, also by hand: the frame's or the whole variable's extremes.
+        auto extremesOf = [](auto&& each) {
+            MinMax m{INFINITY, -INFINITY};
+            each([&](double v) {
+                if (!std::isnan(v)) m = {std::min(m.first, v), std::max(m.second, v)};
+            });
+            return m;
+        };
+        MinMax range{expected.lo, expected.hi};
+        if (expected.range == Expected::Frame)
+            range = extremesOf([&](auto&& f) {
+                for (std::int64_t i = 0; i < rows; ++i)
+                    for (std::int64_t j = 0; j < cols; ++j) f(oracle(i, j));
+            });
+        if (expected.range == Expected::Global)
+            range = extremesOf([&](auto&& f) {
+                for (float v : raw.values) f(double(v));
+            });
         for (std::int64_t i = 0; i < rows; i += std::max<std::int64_t>(1, rows / 12))
             for (std::int64_t j = 0; j < cols; j += 7) {
                 const double v = values[std::size_t(i * cols + j)];
+                QCOMPARE(float(v), float(oracle(i, j))); // the core's cell is netCDF-C's
                 const Rgba8 want =
                     test::expectedColour(table, v, range.first, range.second, Colouring().nanColour);
                 const Rgba8 got = test::colourAt(img, t.pixelX(x.centres[j]), t.pixelY(y.centres[i]));
@@ -190,7 +222,10 @@ private slots:
         // The colour bar, bottom (low) to top (high): the map's entries; beyond a fixed range
         // that the frame passes, triangles in the map's end colours.
         strata::detail::ColourBarContent content;
-        const MinMax extremes = minmaxValues(frame);
+        const MinMax extremes = extremesOf([&](auto&& f) {
+            for (std::int64_t i = 0; i < rows; ++i)
+                for (std::int64_t j = 0; j < cols; ++j) f(oracle(i, j));
+        });
         content.extendLow = expected.range == Expected::Fixed && extremes.first < range.first;
         content.extendHigh = expected.range == Expected::Fixed && extremes.second > range.second;
         const strata::detail::ColourBarPlan plan = strata::detail::planColourBar(layout, content);
