@@ -389,4 +389,27 @@ double encodeTime(const DateTime& date, const TimeUnits& units, Calendar calenda
            static_cast<double>(dUs) / static_cast<double>(unitUs);
 }
 
+double secondsPerUnit(TimeUnit u) {
+    constexpr double kDay = 86400, kYearDays = 365.242198781;
+    switch (u) {
+    case TimeUnit::Microseconds:
+        return 1e-6;
+    case TimeUnit::Milliseconds:
+        return 1e-3;
+    case TimeUnit::Seconds:
+        return 1;
+    case TimeUnit::Minutes:
+        return 60;
+    case TimeUnit::Hours:
+        return 3600;
+    case TimeUnit::Days:
+        return kDay;
+    case TimeUnit::Months:
+        return kYearDays / 12 * kDay;
+    case TimeUnit::Years:
+        return kYearDays * kDay;
+    }
+    return kDay;
+}
+
 } // namespace strata

@@ -48,28 +48,6 @@ std::string shortAngle(double v) {
     return s;
 }
 
-double unitSeconds(TimeUnit u) {
-    switch (u) {
-    case TimeUnit::Microseconds:
-        return 1e-6;
-    case TimeUnit::Milliseconds:
-        return 1e-3;
-    case TimeUnit::Seconds:
-        return 1;
-    case TimeUnit::Minutes:
-        return 60;
-    case TimeUnit::Hours:
-        return 3600;
-    case TimeUnit::Days:
-        return 86400;
-    case TimeUnit::Months:
-        return 365.242198781 / 12 * 86400;
-    case TimeUnit::Years:
-        return 365.242198781 * 86400;
-    }
-    return 86400;
-}
-
 double median(std::vector<double> v) {
     if (v.empty()) return 0;
     auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
@@ -124,7 +102,7 @@ DateResolution resolutionOf(const Coordinate& c) {
         const double d = std::fabs(c.values[i] - c.values[i - 1]);
         if (std::isfinite(d) && d > 0 && (step == 0 || d < step)) step = d;
     }
-    step *= unitSeconds(c.time->units.unit);
+    step *= secondsPerUnit(c.time->units.unit);
     DateResolution r = DateResolution::Exact;
     if (step == 0 && !dates.empty()) { // one date: as much of it as it holds
         const DateTime& d = dates.front();

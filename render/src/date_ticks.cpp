@@ -12,28 +12,6 @@ namespace {
 constexpr double kDay = 86400.0;
 constexpr double kYearDays = 365.242198781; // UDUNITS' year, as cftime.h uses
 
-double unitSeconds(TimeUnit u) {
-    switch (u) {
-    case TimeUnit::Microseconds:
-        return 1e-6;
-    case TimeUnit::Milliseconds:
-        return 1e-3;
-    case TimeUnit::Seconds:
-        return 1;
-    case TimeUnit::Minutes:
-        return 60;
-    case TimeUnit::Hours:
-        return 3600;
-    case TimeUnit::Days:
-        return kDay;
-    case TimeUnit::Months:
-        return kYearDays / 12 * kDay;
-    case TimeUnit::Years:
-        return kYearDays * kDay;
-    }
-    return kDay;
-}
-
 enum class Resolution { Years, Months, Days, Minutes, Seconds };
 
 struct Step {
@@ -87,7 +65,7 @@ std::vector<Tick> dateTicks(double lo, double hi, const TimeAxis& time, int targ
     if (lo > hi) std::swap(lo, hi);
     const TimeUnits& units = time.units;
     const Calendar cal = time.calendar;
-    const double perUnit = unitSeconds(units.unit);
+    const double perUnit = secondsPerUnit(units.unit);
     const double span = (hi - lo) * perUnit;
     const double eps = (hi - lo) * 1e-9;
     try {

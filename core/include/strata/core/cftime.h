@@ -33,6 +33,9 @@ struct DateTime {
 };
 
 enum class TimeUnit { Microseconds, Milliseconds, Seconds, Minutes, Hours, Days, Months, Years };
+// The length of one unit in seconds, a month and a year being UDUNITS' (365.242198781 days a
+// year): for spacing and resolution, never for dates (those are exact, per calendar).
+double secondsPerUnit(TimeUnit u);
 
 struct TimeUnits {
     TimeUnit unit = TimeUnit::Days;
