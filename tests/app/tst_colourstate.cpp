@@ -14,6 +14,7 @@
 #include "main_window.h"
 #include "strata/core/ops.h"
 #include "strata/render/colormaps.h"
+#include "window_fixture.h"
 
 using namespace strata;
 using namespace strata::app;
@@ -33,11 +34,7 @@ class TestColourState : public QObject {
     Q_OBJECT
     std::unique_ptr<MainWindow> w_;
 
-    bool open(const QString& path) {
-        QSignalSpy shown(w_.get(), &MainWindow::frameShown);
-        w_->openFile(path);
-        return shown.wait(20000) || shown.count() > 0;
-    }
+    bool open(const QString& path) { return test::openAndShow(*w_, path); }
     // The frame shown's own finite extremes.
     MinMax shownExtremes() const { return minmaxValues(w_->shownFrame()); }
     ColourPanel* panel() const { return w_->colourPanel(); }
@@ -49,13 +46,7 @@ class TestColourState : public QObject {
 
 private slots:
     void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName("StrataTest");
-        QCoreApplication::setApplicationName("tst_colourstate");
-        QSettings().clear();
-        w_ = std::make_unique<MainWindow>();
-        w_->resize(1300, 850);
-        w_->show();
+        w_ = test::makeTestWindow("tst_colourstate");
         QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
     }
     void cleanupTestCase() {

@@ -37,6 +37,7 @@
 #include "strata/core/runtime.h"
 #include "strata/render/vtk_views.h"
 #include "view_json.h"
+#include "window_fixture.h"
 
 using namespace strata;
 using namespace strata::app;
@@ -132,11 +133,7 @@ class TestMainWindow : public QObject {
     std::unique_ptr<MainWindow> w_;
 
     // Opens `path` and waits for its first frame.
-    bool open(const QString& path) {
-        QSignalSpy shown(w_.get(), &MainWindow::frameShown);
-        w_->openFile(path);
-        return shown.wait(20000) || shown.count() > 0;
-    }
+    bool open(const QString& path) { return test::openAndShow(*w_, path); }
     // The file open (opening it when another is), so that each test stands alone.
     bool ensure(const QString& path) {
         if (w_->dataset() && QFileInfo(QString::fromStdString(w_->dataset()->path)) == QFileInfo(path))
@@ -171,13 +168,7 @@ class TestMainWindow : public QObject {
 
 private slots:
     void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName("StrataTest");
-        QCoreApplication::setApplicationName("tst_mainwindow");
-        QSettings().clear();
-        w_ = std::make_unique<MainWindow>();
-        w_->resize(1300, 850);
-        w_->show();
+        w_ = test::makeTestWindow("tst_mainwindow");
         QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
     }
     void cleanupTestCase() {

@@ -15,6 +15,7 @@
 #include "main_window.h"
 #include "slice_panel.h"
 #include "strata/render/frame_labels.h"
+#include "window_fixture.h"
 
 using namespace strata;
 using namespace strata::app;
@@ -30,11 +31,7 @@ class TestNumbers : public QObject {
     Q_OBJECT
     std::unique_ptr<MainWindow> w_;
 
-    bool open(const QString& path) {
-        QSignalSpy shown(w_.get(), &MainWindow::frameShown);
-        w_->openFile(path);
-        return shown.wait(20000) || shown.count() > 0;
-    }
+    bool open(const QString& path) { return test::openAndShow(*w_, path); }
     bool show(const ViewSpec& spec) {
         QSignalSpy shown(w_.get(), &MainWindow::frameShown);
         w_->applyView(spec);
@@ -54,13 +51,7 @@ class TestNumbers : public QObject {
 
 private slots:
     void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName("StrataTest");
-        QCoreApplication::setApplicationName("tst_numbers");
-        QSettings().clear();
-        w_ = std::make_unique<MainWindow>();
-        w_->resize(1300, 850);
-        w_->show();
+        w_ = test::makeTestWindow("tst_numbers");
         QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
     }
     void cleanupTestCase() {
