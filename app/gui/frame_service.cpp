@@ -400,8 +400,9 @@ double FrameService::serveFrame(const Job& job, const std::shared_ptr<const Data
     try {
         const FrameKey key = keyOf(job.spec);
         const auto hit = cached(key);
+        const StreamProgress progress = [this, id = job.id](double f) { emit computeProgress(id, f); };
         if (needsVariableRange(job.spec.colouring.range.mode))
-            result->variableRange = variableRange(job.spec, ds);
+            result->variableRange = variableRange(job.spec, ds, progress);
         if (hit) {
             result->frame = hit->frame;
             result->fallback = hit->fallback;
@@ -412,7 +413,9 @@ double FrameService::serveFrame(const Job& job, const std::shared_ptr<const Data
             DataArray var = source(job.spec, ds);
             if (!var.isLoaded() && spansLoadDim(job.spec, var) && waitForLoad(job.spec.variable, true))
                 var = source(job.spec, ds); // resident now, unless the load ended otherwise
-            result->frame = computeFrame(var, job.spec, computeDevice(), result->fallback, limits());
+            ViewLimits l = limits();
+            l.progress = progress;
+            result->frame = computeFrame(var, job.spec, computeDevice(), result->fallback, l);
             result->computeMs = clock.nsecsElapsed() / 1e6;
         }
         // The variable shown is loaded whole after its first frame: that one comes from a slab
@@ -578,7 +581,8 @@ std::optional<MinMax> FrameService::knownRangeLocked(const ViewSpec& spec) const
 }
 
 std::optional<MinMax> FrameService::variableRange(const ViewSpec& spec,
-                                                  const std::shared_ptr<const Dataset>& ds) {
+                                                  const std::shared_ptr<const Dataset>& ds,
+                                                  const StreamProgress& progress) {
     {
         std::lock_guard lock(mutex_);
         if (auto known = knownRangeLocked(spec)) return known;
@@ -587,7 +591,7 @@ std::optional<MinMax> FrameService::variableRange(const ViewSpec& spec,
     // than memory); stopped when the file is closed or the service stops.
     std::pair<double, double> extremes;
     try {
-        extremes = minmaxStreamed(source(spec, ds), computeDevice(), limits().slabBytes, &closing_);
+        extremes = minmaxStreamed(source(spec, ds), computeDevice(), limits().slabBytes, &closing_, progress);
     } catch (const CancelledError&) {
         return std::nullopt;
     }

@@ -26,6 +26,7 @@
 #include "strata/core/dataset.h"
 #include "strata/core/fallback.h"
 #include "strata/core/residency.h"
+#include "strata/core/streaming.h"
 #include "strata/core/view.h"
 #include "strata/render/image_settings.h"
 #include "strata/render/line_plot.h"
@@ -116,6 +117,9 @@ signals:
     void busyChanged(bool busy);
     void idle();                                    // see isIdle
     void residencyChanged(const QString& variable); // a load started, progressed, ended or was cancelled
+    // The frame `id` is computed from the file slab by slab (a streamed reduction, or the whole
+    // variable's range): the fraction of that pass done, after each slab. From the worker thread.
+    void computeProgress(quint64 id, double fraction);
 
 private:
     struct Job {
@@ -152,7 +156,8 @@ private:
     void store(CacheEntry entry, const std::shared_ptr<const Dataset>& ds); // dropped unless ds is current
     std::size_t cacheLimitLocked() const; // smaller while variables are resident on the host
     void evictLocked(); // the least recently used frames, until the cache is within its limit
-    std::optional<MinMax> variableRange(const ViewSpec& spec, const std::shared_ptr<const Dataset>& ds);
+    std::optional<MinMax> variableRange(const ViewSpec& spec, const std::shared_ptr<const Dataset>& ds,
+                                        const StreamProgress& progress = {});
     // The variable `spec` shows: its resident copy when there is one, else the file's (lazy).
     // `load`: start loading it onto the compute device when it is not resident yet.
     DataArray source(const ViewSpec& spec, const std::shared_ptr<const Dataset>& ds, bool load = false);

@@ -232,6 +232,7 @@ private:
     QAction *undoAction_ = nullptr, *redoAction_ = nullptr;
     std::optional<ViewSpec> shownSpec_; // the view whose frame is on the screen
     QString taskText_;
+    double taskDone_ = -1; // the fraction of the wanted frame's streamed pass done; < 0: none told
     QLabel* taskLabel_ = nullptr;
     QPushButton* cancelTask_ = nullptr;
 };

@@ -1,7 +1,8 @@
 // The status bar's word on a long computation: what the frame asked for waits on ("mean over
-// time", "whole-variable range"), with the load's percentage while its variable loads, and
-// Cancel, which goes back to the view on the screen. Until the new frame is shown, the frame on
-// the screen and its title stay as they are.
+// time", "whole-variable range"), with a percentage while its variable loads or while the file
+// is read slab by slab (a streamed reduction, a range of a variable not in memory), and Cancel,
+// which goes back to the view on the screen. Until the new frame is shown, the frame on the
+// screen and its title stay as they are.
 #include <QLabel>
 #include <QPushButton>
 #include <QStatusBar>
@@ -46,9 +47,15 @@ void MainWindow::buildTask() {
     taskLabel_->hide();
     cancelTask_->hide();
     connect(cancelTask_, &QPushButton::clicked, this, &MainWindow::cancelTask);
+    connect(service_, &FrameService::computeProgress, this, [this](quint64 id, double done) {
+        if (id != wantedFrame_) return; // an older request's pass: overtaken
+        taskDone_ = done;
+        showTask();
+    });
 }
 
 void MainWindow::noteTask(const ViewSpec& before) {
+    taskDone_ = -1; // a new request: its pass, if it streams, tells its own progress
     const bool otherVariable = spec_.variable != before.variable || spec_.file != before.file;
     const bool newReduction =
         otherVariable || spec_.reductions != before.reductions || spec_.areaWeighted != before.areaWeighted;
@@ -75,6 +82,8 @@ void MainWindow::showTask() {
         const ResidencyStatus s = service_->residency(spec_.variable);
         if (s.state == Residence::Loading) // the frame waits for the load
             text += QString(": %1 %").arg(int(s.progress * 100));
+        else if (taskDone_ >= 0) // read from the file slab by slab
+            text += QString(": %1 %").arg(int(taskDone_ * 100));
         else
             text += QString::fromUtf8("…");
     }

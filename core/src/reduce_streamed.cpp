@@ -15,6 +15,10 @@ namespace {
 
 constexpr const char* kStackDim = "__strata_slab";
 
+void tell(const StreamProgress& progress, std::int64_t done, std::int64_t rows) {
+    if (progress) progress(rows > 0 ? double(std::min(done, rows)) / double(rows) : 1.0);
+}
+
 void merge(const detail::MergeProblem& p, Device device, Stream stream) {
     if (device.isHost()) {
         detail::mergeCpu(p);
@@ -108,14 +112,15 @@ struct Slabs {
 } // namespace
 
 DataArray reduceStreamed(const DataArray& a, const std::string& dim, ReduceOp op, Device device,
-                         Stream stream, std::size_t slabBytes, const std::atomic<bool>* cancel) {
+                         Stream stream, std::size_t slabBytes, const std::atomic<bool>* cancel,
+                         const StreamProgress& progress) {
     a.axis(dim); // names the dim and the dims there are when it is not one of them
     if (a.isLoaded() || a.size() == 0) return reduce(a.load(device, stream), {dim}, op, stream);
     const std::string& first = a.dims()[0];
     if (dim != first) // each slab's result is a run of the result's first dim
         return mapStreamed(
             a, [&](const DataArray& slab) { return reduce(slab, {dim}, op, stream); }, device, stream,
-            slabBytes, cancel);
+            slabBytes, cancel, progress);
     const Slabs slabs(a, device, stream, slabBytes);
     const std::int64_t rows = slabs.rows, step = slabs.step;
     auto stopped = [cancel] { return cancel && cancel->load(); };
@@ -225,6 +230,7 @@ DataArray reduceStreamed(const DataArray& a, const std::string& dim, ReduceOp op
             break;
         }
         }
+        tell(progress, r + step, rows);
     }
     if (op == ReduceOp::Min || op == ReduceOp::Max) return rewrap(*like, *extreme, coords);
     if (op == ReduceOp::ArgMin || op == ReduceOp::ArgMax) return rewrap(*like, *arg, coords);
@@ -241,7 +247,8 @@ DataArray reduceStreamed(const DataArray& a, const std::string& dim, ReduceOp op
 }
 
 DataArray mapStreamed(const DataArray& a, const std::function<DataArray(const DataArray& slab)>& f,
-                      Device device, Stream stream, std::size_t slabBytes, const std::atomic<bool>* cancel) {
+                      Device device, Stream stream, std::size_t slabBytes, const std::atomic<bool>* cancel,
+                      const StreamProgress& progress) {
     if (a.isLoaded() || a.size() == 0 || a.ndim() == 0) return f(a.load(device, stream));
     const Slabs slabs(a, device, stream, slabBytes);
     const std::string& first = slabs.first;
@@ -269,6 +276,7 @@ DataArray mapStreamed(const DataArray& a, const std::function<DataArray(const Da
         copyBytes(static_cast<char*>(out.data()) + r * outRowBytes, device, dataOf(part), device,
                   part.variable().nbytes(), stream);
         stream.synchronize(); // `part` and `slab` are released next
+        tell(progress, r + step, rows);
     }
     Shape shape = like->shape();
     shape[0] = rows;
@@ -277,7 +285,7 @@ DataArray mapStreamed(const DataArray& a, const std::function<DataArray(const Da
 }
 
 std::pair<double, double> minmaxStreamed(const DataArray& a, Device device, std::size_t slabBytes,
-                                         const std::atomic<bool>* cancel) {
+                                         const std::atomic<bool>* cancel, const StreamProgress& progress) {
     if (a.isLoaded() || a.ndim() == 0) {
         FallbackNote note;
         return minmaxValues(
@@ -292,6 +300,7 @@ std::pair<double, double> minmaxStreamed(const DataArray& a, Device device, std:
         const auto [x, y] = minmaxValues(loadWithFallback(slabs.part(r), device, s, note));
         if (std::isfinite(x)) lo = std::isnan(lo) ? x : std::min(lo, x);
         if (std::isfinite(y)) hi = std::isnan(hi) ? y : std::max(hi, y);
+        tell(progress, r + slabs.step, slabs.rows);
     }
     return {lo, hi};
 }

@@ -126,13 +126,13 @@ DataArray computeFrame(const DataArray& var, const ViewSpec& spec, Device device
                     if (kept) {
                         const DataArray reducedView = mapStreamed(
                             slab, [&](const DataArray& part) { return applyReductions(part, rest, s); }, d, s,
-                            limits.slabBytes, limits.cancel);
+                            limits.slabBytes, limits.cancel, limits.progress);
                         ViewSpec none = rest;
                         none.reductions.clear();
                         f = computeView(reducedView, none, d, s);
                     } else {
-                        const DataArray r =
-                            reduceStreamed(slab, dim0, op0, d, s, limits.slabBytes, limits.cancel);
+                        const DataArray r = reduceStreamed(slab, dim0, op0, d, s, limits.slabBytes,
+                                                           limits.cancel, limits.progress);
                         f = computeView(r, after, d, s);
                     }
                     s.synchronize();

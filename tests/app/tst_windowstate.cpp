@@ -4,6 +4,7 @@
 // there is something to play, the layout kept between sessions and a complete shortcut list.
 #include <QtTest>
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QLabel>
@@ -162,6 +163,29 @@ private slots:
         QVERIFY(settle());
     }
 
+    void spacePressesAButtonReachedWithTab() {
+        QVERIFY(open(kHgt));
+        auto* reverse = w_->colourPanel()->findChild<QCheckBox*>();
+        QVERIFY(reverse);
+        const bool before = reverse->isChecked();
+        // Reached with Tab: Space is the button's, as everywhere on the desktop.
+        reverse->setFocus(Qt::TabFocusReason);
+        QTest::keyClick(reverse, Qt::Key_Space);
+        QCOMPARE(reverse->isChecked(), !before);
+        QVERIFY(!w_->slicePanel()->playing());
+        QVERIFY(settle());
+        // Focused by a click: Space plays, and the button stays as it is.
+        w_->imageView()->setFocus(Qt::OtherFocusReason);
+        reverse->setFocus(Qt::MouseFocusReason);
+        QTest::keyClick(reverse, Qt::Key_Space);
+        QVERIFY(w_->slicePanel()->playing());
+        QCOMPARE(reverse->isChecked(), !before);
+        QTest::keyClick(reverse, Qt::Key_Space);
+        QVERIFY(!w_->slicePanel()->playing());
+        reverse->setChecked(before);
+        QVERIFY(settle());
+    }
+
     void undoAndRedoRestoreEachView() {
         QVERIFY(open(kSample));
         QVERIFY(settle());
@@ -307,6 +331,43 @@ private slots:
         QVERIFY(settle());
     }
 
+    void aStreamedReductionSaysHowFarItIs() {
+        // A variable larger than the memory budget: its mean over time is read from the file slab
+        // by slab, and the status bar counts it ("mean over time: 43 %") until the frame comes.
+        const std::size_t budget = w_->frameService()->residentBudget();
+        w_->frameService()->setResidentBudget(21 * 73 * 144 * 4 / 4);
+        struct Restore {
+            FrameService* service;
+            std::size_t bytes;
+            ~Restore() { service->setResidentBudget(bytes); }
+        } restore{w_->frameService(), budget};
+        QVERIFY(open(kHgt));
+        auto* task = w_->findChild<QLabel*>("task");
+        QVERIFY(task);
+        QStringList told; // the label as each step of the pass leaves it
+        connect(w_->frameService(), &FrameService::computeProgress, this,
+                [&](quint64, double) { told << task->text(); });
+        QSignalSpy shown(w_.get(), &MainWindow::frameShown);
+        press(w_->dimensionBar()->chip("time"), Qt::Key_R);
+        QVERIFY(shown.wait(20000));
+        QVERIFY(settle());
+        disconnect(w_->frameService(), &FrameService::computeProgress, this, nullptr);
+        QVERIFY2(told.size() > 2, qPrintable(told.join(" | "))); // in slabs, each counted
+        const QRegularExpression counted("^mean over time: (\\d+) %$");
+        int last = -1;
+        for (const QString& text : told) {
+            const auto m = counted.match(text);
+            QVERIFY2(m.hasMatch(), qPrintable(text));
+            QVERIFY2(m.captured(1).toInt() >= last, qPrintable(told.join(" | "))); // never goes back
+            last = m.captured(1).toInt();
+        }
+        QCOMPARE(last, 100);
+        QVERIFY(!task->isVisibleTo(w_.get()));
+        QTest::keyClick(focus(), Qt::Key_Z,
+                        Qt::ControlModifier); // the file's view as it was, for later tests
+        QVERIFY(settle());
+    }
+
     void aDoubleClickOnlyResetsTheZoom() {
         QVERIFY(open(kHgt));
         QVERIFY(settle());
@@ -371,6 +432,7 @@ private slots:
         QTest::keyClick(w_.get(), Qt::Key_Space);
         QVERIFY(!w_->slicePanel()->playing());
         QVERIFY(open(kHgt)); // time=21
+        QVERIFY(w_->slicePanel()->playButton("time"));
         QVERIFY(w_->slicePanel()->playButton("time")->isVisibleTo(w_->slicePanel()));
     }
 

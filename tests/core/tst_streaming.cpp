@@ -163,6 +163,44 @@ private slots:
         QVERIFY(source->reads < 40);
     }
 
+    // Each streamed pass says how far it is after every slab: fractions that rise to exactly 1,
+    // one per slab, for a reduction along the first dim (merged), along another (concatenated,
+    // through computeFrame's limits) and for the range.
+    void progressCountsTheSlabs() {
+        const Shape shape{10, 4, 5};
+        std::mt19937_64 rng(test::testSeed());
+        auto source = std::make_shared<MemorySource>(shape, DType::Float32,
+                                                     randomValues(rng, DType::Float32, product(shape), 0.1));
+        const DataArray lazy = lazyArray(source, shape, plain(DType::Float32));
+        const std::size_t slab = 3 * 4 * 5 * 4; // 3 rows: slabs of 3, 3, 3, 1
+        const std::vector<double> expected{0.3, 0.6, 0.9, 1.0};
+        auto check = [&](const std::vector<double>& told, const char* what) {
+            QVERIFY2(told.size() == expected.size(), what);
+            for (std::size_t i = 0; i < told.size(); ++i)
+                QVERIFY2(std::abs(told[i] - expected[i]) < 1e-12, what);
+        };
+        std::vector<double> told;
+        const StreamProgress note = [&](double f) { told.push_back(f); };
+        reduceStreamed(lazy, "t", ReduceOp::Mean, Device::host(), Stream::host(), slab, nullptr, note);
+        check(told, "reduce along the first dim");
+        told.clear();
+        minmaxStreamed(lazy, Device::host(), slab, nullptr, note);
+        check(told, "range");
+        told.clear();
+        ViewSpec spec;
+        spec.variable = "v";
+        spec.xDim = "x";
+        spec.yDim = "t";
+        spec.reductions = {{"y", ReduceOp::Max}};
+        ViewLimits limits;
+        limits.loadAtOnce = 64;
+        limits.slabBytes = slab;
+        limits.progress = note;
+        FallbackNote fallback;
+        computeFrame(lazy, spec, Device::host(), fallback, limits);
+        check(told, "computeFrame, a kept first dim");
+    }
+
     void readErrorsNameTheVariable() {
         const Shape shape{10, 4, 4};
         auto source = std::make_shared<MemorySource>(shape, DType::Float32, std::vector<double>(160, 1.0));

@@ -78,7 +78,8 @@ DataArray computeView(const DataArray& var, const ViewSpec& spec, Device device,
 struct ViewLimits {
     std::size_t loadAtOnce = kUnlimitedMemory;
     std::size_t slabBytes = std::size_t(64) << 20;
-    const std::atomic<bool>* cancel = nullptr; // a streamed reduction stops (CancelledError)
+    const std::atomic<bool>* cancel = nullptr;     // a streamed reduction stops (CancelledError)
+    std::function<void(double fraction)> progress; // told after each slab of a streamed reduction
 };
 
 // The one frame pipeline, behind the window and the command line alike: the frame `spec`
