@@ -1,7 +1,9 @@
 // The window's keys: Space, ← →, Page Up/Down, Home/End act on the view wherever the focus is,
-// except in a text field (a line edit, or a spin box's editor, keeps every key it reads); a
-// choice in a combo box hands the focus back to the view; Help ▸ Keyboard Shortcuts lists the
-// window's actions and shortcuts as they are, so the list cannot go stale.
+// except in a text field (a line edit, or a spin box's editor, keeps every key it reads) and
+// Space on a button reached with Tab; a choice in a combo box hands the focus back to the view;
+// Help ▸ Keyboard Shortcuts lists the window's actions and shortcuts as they are, so the list
+// cannot go stale.
+#include <QAbstractButton>
 #include <QAbstractSpinBox>
 #include <QAction>
 #include <QApplication>
@@ -32,21 +34,36 @@ bool isTextField(const QObject* o) {
 }
 
 // Gives the view keys to a text field that has the focus: a line edit claims ← → Home End
-// Space itself, but a spin box would lose Page Up/Down to the window's shortcuts.
+// Space itself, but a spin box would lose Page Up/Down to the window's shortcuts. And Space to
+// a button reached with Tab, which it presses, as a keyboard user expects; a button that took
+// the focus from a click leaves Space to the view.
 class TextFieldKeys : public QObject {
 public:
     TextFieldKeys(QList<QKeySequence> keys, QObject* parent) : QObject(parent), keys_(std::move(keys)) {}
 
 protected:
     bool eventFilter(QObject* o, QEvent* e) override {
-        if (e->type() != QEvent::ShortcutOverride || !isTextField(o)) return false;
+        auto* button = qobject_cast<QAbstractButton*>(o);
+        if (button && e->type() == QEvent::FocusIn) {
+            const Qt::FocusReason why = static_cast<QFocusEvent*>(e)->reason();
+            button->setProperty(kFromKeyboard, why == Qt::TabFocusReason || why == Qt::BacktabFocusReason);
+            return false;
+        }
+        if (e->type() != QEvent::ShortcutOverride) return false;
         const auto* k = static_cast<QKeyEvent*>(e);
+        if (button && k->key() == Qt::Key_Space && k->modifiers() == Qt::NoModifier &&
+            button->property(kFromKeyboard).toBool()) {
+            e->accept(); // the button's own Space: it is pressed
+            return true;
+        }
+        if (!isTextField(o)) return false;
         if (!keys_.contains(QKeySequence(k->keyCombination()))) return false;
         e->accept(); // the key goes to the field, as a key press
         return true;
     }
 
 private:
+    static constexpr const char* kFromKeyboard = "strataFocusFromKeyboard";
     QList<QKeySequence> keys_;
 };
 
@@ -115,6 +132,9 @@ QList<QPair<QString, QString>> MainWindow::shortcutList() const {
         out.append({s->key().toString(QKeySequence::NativeText), s->whatsThis()});
     // Keys read by widgets themselves, and the mouse.
     out.append({tr("X, Y, S, R on a dim chip"), tr("show it on X or Y, slice it, reduce it")});
+    out.append(
+        {tr("\u2191 \u2193, +, \u2212 in the dataset tree"), tr("choose a variable, expand, collapse")});
+    out.append({tr("Tab, then Space"), tr("press the button Tab reached")});
     out.append({tr("wheel, drag, double-click"), tr("zoom, pan, reset the zoom")});
     out.append({tr("click"), tr("plot the series through the point")});
     return out;
