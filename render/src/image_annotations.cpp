@@ -13,7 +13,7 @@
 #include <vtkProperty2D.h>
 #include <vtkRenderer.h>
 #include <vtkSmartPointer.h>
-#include <vtkTextActor.h>
+#include <vtkTextMapper.h>
 #include <vtkTextProperty.h>
 #include <vtkTextRenderer.h>
 #include <vtkUnsignedCharArray.h>
@@ -59,14 +59,23 @@ private:
     vtkNew<vtkCellArray> lines_;
 };
 
-enum class Align { Left, Centre, Right };
-enum class VAlign { Bottom, Centre, Top };
+using Align = ImageAnnotations::Align;
+using VAlign = ImageAnnotations::VAlign;
 
-vtkSmartPointer<vtkTextActor> text(const std::string& s, double x, double y, double size, Align h, VAlign v,
-                                   double angle = 0) {
-    auto t = vtkSmartPointer<vtkTextActor>::New();
-    t->SetInput(s.c_str());
-    vtkTextProperty* p = t->GetTextProperty();
+// A label's anchor on a whole pixel (as vtkTextActor's coordinate put it; a half-pixel quad
+// lands on either side by rounding), a pixel up and right: the mapper's quad sits a pixel left
+// of and below vtkTextActor's, whose pictures the baselines hold.
+void place(vtkActor2D* label, double x, double y) {
+    label->SetPosition(std::floor(x + 0.5) + 1, std::floor(y + 0.5) + 1);
+}
+
+// A label: the mapper draws `s` into a texture once, and the actor places it, so that moving a
+// label (a colour bar's tick under a new range) does not draw its text again.
+vtkSmartPointer<vtkActor2D> text(const std::string& s, double x, double y, double size, Align h, VAlign v,
+                                 double angle = 0) {
+    vtkNew<vtkTextMapper> mapper;
+    mapper->SetInput(s.c_str());
+    vtkTextProperty* p = mapper->GetTextProperty();
     applyFont(p, size);
     p->SetColor(kInk[0], kInk[1], kInk[2]);
     p->SetOrientation(angle);
@@ -76,18 +85,22 @@ vtkSmartPointer<vtkTextActor> text(const std::string& s, double x, double y, dou
     if (v == VAlign::Bottom) p->SetVerticalJustificationToBottom();
     if (v == VAlign::Centre) p->SetVerticalJustificationToCentered();
     if (v == VAlign::Top) p->SetVerticalJustificationToTop();
-    t->SetPosition(x, y);
+    auto t = vtkSmartPointer<vtkActor2D>::New();
+    t->SetMapper(mapper);
+    place(t, x, y);
     return t;
 }
 
+vtkTextMapper* mapperOf(vtkActor2D* label) { return static_cast<vtkTextMapper*>(label->GetMapper()); }
+
 // `s` cut at the end, on a UTF-8 character boundary, with "…" so that it spans at most
-// `maxWidth` pixels as `actor` draws it at `dpi`; `s` itself when it fits.
-std::string elided(const std::string& s, vtkTextActor* actor, double maxWidth, int dpi) {
+// `maxWidth` pixels as `label` draws it at `dpi`; `s` itself when it fits.
+std::string elided(const std::string& s, vtkActor2D* label, double maxWidth, int dpi) {
     vtkTextRenderer* renderer = vtkTextRenderer::GetInstance();
     if (!renderer || s.empty()) return s;
     auto width = [&](const std::string& t) {
         int box[4] = {0, 0, 0, 0};
-        if (!renderer->GetBoundingBox(actor->GetTextProperty(), t, box, dpi)) return 0;
+        if (!renderer->GetBoundingBox(mapperOf(label)->GetTextProperty(), t, box, dpi)) return 0;
         return box[1] - box[0] + 1;
     };
     if (width(s) <= maxWidth) return s;
@@ -122,18 +135,49 @@ void ImageAnnotations::add(Group& g, vtkProp* p) {
     g.props.push_back(p);
 }
 
+void ImageAnnotations::label(Group& g, const std::string& s, double x, double y, double size, Align h,
+                             VAlign v, double angle) {
+    std::string key = s;
+    key += '\x1f' + std::to_string(size) + ' ' + std::to_string(int(h)) + ' ' + std::to_string(int(v)) + ' ' +
+           std::to_string(angle);
+    vtkActor2D* a = nullptr;
+    if (auto it = spare_.find(key); it != spare_.end()) { // in the renderer still, texture and all
+        a = it->second;
+        spare_.erase(it);
+        place(a, x, y);
+    } else {
+        vtkSmartPointer<vtkActor2D> made = text(s, x, y, size, h, v, angle);
+        a = made;
+        a->Register(nullptr);
+        renderer_->AddViewProp(a);
+        ++labelsDrawn_;
+    }
+    g.labels.emplace_back(std::move(key), a);
+}
+
 void ImageAnnotations::clear(Group& g) {
     for (vtkProp* p : g.props) {
         if (renderer_) renderer_->RemoveViewProp(p);
         p->UnRegister(nullptr);
     }
     g.props.clear();
+    for (auto& [key, a] : g.labels) spare_.emplace(std::move(key), a);
+    g.labels.clear();
+}
+
+void ImageAnnotations::dropSpare() {
+    for (auto& [key, a] : spare_) {
+        if (renderer_) renderer_->RemoveViewProp(a);
+        a->UnRegister(nullptr);
+    }
+    spare_.clear();
 }
 
 void ImageAnnotations::clear() {
     clear(axes_);
     clear(bar_);
     clear(title_);
+    dropSpare();
     axesKey_.reset();
     barKey_.reset();
     titleKey_.reset();
@@ -144,7 +188,7 @@ void ImageAnnotations::build(vtkRenderer* back, const AnnotationContent& c) {
         clear();
         renderer_ = back;
     }
-    rebuilt_ = 0;
+    rebuilt_ = labelsDrawn_ = 0;
     if (AxesKey k{c.layout, c.window, c.gridVersion}; k != axesKey_) {
         clear(axes_);
         buildAxes(axes_, c);
@@ -163,6 +207,7 @@ void ImageAnnotations::build(vtkRenderer* back, const AnnotationContent& c) {
         titleKey_ = std::move(k);
         ++rebuilt_;
     }
+    dropSpare();
 }
 
 void ImageAnnotations::buildAxes(Group& g, const AnnotationContent& c) {
@@ -180,17 +225,16 @@ void ImageAnnotations::buildAxes(Group& g, const AnnotationContent& c) {
     for (const Tick& k : axisTicks(*c.x, c.window.x0, c.window.x1, tickTarget(pr.width(), 90 * s))) {
         const double px = std::round(t.pixelX(k.value)) + 0.5;
         ticks.add(px, pr.y0 - h, px, pr.y0 - h - tickLen);
-        add(g, text(k.label, px, pr.y0 - tickLen - 3 * s, labelSize, Align::Centre, VAlign::Top));
+        label(g, k.label, px, pr.y0 - tickLen - 3 * s, labelSize, Align::Centre, VAlign::Top);
     }
-    add(g, text(c.x->title, (pr.x0 + pr.x1) / 2, pr.y0 - 34 * s, titleSize, Align::Centre, VAlign::Top));
+    label(g, c.x->title, (pr.x0 + pr.x1) / 2, pr.y0 - 34 * s, titleSize, Align::Centre, VAlign::Top);
     // y: ticks left of the plot, labels before them, the axis title turned upright.
     for (const Tick& k : axisTicks(*c.y, c.window.y0, c.window.y1, tickTarget(pr.height(), 45 * s))) {
         const double py = std::round(t.pixelY(k.value)) + 0.5;
         ticks.add(pr.x0 - h, py, pr.x0 - h - tickLen, py);
-        add(g, text(k.label, pr.x0 - tickLen - 3 * s, py, labelSize, Align::Right, VAlign::Centre));
+        label(g, k.label, pr.x0 - tickLen - 3 * s, py, labelSize, Align::Right, VAlign::Centre);
     }
-    add(g,
-        text(c.y->title, pr.x0 - 66 * s, (pr.y0 + pr.y1) / 2, titleSize, Align::Centre, VAlign::Centre, 90));
+    label(g, c.y->title, pr.x0 - 66 * s, (pr.y0 + pr.y1) / 2, titleSize, Align::Centre, VAlign::Centre, 90);
     add(g, ticks.actor(s));
 }
 
@@ -243,8 +287,8 @@ void ImageAnnotations::buildBar(Group& g, const AnnotationContent& c) {
         cells->InsertNextCell(4, ids);
         colours->InsertNextTuple4(bar.missing->r, bar.missing->g, bar.missing->b, 255);
         ticks.rect({m.x0 - h, m.y0 - h, m.x1 + h, m.y1 + h});
-        add(g, text(kMissingLabel, plan.missingLabelX, plan.missingLabelY, labelSize, Align::Left,
-                    VAlign::Centre));
+        label(g, kMissingLabel, plan.missingLabelX, plan.missingLabelY, labelSize, Align::Left,
+              VAlign::Centre);
     }
     vtkNew<vtkPolyData> pd;
     pd->SetPoints(pts);
@@ -262,11 +306,11 @@ void ImageAnnotations::buildBar(Group& g, const AnnotationContent& c) {
     for (const Tick& k : niceTicks(vmin, vmax, tickTarget(bands.height(), 45 * s))) {
         const double py = std::round(plan.valueY(k.value, bar.range)) + 0.5;
         ticks.add(cb.x1 + h, py, cb.x1 + h + tickLen, py);
-        add(g, text(k.label, cb.x1 + tickLen + 3 * s, py, labelSize, Align::Left, VAlign::Centre));
+        label(g, k.label, cb.x1 + tickLen + 3 * s, py, labelSize, Align::Left, VAlign::Centre);
     }
     if (!c.barTitle.empty())
-        add(g, text(c.barTitle, cb.x1 + 60 * s, (cb.y0 + cb.y1) / 2, titleSize, Align::Centre, VAlign::Centre,
-                    90));
+        label(g, c.barTitle, cb.x1 + 60 * s, (cb.y0 + cb.y1) / 2, titleSize, Align::Centre, VAlign::Centre,
+              90);
     add(g, ticks.actor(s));
 }
 
@@ -274,11 +318,12 @@ void ImageAnnotations::buildTitle(Group& g, const AnnotationContent& c) {
     // The title, shortened with "…" when it would run past the window's edges.
     const ViewLayout& l = c.layout;
     const double s = l.scale;
-    vtkSmartPointer<vtkTextActor> title =
+    vtkSmartPointer<vtkActor2D> title =
         text(c.title, l.width / 2.0, l.height - 12 * s, 15 * s, Align::Centre, VAlign::Top);
     const int dpi = renderer_->GetVTKWindow() ? renderer_->GetVTKWindow()->GetDPI() : 72;
-    title->SetInput(elided(c.title, title, l.width - 16 * s, dpi).c_str());
+    mapperOf(title)->SetInput(elided(c.title, title, l.width - 16 * s, dpi).c_str());
     add(g, title);
+    ++labelsDrawn_;
 }
 
 } // namespace strata::detail

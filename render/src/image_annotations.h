@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <vtkNew.h>
@@ -14,6 +15,7 @@
 #include "strata/render/colour_range.h"
 #include "strata/render/view_layout.h"
 
+class vtkActor2D;
 class vtkProp;
 class vtkRenderer;
 
@@ -32,7 +34,8 @@ struct AnnotationContent {
 
 // Three groups of props, each rebuilt only when what it shows changes: the axes (border, ticks,
 // labels, titles), the colour bar, the title. A step through time changes the title (and the
-// colour bar with a per-frame range), not the axes: their text textures are kept.
+// colour bar with a per-frame range), not the axes: their text textures are kept, and a rebuilt
+// colour bar moves the tick labels it had rather than drawing their text again.
 class ImageAnnotations {
 public:
     ImageAnnotations();
@@ -42,10 +45,18 @@ public:
     void clear();
     // How many groups the last build() made afresh (0 to 3): for tests and benchmarks.
     int rebuiltGroups() const { return rebuilt_; }
+    // How many labels the last build() drew afresh. A rebuilt group takes the labels of its last
+    // build that read and look the same, only moved (a colour bar's ticks under a new range),
+    // with their text textures: for tests and benchmarks.
+    int labelsDrawn() const { return labelsDrawn_; }
+
+    enum class Align { Left, Centre, Right };
+    enum class VAlign { Bottom, Centre, Top };
 
 private:
     struct Group {
-        std::vector<vtkProp*> props;
+        std::vector<vtkProp*> props;                             // removed from the renderer on clear
+        std::vector<std::pair<std::string, vtkActor2D*>> labels; // kept for the next build, by key
     };
     struct AxesKey {
         ViewLayout layout;
@@ -65,7 +76,12 @@ private:
         friend bool operator==(const TitleKey&, const TitleKey&) = default;
     };
     void add(Group& g, vtkProp* p);
-    void clear(Group& g);
+    // `s` at (x, y) in a group: a label of the last build with the same text and style, moved
+    // there, or a new one.
+    void label(Group& g, const std::string& s, double x, double y, double size, Align h, VAlign v,
+               double angle = 0);
+    void clear(Group& g); // its labels go to spare_
+    void dropSpare();     // the labels no build took again leave the renderer
     void buildAxes(Group& g, const AnnotationContent& c);
     void buildBar(Group& g, const AnnotationContent& c);
     void buildTitle(Group& g, const AnnotationContent& c);
@@ -75,7 +91,8 @@ private:
     std::optional<AxesKey> axesKey_;
     std::optional<BarKey> barKey_;
     std::optional<TitleKey> titleKey_;
-    int rebuilt_ = 0;
+    std::unordered_multimap<std::string, vtkActor2D*> spare_;
+    int rebuilt_ = 0, labelsDrawn_ = 0;
 };
 
 } // namespace strata::detail

@@ -51,6 +51,7 @@ public:
     const FramePathInfo& path() const;
     MinMax range() const { return range_; }
     int annotationGroupsRebuilt() const { return annotations_.rebuiltGroups(); }
+    int annotationLabelsDrawn() const { return annotations_.labelsDrawn(); }
     bool frameCopied() const { return frameActor_.copies(); }
     bool colouredAhead() const { return colouredAhead_; }
 

@@ -97,6 +97,7 @@ void ImageView::resetView() { setWindow({}); }
 FramePathInfo ImageView::framePath() const { return gl_ ? surface_->path() : raster_->path(); }
 MinMax ImageView::colourRange() const { return gl_ ? surface_->range() : raster_->range(); }
 int ImageView::annotationGroupsRebuilt() const { return gl_ ? surface_->annotationGroupsRebuilt() : -1; }
+int ImageView::annotationLabelsDrawn() const { return gl_ ? surface_->annotationLabelsDrawn() : -1; }
 bool ImageView::frameCopied() const { return gl_ ? surface_->frameCopied() : raster_->frameCopied(); }
 bool ImageView::colouredAhead() const { return gl_ ? surface_->colouredAhead() : raster_->colouredAhead(); }
 QWindow* ImageView::glWindow() const { return gl_ ? surface_->glWindow() : nullptr; }

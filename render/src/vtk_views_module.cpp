@@ -35,6 +35,7 @@ public:
     FramePathInfo path() const override { return scene_.path(); }
     MinMax range() const override { return scene_.range(); }
     int annotationGroupsRebuilt() const override { return scene_.annotationGroupsRebuilt(); }
+    int annotationLabelsDrawn() const override { return scene_.annotationLabelsDrawn(); }
     bool frameCopied() const override { return scene_.frameCopied(); }
     bool colouredAhead() const override { return scene_.colouredAhead(); }
     Pick pick(double px, double py) const override { return scene_.pick(px, py); }

@@ -196,6 +196,7 @@ private slots:
         view_->setFrame(step);
         QImage shown = view_->grabImage();
         QCOMPARE(view_->annotationGroupsRebuilt(), gl() ? 2 : -1); // title and bar (the range is fixed)
+        QCOMPARE(view_->annotationLabelsDrawn(), gl() ? 1 : -1);   // the title's text; the bar's labels kept
         QVERIFY2(sameContent(shown, renderImage(step, settings_, QSize(kW, kH))),
                  qPrintable(saveDifference(shown, renderImage(step, settings_, QSize(kW, kH)), "step", 2)));
         // Nothing changed: nothing rebuilt.
@@ -208,6 +209,16 @@ private slots:
         shown = view_->grabImage();
         QCOMPARE(view_->annotationGroupsRebuilt(), gl() ? 1 : -1); // the colour bar
         QVERIFY(sameContent(shown, renderImage(step, perFrame, QSize(kW, kH))));
+        // A range that moves every tick but keeps their text (-2, -1, 0, 1, 2), as a per-frame
+        // range does from step to step: the bar's labels are moved, none is drawn again, and
+        // each sits where export puts it.
+        perFrame.colouring.range = ColourRange{RangeMode::Fixed, -2.3, 2.2};
+        view_->setSettings(perFrame);
+        shown = view_->grabImage();
+        QCOMPARE(view_->annotationGroupsRebuilt(), gl() ? 1 : -1);
+        QCOMPARE(view_->annotationLabelsDrawn(), gl() ? 0 : -1);
+        QVERIFY2(sameContent(shown, renderImage(step, perFrame, QSize(kW, kH))),
+                 qPrintable(saveDifference(shown, renderImage(step, perFrame, QSize(kW, kH)), "moved", 2)));
         // Back to the test's frame and settings for the cases after: title and bar redrawn.
         view_->setSettings(settings_);
         view_->setFrame({frame_});

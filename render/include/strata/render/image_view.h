@@ -59,6 +59,9 @@ public:
     // made afresh (a step through time should remake only what it changes). Raster: -1 (it
     // paints them each time, well under a millisecond).
     int annotationGroupsRebuilt() const;
+    // Through GL: how many text labels the last paint drew afresh; a rebuilt group moves the
+    // labels it had that read the same (their text is not drawn again). Raster: -1.
+    int annotationLabelsDrawn() const;
     // True when the last paint copied the frame onto whole pixels (a regular grid, not zoomed)
     // rather than drawing it as a textured mesh (GL) or looking each pixel's cell up (raster).
     bool frameCopied() const;

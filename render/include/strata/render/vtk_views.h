@@ -55,6 +55,7 @@ public:
     virtual FramePathInfo path() const = 0;
     virtual MinMax range() const = 0;
     virtual int annotationGroupsRebuilt() const = 0;
+    virtual int annotationLabelsDrawn() const = 0;
     virtual bool frameCopied() const = 0;
     virtual bool colouredAhead() const = 0;
     virtual Pick pick(double px, double py) const = 0;
