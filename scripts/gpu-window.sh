@@ -9,6 +9,8 @@
 #   scripts/gpu-window.sh pack-x      here: download and pack the X stack (apt-get download)
 #   scripts/gpu-window.sh pack-app    here: pack the app from BUILD (default build/, CUDA + GUI)
 #   scripts/gpu-window.sh unpack-x    there: unpack x.tar.xz into /opt/x (kept while the machine is)
+#   scripts/gpu-window.sh unpack-app  there: unpack app.tar.xz into /opt/app, for a later run
+#                                     that carries something else (scripts/gpu-suite.sh)
 #   scripts/gpu-window.sh run         there: unpack the app, start Xvfb, check the GL renderer
 #                                     the window gets and the path its status bar names, run the
 #                                     GUI tests, the window under compute-sanitizer, and the
@@ -52,6 +54,7 @@ packApp() {
     for t in tst_imageview tst_frametexture; do exes+=("$BUILD/tests/render/$t"); done
     exes+=("$BUILD/tests/app/tst_exportbytes") # its cuda rows export from the device (STRATA_APP_BINARY)
     exes+=("$BUILD/tests/app/tst_mainwindow")
+    exes+=("$BUILD/tests/app/tst_frameservice") # frames computed and kept on the device (4 MB packed)
     local qtp=/usr/lib/x86_64-linux-gnu/qt6/plugins
     cp "$qtp/platforms/libqxcb.so" "$stage/plugins/platforms/"
     cp "$qtp/xcbglintegrations/libqxcb-glx-integration.so" "$stage/plugins/xcbglintegrations/"
@@ -74,6 +77,13 @@ packApp() {
     tar -C "$stage" -cf - . | xz -T2 -6 >"$DIR/app.tar.xz"
     rm -rf "$stage"
     ls -l "$DIR/app.tar.xz"
+}
+
+# The app unpacked ahead, in a transfer of its own (the GPU suite then carries the core tests'
+# bundle with the run): kept in /opt/app while the machine is.
+unpackApp() {
+    rm -rf /opt/app && mkdir -p /opt/app && tar -xJf "$DIR/app.tar.xz" -C /opt/app &&
+        echo "app in /opt/app: $(ls /opt/app/bin | tr '\n' ' ')"
 }
 
 unpackX() {
@@ -119,7 +129,11 @@ run() {
     OUT=$OUT_FINAL/w
     mkdir -p "$OUT" /opt/app
     [[ -d /opt/x/usr ]] || { echo "no X stack in /opt/x: run unpack-x first (its own transfer)"; return 1; }
-    tar -xJf "$DIR/app.tar.xz" -C /opt/app
+    if [[ -f $DIR/app.tar.xz ]]; then
+        tar -xJf "$DIR/app.tar.xz" -C /opt/app
+    elif [[ ! -x /opt/app/bin/strata ]]; then
+        echo "no app: carry gpu-window/ (pack-app), or unpack-app it in an earlier transfer"; return 1
+    fi
     local L=/opt/x/usr/lib/x86_64-linux-gnu
     ln -sfn $L/dri /usr/lib/x86_64-linux-gnu/dri # Xvfb looks for swrast_dri.so only there
     ln -sf /opt/x/usr/bin/xkbcomp /usr/bin/xkbcomp
@@ -252,6 +266,7 @@ case $cmd in
 pack-x) packX ;;
 pack-app) packApp ;;
 unpack-x) unpackX ;;
+unpack-app) unpackApp ;;
 run) run ;;
-*) echo "usage: $0 pack-x|pack-app|unpack-x|run" >&2; exit 2 ;;
+*) echo "usage: $0 pack-x|pack-app|unpack-x|unpack-app|run" >&2; exit 2 ;;
 esac

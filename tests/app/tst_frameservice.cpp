@@ -8,8 +8,11 @@
 #include <memory>
 #include <netcdf.h>
 
+#include "../gpu_skip.h"
 #include "frame_service.h"
 #include "io/nc_write.h"
+#include "strata/core/runtime.h"
+#include "strata/core/transfer.h"
 #include "strata/io/netcdf.h"
 #include "strata/render/colormaps.h"
 
@@ -267,6 +270,50 @@ private slots:
         QVERIFY2(why.isEmpty(), qPrintable(why));
     }
 
+    void framesStayOnTheGpu() {
+        // With a GPU the frames, those computed ahead and those of a reduction, are computed
+        // there and stay there: the worker copies nothing to the host, in any range mode but the
+        // per-frame one (whose colour bar prints the frame's two extremes: 16 bytes).
+        if (!computeDevice().isCuda()) STRATA_SKIP_WITHOUT_GPU("no CUDA device here");
+        FrameService service;
+        service.setPrefetch(2, 0);
+        service.setDataset(ds_);
+        service.waitForLoads();
+        QSignalSpy ready(&service, &FrameService::frameReady);
+        ViewSpec spec = specAt(*ds_, 3);
+        spec.colouring.range = ColourRange{RangeMode::Variable, 0, 1}; // its extremes: once, before the steps
+        Result r = waitFor(ready, service.requestFrame(spec, "time", +1));
+        QVERIFY(r && r->error.isEmpty());
+        service.frameShown();
+        QVERIFY(settled(service));
+        service.waitForLoads();
+        const TransferCounters before = transferCounters();
+        for (std::int64_t t : {4, 5, 6}) {
+            ViewSpec step = specAt(*ds_, t);
+            step.colouring = spec.colouring;
+            r = waitFor(ready, service.requestFrame(step, "time", +1));
+            QVERIFY(r && r->error.isEmpty());
+            QVERIFY(r->frame.device().isCuda());
+            QVERIFY(!r->coloured);
+            service.frameShown();
+            QVERIFY(settled(service));
+        }
+        ViewSpec mean = spec;
+        mean.indices.clear();
+        mean.reductions = {{"time", ReduceOp::Mean}};
+        r = waitFor(ready, service.requestFrame(mean));
+        QVERIFY(r && r->error.isEmpty() && r->frame.device().isCuda());
+        QVERIFY(settled(service));
+        QCOMPARE(transferredSince(before).deviceToHost, std::uint64_t(0));
+        // The mean, copied here only now, against the host's.
+        const auto got = r->frame.asHost().values<double>();
+        const auto want = expected(*ds_, mean).values<double>();
+        QCOMPARE(got.size(), want.size());
+        for (std::size_t i = 0; i < got.size(); ++i)
+            QVERIFY2(std::abs(got[i] - want[i]) <= 1e-5 * std::abs(want[i]),
+                     qPrintable(QString("element %1: %2, expected %3").arg(i).arg(got[i]).arg(want[i])));
+    }
+
     void hostFramesArriveColouredWithTheViewsColours() {
         // On the CPU path the worker colour-maps each frame (and each step it computes ahead)
         // with the spec's map and range, so that the GUI thread only uploads it.
@@ -279,8 +326,11 @@ private slots:
         spec.colouring.reversed = true; // the range per frame, the default
         const Result r = waitFor(ready, service.requestFrame(spec, "time", +1));
         QVERIFY(r && r->error.isEmpty());
-        if (!r->frame.device().isHost())
-            QSKIP("frames on a GPU are colour-mapped into GL's buffer, not here");
+        if (!r->frame.device().isHost()) { // colour-mapped into GL's buffer when drawn, not here
+            QVERIFY(!r->coloured);
+            QVERIFY(sameValues(r->frame, expected(*ds_, spec)));
+            return;
+        }
         QVERIFY(r->coloured);
         const DataArray frame3 = expected(*ds_, spec);
         QString why = colourProblem(*r->coloured, frame3, spec, minmaxValues(frame3));
