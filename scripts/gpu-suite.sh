@@ -30,7 +30,7 @@ report() {
     name=$(basename "$log" .log)
     awk -v name="$name" '
         /^PASS   : .*\(cuda\)$/ { cp++ } /^FAIL!  : .*\(cuda\)/ { cf++ } /^SKIP   : .*\(cuda\)/ { cs++ }
-        /^Totals:/ { p = $2; f = $4; s = $6; done = 1 }
+        /^Totals:/ { p += $2; f += $4; s += $6; done = 1 } # one per presentation for some
         END {
             if (!done) { printf "%-24s did not finish\n", name; exit 1 }
             printf "%-24s %4d passed %3d failed %3d skipped | cuda rows: %3d passed %d failed %d skipped\n",

@@ -207,7 +207,7 @@ CONF
         # The peers' shape (365 × 721 × 1440 float32), written with h5py (the machine's Python has
         # no netCDF4); netCDF-C reads it as netCDF-4 with dims named by dimension scales.
         WINDOW_BENCH_FILE=/tmp/strata-window-air.nc
-        python3 - "$WINDOW_BENCH_FILE" <<'PY'
+        [[ -s $WINDOW_BENCH_FILE ]] || python3 - "$WINDOW_BENCH_FILE" <<'PY'
 import sys, numpy as np, h5py
 nt, ny, nx = 365, 721, 1440
 lat = np.linspace(-90, 90, ny); lon = np.arange(nx) * 0.25
@@ -224,7 +224,11 @@ with h5py.File(sys.argv[1], "w") as f:
 PY
         ls -l "$WINDOW_BENCH_FILE"
     fi
-    if [[ -n ${WINDOW_BENCH_FILE:-} ]]; then
+    # WINDOW_BENCH_ONLY: "map" (the map view's two range modes) or "hovmoller" (that view alone).
+    local only=${WINDOW_BENCH_ONLY:-}
+    [[ $only == hovmoller ]] && WINDOW_BENCH_HOVMOLLER=1
+    [[ $only == map ]] && WINDOW_BENCH_HOVMOLLER=
+    if [[ -n ${WINDOW_BENCH_FILE:-} && $only != hovmoller ]]; then
         PYTHONPATH=/opt/x/usr/lib/python3/dist-packages LD_LIBRARY_PATH=$APP python3 "$ROOT/bench/app/run_app_bench.py" \
             "$WINDOW_BENCH_FILE" --strata /opt/app/bin/strata --reps "${WINDOW_BENCH_REPS:-3}" \
             --steps "${WINDOW_BENCH_STEPS:-60}" --series b2b,hz --hz 60 --out "$OUT/window-bench.json" >"$OUT/window-bench.log" 2>&1
@@ -232,9 +236,10 @@ PY
         # The map view with the whole variable's range (computed once on the device): steps need
         # no colour-bar range from the device, so the bytes copied to the host stay put.
         PYTHONPATH=/opt/x/usr/lib/python3/dist-packages LD_LIBRARY_PATH=$APP python3 "$ROOT/bench/app/run_app_bench.py" \
-            "$WINDOW_BENCH_FILE" --strata /opt/app/bin/strata --strata-opts "--range global" --reps 1 \
+            "$WINDOW_BENCH_FILE" --strata /opt/app/bin/strata --strata-opts "--range global" --reps "${WINDOW_BENCH_GLOBAL_REPS:-1}" \
             --steps "${WINDOW_BENCH_STEPS:-60}" --series b2b --out "$OUT/window-bench-global.json" >"$OUT/window-bench-global.log" 2>&1
         echo "window bench (global range) rc=$?"; grep "^rep" "$OUT/window-bench-global.log"
+        if [[ -z $only ]]; then
         # Time to first frame at a second launch: the settings folder (and the GL driver's shader
         # cache under it) kept from the first.
         PYTHONPATH=/opt/x/usr/lib/python3/dist-packages LD_LIBRARY_PATH=$APP python3 "$ROOT/bench/app/run_app_bench.py" \
@@ -250,13 +255,14 @@ PY
         PYTHONPATH=/opt/x/usr/lib/python3/dist-packages LD_LIBRARY_PATH=$APP python3 "$ROOT/bench/app/compare_paths.py" \
             "$WINDOW_BENCH_FILE" --strata /opt/app/bin/strata --size 2500x1300 --cells 1440x721 --out "$OUT/compare" >"$OUT/compare-paths.log" 2>&1
         echo "compare paths rc=$?"; grep -E "\"(differing|differing_on_cell_edges|worst_channel_difference|same|pixels)\"|strata-path" "$OUT/compare-paths.log"
-        if [[ -n ${WINDOW_BENCH_HOVMOLLER:-} ]]; then # time × lon, the arrow stepping lat
-            PYTHONPATH=/opt/x/usr/lib/python3/dist-packages LD_LIBRARY_PATH=$APP python3 "$ROOT/bench/app/run_app_bench.py" \
-                "$WINDOW_BENCH_FILE" --strata /opt/app/bin/strata --strata-opts "--x lon --y time" \
-                --reps "${WINDOW_BENCH_REPS:-3}" --steps "${WINDOW_BENCH_STEPS:-60}" --series b2b,hz --hz 60 \
-                --out "$OUT/window-bench-hovmoller.json" >"$OUT/window-bench-hovmoller.log" 2>&1
-            echo "window bench (Hovmöller) rc=$?"; grep "^rep" "$OUT/window-bench-hovmoller.log"
         fi
+    fi
+    if [[ -n ${WINDOW_BENCH_FILE:-} && -n ${WINDOW_BENCH_HOVMOLLER:-} ]]; then # time × lon, the arrow stepping lat
+        PYTHONPATH=/opt/x/usr/lib/python3/dist-packages LD_LIBRARY_PATH=$APP python3 "$ROOT/bench/app/run_app_bench.py" \
+            "$WINDOW_BENCH_FILE" --strata /opt/app/bin/strata --strata-opts "--x lon --y time" \
+            --reps "${WINDOW_BENCH_REPS:-3}" --steps "${WINDOW_BENCH_STEPS:-60}" --series b2b,hz --hz 60 \
+            --out "$OUT/window-bench-hovmoller.json" >"$OUT/window-bench-hovmoller.log" 2>&1
+        echo "window bench (Hovmöller) rc=$?"; grep "^rep" "$OUT/window-bench-hovmoller.log"
     fi
     kill $xvfb 2>/dev/null
     packOut

@@ -135,9 +135,11 @@ void ImageAnnotations::add(Group& g, vtkProp* p) {
     g.props.push_back(p);
 }
 
-void ImageAnnotations::label(Group& g, const std::string& s, double x, double y, double size, Align h,
-                             VAlign v, double angle) {
-    std::string key = s;
+vtkActor2D* ImageAnnotations::label(Group& g, const std::string& s, double x, double y, double size, Align h,
+                                    VAlign v, double angle, const char* role) {
+    // The key: the text and its style; a role (the title) instead of the text, for a label whose
+    // text changes at every step but whose actor, mapper and texture can stay.
+    std::string key = role ? std::string(role) : s;
     key += '\x1f' + std::to_string(size) + ' ' + std::to_string(int(h)) + ' ' + std::to_string(int(v)) + ' ' +
            std::to_string(angle);
     vtkActor2D* a = nullptr;
@@ -145,6 +147,10 @@ void ImageAnnotations::label(Group& g, const std::string& s, double x, double y,
         a = it->second;
         spare_.erase(it);
         place(a, x, y);
+        if (role && s != mapperOf(a)->GetInput()) {
+            mapperOf(a)->SetInput(s.c_str()); // drawn again, into the same texture
+            ++labelsDrawn_;
+        }
     } else {
         vtkSmartPointer<vtkActor2D> made = text(s, x, y, size, h, v, angle);
         a = made;
@@ -153,6 +159,7 @@ void ImageAnnotations::label(Group& g, const std::string& s, double x, double y,
         ++labelsDrawn_;
     }
     g.labels.emplace_back(std::move(key), a);
+    return a;
 }
 
 void ImageAnnotations::clear(Group& g) {
@@ -318,12 +325,12 @@ void ImageAnnotations::buildTitle(Group& g, const AnnotationContent& c) {
     // The title, shortened with "…" when it would run past the window's edges.
     const ViewLayout& l = c.layout;
     const double s = l.scale;
-    vtkSmartPointer<vtkActor2D> title =
-        text(c.title, l.width / 2.0, l.height - 12 * s, 15 * s, Align::Centre, VAlign::Top);
+    const double size = 15 * s;
+    vtkActor2D* title =
+        label(g, c.title, l.width / 2.0, l.height - 12 * s, size, Align::Centre, VAlign::Top, 0, "\x1etitle");
     const int dpi = renderer_->GetVTKWindow() ? renderer_->GetVTKWindow()->GetDPI() : 72;
-    mapperOf(title)->SetInput(elided(c.title, title, l.width - 16 * s, dpi).c_str());
-    add(g, title);
-    ++labelsDrawn_;
+    if (const std::string shown = elided(c.title, title, l.width - 16 * s, dpi); shown != c.title)
+        mapperOf(title)->SetInput(shown.c_str());
 }
 
 } // namespace strata::detail

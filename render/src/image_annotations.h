@@ -77,9 +77,10 @@ private:
     };
     void add(Group& g, vtkProp* p);
     // `s` at (x, y) in a group: a label of the last build with the same text and style, moved
-    // there, or a new one.
-    void label(Group& g, const std::string& s, double x, double y, double size, Align h, VAlign v,
-               double angle = 0);
+    // there, or a new one. With a role, the label of the last build in that role and style,
+    // given the new text.
+    vtkActor2D* label(Group& g, const std::string& s, double x, double y, double size, Align h, VAlign v,
+                      double angle = 0, const char* role = nullptr);
     void clear(Group& g); // its labels go to spare_
     void dropSpare();     // the labels no build took again leave the renderer
     void buildAxes(Group& g, const AnnotationContent& c);
