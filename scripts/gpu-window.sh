@@ -182,7 +182,7 @@ CONF
         for spec in "QT_SCALE_FACTOR=2 2500x1300 -dpr2" "QT_SCALE_FACTOR=1 1700x1000 -resized"; do
             set -- $spec
             PYTHONPATH=/opt/x/usr/lib/python3/dist-packages LD_LIBRARY_PATH=$APP python3 "$ROOT/bench/app/compare_paths.py" \
-                "$f" --strata /opt/app/bin/strata --env "$1" --size "$2" --cells 192x96 --name="$3" \
+                "$f" --strata "${WINDOW_STRATA:-/opt/app/bin/strata}" --env "$1" --size "$2" --cells 192x96 --name="$3" \
                 --out "$OUT/compare" >"$OUT/compare-paths$3.log" 2>&1
             echo "compare paths $spec rc=$?"
             grep -E '"(differing|differing_on_cell_edges|worst_channel_difference|same|pixels|width|height)"|strata-path' \
@@ -224,42 +224,56 @@ with h5py.File(sys.argv[1], "w") as f:
 PY
         ls -l "$WINDOW_BENCH_FILE"
     fi
-    # WINDOW_BENCH_ONLY: "map" (the map view's two range modes) or "hovmoller" (that view alone).
+    # WINDOW_BENCH_ONLY: "map" (the map view's two range modes), "hovmoller" (that view alone) or
+    # "ttff" (time to first frame, fresh processes, WINDOW_STRATA against WINDOW_STRATA_B by turns).
     local only=${WINDOW_BENCH_ONLY:-}
+    if [[ $only == ttff ]]; then
+        local round exe
+        for round in 1 2 3; do
+            for exe in "${WINDOW_STRATA:-/opt/app/bin/strata}" ${WINDOW_STRATA_B:-}; do
+                PYTHONPATH=/opt/x/usr/lib/python3/dist-packages LD_LIBRARY_PATH=$APP python3 "$ROOT/bench/app/run_app_bench.py" \
+                    "$WINDOW_BENCH_FILE" --strata "$exe" --reps "${WINDOW_BENCH_REPS:-3}" --series "" \
+                    --out "$OUT/ttff-$(basename "$exe")-$round.json" >"$OUT/ttff-$(basename "$exe")-$round.log" 2>&1
+                echo "ttff $(basename "$exe") round $round: $(grep -o '"ttff_median_s": [0-9.]*' "$OUT/ttff-$(basename "$exe")-$round.log")" \
+                    "request at $(grep -o 'first_frame_request_s[^,]*' "$OUT/ttff-$(basename "$exe")-$round.json" | tr '\n' ' ')"
+            done
+        done
+        only=none
+    fi
     [[ $only == hovmoller ]] && WINDOW_BENCH_HOVMOLLER=1
     [[ $only == map ]] && WINDOW_BENCH_HOVMOLLER=
-    if [[ -n ${WINDOW_BENCH_FILE:-} && $only != hovmoller ]]; then
+    if [[ -n ${WINDOW_BENCH_FILE:-} && $only != hovmoller && $only != none ]]; then
         PYTHONPATH=/opt/x/usr/lib/python3/dist-packages LD_LIBRARY_PATH=$APP python3 "$ROOT/bench/app/run_app_bench.py" \
-            "$WINDOW_BENCH_FILE" --strata /opt/app/bin/strata --reps "${WINDOW_BENCH_REPS:-3}" \
+            "$WINDOW_BENCH_FILE" --strata "${WINDOW_STRATA:-/opt/app/bin/strata}" --reps "${WINDOW_BENCH_REPS:-3}" \
             --steps "${WINDOW_BENCH_STEPS:-60}" --series b2b,hz --hz 60 --out "$OUT/window-bench.json" >"$OUT/window-bench.log" 2>&1
         echo "window bench rc=$?"; grep "^rep" "$OUT/window-bench.log"
         # The map view with the whole variable's range (computed once on the device): steps need
         # no colour-bar range from the device, so the bytes copied to the host stay put.
         PYTHONPATH=/opt/x/usr/lib/python3/dist-packages LD_LIBRARY_PATH=$APP python3 "$ROOT/bench/app/run_app_bench.py" \
-            "$WINDOW_BENCH_FILE" --strata /opt/app/bin/strata --strata-opts "--range global" --reps "${WINDOW_BENCH_GLOBAL_REPS:-1}" \
+            "$WINDOW_BENCH_FILE" --strata "${WINDOW_STRATA:-/opt/app/bin/strata}" --strata-opts "--range global" --reps "${WINDOW_BENCH_GLOBAL_REPS:-1}" \
             --steps "${WINDOW_BENCH_STEPS:-60}" --series b2b --out "$OUT/window-bench-global.json" >"$OUT/window-bench-global.log" 2>&1
         echo "window bench (global range) rc=$?"; grep "^rep" "$OUT/window-bench-global.log"
         if [[ -z $only ]]; then
         # Time to first frame at a second launch: the settings folder (and the GL driver's shader
         # cache under it) kept from the first.
         PYTHONPATH=/opt/x/usr/lib/python3/dist-packages LD_LIBRARY_PATH=$APP python3 "$ROOT/bench/app/run_app_bench.py" \
-            "$WINDOW_BENCH_FILE" --strata /opt/app/bin/strata --reps 4 --series "" --keep-home \
+            "$WINDOW_BENCH_FILE" --strata "${WINDOW_STRATA:-/opt/app/bin/strata}" --reps 4 --series "" --keep-home \
             --out "$OUT/window-bench-relaunch.json" >"$OUT/window-bench-relaunch.log" 2>&1
         echo "window bench (relaunch) rc=$?"; grep "^rep" "$OUT/window-bench-relaunch.log"
         # Switching a reduction: the time chip between Reduce (mean) and Slice, 20 times.
         PYTHONPATH=/opt/x/usr/lib/python3/dist-packages LD_LIBRARY_PATH=$APP python3 "$ROOT/bench/app/run_app_bench.py" \
-            "$WINDOW_BENCH_FILE" --strata /opt/app/bin/strata --reps 1 --steps 20 --series reduce \
+            "$WINDOW_BENCH_FILE" --strata "${WINDOW_STRATA:-/opt/app/bin/strata}" --reps 1 --steps 20 --series reduce \
             --out "$OUT/window-bench-reduce.json" >"$OUT/window-bench-reduce.log" 2>&1
         echo "window bench (reduce) rc=$?"; grep "^rep" "$OUT/window-bench-reduce.log"
         # The same view on the GPU path and the CPU path, compared cell by cell on screen.
         PYTHONPATH=/opt/x/usr/lib/python3/dist-packages LD_LIBRARY_PATH=$APP python3 "$ROOT/bench/app/compare_paths.py" \
-            "$WINDOW_BENCH_FILE" --strata /opt/app/bin/strata --size 2500x1300 --cells 1440x721 --out "$OUT/compare" >"$OUT/compare-paths.log" 2>&1
+            "$WINDOW_BENCH_FILE" --strata "${WINDOW_STRATA:-/opt/app/bin/strata}" --size 2500x1300 --cells 1440x721 --out "$OUT/compare" >"$OUT/compare-paths.log" 2>&1
         echo "compare paths rc=$?"; grep -E "\"(differing|differing_on_cell_edges|worst_channel_difference|same|pixels)\"|strata-path" "$OUT/compare-paths.log"
         fi
     fi
     if [[ -n ${WINDOW_BENCH_FILE:-} && -n ${WINDOW_BENCH_HOVMOLLER:-} ]]; then # time × lon, the arrow stepping lat
         PYTHONPATH=/opt/x/usr/lib/python3/dist-packages LD_LIBRARY_PATH=$APP python3 "$ROOT/bench/app/run_app_bench.py" \
-            "$WINDOW_BENCH_FILE" --strata /opt/app/bin/strata --strata-opts "--x lon --y time" \
+            "$WINDOW_BENCH_FILE" --strata "${WINDOW_STRATA:-/opt/app/bin/strata}" --strata-opts "--x lon --y time" \
             --reps "${WINDOW_BENCH_REPS:-3}" --steps "${WINDOW_BENCH_STEPS:-60}" --series b2b,hz --hz 60 \
             --out "$OUT/window-bench-hovmoller.json" >"$OUT/window-bench-hovmoller.log" 2>&1
         echo "window bench (Hovmöller) rc=$?"; grep "^rep" "$OUT/window-bench-hovmoller.log"
