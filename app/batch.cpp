@@ -106,7 +106,7 @@ std::uint64_t writePng(const CliOptions& o, const Dataset& ds, const ViewSpec& s
             series.title = title;
             exportLinePlotPng(series, size, temp);
         } else {
-            ImageFrame image{frame, title, std::nullopt, nullptr};
+            ImageFrame image{frame, title, std::nullopt, nullptr, std::nullopt};
             if (needsVariableRange(spec.colouring.range.mode)) {
                 // The whole variable's extremes, computed where the frame was.
                 const Device device = frame.device();

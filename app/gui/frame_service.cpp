@@ -92,6 +92,7 @@ void FrameService::setDataset(std::shared_ptr<const Dataset> ds) {
     cacheIndex_.clear();
     cacheBytes_ = 0;
     ranges_.clear();
+    frameRanges_.reset();
     interrupt_ = true;
     closing_ = true; // a whole variable's range being computed for the last file stops
     declined_.clear();
@@ -232,6 +233,7 @@ std::shared_ptr<FrameResult> FrameService::answerFromCache(const Job& job) {
     result->fallback = hit->fallback;
     result->fromCache = true;
     result->variableRange = range;
+    result->frameRange = frameRangeLocked(job.spec);
     // Colours of another map or range are not made here (the GUI thread): the view makes them.
     result->coloured = colouredMatching(hit->coloured, job.spec, hit->frame);
     return result;
@@ -421,6 +423,11 @@ double FrameService::serveFrame(const Job& job, const std::shared_ptr<const Data
         // The variable shown is loaded whole after its first frame: that one comes from a slab
         // at once, and does not wait behind the load's reads.
         source(job.spec, ds, true);
+        ensureFrameRanges(job.spec, ds);
+        {
+            std::lock_guard lock(mutex_);
+            result->frameRange = frameRangeLocked(job.spec);
+        }
         CacheEntry entry =
             entryFor(key, job.spec, result->frame, result->fallback, result->variableRange, hit);
         result->coloured = entry.coloured;
@@ -512,6 +519,7 @@ void FrameService::prefetch(const Job& job, const std::shared_ptr<const Dataset>
         // The frame itself first: answered from the cache with another map's colours (the view
         // coloured it), it gets the new ones for the next time it is shown.
         recolour(job.spec, ds);
+        ensureFrameRanges(job.spec, ds); // for the steps answered from the cache
         std::vector<std::int64_t> done{at};
         for (const std::int64_t offset : offsets) {
             {
@@ -565,6 +573,44 @@ bool FrameService::recolour(const ViewSpec& spec, const std::shared_ptr<const Da
     CacheEntry entry = entryFor(key, spec, hit->frame, hit->fallback, knownRange(spec), hit);
     if (entry.coloured != hit->coloured) store(std::move(entry), ds);
     return true;
+}
+
+void FrameService::ensureFrameRanges(const ViewSpec& spec, const std::shared_ptr<const Dataset>& ds) {
+    // A view without reductions: its frames are slices of the variable, so one reduction of the
+    // resident copy over X and Y gives every frame's extremes. On the host nothing would be saved.
+    if (spec.yDim.empty() || !spec.reductions.empty()) return;
+    const VariableKey key = variableKeyOf(spec);
+    std::uint64_t generation;
+    {
+        std::lock_guard lock(mutex_);
+        generation = generation_;
+        if (frameRanges_ && frameRanges_->variable == key && frameRanges_->xDim == spec.xDim &&
+            frameRanges_->yDim == spec.yDim)
+            return;
+    }
+    const DataArray var = source(spec, ds);
+    if (!var.isLoaded() || var.device().isHost()) return; // not resident on a device (yet)
+    FrameRangesEntry entry{key, spec.xDim, spec.yDim, nullptr};
+    try {
+        // Capped: a table of more frames than this is not worth its copy.
+        constexpr std::int64_t kMaxFrames = std::int64_t(1) << 20;
+        if (var.size() / std::max<std::int64_t>(1, var.sizeOf(spec.xDim) * var.sizeOf(spec.yDim)) <=
+            kMaxFrames)
+            entry.table = std::make_shared<const FrameRanges>(
+                FrameRanges::compute(var, spec.xDim, spec.yDim, var.variable().buffer()->stream()));
+    } catch (const std::exception&) {
+        // Out of device memory, an empty dim: each frame's range is read with it, as before.
+    }
+    std::lock_guard lock(mutex_);
+    if (generation == generation_) frameRanges_ = std::move(entry); // else another file is open
+}
+
+std::optional<MinMax> FrameService::frameRangeLocked(const ViewSpec& spec) const {
+    if (!frameRanges_ || !frameRanges_->table || spec.yDim.empty() || !spec.reductions.empty() ||
+        frameRanges_->xDim != spec.xDim || frameRanges_->yDim != spec.yDim ||
+        !(frameRanges_->variable == variableKeyOf(spec)))
+        return std::nullopt;
+    return frameRanges_->table->at(spec.indices);
 }
 
 std::optional<MinMax> FrameService::knownRange(const ViewSpec& spec) {

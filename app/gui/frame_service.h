@@ -25,6 +25,7 @@
 
 #include "strata/core/dataset.h"
 #include "strata/core/fallback.h"
+#include "strata/core/frame_ranges.h"
 #include "strata/core/residency.h"
 #include "strata/core/streaming.h"
 #include "strata/core/view.h"
@@ -47,6 +48,10 @@ struct FrameResult {
     DataArray frame;                        // 2-D (y, x) or 1-D (x); on the compute device or the host
     std::shared_ptr<const LineSeries> line; // for a 1-D frame: on the host, thinned for drawing
     std::optional<MinMax> variableRange;    // when the range mode needs the whole variable's
+    // The frame's own extremes, known on the host without reading the frame: from the table of
+    // every frame's extremes made once the variable is resident on a device (unset before, for
+    // a view with reductions, or a frame holding ±inf). The view's per-frame range uses them.
+    std::optional<MinMax> frameRange;
     // A 2-D frame on the host colour-mapped on the worker with the spec's colours (null for a
     // frame on a device, a line, or a range not known yet): the GUI thread only uploads it.
     std::shared_ptr<const ColouredFrame> coloured;
@@ -167,6 +172,10 @@ private:
     // Waits while `variable` loads (true when it was loading); throws CancelledError when the
     // file closes, or (when `interruptible`) when a newer request comes.
     bool waitForLoad(const std::string& variable, bool interruptible);
+    // The table of every frame's extremes for `spec`'s view, made (on the worker) once its
+    // variable is resident on a device; frameRangeLocked looks a frame up in it (mutex held).
+    void ensureFrameRanges(const ViewSpec& spec, const std::shared_ptr<const Dataset>& ds);
+    std::optional<MinMax> frameRangeLocked(const ViewSpec& spec) const;
     std::optional<MinMax> knownRangeLocked(const ViewSpec& spec) const; // computed before (mutex held)
     std::optional<MinMax> knownRange(const ViewSpec& spec);             // the same, for a mode that needs it
     // For a cached frame of `spec`: its colours made anew when they are another spec's. False
@@ -200,6 +209,12 @@ private:
     std::unordered_map<FrameKey, std::list<CacheEntry>::iterator> cacheIndex_;
     std::size_t cacheBytes_ = 0, cacheLimit_ = std::size_t(512) << 20;
     std::list<std::pair<VariableKey, MinMax>> ranges_; // variable → whole extremes
+    struct FrameRangesEntry {
+        VariableKey variable;
+        std::string xDim, yDim;
+        std::shared_ptr<const FrameRanges> table; // null: it could not be made (not tried again)
+    };
+    std::optional<FrameRangesEntry> frameRanges_; // the view's; another view's replaces it
     std::atomic<int> prefetchSteps_{8}, prefetchBehind_{2};
     std::atomic<bool> interrupt_{false}; // a newer request: a streamed reduction in progress stops
     std::atomic<bool> closing_{false};

@@ -539,12 +539,13 @@ void MainWindow::onFrameReady(const std::shared_ptr<const FrameResult>& r) {
     if (r->fallback.fellBack) statusBar()->showMessage(q(r->fallback.reason), 8000);
     shown_ = r->frame;
     variableRange_ = r->variableRange;
+    frameRange_ = r->frameRange;
     try {
         if (shown_.ndim() == 2) {
             image_->setSettings(imageSettings());
             image_->setFrame(ImageFrame{
                 shown_, frameTitle(shown_, r->spec.reductions, r->spec.areaWeighted, latitudeDim(var_)),
-                r->variableRange, r->coloured});
+                r->variableRange, r->coloured, r->frameRange});
             stack_->setCurrentWidget(image_);
         } else {
             LineSeries line = r->line ? *r->line : lineSeries(shown_.asHost()); // drawn from the host

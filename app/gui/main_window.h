@@ -189,6 +189,7 @@ private:
     ViewSpec spec_;
     DataArray shown_, series_;
     std::optional<MinMax> variableRange_; // the shown frame's variable's extremes, when computed
+    std::optional<MinMax> frameRange_;    // the shown frame's own extremes, when known on the host
     std::uint64_t wantedFrame_ = 0, wantedSeries_ = 0;
     std::map<std::uint64_t, qint64> requestedAt_; // frame id → request time (ns)
     std::optional<qint64> presentPendingSince_;

@@ -41,7 +41,7 @@ void MainWindow::rememberColouring() {
 MinMax MainWindow::shownColourRange() const {
     if (shown_.ndim() == 0) return {0, 1};
     try {
-        return frameColourRange(spec_.colouring.range, shown_, variableRange_);
+        return frameColourRange(spec_.colouring.range, shown_, variableRange_, frameRange_);
     } catch (const Error&) {
         return {0, 1};
     }

@@ -266,7 +266,7 @@ int main(int argc, char** argv) {
             strata::FallbackNote note;
             strata::DataArray frame = strata::computeFrame(var, spec, device, note);
             requested = nowMs();
-            w.setFrame(strata::ImageFrame{frame, {}, {}, nullptr});
+            w.setFrame(strata::ImageFrame{frame, {}, {}, nullptr, {}});
         };
         QObject::connect(&w, &QOpenGLWindow::frameSwapped, &w, [&] {
             const double t = nowMs();
@@ -326,7 +326,7 @@ int main(int argc, char** argv) {
         if (bare)
             plain.update();
         else
-            timed.setFrame(strata::ImageFrame{frame, {}, {}, coloured});
+            timed.setFrame(strata::ImageFrame{frame, {}, {}, coloured, {}});
     };
     auto presented = [&] {
         const double t = nowMs();

@@ -22,9 +22,10 @@ bool needsFrameRange(const ColourRange& range, bool variableKnown) {
     return true;
 }
 
-MinMax frameColourRange(const ColourRange& range, const DataArray& frame, std::optional<MinMax> variable) {
+MinMax frameColourRange(const ColourRange& range, const DataArray& frame, std::optional<MinMax> variable,
+                        std::optional<MinMax> known) {
     std::optional<MinMax> frameRange;
-    if (needsFrameRange(range, variable.has_value())) frameRange = minmaxValues(frame);
+    if (needsFrameRange(range, variable.has_value())) frameRange = known ? *known : minmaxValues(frame);
     return resolveRange(range, frameRange, variable);
 }
 

@@ -100,9 +100,10 @@ FrameValues ImageContent::frameValues() const {
     v.missing = *hasMissing_;
     if (settings_.colouring.range.mode == RangeMode::Fixed) {
         if (!extremes_)
-            extremes_ = onHost ? minmaxValues(f)
-                               : MinMax{-std::numeric_limits<double>::infinity(),
-                                        std::numeric_limits<double>::infinity()};
+            extremes_ = onHost               ? minmaxValues(f)
+                        : frame_->frameRange ? *frame_->frameRange
+                                             : MinMax{-std::numeric_limits<double>::infinity(),
+                                                      std::numeric_limits<double>::infinity()};
         v.extremes = *extremes_;
     }
     return v;

@@ -90,7 +90,7 @@ void ImageScene::updateTexture() {
         texture_->updateRgba(ahead->rgba, ahead->order == PixelOrder::Bgra);
         colouredAhead_ = true;
     } else {
-        range_ = frameColourRange(colouring.range, f, frame.variableRange);
+        range_ = frameColourRange(colouring.range, f, frame.variableRange, frame.frameRange);
         texture_->update(f, lut_, range_.first, range_.second, nullptr, colouring.offScale());
         colouredAhead_ = false;
     }

@@ -314,6 +314,51 @@ private slots:
                      qPrintable(QString("element %1: %2, expected %3").arg(i).arg(got[i]).arg(want[i])));
     }
 
+    void perFrameRangesAreKnownWithoutReadingTheFrame() {
+        // Resident on a GPU, every frame of a view without reductions comes with its extremes,
+        // looked up in a table made once: the per-frame range (the default) copies nothing to
+        // the host at a step, computed or answered from the cache. Each is checked against a
+        // plain loop over the frame's values computed on the host.
+        if (!computeDevice().isCuda()) STRATA_SKIP_WITHOUT_GPU("no CUDA device here");
+        FrameService service;
+        service.setPrefetch(2, 0);
+        service.setDataset(ds_);
+        QSignalSpy ready(&service, &FrameService::frameReady);
+        Result r = waitFor(ready, service.requestFrame(specAt(*ds_, 2), "time", +1));
+        QVERIFY(r && r->error.isEmpty());
+        service.frameShown();
+        service.waitForLoads();
+        QVERIFY(settled(service));
+        const TransferCounters before = transferCounters();
+        std::vector<Result> steps;
+        for (std::int64_t t : {3, 4, 5, 9, 0}) {
+            r = waitFor(ready, service.requestFrame(specAt(*ds_, t), "time", +1));
+            QVERIFY(r && r->error.isEmpty() && r->frame.device().isCuda());
+            QVERIFY2(r->frameRange, qPrintable(QString("step %1 has no frame range").arg(t)));
+            steps.push_back(r);
+            service.frameShown();
+            QVERIFY(settled(service));
+        }
+        QCOMPARE(transferredSince(before).deviceToHost, std::uint64_t(0));
+        for (const Result& step : steps) {
+            double lo = NAN, hi = NAN;
+            for (double v : expected(*ds_, step->spec).values<double>()) {
+                if (!std::isfinite(v)) continue;
+                lo = std::isnan(lo) || v < lo ? v : lo;
+                hi = std::isnan(hi) || v > hi ? v : hi;
+            }
+            QCOMPARE(step->frameRange->first, lo);
+            QCOMPARE(step->frameRange->second, hi);
+        }
+        // A reduction's frames are not slices: no table answers for them.
+        ViewSpec mean = specAt(*ds_, 0);
+        mean.indices.clear();
+        mean.reductions = {{"time", ReduceOp::Mean}};
+        r = waitFor(ready, service.requestFrame(mean));
+        QVERIFY(r && r->error.isEmpty());
+        QVERIFY(!r->frameRange);
+    }
+
     void hostFramesArriveColouredWithTheViewsColours() {
         // On the CPU path the worker colour-maps each frame (and each step it computes ahead)
         // with the spec's map and range, so that the GUI thread only uploads it.

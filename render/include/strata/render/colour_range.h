@@ -17,8 +17,10 @@ MinMax resolveRange(const ColourRange& range, std::optional<MinMax> frame, std::
 // True when resolveRange needs the frame's extremes for this mode and these inputs.
 bool needsFrameRange(const ColourRange& range, bool variableKnown);
 
-// resolveRange for `frame` (2-D, on the host or a device): its extremes are computed only when
-// the mode needs them (16 bytes from a device).
-MinMax frameColourRange(const ColourRange& range, const DataArray& frame, std::optional<MinMax> variable);
+// resolveRange for `frame` (2-D, on the host or a device): its extremes are `known` when given
+// (minmax() of the frame, found before), else computed only when the mode needs them (16 bytes
+// from a device).
+MinMax frameColourRange(const ColourRange& range, const DataArray& frame, std::optional<MinMax> variable,
+                        std::optional<MinMax> known = std::nullopt);
 
 } // namespace strata

@@ -46,6 +46,9 @@ struct ImageFrame {
     // `frame` colour-mapped ahead: the view uploads it as it is when it was made with the view's
     // colouring (colouredFor), and colours the frame itself otherwise.
     std::shared_ptr<const ColouredFrame> coloured;
+    // The frame's own extremes (minmax() of it) when they are known on the host already: the
+    // per-frame range is then not read back from the frame's device.
+    std::optional<MinMax> frameRange;
 };
 
 // `frame` (2-D, on the host) colour-mapped as the image view maps it with `colouring`: the range
