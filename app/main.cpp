@@ -13,7 +13,6 @@
 #include <QFileInfo>
 #include <QSurfaceFormat>
 #include <QTimer>
-#include <thread>
 
 #include "main_window.h"
 #include "strata/render/vtk_views.h"
@@ -48,23 +47,6 @@ int runWindow(int argc, char** argv, const strata::app::CliOptions& options) {
     QApplication::setOrganizationName("Strata");
     QApplication::setApplicationName("Strata");
     QApplication::setApplicationVersion(STRATA_VERSION);
-    // On a machine with an NVIDIA GPU the first frame will most likely be a device frame, drawn
-    // through the VTK views: their module (and VTK's libraries) load on a thread of their own
-    // while the window is built and the file opens, instead of on the GUI thread at the first
-    // frame. Without a GPU (or with --cpu) nothing is loaded: a host frame never needs VTK.
-    // STRATA_PRELOAD_VTK=0 turns this off (to compare).
-    std::thread preload;
-    const bool cpuAsked = options.cpu || (qEnvironmentVariableIsSet("STRATA_CPU") &&
-                                          qEnvironmentVariable("STRATA_CPU") != QLatin1String("0"));
-    if (!cpuAsked && strata::cudaCompiled() && QFileInfo::exists(QStringLiteral("/dev/nvidiactl")) &&
-        qEnvironmentVariable("STRATA_PRELOAD_VTK") != QLatin1String("0"))
-        preload = std::thread([] {
-            try {
-                (void)strata::vtkViews();
-            } catch (const std::exception&) {
-                // Said again, with the reason, where a view first needs them.
-            }
-        });
     MainWindow window;
     window.setVerbose(options.verbose);
     if (options.gl) window.imageView()->setPresentation(strata::ImagePresentation::Gl);
@@ -75,9 +57,7 @@ int runWindow(int argc, char** argv, const strata::app::CliOptions& options) {
     // For scripts that run the window under a tool that reports when it exits (a sanitizer).
     if (const int ms = qEnvironmentVariableIntValue("STRATA_QUIT_AFTER_MS"); ms > 0)
         QTimer::singleShot(ms, &app, &QApplication::quit);
-    const int status = app.exec();
-    if (preload.joinable()) preload.join();
-    return status;
+    return app.exec();
 }
 #endif
 

@@ -59,6 +59,16 @@ FrameService::FrameService(QObject* parent)
         return (working_ && !waitingForLoad_) || hasWork();
     });
     residency_->setListener([this](const std::string& variable) {
+        // A load that ended resident: the worker makes the table of the view's frame ranges,
+        // so that the steps answered from the cache come with theirs.
+        const ResidencyStatus status = residency_->status(variable);
+        if (status.state == Residence::Resident && !status.device.isHost()) {
+            {
+                std::lock_guard lock(mutex_);
+                rangesDue_ = true;
+            }
+            wake_.notify_all();
+        }
         // On the loading thread: the GUI thread learns of it through the queued signal.
         QMetaObject::invokeMethod(
             this, [this, v = QString::fromStdString(variable)] { emit residencyChanged(v); },
@@ -93,6 +103,8 @@ void FrameService::setDataset(std::shared_ptr<const Dataset> ds) {
     cacheBytes_ = 0;
     ranges_.clear();
     frameRanges_.reset();
+    lastFrameSpec_.reset();
+    rangesDue_ = false;
     interrupt_ = true;
     closing_ = true; // a whole variable's range being computed for the last file stops
     declined_.clear();
@@ -181,6 +193,7 @@ std::uint64_t FrameService::requestFrame(const ViewSpec& spec, const std::string
         interrupt_ = true; // newest wins: a streamed reduction of an older request stops
         aheadFrom_ = std::chrono::steady_clock::now() + aheadWait_;
         const Job job{id, spec, steppingDim, direction};
+        lastFrameSpec_ = spec;
         answer = answerFromCache(job);
         if (answer) {
             // Computed already (ahead, most often): answered from here, even while the worker is
@@ -272,7 +285,7 @@ bool FrameService::isIdle() const {
 }
 
 bool FrameService::idleLocked() const {
-    if (!waiting_ || working_ || hasAnyWork() || posted_ > 0) return false;
+    if (!waiting_ || working_ || hasAnyWork() || rangesDue_ || posted_ > 0) return false;
     // Woken, or about to be, but not running yet: the worker has something to do.
     if (waitReady_ && waitReady_()) return false;
     return !waitUntil_ || std::chrono::steady_clock::now() < *waitUntil_;
@@ -352,11 +365,18 @@ void FrameService::run() {
         std::shared_ptr<const Dataset> ds;
         {
             std::unique_lock lock(mutex_);
-            waitIdle(lock, [&] { return stopping_ || hasAnyWork(); });
+            waitIdle(lock, [&] { return stopping_ || hasAnyWork() || rangesDue_; });
             if (stopping_) return;
             ds = dataset_;
             interrupt_ = false; // requests from here on interrupt this job
             closing_ = stopping_;
+            if (!hasWork() && !aheadJob_) { // only the table of frame ranges to make
+                rangesDue_ = false;
+                const std::optional<ViewSpec> spec = lastFrameSpec_;
+                lock.unlock();
+                if (ds && spec) ensureFrameRanges(*spec, ds);
+                continue;
+            }
             if (!hasWork()) { // only steps to compute around a frame answered from the cache
                 job = *aheadJob_;
                 aheadJob_.reset();
@@ -578,7 +598,9 @@ bool FrameService::recolour(const ViewSpec& spec, const std::shared_ptr<const Da
 void FrameService::ensureFrameRanges(const ViewSpec& spec, const std::shared_ptr<const Dataset>& ds) {
     // A view without reductions: its frames are slices of the variable, so one reduction of the
     // resident copy over X and Y gives every frame's extremes. On the host nothing would be saved.
-    if (spec.yDim.empty() || !spec.reductions.empty()) return;
+    if (spec.yDim.empty() || !spec.reductions.empty() ||
+        !needsFrameRange(spec.colouring.range, needsVariableRange(spec.colouring.range.mode)))
+        return;
     const VariableKey key = variableKeyOf(spec);
     std::uint64_t generation;
     {

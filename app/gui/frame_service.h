@@ -215,6 +215,8 @@ private:
         std::shared_ptr<const FrameRanges> table; // null: it could not be made (not tried again)
     };
     std::optional<FrameRangesEntry> frameRanges_; // the view's; another view's replaces it
+    std::optional<ViewSpec> lastFrameSpec_;       // the view asked for last
+    bool rangesDue_ = false;                      // a load ended: make the view's table
     std::atomic<int> prefetchSteps_{8}, prefetchBehind_{2};
     std::atomic<bool> interrupt_{false}; // a newer request: a streamed reduction in progress stops
     std::atomic<bool> closing_{false};
