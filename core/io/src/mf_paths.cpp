@@ -80,4 +80,25 @@ std::string fileSetLabel(const std::vector<std::string>& files) {
            " files)";
 }
 
+Dataset openPaths(const std::vector<std::string>& args, OpenNotes& notes, const MultiOpenOptions& options) {
+    const std::vector<std::string> files = expandPaths(args);
+    STRATA_EXPECTS(!files.empty(), ValueError, "no file to open");
+    if (files.size() == 1) return openDatasetIsolated(files[0], notes);
+    return openMultiDataset(files, notes, options);
+}
+
+std::string fileSetSummary(const std::vector<std::string>& files) {
+    std::string out = "File set: " + fileSetLabel(files) + ", in record order\n";
+    constexpr std::size_t kEnds = 5;
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        if (files.size() > 2 * kEnds + 1 && i == kEnds) {
+            out += "    ... (" + std::to_string(files.size() - 2 * kEnds) + " more)\n";
+            i = files.size() - kEnds - 1;
+            continue;
+        }
+        out += "    " + files[i] + "\n";
+    }
+    return out;
+}
+
 } // namespace strata::io

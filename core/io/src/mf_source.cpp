@@ -119,7 +119,10 @@ std::size_t MultiFileSource::parallelReadBytes() const {
 }
 
 namespace {
-constexpr std::uint64_t kFewValues = 64; // boxes this small are read value by value, by offset
+// Boxes this small (a series through a point, a Hovmöller row) are read as runs of bytes by
+// offset, not as whole chunks.
+constexpr std::uint64_t kSmallBox = std::uint64_t(1) << 20;
+constexpr std::uint64_t kMostRuns = 1 << 16;
 void swapInPlace(unsigned char* p, int n) { std::reverse(p, p + n); }
 
 // The byte offset of one element in a layout read by offset, or nullopt when it has none that
@@ -145,6 +148,58 @@ std::optional<std::uint64_t> elementOffset(const DirectLayout& l, const std::vec
 }
 } // namespace
 
+// Reads the box as runs along its last dim (each within one chunk), one pread a run. False,
+// with nothing meaningful in `out`, when some element has no plain offset (filtered or
+// unwritten chunks) or the box has too many runs.
+bool MultiFileSource::readRuns(const std::string& path, const DirectLayout& l,
+                               const std::vector<std::int64_t>& start, const std::vector<std::int64_t>& count,
+                               const std::vector<std::int64_t>& stride, void* out,
+                               const std::string& what) const {
+    const std::size_t n = start.size();
+    if (n == 0 || l.shape.size() != n) return false;
+    const std::size_t last = n - 1;
+    std::uint64_t rows = 1;
+    for (std::size_t d = 0; d < last; ++d) rows *= std::uint64_t(count[d]);
+    const bool unitLast = stride[last] == 1;
+    if (rows * (unitLast ? 1 : std::uint64_t(count[last])) > kMostRuns) return false;
+    const std::uint64_t elem = std::uint64_t(l.elemSize);
+    struct Run {
+        std::uint64_t offset, bytes, at;
+    };
+    std::vector<Run> runs;
+    std::vector<std::int64_t> at(n);
+    for (std::uint64_t row = 0; row < rows; ++row) {
+        std::uint64_t rest = row;
+        for (std::size_t d = last; d-- > 0;) {
+            at[d] = start[d] + std::int64_t(rest % std::uint64_t(count[d])) * stride[d];
+            rest /= std::uint64_t(count[d]);
+        }
+        for (std::int64_t j = 0; j < count[last];) {
+            at[last] = start[last] + j * stride[last];
+            const auto off = elementOffset(l, at);
+            if (!off) return false;
+            std::int64_t len = 1;
+            if (unitLast) {
+                len = count[last] - j;
+                if (l.kind == DirectLayout::Kind::Chunked)
+                    len = std::min(len, l.chunk[last] - at[last] % l.chunk[last]);
+            }
+            if (runs.size() >= kMostRuns) return false;
+            runs.push_back({*off, std::uint64_t(len) * elem,
+                            (row * std::uint64_t(count[last]) + std::uint64_t(j)) * elem});
+            j += len;
+        }
+    }
+    auto* o = static_cast<unsigned char*>(out);
+    const auto file = files_->raw(path);
+    for (const Run& r : runs) {
+        file->read(r.offset, r.bytes, o + r.at, what);
+        if (l.swap)
+            for (std::uint64_t b = 0; b < r.bytes; b += elem) swapInPlace(o + r.at + b, int(elem));
+    }
+    return true;
+}
+
 void MultiFileSource::readPiece(const MemberPiece& piece, std::vector<std::int64_t> start,
                                 const std::vector<std::int64_t>& count,
                                 const std::vector<std::int64_t>& stride, void* out) const {
@@ -156,30 +211,10 @@ void MultiFileSource::readPiece(const MemberPiece& piece, std::vector<std::int64
     const bool unit = std::all_of(stride.begin(), stride.end(), [](auto k) { return k == 1; });
     if (piece.layout && readMode() == ReadMode::Parallel) {
         const DirectLayout& l = *piece.layout;
-        if (elements <= kFewValues) { // a few values (a series through a point): one positioned read each
-            std::vector<std::uint64_t> offsets;
-            std::vector<std::int64_t> at(start.size());
-            for (std::uint64_t e = 0; e < elements; ++e) {
-                std::uint64_t rest = e;
-                for (std::size_t d = start.size(); d-- > 0;) {
-                    at[d] = start[d] + std::int64_t(rest % std::uint64_t(count[d])) * stride[d];
-                    rest /= std::uint64_t(count[d]);
-                }
-                const auto off = elementOffset(l, at);
-                if (!off) break;
-                offsets.push_back(*off);
-            }
-            if (offsets.size() == elements) {
-                const auto raw = files_->raw(piece.path);
-                auto* o = static_cast<unsigned char*>(out);
-                for (std::uint64_t e = 0; e < elements; ++e) {
-                    raw->read(offsets[std::size_t(e)], std::uint64_t(elem), o + e * std::uint64_t(elem),
-                              what);
-                    if (l.swap) swapInPlace(o + e * std::uint64_t(elem), elem);
-                }
-                countRead(elements * std::uint64_t(elem));
-                return;
-            }
+        if (elements * std::uint64_t(elem) <= kSmallBox &&
+            readRuns(piece.path, l, start, count, stride, out, what)) {
+            countRead(elements * std::uint64_t(elem));
+            return;
         }
         if (unit && directReadPays(l, start, count)) {
             DirectLayout withFile = l;

@@ -54,6 +54,9 @@ public:
     std::size_t parallelReadBytes() const override;
 
 private:
+    bool readRuns(const std::string& path, const DirectLayout& l, const std::vector<std::int64_t>& start,
+                  const std::vector<std::int64_t>& count, const std::vector<std::int64_t>& stride, void* out,
+                  const std::string& what) const;
     void readPiece(const MemberPiece& piece, std::vector<std::int64_t> start,
                    const std::vector<std::int64_t>& count, const std::vector<std::int64_t>& stride,
                    void* out) const;

@@ -180,8 +180,8 @@ std::string summarise(const std::string& path) {
             w.list(v.shape(), [&](std::int64_t x) { w.i64(x); });
             w.i64(int(v.encoding().packed));
             w.str(encodingText(v.encoding()));
-            std::shared_ptr<const DirectLayout> layout;
-            if (auto* nc = dynamic_cast<const NcVariableSource*>(v.source().get())) try {
+            std::shared_ptr<const DirectLayout> layout; // 1-D variables are read whole, through netCDF-C
+            if (auto* nc = dynamic_cast<const NcVariableSource*>(v.source().get()); nc && v.ndim() > 1) try {
                     layout = nc->layout();
                 } catch (const Error&) {
                 }

@@ -325,13 +325,14 @@ Dataset openMultiDataset(const std::vector<std::string>& paths, OpenNotes& notes
     // Variables the first member lacks, from the first member that has them.
     std::map<std::string, bool> known;
     for (const auto& [name, v] : ds.variables) known[name] = true;
-    for (std::size_t i = 1; i < members.size(); ++i)
+    for (std::size_t i = 1; i < members.size(); ++i) {
+        std::optional<Dataset> other; // opened here once, when it has a variable the first lacks
         for (const auto& mv : members[i].summary->variables) {
             if (known[mv.name]) continue;
             known[mv.name] = true;
             OpenNotes ignored;
-            const Dataset other = openDataset(members[i].summary->path, ignored);
-            const Variable* proto = other.findVariable(mv.name);
+            if (!other) other = openDataset(members[i].summary->path, ignored);
+            const Variable* proto = other->findVariable(mv.name);
             if (!proto || proto->encoding().packed == DType::String) continue;
             const auto& dims = proto->dims();
             if (std::find(dims.begin(), dims.end(), rec) == dims.end())
@@ -339,6 +340,7 @@ Dataset openMultiDataset(const std::vector<std::string>& paths, OpenNotes& notes
             else
                 addPartial(mv.name, *proto, holdersOf(mv.name));
         }
+    }
     for (auto& p : partial) kept.push_back(std::move(p));
     ds.variables = std::move(kept);
 

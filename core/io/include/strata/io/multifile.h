@@ -33,6 +33,15 @@ struct MultiOpenOptions {
 Dataset openMultiDataset(const std::vector<std::string>& paths, OpenNotes& notes,
                          const MultiOpenOptions& options = {});
 
+// The way to open what a user named (command-line arguments, files picked or dropped):
+// expandPaths, then one file through openDatasetIsolated, several through openMultiDataset.
+Dataset openPaths(const std::vector<std::string>& args, OpenNotes& notes,
+                  const MultiOpenOptions& options = {});
+
+// "File set: tas_*.nc (480 files)" and the files, one a line (the first and last few of many),
+// for --info.
+std::string fileSetSummary(const std::vector<std::string>& files);
+
 // "tas_*.nc (480 files)": the names' common start and end around a *, and the count; the file
 // name alone for one file.
 std::string fileSetLabel(const std::vector<std::string>& files);
@@ -44,4 +53,5 @@ using io::expandPaths;
 using io::fileSetLabel;
 using io::MultiOpenOptions;
 using io::openMultiDataset;
+using io::openPaths;
 } // namespace strata
