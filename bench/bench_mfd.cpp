@@ -8,6 +8,8 @@
 // (members' files cached), a Hovmöller slab (time × lon at one latitude), and the mean over
 // time of the whole set streamed slab by slab (GB/s of float32 read). Each result is checked
 // against the values make_files.py wrote (base field + 0.01 × month).
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -37,6 +39,14 @@ void line(const char* what, const std::vector<double>& t, const std::string& ext
     std::fflush(stdout);
 }
 
+// CPU seconds (user + system) of this process, or of its finished children.
+double cpuSeconds(int who) {
+    rusage u{};
+    getrusage(who, &u);
+    return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+           1e-6 * double(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
+
 std::vector<float> load(const DataArray& a) { return a.load(Device::host(), Stream::host()).values<float>(); }
 
 void expect(bool ok, const char* what) {
@@ -60,13 +70,17 @@ int main(int argc, char** argv) {
         if (!std::strcmp(argv[i], "--no-mean")) mean = false;
     }
     const std::vector<std::string> files = expandPaths({argv[1]});
+    std::vector<double> openCpuChildren, openCpuSelf;
     std::vector<double> open, frame, series, series2, hov, hov2;
     std::int64_t records = 0;
     for (int r = 0; r < reps; ++r) {
         OpenNotes notes;
+        const double c0 = cpuSeconds(RUSAGE_CHILDREN), s0 = cpuSeconds(RUSAGE_SELF);
         double t0 = now();
         const Dataset ds = openMultiDataset(files, notes);
         open.push_back(now() - t0);
+        openCpuChildren.push_back(cpuSeconds(RUSAGE_CHILDREN) - c0);
+        openCpuSelf.push_back(cpuSeconds(RUSAGE_SELF) - s0);
         records = ds.findDim("time")->length;
         const DataArray tas = ds["tas"];
 
@@ -96,7 +110,11 @@ int main(int argc, char** argv) {
                "the Hovmöller slab");
     }
     const std::string n = ", \"files\": " + std::to_string(files.size());
-    line("open", open, n);
+    char cpu[160];
+    std::snprintf(cpu, sizeof cpu, "%s, \"cpu_children_s\": %.2f, \"cpu_self_s\": %.2f", n.c_str(),
+                  *std::min_element(openCpuChildren.begin(), openCpuChildren.end()),
+                  *std::min_element(openCpuSelf.begin(), openCpuSelf.end()));
+    line("open", open, cpu);
     line("first frame (721x1440)", frame, n);
     line("first series through a point", series, n);
     line("second series (handles cached)", series2, n);

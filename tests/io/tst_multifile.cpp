@@ -339,6 +339,57 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(NetcdfError, openMultiDataset({files[0]}, notes));
     }
 
+    void timeNotUnlimitedNorFirst() {
+        // No unlimited dim: the CF time dim is the record dim, here the last of v(lat, time).
+        QTemporaryDir dir;
+        std::vector<std::string> files;
+        for (int m = 0; m < 3; ++m) {
+            files.push_back((dir.path() + "/v" + QString::number(2 - m) + ".nc").toStdString());
+            nctest::Writer w(files.back(), NC_NETCDF4);
+            const int y = w.dim("lat", 3), t = w.dim("time", 2);
+            const int tv = w.var("time", NC_DOUBLE, {t}), v = w.var("v", NC_DOUBLE, {y, t});
+            w.text(tv, "units", "hours since 1990-01-01");
+            w.enddef();
+            w.put(tv, std::vector<double>{m * 2.0, m * 2.0 + 1});
+            std::vector<double> values;
+            for (int i = 0; i < 3; ++i)
+                for (int k = 0; k < 2; ++k) values.push_back(100 * i + 10 * m + k);
+            w.put(v, values);
+        }
+        OpenNotes notes;
+        const Dataset ds = openMultiDataset({files[2], files[0], files[1]}, notes);
+        QCOMPARE(ds.files, files);
+        QCOMPARE(ds.findDim("time")->length, std::int64_t(6));
+        const auto got = ds["v"].load(Device::host(), Stream::host()).values<double>();
+        std::vector<double> expect; // lat-major: each row runs through the three files
+        for (int i = 0; i < 3; ++i)
+            for (int m = 0; m < 3; ++m)
+                for (int k = 0; k < 2; ++k) expect.push_back(100 * i + 10 * m + k);
+        QCOMPARE(got, expect);
+    }
+
+    void crashingAndHangingMembers() {
+        QTemporaryDir dir;
+        const auto files = writeYear(dir.path(), NC_NETCDF4);
+        const std::string bad = std::string(STRATA_SOURCE_DIR) + "/tests/data/bad/";
+        // Named to sit among the good ones in one reading process's share.
+        const std::string crash = (dir.path() + "/tas_d2.nc").toStdString();
+        const std::string hang = (dir.path() + "/tas_g2.nc").toStdString();
+        std::filesystem::copy_file(bad + "hdf5_crash_dense_links.nc", crash);
+        std::filesystem::copy_file(bad + "found/hdf5_hang.nc", hang);
+        MultiOpenOptions options;
+        options.workers = 1; // one child: after each casualty the rest of its share goes on in a new one
+        options.timeoutMs = 3000;
+        OpenNotes notes;
+        const Dataset ds = openMultiDataset(expandPaths({dir.path().toStdString()}), notes, options);
+        QVERIFY(mentions(notes, "tas_d2.nc: left out of the file set"));
+        QVERIFY(mentions(notes, "crashed while reading it"));
+        QVERIFY(mentions(notes, "tas_g2.nc: left out of the file set"));
+        QVERIFY(mentions(notes, "took longer than 3 s"));
+        QCOMPARE(ds.files, files);
+        QCOMPARE(loadFloats(ds, "tas"), concatenated(files, "tas"));
+    }
+
     void thousandsOfFilesFewDescriptors() {
         QTemporaryDir dir;
         constexpr int kFiles = 10000;
