@@ -10,6 +10,7 @@
 #include "strata/core/streaming.h"
 #include "strata/core/transfer.h"
 #include "strata/io/csv.h"
+#include "strata/io/multifile.h"
 #include "strata/io/netcdf.h"
 #include "view_roles.h"
 
@@ -88,7 +89,7 @@ std::string firstDataVariable(const Dataset& ds) {
 // display when there is none. Returns the device→host bytes the export moved.
 std::uint64_t writePng(const CliOptions& o, const Dataset& ds, const ViewSpec& spec, const DataArray& frame) {
     const TransferCounters before = transferCounters();
-    AtomicFile file(o.exportPng, {o.file});
+    AtomicFile file(o.exportPng, ds.files.empty() ? std::vector<std::string>{o.file} : ds.files);
     const std::string title =
         frameTitle(frame, spec.reductions, spec.areaWeighted, latitudeDim(variableOf(ds, spec.variable)));
     if (o.verbose) std::fprintf(stderr, "strata: title: %s\n", title.c_str());
@@ -257,7 +258,8 @@ int runBatch(const CliOptions& o) {
     Dataset ds;
     OpenNotes notes;
     try {
-        ds = openDatasetIsolated(o.file, notes); // a file that crashes HDF5 costs a child process
+        // A file that crashes HDF5 costs a child process; several files open as one set.
+        ds = io::openPaths(o.files.empty() ? std::vector<std::string>{o.file} : o.files, notes);
     } catch (const Error& e) {
         std::fprintf(stderr, "strata: %s\n", e.what());
         return 1;
@@ -266,6 +268,7 @@ int runBatch(const CliOptions& o) {
     if (o.verbose)
         for (const std::string& line : notes.lines) std::fprintf(stderr, "strata: %s\n", line.c_str());
     if (o.info) {
+        if (!ds.files.empty()) std::fputs(io::fileSetSummary(ds.files).c_str(), stdout);
         std::fputs(ds.summary().c_str(), stdout);
         if (!o.batch()) return 0;
     }
@@ -298,7 +301,8 @@ int runBatch(const CliOptions& o) {
                                      ? std::string("the frame is on the host: nothing to copy")
                                      : "from " + frame.device().toString() + ", " + computeInfo().name;
         if (!o.exportCsv.empty()) {
-            const io::CsvResult r = writeCsv(frame, o.exportCsv, {o.file});
+            const io::CsvResult r =
+                writeCsv(frame, o.exportCsv, ds.files.empty() ? std::vector<std::string>{o.file} : ds.files);
             if (o.verbose)
                 std::fprintf(stderr, "strata: wrote %s: %lld rows, %llu bytes copied device→host (%s)\n",
                              o.exportCsv.c_str(), static_cast<long long>(r.rows),

@@ -75,19 +75,21 @@ CliOptions parseCommandLine(const std::vector<std::string>& args) {
             o.exportCsv = withExtension(value(), "csv");
         else if (a.size() > 1 && a[0] == '-')
             throw UsageError("unknown option " + a + " (see --help)");
-        else if (!o.file.empty())
-            throw UsageError("one FILE only: got '" + o.file + "' and '" + a + "'");
-        else
-            o.file = a;
+        else {
+            if (o.file.empty()) o.file = a;
+            o.files.push_back(a);
+        }
     }
     return o;
 }
 
 std::string helpText() {
-    return R"(usage: strata [FILE] [options]
+    return R"(usage: strata [FILE...] [options]
 
-Opens FILE (netCDF-3/4; the bundled sample when none is given). With --export-png or
---export-csv no window opens: the view the options describe is computed and written.
+Opens FILE (netCDF-3/4; the bundled sample when none is given). Several files, a quoted
+glob ('dir/*.nc') or a directory open as one dataset, combined along the record dim (the
+unlimited dim, else time). With --export-png or --export-csv no window opens: the view the
+options describe is computed and written.
 
   --var NAME          the variable to show (default: the first data variable)
   --x DIM, --y DIM    the dims on the axes (default: the last two; one dim with --x only: a line)
@@ -118,6 +120,7 @@ examples:
   strata tas.nc --var tas --sel time=2005-07-16 --export-csv july.csv
   strata tas.nc --var tas --reduce time=mean --cmap RdBu --range 250,310 --export-png mean.png
   strata hgt.nc --var HGT --x lon --y time --isel lat=36 --export-csv hovmoller.csv
+  strata 'tas_*.nc' --var tas --x time --isel lat=300 --isel lon=700 --export-csv series.csv
 
 exit status: 0 done, 1 the file could not be read or written, 2 misuse.
 )";

@@ -15,7 +15,8 @@ class UsageError : public Error {
 };
 
 struct CliOptions {
-    std::string file;
+    std::string file;               // the first FILE
+    std::vector<std::string> files; // every FILE: files, quoted globs or directories (a file set)
     std::string variable;
     std::string xDim, yDim;
     std::vector<std::pair<std::string, std::string>> isel;   // DIM, INDEX text

@@ -53,7 +53,11 @@ int runWindow(int argc, char** argv, const strata::app::CliOptions& options) {
     if (asksForView(options))
         window.setInitialView([options](const strata::Dataset& ds) { return resolveView(options, ds); });
     window.show();
-    window.openFile(QString::fromStdString(options.file));
+    QStringList files; // several, a glob or a directory: one dataset
+    for (const std::string& f :
+         options.files.empty() ? std::vector<std::string>{options.file} : options.files)
+        files << QString::fromStdString(f);
+    window.openFiles(files);
     // For scripts that run the window under a tool that reports when it exits (a sanitizer).
     if (const int ms = qEnvironmentVariableIntValue("STRATA_QUIT_AFTER_MS"); ms > 0)
         QTimer::singleShot(ms, &app, &QApplication::quit);

@@ -9,7 +9,7 @@ packages=(
   libvtk9-dev libnetcdf-dev netcdf-bin libhdf5-dev libdeflate-dev libproj-dev
   libgl-dev libegl-dev
   xvfb xauth
-  python3-xarray python3-netcdf4
+  python3-xarray python3-netcdf4 python3-dask
   clang-14 libclang-rt-14-dev
 )
 

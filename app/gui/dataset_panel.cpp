@@ -8,6 +8,7 @@
 #include <QVBoxLayout>
 
 #include "frame_service.h"
+#include "strata/io/multifile.h"
 
 namespace strata::app {
 namespace {
@@ -74,11 +75,21 @@ void DatasetPanel::setDataset(std::shared_ptr<const Dataset> ds) {
     tree_->clear();
     ds_ = std::move(ds);
     if (ds_) {
-        auto* root = new QTreeWidgetItem(
-            tree_, {QFileInfo(q(ds_->path)).fileName(), QString(), QString(), q(ds_->format)});
+        const QString name =
+            ds_->files.empty() ? QFileInfo(q(ds_->path)).fileName() : q(fileSetLabel(ds_->files));
+        auto* root = new QTreeWidgetItem(tree_, {name, QString(), QString(), q(ds_->format)});
         root->setData(kName, kKindRole, "file");
         root->setToolTip(kName, q(ds_->path));
         fillGroup(root, *ds_, QString());
+        if (!ds_->files.empty()) { // a file set: its files in record order
+            auto* files = new QTreeWidgetItem(root, {tr("Files (%1)").arg(ds_->files.size())});
+            files->setData(kName, kKindRole, "files");
+            for (const std::string& f : ds_->files) {
+                auto* item = new QTreeWidgetItem(files, {QFileInfo(q(f)).fileName()});
+                item->setData(kName, kKindRole, "member");
+                item->setToolTip(kName, q(f));
+            }
+        }
         root->setExpanded(true);
         showAttributes(tr("File attributes"), ds_->attrs);
     }

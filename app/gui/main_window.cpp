@@ -35,6 +35,7 @@
 #include "strata/core/memory_budget.h"
 #include "strata/core/runtime.h"
 #include "strata/core/transfer.h"
+#include "strata/io/multifile.h"
 #include "strata/render/frame_labels.h"
 #include "view_json.h"
 
@@ -42,6 +43,11 @@ namespace strata::app {
 namespace {
 
 QString q(const std::string& s) { return QString::fromStdString(s); }
+std::vector<std::string> toStd(const QStringList& list) {
+    std::vector<std::string> out;
+    for (const QString& s : list) out.push_back(s.toStdString());
+    return out;
+}
 
 qint64 monotonicNs() {
     timespec ts{};
@@ -292,13 +298,20 @@ void MainWindow::updateDeviceLabel(const FallbackNote* note) {
 
 void MainWindow::openDialog() {
     QSettings settings;
-    const QString path =
-        QFileDialog::getOpenFileName(this, tr("Open a netCDF file"), settings.value("lastFolder").toString(),
-                                     tr("netCDF files (*.nc *.nc4 *.cdf *.h5 *.netcdf);;All files (*)"));
-    if (!path.isEmpty()) openFile(path);
+    const QStringList paths =
+        QFileDialog::getOpenFileNames(this, tr("Open netCDF files (several: one dataset along time)"),
+                                      settings.value("lastFolder").toString(),
+                                      tr("netCDF files (*.nc *.nc4 *.cdf *.h5 *.netcdf);;All files (*)"));
+    if (!paths.isEmpty()) openFiles(paths);
 }
 
 void MainWindow::openFile(const QString& path, std::optional<ViewSpec> initial) {
+    openFiles({path}, initial);
+}
+
+void MainWindow::openFiles(const QStringList& paths, std::optional<ViewSpec> initial) {
+    if (paths.isEmpty()) return;
+    const QString path = paths.size() == 1 ? paths[0] : q(fileSetLabel(toStd(paths)));
     cancelOpen();
     const std::uint64_t generation = ++openGeneration_;
     openWatcher_ = new QFutureWatcher<OpenOutcome>(this);
@@ -307,19 +320,19 @@ void MainWindow::openFile(const QString& path, std::optional<ViewSpec> initial) 
     statusBar()->showMessage(tr("Opening %1…").arg(path));
     auto* watcher = openWatcher_;
     connect(watcher, &QFutureWatcher<OpenOutcome>::finished, this,
-            [this, watcher, generation, path, initial] {
+            [this, watcher, generation, paths, initial] {
                 const OpenOutcome outcome = watcher->result();
                 watcher->deleteLater();
                 if (watcher == openWatcher_) openWatcher_ = nullptr;
                 if (generation != openGeneration_) return; // cancelled, or overtaken by another open
                 progress_->hide();
                 cancel_->hide();
-                onOpened(path, initial, outcome);
+                onOpened(paths, initial, outcome);
             });
-    watcher->setFuture(QtConcurrent::run([p = path.toStdString()] {
+    watcher->setFuture(QtConcurrent::run([p = toStd(paths)] {
         OpenOutcome out;
         try {
-            auto ds = std::make_shared<Dataset>(openDatasetIsolated(p, out.notes));
+            auto ds = std::make_shared<Dataset>(io::openPaths(p, out.notes)); // isolated, one or many
             out.dataset = std::move(ds);
         } catch (const std::exception& e) {
             out.error = QString::fromStdString(e.what());
@@ -339,7 +352,9 @@ void MainWindow::cancelOpen() {
 
 bool MainWindow::opening() const { return openWatcher_ != nullptr; }
 
-void MainWindow::onOpened(const QString& path, std::optional<ViewSpec> initial, const OpenOutcome& outcome) {
+void MainWindow::onOpened(const QStringList& paths, std::optional<ViewSpec> initial,
+                          const OpenOutcome& outcome) {
+    const QString path = paths.size() == 1 ? paths[0] : q(fileSetLabel(toStd(paths)));
     if (!outcome.error.isEmpty()) {
         showError(tr("Cannot open %1").arg(QFileInfo(path).fileName()), outcome.error, true);
         emit openFailed(outcome.error);
@@ -351,9 +366,10 @@ void MainWindow::onOpened(const QString& path, std::optional<ViewSpec> initial, 
     ds_ = outcome.dataset;
     service_->setDataset(ds_);
     datasetPanel_->setDataset(ds_);
-    addRecent(path);
-    QSettings().setValue("lastFolder", QFileInfo(path).absolutePath());
-    setWindowTitle(QString("%1 — Strata").arg(QFileInfo(path).fileName()));
+    addRecent(paths);
+    QSettings().setValue("lastFolder", QFileInfo(q(ds_->path)).absolutePath());
+    setWindowTitle(QString("%1 — Strata")
+                       .arg(ds_->files.empty() ? QFileInfo(path).fileName() : q(fileSetLabel(ds_->files))));
     if (!outcome.notes.lines.empty())
         statusBar()->showMessage(q(spliced(outcome.notes.lines)), 10000);
     else
@@ -460,6 +476,7 @@ void MainWindow::applyView(const ViewSpec& spec, const std::string& steppingDim,
                               dimBar_->chip(q(spec.xDim)) == nullptr;
     spec_ = spec;
     spec_.file = ds_->path;
+    spec_.files = ds_->files;
     try {
         var_ = variableOf(*ds_, spec_.variable);
         validate(spec_, var_);
@@ -615,12 +632,12 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
 }
 
 void MainWindow::dropEvent(QDropEvent* e) {
+    QStringList paths; // several files dropped: one dataset
     for (const QUrl& url : e->mimeData()->urls())
-        if (url.isLocalFile()) {
-            openFile(url.toLocalFile());
-            e->acceptProposedAction();
-            return;
-        }
+        if (url.isLocalFile()) paths << url.toLocalFile();
+    if (paths.isEmpty()) return;
+    openFiles(paths);
+    e->acceptProposedAction();
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {

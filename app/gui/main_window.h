@@ -58,6 +58,9 @@ public:
     // Opens `path` off the GUI thread (returns at once). `initial`, when set, is the view to
     // show first (from the command line or a saved view), fitted to the file.
     void openFile(const QString& path, std::optional<ViewSpec> initial = std::nullopt);
+    // Several files (or a glob, or a directory) as one dataset along their record dim; one
+    // path opens as openFile does.
+    void openFiles(const QStringList& paths, std::optional<ViewSpec> initial = std::nullopt);
     void cancelOpen();
     // A view for the next file opened, worked out from its dataset (the command line's
     // --var, --x, ... once the file is open); used once.
@@ -152,7 +155,7 @@ private:
     void showTask();
     void endTask();
     void cancelTask();
-    void onOpened(const QString& path, std::optional<ViewSpec> initial, const OpenOutcome& outcome);
+    void onOpened(const QStringList& paths, std::optional<ViewSpec> initial, const OpenOutcome& outcome);
     void onFrameReady(const std::shared_ptr<const FrameResult>& r);
     void onSeriesReady(const std::shared_ptr<const SeriesResult>& r);
     void onHover(const Pick& pick);
@@ -172,7 +175,7 @@ private:
     Colouring colouringFor(const std::string& variable) const;
     void rememberColouring();
     MinMax shownColourRange() const;
-    void addRecent(const QString& path);
+    void addRecent(const QStringList& paths);
     void rebuildRecentMenu();
     void refreshSeriesDims();
     ImageViewSettings imageSettings() const;

@@ -21,12 +21,17 @@
 #include "strata/core/transfer.h"
 #include "strata/io/csv.h"
 #include "strata/io/geo.h"
+#include "strata/io/multifile.h"
 #include "view_json.h"
 
 namespace strata::app {
 namespace {
 
 QString q(const std::string& s) { return QString::fromStdString(s); }
+// The files an export must never replace: the file, or every file of a set.
+std::vector<std::string> inputsOf(const Dataset& ds) {
+    return ds.files.empty() ? std::vector{ds.path} : ds.files;
+}
 
 // Asks for a pixel size, starting from `size`; false when cancelled.
 bool askSize(QWidget* parent, QSize& size) {
@@ -62,7 +67,7 @@ bool MainWindow::exportPng(const QString& wanted, QSize pixels) {
     const QString path = q(withExtension(wanted.toStdString(), "png"));
     try {
         const TransferCounters before = transferCounters();
-        AtomicFile file(path.toStdString(), {ds_->path});
+        AtomicFile file(path.toStdString(), inputsOf(*ds_));
         QImage image =
             shown_.ndim() == 2 ? image_->renderImage(pixels) : renderLinePlot(line_->series(), pixels);
         if (image.isNull() || !image.save(q(file.tempPath()), "PNG"))
@@ -88,7 +93,7 @@ bool MainWindow::exportCsv(const QString& wanted) {
     }
     const QString path = q(withExtension(wanted.toStdString(), "csv"));
     try {
-        const io::CsvResult r = writeCsv(io::withLatLon(shown_, *ds_), path.toStdString(), {ds_->path});
+        const io::CsvResult r = writeCsv(io::withLatLon(shown_, *ds_), path.toStdString(), inputsOf(*ds_));
         showSaved(r.rows == 1 ? tr("Saved %1, 1 row").arg(QFileInfo(path).fileName())
                               : tr("Saved %1, %2 rows").arg(QFileInfo(path).fileName()).arg(r.rows),
                   path, r.bytesFromDevice);
@@ -109,8 +114,7 @@ void MainWindow::showSaved(const QString& message, const QString& path, std::uin
 
 bool MainWindow::saveView(const QString& path) {
     try {
-        AtomicFile file(path.toStdString(),
-                        ds_ ? std::vector<std::string>{ds_->path} : std::vector<std::string>{});
+        AtomicFile file(path.toStdString(), ds_ ? inputsOf(*ds_) : std::vector<std::string>{});
         QFile out(q(file.tempPath()));
         if (!out.open(QIODevice::WriteOnly) || out.write(toJsonText(spec_)) < 0)
             throw IoError("cannot write " + path.toStdString() + ": " + out.errorString().toStdString());
@@ -134,8 +138,22 @@ bool MainWindow::loadView(const QString& path) {
         ViewSpec v = viewFromJsonText(in.readAll());
         if (!v.file.empty() && QFileInfo(q(v.file)).isRelative()) // relative to the view's own folder
             v.file = QFileInfo(path).dir().filePath(q(v.file)).toStdString();
+        if (!v.files.empty()) { // a file set: its files, relative to the view's folder like `file`
+            QStringList files;
+            for (const auto& f : v.files)
+                files << (QFileInfo(q(f)).isRelative() ? QFileInfo(path).dir().filePath(q(f)) : q(f));
+            const bool sameSet = ds_ && ds_->files.size() == v.files.size() &&
+                                 std::equal(ds_->files.begin(), ds_->files.end(), files.begin(),
+                                            [](const std::string& a, const QString& b) {
+                                                return QFileInfo(q(a)) == QFileInfo(b);
+                                            });
+            if (!sameSet) {
+                openFiles(files, v);
+                return true;
+            }
+        }
         const bool sameFile = ds_ && !v.file.empty() && QFileInfo(q(v.file)) == QFileInfo(q(ds_->path));
-        if (!v.file.empty() && !sameFile) {
+        if (!v.file.empty() && !sameFile && v.files.empty()) {
             openFile(q(v.file), v); // shown when the file is open
             return true;
         }
@@ -202,10 +220,13 @@ void MainWindow::rememberView() {
     rememberColouring();
 }
 
-void MainWindow::addRecent(const QString& path) {
+// A recent entry is a path, or a file set's paths (or glob, or directory) joined by newlines.
+void MainWindow::addRecent(const QStringList& paths) {
     QSettings settings;
     QStringList recent = settings.value("recentFiles").toStringList();
-    const QString absolute = QFileInfo(path).absoluteFilePath();
+    QStringList absolutes;
+    for (const QString& p : paths) absolutes << QFileInfo(p).absoluteFilePath();
+    const QString absolute = absolutes.join('\n');
     recent.removeAll(absolute);
     recent.prepend(absolute);
     while (recent.size() > 10) recent.removeLast();
@@ -218,9 +239,14 @@ void MainWindow::rebuildRecentMenu() {
     const QStringList recent = QSettings().value("recentFiles").toStringList();
     int n = 0;
     for (const QString& p : recent) {
-        QAction* a =
-            recentMenu_->addAction(QString("&%1 %2").arg(++n % 10).arg(p), this, [this, p] { openFile(p); });
-        a->setEnabled(QFileInfo::exists(p));
+        const QStringList paths = p.split('\n');
+        std::vector<std::string> files;
+        for (const QString& f : paths) files.push_back(f.toStdString());
+        const QString label =
+            paths.size() == 1 ? p : QFileInfo(paths[0]).dir().filePath(q(fileSetLabel(files)));
+        QAction* a = recentMenu_->addAction(QString("&%1 %2").arg(++n % 10).arg(label), this,
+                                            [this, paths] { openFiles(paths); });
+        a->setEnabled(QFileInfo::exists(paths[0]) || paths[0].contains('*'));
     }
     recentMenu_->setEnabled(!recent.isEmpty());
 }

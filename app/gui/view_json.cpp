@@ -57,6 +57,11 @@ ViewWindow windowFromJson(const QJsonValue& v) {
 QJsonObject toJson(const ViewSpec& spec) {
     QJsonObject o;
     o["file"] = q(spec.file);
+    if (!spec.files.empty()) {
+        QJsonArray files;
+        for (const auto& f : spec.files) files.append(q(f));
+        o["files"] = files;
+    }
     o["variable"] = q(spec.variable);
     o["x"] = q(spec.xDim);
     o["y"] = q(spec.yDim);
@@ -112,6 +117,13 @@ Colouring colouringFromJson(const QJsonObject& o) {
 ViewSpec viewFromJson(const QJsonObject& o) {
     ViewSpec spec;
     spec.file = textField(o, "file", false);
+    if (const QJsonValue files = o.value("files"); !files.isUndefined()) {
+        if (!files.isArray()) bad("\"files\" must be an array of paths");
+        for (const QJsonValue& f : files.toArray()) {
+            if (!f.isString()) bad("\"files\" must be an array of paths");
+            spec.files.push_back(f.toString().toStdString());
+        }
+    }
     spec.variable = textField(o, "variable", true);
     spec.xDim = textField(o, "x", true);
     spec.yDim = textField(o, "y", false);

@@ -50,6 +50,9 @@ private:
     DType stored_;
 };
 
+// Adds one read of `bytes` to readCounters() (for sources other than NcVariableSource).
+void countRead(std::uint64_t bytes);
+
 // "file.nc: variable 'sst'", the prefix of every message about a variable.
 std::string describeVariable(const NcFile& file, const std::string& label);
 

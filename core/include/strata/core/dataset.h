@@ -18,8 +18,9 @@ struct Dimension {
 
 class Dataset {
 public:
-    std::string path;            // the file it came from
-    std::string group;           // "/" for the root, "/a/b" for groups
+    std::string path;               // the file it came from (a file set's: its first file)
+    std::vector<std::string> files; // a file set's files, in record order; empty for one file
+    std::string group;              // "/" for the root, "/a/b" for groups
     std::string format;          // "classic", "64-bit offset", "CDF-5", "netCDF-4", "netCDF-4 classic model"
     std::vector<Dimension> dims; // visible here (the group's own first, then inherited)
     std::vector<std::pair<std::string, Variable>> variables; // in file order, coordinates included

@@ -23,6 +23,7 @@ namespace strata {
 
 struct ViewSpec {
     std::string file;
+    std::vector<std::string> files; // a file set's files, in record order (empty: one file)
     std::string variable;
     std::string xDim;
     std::string yDim;                                          // empty: a line along xDim

@@ -1,0 +1,104 @@
+// expandPaths and fileSetLabel: the files a command line or a drop names, and a set's name.
+#include <glob.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
+#include "nc_call.h"
+#include "strata/core/error.h"
+#include "strata/io/multifile.h"
+
+namespace strata::io {
+namespace {
+
+bool hasGlob(const std::string& s) { return s.find_first_of("*?[") != std::string::npos; }
+
+bool isNcName(const std::filesystem::path& p) {
+    std::string ext = p.extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
+    return ext == ".nc" || ext == ".nc4" || ext == ".cdf" || ext == ".netcdf";
+}
+
+} // namespace
+
+std::vector<std::string> expandPaths(const std::vector<std::string>& args) {
+    namespace fs = std::filesystem;
+    std::vector<std::string> out;
+    std::set<std::string> seen;
+    auto add = [&](const std::string& p) {
+        if (seen.insert(p).second) out.push_back(p);
+    };
+    for (const std::string& arg : args) {
+        std::error_code ec;
+        if (fs::is_directory(arg, ec)) {
+            std::vector<std::string> found;
+            for (const auto& e : fs::directory_iterator(arg, ec))
+                if (!e.is_directory(ec) && isNcName(e.path())) found.push_back(e.path().string());
+            STRATA_EXPECTS(!found.empty(), ValueError,
+                           "'" + arg + "' is a directory without netCDF files (*.nc, *.nc4, *.cdf)");
+            std::sort(found.begin(), found.end());
+            for (const auto& f : found) add(f);
+        } else if (!fs::exists(arg, ec) && hasGlob(arg)) {
+            glob_t g{};
+            const int rc = ::glob(arg.c_str(), GLOB_NOSORT, nullptr, &g);
+            std::vector<std::string> found;
+            for (std::size_t i = 0; rc == 0 && i < g.gl_pathc; ++i)
+                if (!fs::is_directory(g.gl_pathv[i], ec)) found.push_back(g.gl_pathv[i]);
+            ::globfree(&g);
+            STRATA_EXPECTS(!found.empty(), ValueError, "no file matches '" + arg + "'");
+            std::sort(found.begin(), found.end());
+            for (const auto& f : found) add(f);
+        } else {
+            add(arg); // a missing file is named when it is opened
+        }
+    }
+    return out;
+}
+
+std::string fileSetLabel(const std::vector<std::string>& files) {
+    if (files.empty()) return {};
+    std::vector<std::string> names;
+    for (const auto& f : files) names.push_back(detail::fileName(f));
+    if (names.size() == 1) return names[0];
+    std::size_t pre = names[0].size(), suf = names[0].size();
+    for (const auto& n : names) {
+        std::size_t i = 0;
+        while (i < pre && i < n.size() && n[i] == names[0][i]) ++i;
+        pre = i;
+        std::size_t j = 0;
+        while (j < suf && j < n.size() && n[n.size() - 1 - j] == names[0][names[0].size() - 1 - j]) ++j;
+        suf = j;
+    }
+    const std::size_t shortest = std::min_element(names.begin(), names.end(), [](auto& a, auto& b) {
+                                     return a.size() < b.size();
+                                 })->size();
+    if (pre + suf > shortest) suf = shortest - pre;
+    const std::string& n0 = names[0];
+    return n0.substr(0, pre) + "*" + n0.substr(n0.size() - suf) + " (" + std::to_string(files.size()) +
+           " files)";
+}
+
+Dataset openPaths(const std::vector<std::string>& args, OpenNotes& notes, const MultiOpenOptions& options) {
+    const std::vector<std::string> files = expandPaths(args);
+    STRATA_EXPECTS(!files.empty(), ValueError, "no file to open");
+    if (files.size() == 1) return openDatasetIsolated(files[0], notes);
+    return openMultiDataset(files, notes, options);
+}
+
+std::string fileSetSummary(const std::vector<std::string>& files) {
+    std::string out = "File set: " + fileSetLabel(files) + ", in record order\n";
+    constexpr std::size_t kEnds = 5;
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        if (files.size() > 2 * kEnds + 1 && i == kEnds) {
+            out += "    ... (" + std::to_string(files.size() - 2 * kEnds) + " more)\n";
+            i = files.size() - kEnds - 1;
+            continue;
+        }
+        out += "    " + files[i] + "\n";
+    }
+    return out;
+}
+
+} // namespace strata::io
