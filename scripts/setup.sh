@@ -10,6 +10,7 @@ packages=(
   libgl-dev libegl-dev
   xvfb xauth
   python3-xarray python3-netcdf4
+  nlohmann-json3-dev libblosc-dev libzstd-dev liblz4-dev python3-zarr python3-numcodecs
   clang-14 libclang-rt-14-dev
 )
 

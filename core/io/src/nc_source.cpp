@@ -32,6 +32,11 @@ ReadMode readMode() { return mode.load(); }
 
 namespace detail {
 
+void countRead(std::uint64_t bytes) {
+    readsMade.fetch_add(1, std::memory_order_relaxed);
+    bytesRead.fetch_add(bytes, std::memory_order_relaxed);
+}
+
 std::string describeVariable(const NcFile& file, const std::string& label) {
     return file.name() + ": variable '" + label + "'";
 }

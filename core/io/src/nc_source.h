@@ -50,6 +50,9 @@ private:
     DType stored_;
 };
 
+// Counts one read of `bytes` bytes in readCounters() (for readers other than netCDF's).
+void countRead(std::uint64_t bytes);
+
 // "file.nc: variable 'sst'", the prefix of every message about a variable.
 std::string describeVariable(const NcFile& file, const std::string& label);
 
