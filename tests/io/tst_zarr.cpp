@@ -68,7 +68,7 @@ QString numpyName(DType t) {
 class TestZarr : public QObject {
     Q_OBJECT
     QTemporaryDir dir_;
-    QJsonArray cases_;
+    QJsonArray cases_; // v2 (zarr_stores.py) then v3 (zarr_v3_stores.py), each with its "dir"
     QJsonObject cf_;
     std::string store(const QString& name) const { return (dir_.path() + "/" + name).toStdString(); }
 
@@ -79,10 +79,21 @@ private slots:
         py.start("/usr/bin/python3", {QString(STRATA_SOURCE_DIR) + "/tests/io/zarr_stores.py", dir_.path()});
         QVERIFY(py.waitForFinished(240000));
         QVERIFY2(py.exitCode() == 0, py.readAllStandardError().constData());
-        QFile m(dir_.path() + "/manifest.json");
-        QVERIFY(m.open(QIODevice::ReadOnly));
-        cases_ = QJsonDocument::fromJson(m.readAll()).array();
-        QVERIFY(cases_.size() >= 40);
+        QProcess v3;
+        v3.start("/usr/bin/python3",
+                 {QString(STRATA_SOURCE_DIR) + "/tests/io/zarr_v3_stores.py", dir_.path() + "/v3"});
+        QVERIFY(v3.waitForFinished(240000));
+        QVERIFY2(v3.exitCode() == 0, v3.readAllStandardError().constData());
+        for (const QString sub : {"", "/v3"}) {
+            QFile m(dir_.path() + sub + "/manifest.json");
+            QVERIFY(m.open(QIODevice::ReadOnly));
+            for (const auto& c : QJsonDocument::fromJson(m.readAll()).array()) {
+                QJsonObject o = c.toObject();
+                o["dir"] = dir_.path() + sub;
+                cases_.append(o);
+            }
+        }
+        QVERIFY(cases_.size() >= 50);
         QFile c(dir_.path() + "/cf.json");
         QVERIFY(c.open(QIODevice::ReadOnly));
         cf_ = QJsonDocument::fromJson(c.readAll()).object();
@@ -97,10 +108,10 @@ private slots:
     void valuesEqualZarr() {
         QFETCH(int, index);
         const QJsonObject c = cases_[index].toObject();
-        const std::string path = store(c["store"].toString());
+        const std::string path = (c["dir"].toString() + "/" + c["store"].toString()).toStdString();
         QVERIFY(looksLikeZarr(path));
         const Dataset ds = openDataset(path); // the netCDF entry point hands a store to the Zarr reader
-        QCOMPARE(QString::fromStdString(ds.format), QString("Zarr v2"));
+        QCOMPARE(QString::fromStdString(ds.format), QString("Zarr v%1").arg(c["format"].toInt(2)));
         const Variable* v = ds.findVariable(c["variable"].toString().toStdString());
         QVERIFY(v);
         QCOMPARE(numpyName(v->encoding().packed),
@@ -108,7 +119,7 @@ private slots:
         std::vector<std::int64_t> shape;
         for (const auto& s : c["shape"].toArray()) shape.push_back(s.toInteger());
         QCOMPARE(v->shape(), shape);
-        const auto expected = fileBytes(dir_.path() + "/" + c["name"].toString() + ".bin");
+        const auto expected = fileBytes(c["dir"].toString() + "/" + c["name"].toString() + ".bin");
         const std::vector<std::int64_t> zero(shape.size(), 0), one(shape.size(), 1);
         const auto got = readRaw(*v, zero, shape, one);
         QCOMPARE(got.size(), expected.size());
@@ -159,6 +170,26 @@ private slots:
         QVERIFY2(message.contains("codec 'bz2' is not supported") && message.contains("codec_bz2.zarr") &&
                      message.contains("variable 'codec_bz2'"),
                  qPrintable(message));
+    }
+
+    // v3 metadata: dimension_names, attributes, a group's attributes, CF times.
+    void v3Metadata() {
+        const Dataset ds = openDataset(store("v3/v3_bytes.zarr"));
+        QCOMPARE(ds.attrs.text("title").value_or(""), std::string("v3 group"));
+        const Variable* h = ds.findVariable("height");
+        QVERIFY(h);
+        QCOMPARE(h->dims(), (std::vector<std::string>{"y", "x"}));
+        QCOMPARE(h->attrs().text("units").value_or(""), std::string("m"));
+        QVERIFY(!h->attrs().contains("_FillValue")); // a v3 fill_value is not a mask (as xarray)
+        const Dataset t = openDataset(store("v3/v3_time.zarr"));
+        const Coordinate* time = t.coords.find("time");
+        QVERIFY(time && time->time);
+        QFile f(dir_.path() + "/v3/v3_time.dates.json");
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonArray dates = QJsonDocument::fromJson(f.readAll()).array();
+        QCOMPARE(qsizetype(time->time->dates.size()), dates.size());
+        for (qsizetype i = 0; i < dates.size(); ++i)
+            QCOMPARE(QString::fromStdString(time->time->dates[std::size_t(i)].iso()), dates[i].toString());
     }
 
     // xarray's to_zarr (consolidated, a group): CF decoding, times, coordinates as xarray reads them.

@@ -231,6 +231,56 @@ private slots:
                  qPrintable(message));
     }
 
+    // v3: codecs and shards that do not hold together.
+    void v3Stores_data() {
+        QTest::addColumn<QString>("codecs");
+        QTest::addColumn<QByteArray>("chunk");
+        QTest::addColumn<QString>("problem");
+        const QString bytes = R"({"name": "bytes", "configuration": {"endian": "little"}})";
+        const QString shard = R"({"name": "sharding_indexed", "configuration": {"chunk_shape": [2],
+            "codecs": [)" + bytes +
+                              R"(], "index_codecs": [)" + bytes + R"(]}})";
+        QByteArray outside(16 + 32, '\0'); // 16 data bytes, then an index whose entries point past the end
+        for (int i = 0; i < 8; ++i)
+            outside[16 + i] = char(i == 0 ? 100 : 0), outside[24 + i] = char(i == 0 ? 8 : 0);
+        QTest::newRow("unknown codec") << "[" + bytes + R"(, {"name": "numcodecs.bz2"}])"
+                                       << QByteArray(16, 'a') << "codec 'numcodecs.bz2' is not supported";
+        QTest::newRow("crc mismatch") << "[" + bytes + R"(, {"name": "crc32c"}])" << QByteArray(20, 'a')
+                                      << "crc32c: the checksum does not match";
+        QTest::newRow("no bytes codec") << R"([{"name": "gzip", "configuration": {"level": 1}}])"
+                                        << QByteArray() << "before the array was serialised";
+        QTest::newRow("shard index outside") << "[" + shard + "]" << outside << "lies outside the shard";
+        QTest::newRow("shard too short") << "[" + shard + "]" << QByteArray(8, 'a') << "less than its index";
+        QTest::newRow("transpose not a permutation")
+            << R"([{"name": "transpose", "configuration": {"order": [1]}}, )" + bytes + "]" << QByteArray()
+            << "not a permutation";
+    }
+    void v3Stores() {
+        QFETCH(QString, codecs);
+        QFETCH(QByteArray, chunk);
+        QFETCH(QString, problem);
+        const QString store =
+            dir_.path() + "/v3_" + QString(QTest::currentDataTag()).replace(' ', '_') + ".zarr";
+        writeText(store + "/zarr.json", R"({"zarr_format": 3, "node_type": "group"})");
+        writeText(store + "/x/zarr.json",
+                  R"({"zarr_format": 3, "node_type": "array", "shape": [4], "data_type": "float32",
+                  "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [4]}},
+                  "fill_value": 0, "dimension_names": ["n"], "codecs": )" +
+                      codecs.toStdString() + "}");
+        if (!chunk.isEmpty()) writeText(store + "/x/c/0", chunk.toStdString());
+        const QString message = failureOf(store);
+        QVERIFY2(message.contains(store + ": variable 'x'") && message.contains(problem),
+                 qPrintable(message));
+    }
+
+    void v3MalformedJson() {
+        const QString store = dir_.path() + "/v3_json.zarr";
+        writeText(store + "/zarr.json", R"({"zarr_format": 3, "node_type": "group"})");
+        writeText(store + "/x/zarr.json", R"({"zarr_format": 3, "node_type": "array", "shape": [4)");
+        const QString message = failureOf(store);
+        QVERIFY2(message.contains(store + ": 'x/zarr.json': malformed JSON"), qPrintable(message));
+    }
+
     // Types Strata does not hold are skipped with a note; the rest of the store opens.
     void unsupportedTypeIsANote() {
         const QString store = arrayStore(dir_, "complex", zarray("[4]", "[4]", "null", "<c8"));

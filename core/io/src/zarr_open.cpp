@@ -201,7 +201,8 @@ private:
         for (std::size_t i = 0; i < dims.size(); ++i)
             if (!ds.findDim(dims[i])) ds.dims.push_back({dims[i], m.shape[i], false});
         Attributes attrs = m.attrs;
-        if (m.fillNumber && !attrs.contains("_FillValue")) { // as xarray reads a Zarr fill_value
+        // xarray takes a v2 fill_value as _FillValue (v3 stores say _FillValue in their attributes).
+        if (m.format == 2 && m.fillNumber && !attrs.contains("_FillValue")) {
             Attribute a;
             a.name = "_FillValue";
             a.type = m.dtype;
