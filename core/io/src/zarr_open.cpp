@@ -9,6 +9,7 @@
 #include "strata/core/error.h"
 #include "strata/io/zarr.h"
 #include "zarr_codec.h"
+#include "zarr_http.h"
 #include "zarr_json.h"
 #include "zarr_source.h"
 #include "zarr_store.h"
@@ -96,6 +97,7 @@ private:
                 return;
             }
             listV3("", v3, 0);
+            noteUnlisted();
             return;
         }
         if (auto consolidated = getJson(".zmetadata")) {
@@ -118,6 +120,14 @@ private:
             return;
         }
         listV2("", 0);
+        noteUnlisted();
+    }
+
+    void noteUnlisted() {
+        if (store_->canList() || nodes_.size() != 1 || nodes_.begin()->second.array) return;
+        notes_.lines.push_back(store_->name() +
+                               ": its groups and arrays cannot be listed over HTTP and it has no "
+                               "consolidated metadata (.zmetadata); only its top group was read");
     }
 
     void listV2(const std::string& path, int depth) {
@@ -312,6 +322,11 @@ private:
 } // namespace detail
 
 bool looksLikeZarr(const std::string& path) {
+    if (detail::isHttpUrl(path)) {
+        std::string p = path.substr(0, path.find_first_of("?#"));
+        while (!p.empty() && p.back() == '/') p.pop_back();
+        return p.size() > 5 && p.compare(p.size() - 5, 5, ".zarr") == 0;
+    }
     std::error_code ec;
     if (!std::filesystem::is_directory(path, ec)) return false;
     for (const char* key : {".zgroup", ".zarray", ".zmetadata", "zarr.json"})
@@ -321,7 +336,8 @@ bool looksLikeZarr(const std::string& path) {
 
 Dataset openZarr(const std::string& path, OpenNotes& notes) {
     try {
-        detail::StoreReader reader(detail::openLocalStore(path), notes);
+        detail::StoreReader reader(
+            detail::isHttpUrl(path) ? detail::openHttpStore(path) : detail::openLocalStore(path), notes);
         return reader.read();
     } catch (const std::bad_alloc&) {
         STRATA_FAIL(OutOfMemoryError, path + ": out of memory while reading its metadata");

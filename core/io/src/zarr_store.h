@@ -21,6 +21,8 @@ public:
     // The names of the folders directly under `prefix` ("" for the root), sorted; empty where
     // the store cannot be listed.
     virtual std::vector<std::string> children(const std::string& prefix) const = 0;
+    // False where children() cannot list (a store over HTTP).
+    virtual bool canList() const { return true; }
     // The store as the user named it, for messages.
     virtual const std::string& name() const = 0;
 };
