@@ -99,6 +99,63 @@ struct ZstdFree {
     void operator()(ZSTD_DCtx* d) const { ZSTD_freeDCtx(d); }
 };
 
+bool isCompressor(const ZarrByteCodec& c) {
+    return c.kind == K::Blosc || c.kind == K::Zstd || c.kind == K::Zlib || c.kind == K::Gzip ||
+           c.kind == K::Lz4;
+}
+
+// Decompresses `in` into `out` (room for `limit` bytes); returns the bytes written. Data that
+// would exceed `limit` are refused before they are written.
+std::size_t decompress(const ZarrByteCodec& c, const Bytes& in, unsigned char* out, std::uint64_t limit,
+                       const std::string& context) {
+    switch (c.kind) {
+    case K::Blosc: {
+        std::size_t nbytes = 0;
+        if (in.size() < BLOSC_MIN_HEADER_LENGTH || blosc_cbuffer_validate(in.data(), in.size(), &nbytes) < 0)
+            bad(context, "blosc: not a valid blosc buffer (damaged)");
+        if (nbytes > limit) bad(context, bomb("blosc", limit));
+        if (nbytes && blosc_decompress_ctx(in.data(), out, nbytes, 1) != int(nbytes))
+            bad(context, "blosc: decompression failed (damaged data)");
+        return nbytes;
+    }
+    case K::Zstd: {
+        const unsigned long long size = ZSTD_getFrameContentSize(in.data(), in.size());
+        if (size == ZSTD_CONTENTSIZE_ERROR) bad(context, "zstd: not a zstd frame (damaged)");
+        if (size != ZSTD_CONTENTSIZE_UNKNOWN && size > limit) bad(context, bomb("zstd", limit));
+        thread_local std::unique_ptr<ZSTD_DCtx, ZstdFree> ctx(ZSTD_createDCtx());
+        const std::size_t got = ZSTD_decompressDCtx(ctx.get(), out, std::size_t(limit), in.data(), in.size());
+        if (ZSTD_isError(got)) {
+            if (ZSTD_getErrorCode(got) == ZSTD_error_dstSize_tooSmall) bad(context, bomb("zstd", limit));
+            bad(context, std::string("zstd: ") + ZSTD_getErrorName(got) + " (damaged data)");
+        }
+        return got;
+    }
+    case K::Zlib:
+    case K::Gzip: {
+        thread_local std::unique_ptr<libdeflate_decompressor, DeflateFree> d(libdeflate_alloc_decompressor());
+        std::size_t got = 0;
+        const auto r =
+            c.kind == K::Zlib
+                ? libdeflate_zlib_decompress(d.get(), in.data(), in.size(), out, std::size_t(limit), &got)
+                : libdeflate_gzip_decompress(d.get(), in.data(), in.size(), out, std::size_t(limit), &got);
+        if (r == LIBDEFLATE_INSUFFICIENT_SPACE) bad(context, bomb(c.name, limit));
+        if (r != LIBDEFLATE_SUCCESS) bad(context, c.name + ": damaged compressed data");
+        return got;
+    }
+    case K::Lz4: { // numcodecs: the decoded size (4 bytes, little-endian), then an LZ4 block
+        if (in.size() < 4) bad(context, "lz4: the data are shorter than their header");
+        const auto size = load<std::uint32_t>(in.data(), false);
+        if (size > limit || size > std::uint32_t(LZ4_MAX_INPUT_SIZE)) bad(context, bomb("lz4", limit));
+        const int got = LZ4_decompress_safe(reinterpret_cast<const char*>(in.data()) + 4,
+                                            reinterpret_cast<char*>(out), int(in.size() - 4), int(size));
+        if (got != int(size)) bad(context, "lz4: damaged compressed data");
+        return size;
+    }
+    default:
+        bad(context, "codec '" + c.name + "' is not a compressor");
+    }
+}
+
 // Undoes one byte codec. `expected`: the exact decoded size when known; `cap` bounds it otherwise.
 Bytes decodeBytes(const ZarrByteCodec& c, Bytes in, std::optional<std::uint64_t> expected, std::uint64_t cap,
                   const std::string& context) {
@@ -108,60 +165,14 @@ Bytes decodeBytes(const ZarrByteCodec& c, Bytes in, std::optional<std::uint64_t>
             bad(context, c.name + ": the data decompress to " + std::to_string(got) + " bytes, not the " +
                              std::to_string(*expected) + " the chunk holds");
     };
-    switch (c.kind) {
-    case K::Blosc: {
-        std::size_t nbytes = 0;
-        if (in.size() < BLOSC_MIN_HEADER_LENGTH || blosc_cbuffer_validate(in.data(), in.size(), &nbytes) < 0)
-            bad(context, "blosc: not a valid blosc buffer (damaged)");
-        if (nbytes > limit) bad(context, bomb("blosc", limit));
-        checkSize(nbytes);
-        Bytes out(nbytes);
-        if (nbytes && blosc_decompress_ctx(in.data(), out.data(), out.size(), 1) != int(nbytes))
-            bad(context, "blosc: decompression failed (damaged data)");
-        return out;
-    }
-    case K::Zstd: {
-        const unsigned long long size = ZSTD_getFrameContentSize(in.data(), in.size());
-        if (size == ZSTD_CONTENTSIZE_ERROR) bad(context, "zstd: not a zstd frame (damaged)");
-        if (size != ZSTD_CONTENTSIZE_UNKNOWN && size > limit) bad(context, bomb("zstd", limit));
-        thread_local std::unique_ptr<ZSTD_DCtx, ZstdFree> ctx(ZSTD_createDCtx());
-        Bytes out(size != ZSTD_CONTENTSIZE_UNKNOWN ? std::size_t(size) : std::size_t(limit));
-        const std::size_t got = ZSTD_decompressDCtx(ctx.get(), out.data(), out.size(), in.data(), in.size());
-        if (ZSTD_isError(got)) {
-            if (ZSTD_getErrorCode(got) == ZSTD_error_dstSize_tooSmall) bad(context, bomb("zstd", limit));
-            bad(context, std::string("zstd: ") + ZSTD_getErrorName(got) + " (damaged data)");
-        }
-        checkSize(got);
-        out.resize(got);
-        return out;
-    }
-    case K::Zlib:
-    case K::Gzip: {
-        thread_local std::unique_ptr<libdeflate_decompressor, DeflateFree> d(libdeflate_alloc_decompressor());
+    if (isCompressor(c)) {
         Bytes out(limit);
-        std::size_t got = 0;
-        const auto r =
-            c.kind == K::Zlib
-                ? libdeflate_zlib_decompress(d.get(), in.data(), in.size(), out.data(), out.size(), &got)
-                : libdeflate_gzip_decompress(d.get(), in.data(), in.size(), out.data(), out.size(), &got);
-        if (r == LIBDEFLATE_INSUFFICIENT_SPACE) bad(context, bomb(c.name, limit));
-        if (r != LIBDEFLATE_SUCCESS) bad(context, c.name + ": damaged compressed data");
+        const std::size_t got = decompress(c, in, out.data(), limit, context);
         checkSize(got);
         out.resize(got);
         return out;
     }
-    case K::Lz4: { // numcodecs: the decoded size (4 bytes, little-endian), then an LZ4 block
-        if (in.size() < 4) bad(context, "lz4: the data are shorter than their header");
-        const auto size = load<std::uint32_t>(in.data(), false);
-        if (size > limit || size > std::uint32_t(LZ4_MAX_INPUT_SIZE)) bad(context, bomb("lz4", limit));
-        checkSize(size);
-        Bytes out(size);
-        const int got =
-            LZ4_decompress_safe(reinterpret_cast<const char*>(in.data()) + 4,
-                                reinterpret_cast<char*>(out.data()), int(in.size() - 4), int(size));
-        if (got != int(size)) bad(context, "lz4: damaged compressed data");
-        return out;
-    }
+    switch (c.kind) {
     case K::Crc32c: {
         if (in.size() < 4) bad(context, "crc32c: the data are shorter than their checksum");
         const std::size_t n = in.size() - 4;
@@ -188,6 +199,8 @@ Bytes decodeBytes(const ZarrByteCodec& c, Bytes in, std::optional<std::uint64_t>
         checkSize(out.size());
         return out;
     }
+    default: // the compressors, above
+        break;
     }
     bad(context, "codec '" + c.name + "' is not supported");
 }
@@ -300,6 +313,27 @@ Bytes decodeChunk(const ZarrCodecs& codecs, Bytes stored, const std::vector<std:
     if (codecs.bigEndian) swapBytes(stored, elem);
     if (!codecs.order.empty()) stored = unpermute(stored, shape, codecs.order, elem);
     return stored;
+}
+
+bool decodeChunkInto(const ZarrCodecs& codecs, const Bytes& stored, std::uint64_t bytes, DType dtype,
+                     void* out, const std::string& context) {
+    if (codecs.shard || !codecs.order.empty() || codecs.bytes.size() > 1 ||
+        (codecs.bytes.size() == 1 && !isCompressor(codecs.bytes[0])))
+        return false;
+    auto* to = static_cast<unsigned char*>(out);
+    std::size_t got = stored.size();
+    if (codecs.bytes.empty()) {
+        if (got == bytes) std::memcpy(to, stored.data(), got);
+    } else {
+        got = decompress(codecs.bytes[0], stored, to, bytes, context);
+    }
+    if (got != bytes)
+        bad(context, "the chunk holds " + std::to_string(got) + " bytes, not the " + std::to_string(bytes) +
+                         " its shape and type need");
+    const std::size_t elem = sizeOf(dtype);
+    if (codecs.bigEndian && elem > 1)
+        for (std::size_t i = 0; i < bytes; i += elem) std::reverse(to + i, to + i + elem);
+    return true;
 }
 
 namespace {

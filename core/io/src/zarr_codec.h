@@ -19,6 +19,12 @@ namespace strata::io::detail {
 Bytes decodeChunk(const ZarrCodecs& codecs, Bytes stored, const std::vector<std::int64_t>& shape, DType dtype,
                   const std::vector<unsigned char>& fill, const std::string& context);
 
+// decodeChunk straight into `out` (exactly `bytes` bytes, a whole chunk's values), for chains
+// that need no buffer between the store's bytes and the values: no codec, or one compressor,
+// in C order. False (nothing written) for other chains.
+bool decodeChunkInto(const ZarrCodecs& codecs, const Bytes& stored, std::uint64_t bytes, DType dtype,
+                     void* out, const std::string& context);
+
 // The name of a codec in the chain Strata cannot decode, if any ("bz2").
 std::optional<std::string> unsupportedCodec(const ZarrCodecs& codecs);
 

@@ -108,6 +108,19 @@ void ZarrSource::read(std::span<const std::int64_t> start, std::span<const std::
         }
         const std::string key = chunkKey(index);
         std::optional<Bytes> stored = store_->get(key, maxStored);
+        // A whole chunk whose place in the destination is one run (it spans the read along every
+        // dim but the first): decoded straight there.
+        bool whole = stored && nd > 0;
+        std::uint64_t at0 = 0;
+        for (std::size_t i = 0; whole && i < nd; ++i) {
+            whole = stride[i] == 1 && start[i] + at[i]->first == at[i]->chunk * meta_.chunk[i] &&
+                    at[i]->last - at[i]->first + 1 == meta_.chunk[i] &&
+                    (i == 0 || count[i] == meta_.chunk[i]);
+            at0 += std::uint64_t(at[i]->first) * dstStride[i];
+        }
+        if (whole && decodeChunkInto(meta_.codecs, *stored, meta_.chunkBytes(), meta_.dtype, dst + at0 * elem,
+                                     describe() + ": chunk '" + key + "'"))
+            return;
         Bytes values;
         if (stored)
             values = decodeChunk(meta_.codecs, std::move(*stored), meta_.chunk, meta_.dtype, meta_.fill,
