@@ -3,6 +3,7 @@
 // is one) and the problem; nothing crashes, nothing is allocated for what a store only claims.
 #include <QtTest>
 
+#include <cmath>
 #include <fstream>
 
 #include "strata/core/error.h"
@@ -279,6 +280,41 @@ private slots:
         writeText(store + "/x/zarr.json", R"({"zarr_format": 3, "node_type": "array", "shape": [4)");
         const QString message = failureOf(store);
         QVERIFY2(message.contains(store + ": 'x/zarr.json': malformed JSON"), qPrintable(message));
+    }
+
+    // Arrays without _ARRAY_DIMENSIONS (plain zarr, not xarray): dims dim_<i>, or <name>_dim_<i>
+    // when dim_<i> is taken with another length; every array is kept.
+    void unnamedDimsOfOtherLengths() {
+        const QString store = dir_.path() + "/unnamed.zarr";
+        writeText(store + "/.zgroup", R"({"zarr_format": 2})");
+        writeText(store + "/a/.zarray", zarray("[3]", "[3]"));
+        writeText(store + "/b/.zarray", zarray("[5]", "[2]"));
+        OpenNotes notes;
+        const Dataset ds = openZarr(store.toStdString(), notes);
+        QVERIFY(notes.lines.empty());
+        QCOMPARE(ds.findVariable("a")->dims(), std::vector<std::string>{"dim_0"});
+        QCOMPARE(ds.findVariable("b")->dims(), std::vector<std::string>{"b_dim_0"});
+        QCOMPARE(ds.findDim("b_dim_0")->length, std::int64_t(5));
+    }
+
+    // Attributes as Python's json writes them: bare NaN/Infinity are numbers, the text "NaN" is
+    // text, lists of numbers are values, lists of text are joined, objects are kept as JSON.
+    void attributesAsPythonWritesThem() {
+        const QString store =
+            arrayStore(dir_, "attrs", zarray("[3]", "[3]"),
+                       R"({"_ARRAY_DIMENSIONS": ["n"], "missing_value": NaN, "top": Infinity,
+                                            "comment": "NaN", "levels": [1, 2, 3], "names": ["a", "b"],
+                                            "nested": {"k": 1}})");
+        OpenNotes notes;
+        const Dataset ds = openZarr(store.toStdString(), notes);
+        const Attributes& a = ds.findVariable("x")->attrs();
+        QVERIFY(std::isnan(a.number("missing_value").value_or(0)));
+        QVERIFY(std::isinf(a.number("top").value_or(0)));
+        QCOMPARE(a.text("comment").value_or(""), std::string("NaN"));
+        QCOMPARE(a.find("levels")->numbers(), (std::vector<double>{1, 2, 3}));
+        QCOMPARE(a.find("names")->text(), std::string("a, b"));
+        QCOMPARE(a.text("nested").value_or(""), std::string(R"({"k":1})"));
+        QVERIFY(!a.contains("_ARRAY_DIMENSIONS"));
     }
 
     // Types Strata does not hold are skipped with a note; the rest of the store opens.

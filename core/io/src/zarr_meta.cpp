@@ -342,8 +342,10 @@ Attributes parseAttributes(const JsonDoc* doc, const std::string& context) {
         const json one = list ? v : json::array({v});
         const bool allInt = std::all_of(
             one.begin(), one.end(), [](const json& e) { return e.is_number_integer() || e.is_boolean(); });
-        const bool allNum = std::all_of(one.begin(), one.end(), [](const json& e) {
-            return e.is_number() || e.is_boolean() || (e.is_string() && nonFinite(e.get<std::string>()));
+        const bool allNum = std::all_of(one.begin(), one.end(), [](const json& e) { // bare NaN: a marker
+            return e.is_number() || e.is_boolean() ||
+                   (e.is_string() && e.get<std::string>().rfind('\x01', 0) == 0 &&
+                    nonFinite(e.get<std::string>()));
         });
         const bool allText = std::all_of(one.begin(), one.end(), [](const json& e) { return e.is_string(); });
         if (v.is_null()) continue;
@@ -377,7 +379,6 @@ Attributes parseAttributes(const JsonDoc* doc, const std::string& context) {
         }
         out.set(std::move(a));
     }
-    (void)context;
     return out;
 }
 
@@ -425,14 +426,13 @@ ZarrArrayMeta parseArrayV2(const JsonDoc& zarray, const JsonDoc* zattrs, const s
     if (j.contains("compressor") && !j["compressor"].is_null())
         m.codecs.bytes.push_back(v2Codec(j["compressor"], context));
     m.attrs = parseAttributes(zattrs, context);
-    if (const Attribute* dims = m.attrs.find("_ARRAY_DIMENSIONS")) {
+    if (m.attrs.contains("_ARRAY_DIMENSIONS")) {
         const json& d = zattrs->json["_ARRAY_DIMENSIONS"];
         if (!d.is_array() || d.size() != m.shape.size() ||
             !std::all_of(d.begin(), d.end(), [](const json& e) { return e.is_string(); }))
             fail(context, "_ARRAY_DIMENSIONS " + shortDump(d) + " does not name its " +
                               std::to_string(m.shape.size()) + " dims");
         for (const json& e : d) m.dims.push_back(e.get<std::string>());
-        (void)dims;
         m.attrs.erase("_ARRAY_DIMENSIONS");
     }
     return m;

@@ -195,8 +195,12 @@ private:
                                    "' is not supported; its values cannot be read");
         std::vector<std::string> dims = m.dims;
         dims.resize(m.shape.size());
-        for (std::size_t i = 0; i < dims.size(); ++i)
-            if (dims[i].empty()) dims[i] = "dim_" + std::to_string(i);
+        for (std::size_t i = 0; i < dims.size(); ++i) // unnamed: dim_<i>, or <name>_dim_<i> when taken
+            if (dims[i].empty()) {
+                dims[i] = "dim_" + std::to_string(i);
+                if (const Dimension* d = ds.findDim(dims[i]); d && d->length != m.shape[i])
+                    dims[i] = name + "_dim_" + std::to_string(i);
+            }
         if (std::set<std::string>(dims.begin(), dims.end()).size() != dims.size()) {
             notes_.lines.push_back(context + ": skipped (it uses one dimension twice)");
             return;
@@ -234,9 +238,7 @@ private:
         }
         CfEncoding encoding = CfEncoding::fromAttributes(attrs, m.dtype);
         for (const CfWarning& w : encoding.warnings) notes_.lines.push_back(context + ": " + w.text);
-        const DType dtype = m.dtype;
         Shape shape = m.shape;
-        (void)dtype;
         auto source = std::make_shared<ZarrSource>(store_, path, label, std::move(m));
         ds.variables.emplace_back(name, Variable::lazy(std::move(dims), std::move(shape), std::move(encoding),
                                                        std::move(source), std::move(attrs)));
