@@ -26,7 +26,9 @@ else
   shift $(( $# > 2 ? 2 : $# )) || true
 fi
 case "$build" in /*) ;; *) build="$root/$build" ;; esac
-fuzzer="$build/tests/io/fuzz_netcdf"
+# STRATA_FUZZ_TARGET=fuzz_zarr fuzzes the Zarr reader instead (seeds: tests/data/zarr_fuzz).
+target=${STRATA_FUZZ_TARGET:-fuzz_netcdf}
+fuzzer="$build/tests/io/$target"
 
 export LSAN_OPTIONS="suppressions=$root/tests/io/fuzz_lsan.supp:print_suppressions=0"
 # Huge requests return null, as glibc's would (netCDF-C then reports NC_ENOMEM).
@@ -77,14 +79,20 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
     "-DCMAKE_CXX_COMPILE_OBJECT=<CMAKE_CXX_COMPILER> <DEFINES> <INCLUDES> <FLAGS> -O1 -o <OBJECT> -c <SOURCE>" \
     -DSTRATA_CUDA=OFF -DSTRATA_GUI=OFF -DSTRATA_BENCH=OFF -DSTRATA_FUZZ=ON >/dev/null
 fi
-cmake --build "$build" --target fuzz_netcdf -j"${JOBS:-2}"
+cmake --build "$build" --target "$target" -j"${JOBS:-2}"
 
 corpus="$build/fuzz-corpus"
 artifacts="$build/fuzz-artifacts"
 seeds="$build/fuzz-seeds"
 mkdir -p "$corpus" "$artifacts" "$seeds"
-find "$root/tests/data/bad" -name '*.nc' ! -name 'hdf5_crash_*' ! -name 'hdf5_hang*' -exec cp -f {} "$seeds/" \;
-find "$root/tests/data" -maxdepth 1 -name '*.nc' -size -100k -exec cp -f {} "$seeds/" \;
+if [ "$target" = fuzz_zarr ]; then
+  corpus="$build/fuzz-corpus-zarr" seeds="$build/fuzz-seeds-zarr"
+  mkdir -p "$corpus" "$seeds"
+  cp -f "$root"/tests/data/zarr_fuzz/* "$seeds/"
+else
+  find "$root/tests/data/bad" -name '*.nc' ! -name 'hdf5_crash_*' ! -name 'hdf5_hang*' -exec cp -f {} "$seeds/" \;
+  find "$root/tests/data" -maxdepth 1 -name '*.nc' -size -100k -exec cp -f {} "$seeds/" \;
+fi
 
 if [ "$mode" = run ]; then
   exec "$fuzzer" -max_total_time="$seconds" -max_len=131072 "${limits[@]}" -print_final_stats=1 \

@@ -10,6 +10,8 @@ packages=(
   libgl-dev libegl-dev
   xvfb xauth
   python3-xarray python3-netcdf4 python3-dask
+  nlohmann-json3-dev libblosc-dev libzstd-dev liblz4-dev python3-zarr python3-numcodecs
+  libcurl4-openssl-dev
   clang-14 libclang-rt-14-dev
 )
 

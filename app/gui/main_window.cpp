@@ -217,6 +217,11 @@ void MainWindow::buildDocks() {
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::openDialog);
+    file->addAction(tr("Open &Zarr Store…"), this, [this] { // a store is a directory
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Open a Zarr store"),
+                                                              QSettings().value("lastFolder").toString());
+        if (!dir.isEmpty()) openFile(dir);
+    });
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
     file->addSeparator();

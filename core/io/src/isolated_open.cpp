@@ -17,6 +17,7 @@
 #include "strata/core/error.h"
 #include "strata/core/format.h"
 #include "strata/io/netcdf.h"
+#include "strata/io/zarr.h"
 
 namespace strata::io {
 namespace {
@@ -164,6 +165,7 @@ void checkInChildProcess(const std::string& path, const IsolatedCheck& options) 
 }
 
 Dataset openDatasetIsolated(const std::string& path, OpenNotes& notes, const IsolatedCheck& options) {
+    if (looksLikeZarr(path)) return openZarr(path, notes); // Strata's own reader: no netCDF-C or HDF5
     checkInChildProcess(path, options);
     return openDataset(path, notes);
 }

@@ -1,0 +1,60 @@
+#!/usr/bin/python3
+"""The Zarr benchmark's peers, side by side with bench_zarr in the same run: the same store read
+whole by zarr-python and by xarray (open_zarr + .values), and xarray's time to the first frame
+(open, isel of the first step, .values); where CuPy is installed, the read then cupy.asarray.
+
+    peer_zarr.py STORE [--var data] [--reps 3]
+"""
+import argparse
+import json
+import time
+
+p = argparse.ArgumentParser()
+p.add_argument("store")
+p.add_argument("--var", default="data")
+p.add_argument("--reps", type=int, default=3)
+a = p.parse_args()
+
+
+def report(what, mode, fn):
+    t = []
+    try:
+        for _ in range(a.reps):
+            t0 = time.perf_counter()
+            out = fn()
+            t.append(time.perf_counter() - t0)
+    except Exception as e:  # a peer that is not installed: say so and go on
+        print(json.dumps({"measure": what, "mode": mode, "skipped": str(e)[:200]}), flush=True)
+        return
+    t.sort()
+    print(json.dumps({"measure": what, "mode": mode, "best_s": round(t[0], 4), "median_s": round(t[len(t) // 2], 4),
+                      "gb_per_s": round(out.nbytes / t[0] / 1e9, 2)}), flush=True)
+
+
+def zarr_read():
+    import zarr
+    return zarr.open_group(a.store, mode="r")[a.var][...]
+
+
+def xr_first():
+    import xarray as xr
+    v = xr.open_zarr(a.store)[a.var]
+    return v.isel({d: 0 for d in v.dims[:-2]}).values
+
+
+def xr_read():
+    import xarray as xr
+    return xr.open_zarr(a.store)[a.var].values
+
+
+def cupy_read():
+    import cupy
+    out = cupy.asarray(xr_read())
+    cupy.cuda.Stream.null.synchronize()
+    return out
+
+
+report("time to first frame (open + one 2-D slab)", "xarray", xr_first)
+report("read to host", "zarr-python", zarr_read)
+report("read to host", "xarray", xr_read)
+report("load onto the GPU", "xarray + cupy.asarray", cupy_read)

@@ -1,0 +1,36 @@
+#pragma once
+// A Zarr array as a DataSource: the chunks a read meets are fetched and decoded on the
+// reader's threads, each placed straight into the caller's buffer; chunks the store lacks
+// read as the fill value.
+#include <memory>
+#include <string>
+
+#include "strata/core/data_source.h"
+#include "zarr_meta.h"
+#include "zarr_store.h"
+
+namespace strata::io::detail {
+
+class ZarrSource final : public DataSource {
+public:
+    // `path` is the array's key prefix in the store ("" for a root array, "g/sst"); `label`
+    // names it in messages ("g/sst").
+    ZarrSource(std::shared_ptr<const ZarrStore> store, std::string path, std::string label,
+               ZarrArrayMeta meta);
+
+    void read(std::span<const std::int64_t> start, std::span<const std::int64_t> count,
+              std::span<const std::int64_t> stride, void* out) const override;
+    std::string describe() const override;
+    std::string readPath() const override;
+    std::size_t parallelReadBytes() const override;
+
+    // The store key of the chunk at chunk-grid position `index`.
+    std::string chunkKey(std::span<const std::int64_t> index) const;
+
+private:
+    std::shared_ptr<const ZarrStore> store_;
+    std::string path_, label_;
+    ZarrArrayMeta meta_;
+};
+
+} // namespace strata::io::detail

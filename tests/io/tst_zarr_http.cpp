@@ -1,0 +1,203 @@
+// Zarr stores served over HTTP by a local server (tests/io/zarr_http_server.py), read through
+// libcurl: the same values as the local store (whose values tst_zarr checks against zarr and
+// xarray), 404 as the fill value, retries after dropped connections and 503s, reused
+// connections, a bearer token sent and never shown, slow answers, Cancel.
+#include <QtTest>
+
+#include <atomic>
+#include <cstring>
+#include <thread>
+
+#include "strata/core/error.h"
+#include "strata/io/netcdf.h"
+#include "strata/io/zarr.h"
+
+using namespace strata;
+
+namespace {
+
+std::vector<unsigned char> readWhole(const Variable& v) {
+    std::vector<unsigned char> out(std::size_t(v.size()) * sizeOf(v.encoding().packed));
+    const std::vector<std::int64_t> zero(v.shape().size(), 0), one(v.shape().size(), 1);
+    v.source()->read(zero, v.shape(), one, out.data());
+    return out;
+}
+
+std::vector<unsigned char> fileBytes(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return {};
+    const QByteArray b = f.readAll();
+    return {b.begin(), b.end()};
+}
+
+} // namespace
+
+class TestZarrHttp : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    std::vector<std::unique_ptr<QProcess>> servers_;
+    QString log_;
+
+    // Starts a server over the stores with `options`; returns the stores' base URL.
+    QString serve(const QStringList& options = {}) {
+        log_ = dir_.path() + "/log" + QString::number(servers_.size()) + ".txt";
+        auto p = std::make_unique<QProcess>();
+        p->start("/usr/bin/python3", QStringList{QString(STRATA_SOURCE_DIR) + "/tests/io/zarr_http_server.py",
+                                                 dir_.path(), log_} +
+                                         options);
+        if (!p->waitForStarted(30000)) return {};
+        while (!p->canReadLine())
+            if (!p->waitForReadyRead(30000)) return {};
+        const QString port = QString::fromUtf8(p->readLine()).trimmed();
+        servers_.push_back(std::move(p));
+        return "http://127.0.0.1:" + port;
+    }
+    QStringList logLines() const {
+        QFile f(log_);
+        if (!f.open(QIODevice::ReadOnly)) return {};
+        return QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+    }
+
+private slots:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        QProcess py;
+        py.start("/usr/bin/python3", {QString(STRATA_SOURCE_DIR) + "/tests/io/zarr_stores.py", dir_.path()});
+        QVERIFY(py.waitForFinished(240000));
+        QVERIFY2(py.exitCode() == 0, py.readAllStandardError().constData());
+    }
+    void cleanupTestCase() {
+        for (auto& p : servers_) {
+            p->kill();
+            p->waitForFinished(10000);
+        }
+    }
+
+    // A consolidated store (xarray's to_zarr) reads over HTTP as it reads from its directory.
+    void consolidatedStoreAsLocal() {
+        const QString base = serve();
+        QVERIFY(!base.isEmpty());
+        const std::string url = (base + "/cf.zarr").toStdString();
+        QVERIFY(looksLikeZarr(url));
+        const Dataset remote = openDataset(url);
+        const Dataset local = openDataset((dir_.path() + "/cf.zarr").toStdString());
+        QCOMPARE(remote.path, url);
+        QCOMPARE(remote.format, std::string("Zarr v2"));
+        for (const char* name : {"temp", "packed"}) {
+            const auto a = remote[name].load(Device::host(), Stream::host()).values<double>();
+            const auto b = local[name].load(Device::host(), Stream::host()).values<double>();
+            QCOMPARE(a.size(), b.size());
+            QVERIFY(std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0);
+        }
+        QCOMPARE(remote.coords.find("time")->time->dates, local.coords.find("time")->time->dates);
+        QCOMPARE(remote.findGroup("/ocean")["depth"].load(Device::host(), Stream::host()).values<double>(),
+                 (std::vector<double>{5, 10, 20}));
+    }
+
+    // 404 on a chunk: the fill value; the chunk was asked for.
+    void missingChunkIsFill() {
+        const QString base = serve();
+        const Dataset ds = openDataset((base + "/fill_number.zarr").toStdString());
+        QVERIFY(readWhole(*ds.findVariable("fill_number")) == fileBytes(dir_.path() + "/fill_number.bin"));
+        QVERIFY(logLines().filter(" /fill_number.zarr/1.1 ").size() == 1);
+    }
+
+    // Every GET dropped once and answered 503 once before it is served: the values arrive.
+    void retriesAfterDropsAnd503() {
+        const QString base = serve({"--flaky"});
+        const Dataset ds = openDataset((base + "/codec_zstd.zarr").toStdString());
+        QVERIFY(readWhole(*ds.findVariable("codec_zstd")) == fileBytes(dir_.path() + "/codec_zstd.bin"));
+        QCOMPARE(logLines().filter(" /codec_zstd.zarr/2.2 ").size(), 3);
+        QCOMPARE(logLines().filter(" /codec_zstd.zarr/0.0 ").size(), 3);
+    }
+
+    // Connections are kept open between GETs.
+    void connectionsReused() {
+        const QString base = serve();
+        const Dataset ds = openDataset((base + "/codec_none.zarr").toStdString());
+        QVERIFY(readWhole(*ds.findVariable("codec_none")) == fileBytes(dir_.path() + "/codec_none.bin"));
+        QSet<QString> ports;
+        const QStringList lines = logLines();
+        for (const QString& l : lines) ports.insert(l.section(' ', 0, 0));
+        QVERIFY2(lines.size() >= 11 && ports.size() < lines.size() / 2,
+                 qPrintable(QString("%1 requests over %2 connections").arg(lines.size()).arg(ports.size())));
+    }
+
+    // A token from the environment is sent, and shown nowhere.
+    void tokenSentNeverShown() {
+        const QByteArray secret = "s3cr3t-t0ken-value";
+        const QString base = serve({"--token", secret});
+        const std::string url = (base + "/codec_lz4.zarr").toStdString();
+        qunsetenv("STRATA_HTTP_TOKEN");
+        QString message;
+        try {
+            (void)openDataset(url);
+        } catch (const NetcdfError& e) {
+            message = e.what();
+        }
+        QVERIFY2(message.contains("HTTP 401") && message.contains(QString::fromStdString(url)),
+                 qPrintable(message));
+        qputenv("STRATA_HTTP_TOKEN", "wrong-" + secret);
+        message.clear();
+        try {
+            (void)openDataset(url);
+        } catch (const NetcdfError& e) {
+            message = e.what();
+        }
+        QVERIFY2(message.contains("HTTP 401") && !message.contains(secret), qPrintable(message));
+        qputenv("STRATA_HTTP_TOKEN", secret);
+        OpenNotes notes;
+        const Dataset ds = openDataset(url, notes);
+        QVERIFY(readWhole(*ds.findVariable("codec_lz4")) == fileBytes(dir_.path() + "/codec_lz4.bin"));
+        for (const auto& line : notes.lines) QVERIFY(line.find(secret.toStdString()) == std::string::npos);
+        QVERIFY(ds.findVariable("codec_lz4")->source()->describe().find(secret.toStdString()) ==
+                std::string::npos);
+        qunsetenv("STRATA_HTTP_TOKEN");
+        QVERIFY(logLines().filter(" yes").size() > 0);
+    }
+
+    // Slow answers are waited for.
+    void slowAnswers() {
+        const QString base = serve({"--slow", "0.2"});
+        const Dataset ds = openDataset((base + "/fill_int.zarr").toStdString());
+        QVERIFY(readWhole(*ds.findVariable("fill_int")) == fileBytes(dir_.path() + "/fill_int.bin"));
+    }
+
+    // A store that is a group without consolidated metadata cannot be listed over HTTP: a note.
+    void unlistedGroupIsANote() {
+        QDir().mkpath(dir_.path() + "/plain.zarr/a");
+        QFile g(dir_.path() + "/plain.zarr/.zgroup");
+        QVERIFY(g.open(QIODevice::WriteOnly));
+        g.write(R"({"zarr_format": 2})");
+        g.close();
+        const QString base = serve();
+        OpenNotes notes;
+        const Dataset ds = openZarr((base + "/plain.zarr").toStdString(), notes);
+        QVERIFY(ds.variables.empty());
+        QVERIFY(!notes.lines.empty() && notes.lines[0].find("cannot be listed") != std::string::npos);
+    }
+
+    // Cancel stops a read waiting on a transfer.
+    void cancelStopsATransfer() {
+        const QString base = serve({"--slow", "20"});
+        OpenNotes notes;
+        std::string failure;
+        std::thread reader([&] {
+            try {
+                const Dataset remote = openZarr((base + "/codec_gzip.zarr").toStdString(), notes);
+                failure = "opened";
+            } catch (const CancelledError&) {
+                failure = "cancelled";
+            } catch (const std::exception& e) {
+                failure = e.what();
+            }
+        });
+        QTRY_VERIFY_WITH_TIMEOUT(!logLines().isEmpty(), 15000); // the request reached the server
+        cancelHttpReads();
+        reader.join();
+        QCOMPARE(failure, std::string("cancelled"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestZarrHttp)
+#include "tst_zarr_http.moc"

@@ -1,0 +1,60 @@
+#!/usr/bin/python3
+"""Serves a directory over HTTP on 127.0.0.1 for tst_zarr_http, misbehaving on request.
+
+    zarr_http_server.py DIR LOG [--flaky] [--token T] [--slow SECONDS]
+
+Prints the port on the first line of stdout, then serves until killed. Each request is
+logged to LOG as "<client port> <path> <auth: yes|no>" (never the token itself).
+--flaky: for every path, the first request is dropped (the connection closed with no answer),
+the second answered 503, the later ones served. --token: requests without
+"Authorization: Bearer T" get 401. --slow: every answer waits this long first.
+"""
+import http.server
+import os
+import sys
+import threading
+import time
+
+root, log = sys.argv[1], sys.argv[2]
+args = sys.argv[3:]
+flaky = "--flaky" in args
+token = args[args.index("--token") + 1] if "--token" in args else None
+slow = float(args[args.index("--slow") + 1]) if "--slow" in args else 0.0
+seen = {}
+lock = threading.Lock()
+
+
+class Handler(http.server.SimpleHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"  # keep-alive: connections can be reused
+
+    def __init__(self, *a, **kw):
+        super().__init__(*a, directory=root, **kw)
+
+    def log_message(self, *a):
+        pass
+
+    def do_GET(self):
+        auth = self.headers.get("Authorization")
+        with lock:
+            n = seen.get(self.path, 0)
+            seen[self.path] = n + 1
+            with open(log, "a") as f:
+                f.write("%d %s %s\n" % (self.client_address[1], self.path, "yes" if auth else "no"))
+        if slow:
+            time.sleep(slow)
+        if token is not None and auth != "Bearer " + token:
+            self.send_error(401)
+            return
+        if flaky and n == 0:
+            self.close_connection = True
+            self.connection.shutdown(2)
+            return
+        if flaky and n == 1:
+            self.send_error(503)
+            return
+        super().do_GET()
+
+
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+print(server.server_address[1], flush=True)
+server.serve_forever()
