@@ -113,3 +113,22 @@ std::string ImageContent::barTitle() const {
 }
 
 } // namespace strata::detail
+
+namespace strata::detail {
+
+AnnotationContent ImageContent::annotations(const ViewLayout& layout, std::vector<Rgba8> table,
+                                            MinMax range) const {
+    AnnotationContent c;
+    c.layout = layout;
+    c.window = window();
+    if (frame_) {
+        c.x = &x_;
+        c.y = &y_;
+    }
+    c.bar = colourBarContent(settings_.colouring, std::move(table), range, frameValues());
+    c.title = title();
+    c.barTitle = barTitle();
+    return c;
+}
+
+} // namespace strata::detail

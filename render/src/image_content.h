@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "colour_bar_plan.h"
+#include "annotation_plan.h"
 #include "strata/render/image_settings.h"
 
 namespace strata::detail {
@@ -44,6 +44,9 @@ public:
     // per frame, 8 bytes from a device) for the "missing" swatch, and, with a fixed range, its
     // extremes (16 bytes) for the triangles of values beyond.
     FrameValues frameValues() const;
+    // What the annotations show for `layout`, with the colour map's `table` and the frame's
+    // resolved colour `range` (the grids are this content's: it must outlive the result).
+    AnnotationContent annotations(const ViewLayout& layout, std::vector<Rgba8> table, MinMax range) const;
 
 private:
     std::optional<ImageFrame> frame_;

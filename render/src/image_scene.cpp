@@ -121,16 +121,7 @@ void ImageScene::prepare(int width, int height, double scale) {
     // costs as much as the copy itself under a software GL.
     plot_->SetErase(!frameActor_.coversPlot());
 
-    AnnotationContent c;
-    c.layout = layout_;
-    c.window = w;
-    c.x = &content_.xGrid();
-    c.y = &content_.yGrid();
-    c.gridVersion = content_.gridVersion();
-    c.bar = colourBarContent(content_.settings().colouring, table_, range_, content_.frameValues());
-    c.title = content_.title();
-    c.barTitle = content_.barTitle();
-    annotations_.build(back_, c);
+    annotations_.build(back_, planAnnotations(content_.annotations(layout_, table_, range_)));
 }
 
 void ImageScene::releaseGl() {
