@@ -11,6 +11,7 @@ packages=(
   xvfb xauth
   python3-xarray python3-netcdf4
   clang-14 libclang-rt-14-dev
+  libshp-dev python-cartopy-data
 )
 
 missing=()

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "coast_plan.h"
 #include "colour_bar_plan.h"
 #include "strata/render/grid_geometry.h"
 #include "strata/render/view_layout.h"
@@ -23,6 +24,8 @@ struct AnnotationContent {
     ColourBarContent bar;
     std::string title;
     std::string barTitle; // the variable's units
+    // The shorelines to draw over the frame (x longitude, y latitude), when they are drawn.
+    const std::vector<LonLatLine>* coast = nullptr;
 };
 
 enum class Align { Left, Centre, Right };
@@ -73,6 +76,8 @@ struct AnnotationPlan {
     ColourBarFill barFill;
     InkGroup bar;
     InkGroup title;
+    // Over the frame: the coastlines in window pixels, clipped to the plot, lineWidth wide.
+    std::vector<PixelPolyline> coast;
 };
 
 // Sizes, logical pixels (times the layout's scale).
@@ -81,7 +86,8 @@ inline constexpr double kTickLength = 5, kLabelSize = 12, kAxisTitleSize = 13, k
 // The plan for `content`: x ticks below the plot with their labels under them and the axis
 // title below those; y ticks left of the plot, labels before them, the title turned upright;
 // the colour bar right of the plot with ticks and labels on its right and the units upright
-// beyond; the title centred at the top, shortened to the window's width less 8 pixels a side.
+// beyond; the title centred at the top, shortened to the window's width less 8 pixels a side;
+// the coastlines over the plot (coast_plan.h).
 AnnotationPlan planAnnotations(const AnnotationContent& content);
 
 } // namespace strata::detail

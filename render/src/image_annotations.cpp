@@ -178,6 +178,7 @@ void ImageAnnotations::dropSpare() {
 }
 
 void ImageAnnotations::clear() {
+    clearCoast();
     clear(axes_);
     clear(bar_);
     clear(title_);
@@ -187,11 +188,52 @@ void ImageAnnotations::clear() {
     titleDrawn_.reset();
 }
 
-void ImageAnnotations::build(vtkRenderer* back, const AnnotationPlan& plan) {
+void ImageAnnotations::clearCoast() {
+    if (coast_) {
+        if (plot_) plot_->RemoveViewProp(coast_);
+        coast_->UnRegister(nullptr);
+        coast_ = nullptr;
+    }
+    coastDrawn_.reset();
+}
+
+void ImageAnnotations::buildCoast(vtkRenderer* plot, const AnnotationPlan& plan) {
+    if (plot != plot_) {
+        clearCoast();
+        plot_ = plot;
+    }
+    const PixelRect& r = plan.layout.plot;
+    if (coastDrawn_ && coastDrawn_->first == plan.coast && coastDrawn_->second == r) return;
+    clearCoast();
+    coastDrawn_.emplace(plan.coast, r);
+    if (plan.coast.empty() || !plot_) return;
+    // Lines in the plot renderer's viewport: pixels from the plot's lower left corner.
+    vtkNew<vtkPoints> points;
+    vtkNew<vtkCellArray> lines;
+    for (const PixelPolyline& l : plan.coast) {
+        const auto n = static_cast<vtkIdType>(l.xy.size() / 2);
+        lines->InsertNextCell(n);
+        for (vtkIdType i = 0; i < n; ++i)
+            lines->InsertCellPoint(points->InsertNextPoint(l.xy[2 * i] - r.x0, l.xy[2 * i + 1] - r.y0, 0));
+    }
+    vtkNew<vtkPolyData> pd;
+    pd->SetPoints(points);
+    pd->SetLines(lines);
+    vtkNew<vtkPolyDataMapper2D> mapper;
+    mapper->SetInputData(pd);
+    coast_ = vtkActor2D::New();
+    coast_->SetMapper(mapper);
+    coast_->GetProperty()->SetColor(kInk[0], kInk[1], kInk[2]);
+    coast_->GetProperty()->SetLineWidth(static_cast<float>(plan.lineWidth));
+    plot_->AddViewProp(coast_);
+}
+
+void ImageAnnotations::build(vtkRenderer* back, vtkRenderer* plot, const AnnotationPlan& plan) {
     if (back != renderer_) {
         clear();
         renderer_ = back;
     }
+    buildCoast(plot, plan);
     rebuilt_ = labelsDrawn_ = 0;
     auto update = [&](Group& g, std::optional<Drawn>& drawn, const InkGroup& ink, const ColourBarFill* fill) {
         Drawn d{plan.layout, plan.lineWidth, ink, fill ? *fill : ColourBarFill{}};

@@ -18,8 +18,9 @@ class ImageAnnotations {
 public:
     ImageAnnotations();
     ~ImageAnnotations();
-    // Brings the props in `back` (window pixels) up to date with `plan`.
-    void build(vtkRenderer* back, const AnnotationPlan& plan);
+    // Brings the props in `back` (window pixels) up to date with `plan`, and the overlay over
+    // the frame (the coastlines) in `plot`, whose viewport is the plan's plot rectangle.
+    void build(vtkRenderer* back, vtkRenderer* plot, const AnnotationPlan& plan);
     void clear();
     // How many groups the last build() made afresh (0 to 3): for tests and benchmarks.
     int rebuiltGroups() const { return rebuilt_; }
@@ -55,6 +56,11 @@ private:
     };
     std::optional<Drawn> axesDrawn_, barDrawn_, titleDrawn_;
     std::unordered_multimap<std::string, vtkActor2D*> spare_;
+    vtkRenderer* plot_ = nullptr;
+    vtkActor2D* coast_ = nullptr; // in plot_
+    std::optional<std::pair<std::vector<PixelPolyline>, PixelRect>> coastDrawn_;
+    void buildCoast(vtkRenderer* plot, const AnnotationPlan& plan);
+    void clearCoast();
     int rebuilt_ = 0, labelsDrawn_ = 0;
 };
 

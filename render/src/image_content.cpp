@@ -128,6 +128,16 @@ AnnotationContent ImageContent::annotations(const ViewLayout& layout, std::vecto
     c.bar = colourBarContent(settings_.colouring, std::move(table), range, frameValues());
     c.title = title();
     c.barTitle = barTitle();
+    if (frame_ && settings_.coastlines && isLonLatView(x_, y_) && layout.plot.width() > 0) {
+        try {
+            const std::vector<CoastLevel>& levels = coastLevels();
+            const int level = chooseCoastLevel(levels, (c.window.x1 - c.window.x0) / layout.plot.width());
+            if (level >= 0) c.coast = &levels[static_cast<std::size_t>(level)].lines;
+            coastProblem_.clear();
+        } catch (const Error& e) { // the frame is drawn without them, and the reason kept
+            coastProblem_ = e.what();
+        }
+    }
     return c;
 }
 

@@ -46,7 +46,10 @@ public:
     FrameValues frameValues() const;
     // What the annotations show for `layout`, with the colour map's `table` and the frame's
     // resolved colour `range` (the grids are this content's: it must outlive the result).
+    // With settings.coastlines on a longitude/latitude frame, the shorelines at the level the
+    // zoom asks for; when they cannot be read, none, and coastProblem() says why.
     AnnotationContent annotations(const ViewLayout& layout, std::vector<Rgba8> table, MinMax range) const;
+    const std::string& coastProblem() const { return coastProblem_; }
 
 private:
     std::optional<ImageFrame> frame_;
@@ -56,6 +59,7 @@ private:
     ImageViewSettings settings_;
     mutable std::optional<bool> hasMissing_;
     mutable std::optional<MinMax> extremes_;
+    mutable std::string coastProblem_;
 };
 
 } // namespace strata::detail

@@ -121,7 +121,7 @@ void ImageScene::prepare(int width, int height, double scale) {
     // costs as much as the copy itself under a software GL.
     plot_->SetErase(!frameActor_.coversPlot());
 
-    annotations_.build(back_, planAnnotations(content_.annotations(layout_, table_, range_)));
+    annotations_.build(back_, plot_, planAnnotations(content_.annotations(layout_, table_, range_)));
 }
 
 void ImageScene::releaseGl() {

@@ -101,6 +101,7 @@ void RasterScene::paint(QPainter& painter, int width, int height, double scale) 
         painter.fillRect(r, Qt::white);
     paintFrame(painter);
     const AnnotationPlan plan = planAnnotations(content_.annotations(layout_, table_, range()));
+    paintCoast(painter, plan);
     paintFill(painter, plan.barFill);
     for (const InkGroup* g : {&plan.axes, &plan.bar, &plan.title}) paintInk(painter, *g, plan.lineWidth);
 }
@@ -216,6 +217,23 @@ void RasterScene::paintFill(QPainter& p, const ColourBarFill& fill) const {
         const PixelRect& m = *fill.geometry.missing;
         fillBox(p, H, m, QColor(bar.missing->r, bar.missing->g, bar.missing->b));
     }
+}
+
+void RasterScene::paintCoast(QPainter& p, const AnnotationPlan& plan) const {
+    if (plan.coast.empty()) return;
+    const int H = layout_.height;
+    p.save();
+    p.setClipRect(plotPixels());
+    p.setRenderHint(QPainter::Antialiasing, false);
+    p.setPen(QPen(kInk, plan.lineWidth));
+    QPolygonF line;
+    for (const PixelPolyline& l : plan.coast) {
+        line.resize(static_cast<qsizetype>(l.xy.size() / 2));
+        for (std::size_t i = 0; i + 1 < l.xy.size(); i += 2)
+            line[static_cast<qsizetype>(i / 2)] = QPointF(l.xy[i], H - l.xy[i + 1]);
+        p.drawPolyline(line);
+    }
+    p.restore();
 }
 
 void RasterScene::paintInk(QPainter& p, const InkGroup& ink, double lineWidth) const {

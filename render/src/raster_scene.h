@@ -47,7 +47,8 @@ private:
     void colour();
     QRect plotPixels() const; // the plot's whole pixels, origin top left
     void paintFrame(QPainter& painter);
-    void paintFill(QPainter& painter, const ColourBarFill& fill) const; // the colour bar's colours
+    void paintCoast(QPainter& painter, const AnnotationPlan& plan) const; // over the frame
+    void paintFill(QPainter& painter, const ColourBarFill& fill) const;   // the colour bar's colours
     void paintInk(QPainter& painter, const InkGroup& ink, double lineWidth) const;
 
     ImageContent content_;
