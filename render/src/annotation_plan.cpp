@@ -103,7 +103,7 @@ AnnotationPlan planAnnotations(const AnnotationContent& c) {
     title.maxWidth = c.layout.width - 16 * s;
     title.role = "title";
     p.title.texts.push_back(std::move(title));
-    if (c.coast) p.coast = planCoast(*c.coast, ViewTransform(c.layout.plot, c.window));
+    p.coast = c.coast;
     return p;
 }
 

@@ -5,6 +5,7 @@
 // ViewLayout). Both painters draw it as it is: the GL scene (image_annotations.cpp) with VTK
 // props, the raster scene (raster_scene.cpp) with QPainter. Neither lays anything out itself.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -24,8 +25,10 @@ struct AnnotationContent {
     ColourBarContent bar;
     std::string title;
     std::string barTitle; // the variable's units
-    // The shorelines to draw over the frame (x longitude, y latitude), when they are drawn.
-    const std::vector<LonLatLine>* coast = nullptr;
+    // The coastlines over the frame, in window pixels (coast_plan.h), when they are drawn:
+    // planned by the content for its window and plot, and kept while those stay (a step
+    // through time reuses them).
+    std::shared_ptr<const std::vector<PixelPolyline>> coast;
 };
 
 enum class Align { Left, Centre, Right };
@@ -77,7 +80,7 @@ struct AnnotationPlan {
     InkGroup bar;
     InkGroup title;
     // Over the frame: the coastlines in window pixels, clipped to the plot, lineWidth wide.
-    std::vector<PixelPolyline> coast;
+    std::shared_ptr<const std::vector<PixelPolyline>> coast; // null: none
 };
 
 // Sizes, logical pixels (times the layout's scale).

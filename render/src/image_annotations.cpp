@@ -206,11 +206,11 @@ void ImageAnnotations::buildCoast(vtkRenderer* plot, const AnnotationPlan& plan)
     if (coastDrawn_ && coastDrawn_->first == plan.coast && coastDrawn_->second == r) return;
     clearCoast();
     coastDrawn_.emplace(plan.coast, r);
-    if (plan.coast.empty() || !plot_) return;
+    if (!plan.coast || plan.coast->empty() || !plot_) return;
     // Lines in the plot renderer's viewport: pixels from the plot's lower left corner.
     vtkNew<vtkPoints> points;
     vtkNew<vtkCellArray> lines;
-    for (const PixelPolyline& l : plan.coast) {
+    for (const PixelPolyline& l : *plan.coast) {
         const auto n = static_cast<vtkIdType>(l.xy.size() / 2);
         lines->InsertNextCell(n);
         for (vtkIdType i = 0; i < n; ++i)

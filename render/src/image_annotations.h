@@ -1,6 +1,7 @@
 #pragma once
 // The annotation plan (annotation_plan.h) drawn as 2-D props in the back renderer: ink boxes
 // and lines, the colour bar's bands, triangles and swatch, the labels.
+#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -19,7 +20,8 @@ public:
     ImageAnnotations();
     ~ImageAnnotations();
     // Brings the props in `back` (window pixels) up to date with `plan`, and the overlay over
-    // the frame (the coastlines) in `plot`, whose viewport is the plan's plot rectangle.
+    // the frame (the coastlines) in `plot`, a renderer above the frame's whose viewport is the
+    // plan's plot rectangle.
     void build(vtkRenderer* back, vtkRenderer* plot, const AnnotationPlan& plan);
     void clear();
     // How many groups the last build() made afresh (0 to 3): for tests and benchmarks.
@@ -58,7 +60,7 @@ private:
     std::unordered_multimap<std::string, vtkActor2D*> spare_;
     vtkRenderer* plot_ = nullptr;
     vtkActor2D* coast_ = nullptr; // in plot_
-    std::optional<std::pair<std::vector<PixelPolyline>, PixelRect>> coastDrawn_;
+    std::optional<std::pair<std::shared_ptr<const std::vector<PixelPolyline>>, PixelRect>> coastDrawn_;
     void buildCoast(vtkRenderer* plot, const AnnotationPlan& plan);
     void clearCoast();
     int rebuilt_ = 0, labelsDrawn_ = 0;

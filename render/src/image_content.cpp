@@ -132,7 +132,16 @@ AnnotationContent ImageContent::annotations(const ViewLayout& layout, std::vecto
         try {
             const std::vector<CoastLevel>& levels = coastLevels();
             const int level = chooseCoastLevel(levels, (c.window.x1 - c.window.x0) / layout.plot.width());
-            if (level >= 0) c.coast = &levels[static_cast<std::size_t>(level)].lines;
+            if (level >= 0) {
+                const auto* lines = &levels[static_cast<std::size_t>(level)].lines;
+                CoastKey key{lines, c.window, layout.plot};
+                if (!coast_ || !(coastKey_ == key)) {
+                    coast_ = std::make_shared<const std::vector<PixelPolyline>>(
+                        planCoast(*lines, ViewTransform(layout.plot, c.window)));
+                    coastKey_ = key;
+                }
+                c.coast = coast_;
+            }
             coastProblem_.clear();
         } catch (const Error& e) { // the frame is drawn without them, and the reason kept
             coastProblem_ = e.what();

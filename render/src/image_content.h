@@ -4,6 +4,7 @@
 // cell under a pixel. The GL scene (ImageScene) and the raster scene (RasterScene) each hold
 // one, so that both lay out and pick alike.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -60,6 +61,14 @@ private:
     mutable std::optional<bool> hasMissing_;
     mutable std::optional<MinMax> extremes_;
     mutable std::string coastProblem_;
+    struct CoastKey {
+        const std::vector<LonLatLine>* lines = nullptr;
+        ViewWindow window;
+        PixelRect plot;
+        friend bool operator==(const CoastKey&, const CoastKey&) = default;
+    };
+    mutable CoastKey coastKey_;
+    mutable std::shared_ptr<const std::vector<PixelPolyline>> coast_; // planned for coastKey_
 };
 
 } // namespace strata::detail
