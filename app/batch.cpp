@@ -117,6 +117,7 @@ std::uint64_t writePng(const CliOptions& o, const Dataset& ds, const ViewSpec& s
             ImageViewSettings settings;
             settings.colouring = spec.colouring;
             settings.window = spec.window;
+            settings.coastlines = o.coastlines;
             exportPng(image, settings, size, temp);
         }
     } // the virtual display stops here

@@ -67,7 +67,11 @@ CliOptions parseCommandLine(const std::vector<std::string>& args) {
             o.listColormaps = true;
         else if (a == "--range")
             o.range = value();
-        else if (a == "--size")
+        else if (a == "--coastlines") {
+            const std::string v = value();
+            if (v != "on" && v != "off") throw UsageError("--coastlines takes on or off, not '" + v + "'");
+            o.coastlines = v == "on";
+        } else if (a == "--size")
             std::tie(o.width, o.height) = parseSize(value());
         else if (a == "--export-png")
             o.exportPng = withExtension(value(), "png"); // as the window's dialogs: "january" → january.png
@@ -104,6 +108,7 @@ options describe is computed and written.
                       vik, ...); append _r to reverse
   --list-cmaps        print every colour map's name, one a line, and exit
   --range R           colour range: frame, global, or MIN,MAX
+  --coastlines on|off coastlines over longitude/latitude frames (GSHHS; default on)
   --size WxH          PNG size in pixels (default 1024x768)
   --export-png PATH   write the view as PNG
   --export-csv PATH   write the view's numbers as CSV (long form, one row per cell)

@@ -28,6 +28,7 @@ struct CliOptions {
     std::string exportPng, exportCsv;
     bool info = false, cpu = false, gl = false, help = false, version = false, verbose = false;
     bool listColormaps = false;
+    bool coastlines = true; // --coastlines on|off: over longitude/latitude frames
 
     bool batch() const { return !exportPng.empty() || !exportCsv.empty(); }
 };

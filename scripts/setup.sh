@@ -13,6 +13,7 @@ packages=(
   nlohmann-json3-dev libblosc-dev libzstd-dev liblz4-dev python3-zarr python3-numcodecs
   libcurl4-openssl-dev
   clang-14 libclang-rt-14-dev
+  libshp-dev python-cartopy-data
 )
 
 missing=()

@@ -1,6 +1,7 @@
 #include "main_window.h"
 #include "strata/render/paint_trace.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
@@ -95,6 +96,7 @@ MainWindow::MainWindow(QWidget* parent)
     setCentralWidget(centre);
 
     buildDocks();
+    setCoastlines(true); // over longitude/latitude frames, unless asked otherwise
     buildMenus();
     buildStatusBar();
     buildResidency();
@@ -247,6 +249,11 @@ void MainWindow::buildMenus() {
     });
     view->addAction(tr("&Reset Zoom"), QKeySequence(Qt::CTRL | Qt::Key_0), this,
                     [this] { image_->resetView(); });
+    QAction* coast = view->addAction(tr("&Coastlines"));
+    coast->setObjectName("coastlinesAction");
+    coast->setCheckable(true);
+    coast->setChecked(image_->settings().coastlines);
+    connect(coast, &QAction::toggled, this, &MainWindow::setCoastlines);
     view->addSeparator();
     for (QDockWidget* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
 
@@ -518,6 +525,13 @@ void MainWindow::assignDim(const QString& dim, Role role, ReduceOp op) {
         return;
     }
     applyView(next);
+}
+
+void MainWindow::setCoastlines(bool on) {
+    ImageViewSettings s = image_->settings();
+    s.coastlines = on;
+    image_->setSettings(s);
+    if (auto* a = findChild<QAction*>("coastlinesAction"); a && a->isChecked() != on) a->setChecked(on);
 }
 
 ImageViewSettings MainWindow::imageSettings() const {

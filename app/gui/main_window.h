@@ -97,6 +97,8 @@ public:
     QString suggestedExportPath(const QString& extension) const;
     // -v: the status bar's messages carry their details (bytes copied off the device).
     void setVerbose(bool verbose) { verbose_ = verbose; }
+    // Coastlines over longitude/latitude frames (View ▸ Coastlines; --coastlines).
+    void setCoastlines(bool on);
 
     // For tests and the benchmark.
     const ViewSpec& view() const { return spec_; }

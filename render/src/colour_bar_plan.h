@@ -36,6 +36,7 @@ ColourBarContent colourBarContent(const Colouring& colouring, std::vector<Rgba8>
 
 struct Triangle {
     std::array<double, 6> xy; // three corners: x0, y0, x1, y1, x2, y2
+    friend bool operator==(const Triangle&, const Triangle&) = default;
 };
 
 struct ColourBarPlan {
@@ -45,6 +46,7 @@ struct ColourBarPlan {
     double missingLabelX = 0, missingLabelY = 0; // the swatch's label: left end, vertical centre
     // The pixel row of `value` on the bands (vmin at the bottom edge, vmax at the top).
     double valueY(double value, MinMax range) const;
+    friend bool operator==(const ColourBarPlan&, const ColourBarPlan&) = default;
 };
 ColourBarPlan planColourBar(const ViewLayout& layout, const ColourBarContent& content);
 

@@ -20,47 +20,39 @@
 #include <vtkWindow.h>
 
 #include "fonts.h"
-#include "strata/render/ticks.h"
 
 namespace strata::detail {
 namespace {
 
 constexpr double kInk[3] = {0.1, 0.1, 0.1};
 
-// Line segments in a renderer's pixels.
-class Lines {
-public:
-    void add(double x0, double y0, double x1, double y1) {
-        vtkIdType a = points_->InsertNextPoint(x0, y0, 0), b = points_->InsertNextPoint(x1, y1, 0);
-        vtkIdType ids[2] = {a, b};
-        lines_->InsertNextCell(2, ids);
+// An ink group's boxes (filled quads) and lines in one actor, in a renderer's pixels.
+vtkSmartPointer<vtkActor2D> inkActor(const InkGroup& ink, double lineWidth) {
+    vtkNew<vtkPoints> points;
+    vtkNew<vtkCellArray> polys, lines;
+    for (const PixelRect& r : ink.boxes) {
+        const vtkIdType ids[4] = {
+            points->InsertNextPoint(r.x0, r.y0, 0), points->InsertNextPoint(r.x1, r.y0, 0),
+            points->InsertNextPoint(r.x1, r.y1, 0), points->InsertNextPoint(r.x0, r.y1, 0)};
+        polys->InsertNextCell(4, ids);
     }
-    void rect(const PixelRect& r) {
-        add(r.x0, r.y0, r.x1, r.y0);
-        add(r.x1, r.y0, r.x1, r.y1);
-        add(r.x1, r.y1, r.x0, r.y1);
-        add(r.x0, r.y1, r.x0, r.y0);
+    for (const Segment& l : ink.lines) {
+        const vtkIdType ids[2] = {points->InsertNextPoint(l.x0, l.y0, 0),
+                                  points->InsertNextPoint(l.x1, l.y1, 0)};
+        lines->InsertNextCell(2, ids);
     }
-    vtkSmartPointer<vtkActor2D> actor(double width) const {
-        vtkNew<vtkPolyData> pd;
-        pd->SetPoints(points_);
-        pd->SetLines(lines_);
-        vtkNew<vtkPolyDataMapper2D> mapper;
-        mapper->SetInputData(pd);
-        auto a = vtkSmartPointer<vtkActor2D>::New();
-        a->SetMapper(mapper);
-        a->GetProperty()->SetColor(kInk[0], kInk[1], kInk[2]);
-        a->GetProperty()->SetLineWidth(static_cast<float>(width));
-        return a;
-    }
-
-private:
-    vtkNew<vtkPoints> points_;
-    vtkNew<vtkCellArray> lines_;
-};
-
-using Align = ImageAnnotations::Align;
-using VAlign = ImageAnnotations::VAlign;
+    vtkNew<vtkPolyData> pd;
+    pd->SetPoints(points);
+    pd->SetPolys(polys);
+    pd->SetLines(lines);
+    vtkNew<vtkPolyDataMapper2D> mapper;
+    mapper->SetInputData(pd);
+    auto a = vtkSmartPointer<vtkActor2D>::New();
+    a->SetMapper(mapper);
+    a->GetProperty()->SetColor(kInk[0], kInk[1], kInk[2]);
+    a->GetProperty()->SetLineWidth(static_cast<float>(lineWidth));
+    return a;
+}
 
 // A label's anchor on a whole pixel (as vtkTextActor's coordinate put it; a half-pixel quad
 // lands on either side by rounding), a pixel up and right: the mapper's quad sits a pixel left
@@ -71,14 +63,15 @@ void place(vtkActor2D* label, double x, double y) {
 
 // A label: the mapper draws `s` into a texture once, and the actor places it, so that moving a
 // label (a colour bar's tick under a new range) does not draw its text again.
-vtkSmartPointer<vtkActor2D> text(const std::string& s, double x, double y, double size, Align h, VAlign v,
-                                 double angle = 0) {
+vtkSmartPointer<vtkActor2D> text(const TextItem& item) {
     vtkNew<vtkTextMapper> mapper;
-    mapper->SetInput(s.c_str());
+    mapper->SetInput(item.text.c_str());
     vtkTextProperty* p = mapper->GetTextProperty();
-    applyFont(p, size);
+    applyFont(p, item.size);
     p->SetColor(kInk[0], kInk[1], kInk[2]);
-    p->SetOrientation(angle);
+    p->SetOrientation(item.upright ? 90 : 0);
+    const Align h = item.h;
+    const VAlign v = item.v;
     if (h == Align::Left) p->SetJustificationToLeft();
     if (h == Align::Centre) p->SetJustificationToCentered();
     if (h == Align::Right) p->SetJustificationToRight();
@@ -87,7 +80,7 @@ vtkSmartPointer<vtkActor2D> text(const std::string& s, double x, double y, doubl
     if (v == VAlign::Top) p->SetVerticalJustificationToTop();
     auto t = vtkSmartPointer<vtkActor2D>::New();
     t->SetMapper(mapper);
-    place(t, x, y);
+    place(t, item.x, item.y);
     return t;
 }
 
@@ -135,28 +128,32 @@ void ImageAnnotations::add(Group& g, vtkProp* p) {
     g.props.push_back(p);
 }
 
-vtkActor2D* ImageAnnotations::label(Group& g, const std::string& s, double x, double y, double size, Align h,
-                                    VAlign v, double angle, const char* role) {
+vtkActor2D* ImageAnnotations::label(Group& g, const TextItem& t) {
     // The key: the text and its style; a role (the title) instead of the text, for a label whose
     // text changes at every step but whose actor, mapper and texture can stay.
-    std::string key = role ? std::string(role) : s;
-    key += '\x1f' + std::to_string(size) + ' ' + std::to_string(int(h)) + ' ' + std::to_string(int(v)) + ' ' +
-           std::to_string(angle);
+    std::string key = t.role.empty() ? t.text : '\x1e' + t.role;
+    key += '\x1f' + std::to_string(t.size) + ' ' + std::to_string(int(t.h)) + ' ' + std::to_string(int(t.v)) +
+           ' ' + std::to_string(t.upright);
     vtkActor2D* a = nullptr;
     if (auto it = spare_.find(key); it != spare_.end()) { // in the renderer still, texture and all
         a = it->second;
         spare_.erase(it);
-        place(a, x, y);
-        if (role && s != mapperOf(a)->GetInput()) {
-            mapperOf(a)->SetInput(s.c_str()); // drawn again, into the same texture
+        place(a, t.x, t.y);
+        if (!t.role.empty() && t.text != mapperOf(a)->GetInput()) {
+            mapperOf(a)->SetInput(t.text.c_str()); // drawn again, into the same texture
             ++labelsDrawn_;
         }
     } else {
-        vtkSmartPointer<vtkActor2D> made = text(s, x, y, size, h, v, angle);
+        vtkSmartPointer<vtkActor2D> made = text(t);
         a = made;
         a->Register(nullptr);
         renderer_->AddViewProp(a);
         ++labelsDrawn_;
+    }
+    if (t.maxWidth > 0) { // shortened with "…" when it would run past maxWidth
+        const int dpi = renderer_->GetVTKWindow() ? renderer_->GetVTKWindow()->GetDPI() : 72;
+        if (const std::string shown = elided(t.text, a, t.maxWidth, dpi); shown != t.text)
+            mapperOf(a)->SetInput(shown.c_str());
     }
     g.labels.emplace_back(std::move(key), a);
     return a;
@@ -181,80 +178,89 @@ void ImageAnnotations::dropSpare() {
 }
 
 void ImageAnnotations::clear() {
+    clearCoast();
     clear(axes_);
     clear(bar_);
     clear(title_);
     dropSpare();
-    axesKey_.reset();
-    barKey_.reset();
-    titleKey_.reset();
+    axesDrawn_.reset();
+    barDrawn_.reset();
+    titleDrawn_.reset();
 }
 
-void ImageAnnotations::build(vtkRenderer* back, const AnnotationContent& c) {
+void ImageAnnotations::clearCoast() {
+    if (coast_) {
+        if (plot_) plot_->RemoveViewProp(coast_);
+        coast_->UnRegister(nullptr);
+        coast_ = nullptr;
+    }
+    coastDrawn_.reset();
+}
+
+void ImageAnnotations::buildCoast(vtkRenderer* plot, const AnnotationPlan& plan) {
+    if (plot != plot_) {
+        clearCoast();
+        plot_ = plot;
+    }
+    const PixelRect& r = plan.layout.plot;
+    if (coastDrawn_ && coastDrawn_->first == plan.coast && coastDrawn_->second == r) return;
+    clearCoast();
+    coastDrawn_.emplace(plan.coast, r);
+    if (!plan.coast || plan.coast->empty() || !plot_) return;
+    // Lines in the plot renderer's viewport: pixels from the plot's lower left corner.
+    vtkNew<vtkPoints> points;
+    vtkNew<vtkCellArray> lines;
+    for (const PixelPolyline& l : *plan.coast) {
+        const auto n = static_cast<vtkIdType>(l.xy.size() / 2);
+        lines->InsertNextCell(n);
+        for (vtkIdType i = 0; i < n; ++i)
+            lines->InsertCellPoint(points->InsertNextPoint(l.xy[2 * i] - r.x0, l.xy[2 * i + 1] - r.y0, 0));
+    }
+    vtkNew<vtkPolyData> pd;
+    pd->SetPoints(points);
+    pd->SetLines(lines);
+    vtkNew<vtkPolyDataMapper2D> mapper;
+    mapper->SetInputData(pd);
+    coast_ = vtkActor2D::New();
+    coast_->SetMapper(mapper);
+    coast_->GetProperty()->SetColor(kInk[0], kInk[1], kInk[2]);
+    coast_->GetProperty()->SetLineWidth(static_cast<float>(plan.lineWidth));
+    plot_->AddViewProp(coast_);
+}
+
+void ImageAnnotations::build(vtkRenderer* back, vtkRenderer* plot, const AnnotationPlan& plan) {
     if (back != renderer_) {
         clear();
         renderer_ = back;
     }
+    buildCoast(plot, plan);
     rebuilt_ = labelsDrawn_ = 0;
-    if (AxesKey k{c.layout, c.window, c.gridVersion}; k != axesKey_) {
-        clear(axes_);
-        buildAxes(axes_, c);
-        axesKey_ = std::move(k);
+    auto update = [&](Group& g, std::optional<Drawn>& drawn, const InkGroup& ink, const ColourBarFill* fill) {
+        Drawn d{plan.layout, plan.lineWidth, ink, fill ? *fill : ColourBarFill{}};
+        if (d == drawn) return;
+        clear(g);
+        if (fill) buildBarFill(g, *fill);
+        buildInk(g, ink, plan.lineWidth);
+        drawn = std::move(d);
         ++rebuilt_;
-    }
-    if (BarKey k{c.layout, c.bar, c.barTitle}; k != barKey_) {
-        clear(bar_);
-        buildBar(bar_, c);
-        barKey_ = std::move(k);
-        ++rebuilt_;
-    }
-    if (TitleKey k{c.layout, c.title}; k != titleKey_) {
-        clear(title_);
-        buildTitle(title_, c);
-        titleKey_ = std::move(k);
-        ++rebuilt_;
-    }
+    };
+    update(axes_, axesDrawn_, plan.axes, nullptr);
+    update(bar_, barDrawn_, plan.bar, &plan.barFill);
+    update(title_, titleDrawn_, plan.title, nullptr);
     dropSpare();
 }
 
-void ImageAnnotations::buildAxes(Group& g, const AnnotationContent& c) {
-    const ViewLayout& l = c.layout;
-    const double s = l.scale;
-    const PixelRect& pr = l.plot;
-    const ViewTransform t(pr, c.window);
-    const double tickLen = 5 * s, labelSize = 12 * s, titleSize = 13 * s;
-
-    // The plot's border, just outside it: the frame's outer cells stay whole.
-    Lines ticks;
-    const double h = 0.5 * s;
-    ticks.rect({pr.x0 - h, pr.y0 - h, pr.x1 + h, pr.y1 + h});
-    // x: ticks below the plot, labels under them, the axis title below.
-    for (const Tick& k : axisTicks(*c.x, c.window.x0, c.window.x1, tickTarget(pr.width(), 90 * s))) {
-        const double px = std::round(t.pixelX(k.value)) + 0.5;
-        ticks.add(px, pr.y0 - h, px, pr.y0 - h - tickLen);
-        label(g, k.label, px, pr.y0 - tickLen - 3 * s, labelSize, Align::Centre, VAlign::Top);
-    }
-    label(g, c.x->title, (pr.x0 + pr.x1) / 2, pr.y0 - 34 * s, titleSize, Align::Centre, VAlign::Top);
-    // y: ticks left of the plot, labels before them, the axis title turned upright.
-    for (const Tick& k : axisTicks(*c.y, c.window.y0, c.window.y1, tickTarget(pr.height(), 45 * s))) {
-        const double py = std::round(t.pixelY(k.value)) + 0.5;
-        ticks.add(pr.x0 - h, py, pr.x0 - h - tickLen, py);
-        label(g, k.label, pr.x0 - tickLen - 3 * s, py, labelSize, Align::Right, VAlign::Centre);
-    }
-    label(g, c.y->title, pr.x0 - 66 * s, (pr.y0 + pr.y1) / 2, titleSize, Align::Centre, VAlign::Centre, 90);
-    add(g, ticks.actor(s));
+void ImageAnnotations::buildInk(Group& g, const InkGroup& ink, double lineWidth) {
+    for (const TextItem& t : ink.texts) label(g, t);
+    if (!ink.boxes.empty() || !ink.lines.empty()) add(g, inkActor(ink, lineWidth));
 }
 
-void ImageAnnotations::buildBar(Group& g, const AnnotationContent& c) {
-    // The colour bar: one cell per LUT entry, low at the bottom, exactly the map's colours;
-    // triangles in the under and over colours beyond a fixed range; the missing swatch.
-    const ViewLayout& l = c.layout;
-    const double s = l.scale;
-    const double tickLen = 5 * s, labelSize = 12 * s, titleSize = 13 * s, h = 0.5 * s;
-    const PixelRect& cb = l.colourBar;
-    const ColourBarContent& bar = c.bar;
-    if (bar.table.empty() || cb.height() <= 0) return;
-    const ColourBarPlan plan = planColourBar(l, bar);
+void ImageAnnotations::buildBarFill(Group& g, const ColourBarFill& fill) {
+    // One cell per LUT entry, low at the bottom, exactly the map's colours; the triangles in the
+    // under and over colours; the missing swatch in the NaN colour.
+    const ColourBarContent& bar = fill.content;
+    if (bar.table.empty()) return;
+    const ColourBarPlan& plan = fill.geometry;
     const PixelRect& bands = plan.bands;
     vtkNew<vtkPoints> pts;
     vtkNew<vtkCellArray> cells;
@@ -272,19 +278,15 @@ void ImageAnnotations::buildBar(Group& g, const AnnotationContent& c) {
         const Rgba8& col = bar.table[static_cast<std::size_t>(i)];
         colours->InsertNextTuple4(col.r, col.g, col.b, 255);
     }
-    Lines ticks;
     auto triangle = [&](const Triangle& t, const Rgba8& col) {
         vtkIdType ids[3];
         for (int k = 0; k < 3; ++k) ids[k] = pts->InsertNextPoint(t.xy[2 * k], t.xy[2 * k + 1], 0);
         cells->InsertNextCell(3, ids);
         colours->InsertNextTuple4(col.r, col.g, col.b, 255);
-        // The slanted edges: the base is the bands' border's.
-        for (int k = 1; k < 3; ++k)
-            ticks.add(t.xy[2 * k], t.xy[2 * k + 1], t.xy[(2 * k + 2) % 6], t.xy[(2 * k + 3) % 6]);
     };
     if (plan.under) triangle(*plan.under, bar.under);
     if (plan.over) triangle(*plan.over, bar.over);
-    if (plan.missing) {
+    if (plan.missing && bar.missing) {
         const PixelRect& m = *plan.missing;
         vtkIdType ids[4];
         ids[0] = pts->InsertNextPoint(m.x0, m.y0, 0);
@@ -293,9 +295,6 @@ void ImageAnnotations::buildBar(Group& g, const AnnotationContent& c) {
         ids[3] = pts->InsertNextPoint(m.x0, m.y1, 0);
         cells->InsertNextCell(4, ids);
         colours->InsertNextTuple4(bar.missing->r, bar.missing->g, bar.missing->b, 255);
-        ticks.rect({m.x0 - h, m.y0 - h, m.x1 + h, m.y1 + h});
-        label(g, kMissingLabel, plan.missingLabelX, plan.missingLabelY, labelSize, Align::Left,
-              VAlign::Centre);
     }
     vtkNew<vtkPolyData> pd;
     pd->SetPoints(pts);
@@ -308,29 +307,6 @@ void ImageAnnotations::buildBar(Group& g, const AnnotationContent& c) {
     vtkNew<vtkActor2D> barActor;
     barActor->SetMapper(mapper);
     add(g, barActor);
-    ticks.rect({bands.x0 - h, bands.y0 - h, bands.x1 + h, bands.y1 + h});
-    const auto [vmin, vmax] = bar.range;
-    for (const Tick& k : niceTicks(vmin, vmax, tickTarget(bands.height(), 45 * s))) {
-        const double py = std::round(plan.valueY(k.value, bar.range)) + 0.5;
-        ticks.add(cb.x1 + h, py, cb.x1 + h + tickLen, py);
-        label(g, k.label, cb.x1 + tickLen + 3 * s, py, labelSize, Align::Left, VAlign::Centre);
-    }
-    if (!c.barTitle.empty())
-        label(g, c.barTitle, cb.x1 + 60 * s, (cb.y0 + cb.y1) / 2, titleSize, Align::Centre, VAlign::Centre,
-              90);
-    add(g, ticks.actor(s));
-}
-
-void ImageAnnotations::buildTitle(Group& g, const AnnotationContent& c) {
-    // The title, shortened with "…" when it would run past the window's edges.
-    const ViewLayout& l = c.layout;
-    const double s = l.scale;
-    const double size = 15 * s;
-    vtkActor2D* title =
-        label(g, c.title, l.width / 2.0, l.height - 12 * s, size, Align::Centre, VAlign::Top, 0, "\x1etitle");
-    const int dpi = renderer_->GetVTKWindow() ? renderer_->GetVTKWindow()->GetDPI() : 72;
-    if (const std::string shown = elided(c.title, title, l.width - 16 * s, dpi); shown != c.title)
-        mapperOf(title)->SetInput(shown.c_str());
 }
 
 } // namespace strata::detail

@@ -114,3 +114,41 @@ std::string ImageContent::barTitle() const {
 }
 
 } // namespace strata::detail
+
+namespace strata::detail {
+
+AnnotationContent ImageContent::annotations(const ViewLayout& layout, std::vector<Rgba8> table,
+                                            MinMax range) const {
+    AnnotationContent c;
+    c.layout = layout;
+    c.window = window();
+    if (frame_) {
+        c.x = &x_;
+        c.y = &y_;
+    }
+    c.bar = colourBarContent(settings_.colouring, std::move(table), range, frameValues());
+    c.title = title();
+    c.barTitle = barTitle();
+    if (frame_ && settings_.coastlines && isLonLatView(x_, y_) && layout.plot.width() > 0) {
+        try {
+            const std::vector<CoastLevel>& levels = coastLevels();
+            const int level = chooseCoastLevel(levels, (c.window.x1 - c.window.x0) / layout.plot.width());
+            if (level >= 0) {
+                const auto* lines = &levels[static_cast<std::size_t>(level)].lines;
+                CoastKey key{lines, c.window, layout.plot};
+                if (!coast_ || !(coastKey_ == key)) {
+                    coast_ = std::make_shared<const std::vector<PixelPolyline>>(
+                        planCoast(*lines, ViewTransform(layout.plot, c.window)));
+                    coastKey_ = key;
+                }
+                c.coast = coast_;
+            }
+            coastProblem_.clear();
+        } catch (const Error& e) { // the frame is drawn without them, and the reason kept
+            coastProblem_ = e.what();
+        }
+    }
+    return c;
+}
+
+} // namespace strata::detail

@@ -4,10 +4,11 @@
 // cell under a pixel. The GL scene (ImageScene) and the raster scene (RasterScene) each hold
 // one, so that both lay out and pick alike.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 
-#include "colour_bar_plan.h"
+#include "annotation_plan.h"
 #include "strata/render/image_settings.h"
 
 namespace strata::detail {
@@ -44,6 +45,12 @@ public:
     // per frame, 8 bytes from a device) for the "missing" swatch, and, with a fixed range, its
     // extremes (16 bytes) for the triangles of values beyond.
     FrameValues frameValues() const;
+    // What the annotations show for `layout`, with the colour map's `table` and the frame's
+    // resolved colour `range` (the grids are this content's: it must outlive the result).
+    // With settings.coastlines on a longitude/latitude frame, the shorelines at the level the
+    // zoom asks for; when they cannot be read, none, and coastProblem() says why.
+    AnnotationContent annotations(const ViewLayout& layout, std::vector<Rgba8> table, MinMax range) const;
+    const std::string& coastProblem() const { return coastProblem_; }
 
 private:
     std::optional<ImageFrame> frame_;
@@ -53,6 +60,15 @@ private:
     ImageViewSettings settings_;
     mutable std::optional<bool> hasMissing_;
     mutable std::optional<MinMax> extremes_;
+    mutable std::string coastProblem_;
+    struct CoastKey {
+        const std::vector<LonLatLine>* lines = nullptr;
+        ViewWindow window;
+        PixelRect plot;
+        friend bool operator==(const CoastKey&, const CoastKey&) = default;
+    };
+    mutable CoastKey coastKey_;
+    mutable std::shared_ptr<const std::vector<PixelPolyline>> coast_; // planned for coastKey_
 };
 
 } // namespace strata::detail

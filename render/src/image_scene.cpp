@@ -18,6 +18,8 @@ ImageScene::ImageScene() {
     plot_->SetLayer(1);
     plot_->SetPreserveColorBuffer(0);
     plot_->SetPreserveDepthBuffer(0);
+    overlay_->SetLayer(2); // drawn after the plot's pass, which ends with the frame's copy
+    overlay_->InteractiveOff();
     frameActor_.attach(plot_);
     vtkCamera* cam = plot_->GetActiveCamera();
     cam->ParallelProjectionOn();
@@ -37,15 +39,17 @@ void ImageScene::attach(vtkOpenGLRenderWindow* window) {
     // lines and text, so it buys nothing here, and under a software rasteriser (Mesa's
     // llvmpipe) VTK's default of 8 samples tripled the cost of drawing a full-size frame.
     window_->SetMultiSamples(0);
-    window_->SetNumberOfLayers(2);
+    window_->SetNumberOfLayers(3);
     window_->AddRenderer(back_);
     window_->AddRenderer(plot_);
+    window_->AddRenderer(overlay_);
 }
 
 void ImageScene::detach() {
     if (!window_) return;
     window_->RemoveRenderer(back_);
     window_->RemoveRenderer(plot_);
+    window_->RemoveRenderer(overlay_);
     window_ = nullptr;
 }
 
@@ -104,6 +108,7 @@ void ImageScene::prepare(int width, int height, double scale) {
         annotations_.clear();
         frameActor_.setTexture(0, 0, 0, nullptr);
         plot_->SetViewport(0, 0, 0, 0);
+        overlay_->SetViewport(0, 0, 0, 0);
         return;
     }
     if (textureDirty_) updateTexture();
@@ -111,6 +116,7 @@ void ImageScene::prepare(int width, int height, double scale) {
 
     const PixelRect& p = layout_.plot;
     plot_->SetViewport(p.x0 / width, p.y0 / height, p.x1 / width, p.y1 / height);
+    overlay_->SetViewport(p.x0 / width, p.y0 / height, p.x1 / width, p.y1 / height);
     vtkCamera* cam = plot_->GetActiveCamera();
     cam->SetFocalPoint(p.width() / 2, p.height() / 2, 0);
     cam->SetPosition(p.width() / 2, p.height() / 2, 10);
@@ -121,16 +127,7 @@ void ImageScene::prepare(int width, int height, double scale) {
     // costs as much as the copy itself under a software GL.
     plot_->SetErase(!frameActor_.coversPlot());
 
-    AnnotationContent c;
-    c.layout = layout_;
-    c.window = w;
-    c.x = &content_.xGrid();
-    c.y = &content_.yGrid();
-    c.gridVersion = content_.gridVersion();
-    c.bar = colourBarContent(content_.settings().colouring, table_, range_, content_.frameValues());
-    c.title = content_.title();
-    c.barTitle = content_.barTitle();
-    annotations_.build(back_, c);
+    annotations_.build(back_, overlay_, planAnnotations(content_.annotations(layout_, table_, range_)));
 }
 
 void ImageScene::releaseGl() {

@@ -1,8 +1,9 @@
 #pragma once
 // ImageScene: the image view's content in VTK terms, shared by the on-screen widget and PNG
-// export so that both draw the same thing. Two renderers: the back one (white, the whole
+// export so that both draw the same thing. Three renderers: the back one (white, the whole
 // window) holds axes, colour bar and title; the plot one (its viewport the plot rectangle,
-// pixel-aligned parallel camera) holds the frame. Calls that touch GL (prepare, releaseGl)
+// pixel-aligned parallel camera) holds the frame; the overlay (the same viewport, a layer
+// above) the coastlines. Calls that touch GL (prepare, releaseGl)
 // need the render window's context current.
 #include <cstdint>
 #include <memory>
@@ -61,6 +62,7 @@ private:
     vtkOpenGLRenderWindow* window_ = nullptr;
     vtkNew<vtkRenderer> back_;
     vtkNew<vtkRenderer> plot_;
+    vtkNew<vtkRenderer> overlay_; // over the plot: the coastlines (over the copied frame too)
     FrameActor frameActor_;
     ImageAnnotations annotations_;
 

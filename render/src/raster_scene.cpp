@@ -9,18 +9,14 @@
 #include <cmath>
 #include <cstring>
 
-#include "colour_bar_plan.h"
+#include "annotation_plan.h"
 #include "strata/core/error.h"
 #include "strata/render/colormaps.h"
-#include "strata/render/ticks.h"
 
 namespace strata::detail {
 namespace {
 
 const QColor kInk(26, 26, 26); // the GL scene's 0.1 grey
-
-enum class Align { Left, Centre, Right };
-enum class VAlign { Bottom, Centre, Top };
 
 QFont font(double pixels) {
     QFont f(QStringLiteral("DejaVu Sans"));
@@ -48,20 +44,12 @@ void text(QPainter& p, const QString& s, double x, double y, double size, Align 
 }
 
 // A filled rectangle of whole pixels from window coordinates (origin bottom left).
-void fill(QPainter& p, int height, double x0, double y0, double x1, double y1, const QColor& c) {
-    const int l = static_cast<int>(std::floor(std::min(x0, x1))),
-              r = static_cast<int>(std::ceil(std::max(x0, x1)));
-    const int b = static_cast<int>(std::floor(std::min(y0, y1))),
-              t = static_cast<int>(std::ceil(std::max(y0, y1)));
-    p.fillRect(QRect(l, height - t, std::max(1, r - l), std::max(1, t - b)), c);
-}
-
-// The border just outside a rectangle, `width` pixels wide.
-void border(QPainter& p, int height, const PixelRect& r, double width) {
-    fill(p, height, r.x0 - width, r.y0 - width, r.x1 + width, r.y0, kInk);
-    fill(p, height, r.x0 - width, r.y1, r.x1 + width, r.y1 + width, kInk);
-    fill(p, height, r.x0 - width, r.y0, r.x0, r.y1, kInk);
-    fill(p, height, r.x1, r.y0, r.x1 + width, r.y1, kInk);
+void fillBox(QPainter& p, int height, const PixelRect& r, const QColor& c) {
+    const int l = static_cast<int>(std::floor(std::min(r.x0, r.x1))),
+              rt = static_cast<int>(std::ceil(std::max(r.x0, r.x1)));
+    const int b = static_cast<int>(std::floor(std::min(r.y0, r.y1))),
+              t = static_cast<int>(std::ceil(std::max(r.y0, r.y1)));
+    p.fillRect(QRect(l, height - t, std::max(1, rt - l), std::max(1, t - b)), c);
 }
 
 } // namespace
@@ -112,9 +100,10 @@ void RasterScene::paint(QPainter& painter, int width, int height, double scale) 
     for (const QRect& r : QRegion(0, 0, width, height).subtracted(plotPixels()))
         painter.fillRect(r, Qt::white);
     paintFrame(painter);
-    paintAxes(painter);
-    paintColourBar(painter);
-    paintTitle(painter);
+    const AnnotationPlan plan = planAnnotations(content_.annotations(layout_, table_, range()));
+    paintCoast(painter, plan);
+    paintFill(painter, plan.barFill);
+    for (const InkGroup* g : {&plan.axes, &plan.bar, &plan.title}) paintInk(painter, *g, plan.lineWidth);
 }
 
 QImage RasterScene::image(int width, int height, double scale) {
@@ -194,59 +183,24 @@ void RasterScene::paintFrame(QPainter& painter) {
     painter.drawImage(at, plotImage_);
 }
 
-void RasterScene::paintAxes(QPainter& p) const {
-    const ViewLayout& l = layout_;
-    const double s = l.scale, tickLen = 5 * s, labelSize = 12 * s, titleSize = 13 * s,
-                 lw = std::max(1.0, std::round(s));
-    const PixelRect& pr = l.plot;
-    const ViewWindow w = content_.window();
-    const ViewTransform t(pr, w);
-    const int H = l.height;
-    border(p, H, pr, lw);
-    const AxisGrid &xg = content_.xGrid(), &yg = content_.yGrid();
-    for (const Tick& k : axisTicks(xg, w.x0, w.x1, tickTarget(pr.width(), 90 * s))) {
-        const double px = std::round(t.pixelX(k.value));
-        fill(p, H, px, pr.y0 - lw - tickLen, px + lw, pr.y0 - lw, kInk);
-        text(p, QString::fromStdString(k.label), px + 0.5, H - (pr.y0 - tickLen - 3 * s), labelSize,
-             Align::Centre, VAlign::Top);
-    }
-    text(p, QString::fromStdString(xg.title), (pr.x0 + pr.x1) / 2, H - (pr.y0 - 34 * s), titleSize,
-         Align::Centre, VAlign::Top);
-    for (const Tick& k : axisTicks(yg, w.y0, w.y1, tickTarget(pr.height(), 45 * s))) {
-        const double py = std::round(t.pixelY(k.value));
-        fill(p, H, pr.x0 - lw - tickLen, py, pr.x0 - lw, py + lw, kInk);
-        text(p, QString::fromStdString(k.label), pr.x0 - tickLen - 3 * s, H - (py + 0.5), labelSize,
-             Align::Right, VAlign::Centre);
-    }
-    text(p, QString::fromStdString(yg.title), pr.x0 - 66 * s, H - (pr.y0 + pr.y1) / 2, titleSize,
-         Align::Centre, VAlign::Centre, true);
-}
-
-void RasterScene::paintColourBar(QPainter& p) const {
-    // One band per map entry, low at the bottom, exactly the map's colours; triangles in the
-    // under and over colours beyond a fixed range; the missing swatch below.
-    const ViewLayout& l = layout_;
-    const double s = l.scale, tickLen = 5 * s, labelSize = 12 * s, titleSize = 13 * s,
-                 lw = std::max(1.0, std::round(s));
-    const PixelRect& cb = l.colourBar;
-    const int H = l.height;
-    if (table_.empty() || cb.height() <= 0) return;
-    const ColourBarContent bar =
-        colourBarContent(content_.settings().colouring, table_, range(), content_.frameValues());
-    const ColourBarPlan plan = planColourBar(l, bar);
-    const PixelRect& bands = plan.bands;
-    const auto n = static_cast<double>(table_.size());
+void RasterScene::paintFill(QPainter& p, const ColourBarFill& fill) const {
+    // One band per map entry, low at the bottom, exactly the map's colours; the triangles in the
+    // under and over colours; the missing swatch in the NaN colour.
+    const ColourBarContent& bar = fill.content;
+    if (bar.table.empty()) return;
+    const int H = layout_.height;
+    const PixelRect& bands = fill.geometry.bands;
+    const auto n = static_cast<double>(bar.table.size());
     const QRect clip(static_cast<int>(std::lround(bands.x0)), static_cast<int>(std::lround(H - bands.y1)),
                      static_cast<int>(std::lround(bands.width())),
                      static_cast<int>(std::lround(bands.height())));
-    for (std::size_t i = 0; i < table_.size(); ++i) {
+    for (std::size_t i = 0; i < bar.table.size(); ++i) {
         const double b = bands.y0 + bands.height() * static_cast<double>(i) / n;
         const double top = bands.y0 + bands.height() * static_cast<double>(i + 1) / n;
-        const Rgba8& c = table_[i];
+        const Rgba8& c = bar.table[i];
         const QRectF band(bands.x0, H - top, bands.width(), top - b);
         p.fillRect(band.toAlignedRect().intersected(clip), QColor(c.r, c.g, c.b));
     }
-    border(p, H, bands, lw);
     auto triangle = [&](const Triangle& t, const Rgba8& c) {
         QPolygonF corners;
         for (int k = 0; k < 3; ++k) corners << QPointF(t.xy[2 * k], H - t.xy[2 * k + 1]);
@@ -255,39 +209,48 @@ void RasterScene::paintColourBar(QPainter& p) const {
         p.setPen(Qt::NoPen);
         p.setBrush(QColor(c.r, c.g, c.b));
         p.drawPolygon(corners);
-        p.setPen(QPen(kInk, lw)); // the slanted edges: the base is the bands' border's
-        p.drawLine(corners[1], corners[2]);
-        p.drawLine(corners[2], corners[0]);
         p.restore();
     };
-    if (plan.under) triangle(*plan.under, bar.under);
-    if (plan.over) triangle(*plan.over, bar.over);
-    if (plan.missing) {
-        const PixelRect& m = *plan.missing;
-        fill(p, H, m.x0, m.y0, m.x1, m.y1, QColor(bar.missing->r, bar.missing->g, bar.missing->b));
-        border(p, H, m, lw);
-        text(p, QString::fromUtf8(kMissingLabel), plan.missingLabelX, H - plan.missingLabelY, labelSize,
-             Align::Left, VAlign::Centre);
+    if (fill.geometry.under) triangle(*fill.geometry.under, bar.under);
+    if (fill.geometry.over) triangle(*fill.geometry.over, bar.over);
+    if (fill.geometry.missing && bar.missing) {
+        const PixelRect& m = *fill.geometry.missing;
+        fillBox(p, H, m, QColor(bar.missing->r, bar.missing->g, bar.missing->b));
     }
-    const auto [vmin, vmax] = range();
-    for (const Tick& k : niceTicks(vmin, vmax, tickTarget(bands.height(), 45 * s))) {
-        const double py = std::round(plan.valueY(k.value, {vmin, vmax}));
-        fill(p, H, cb.x1 + lw, py, cb.x1 + lw + tickLen, py + lw, kInk);
-        text(p, QString::fromStdString(k.label), cb.x1 + tickLen + 3 * s, H - (py + 0.5), labelSize,
-             Align::Left, VAlign::Centre);
-    }
-    text(p, QString::fromStdString(content_.barTitle()), cb.x1 + 60 * s, H - (cb.y0 + cb.y1) / 2, titleSize,
-         Align::Centre, VAlign::Centre, true);
 }
 
-void RasterScene::paintTitle(QPainter& p) const {
-    // Shortened with "…" when it would run past the window's edges.
-    const ViewLayout& l = layout_;
-    const double s = l.scale;
-    const QFontMetricsF m(font(15 * s));
-    const QString title =
-        m.elidedText(QString::fromStdString(content_.title()), Qt::ElideRight, l.width - 16 * s);
-    text(p, title, l.width / 2.0, 12 * s, 15 * s, Align::Centre, VAlign::Top);
+void RasterScene::paintCoast(QPainter& p, const AnnotationPlan& plan) const {
+    if (!plan.coast || plan.coast->empty()) return;
+    const int H = layout_.height;
+    p.save();
+    p.setClipRect(plotPixels());
+    p.setRenderHint(QPainter::Antialiasing, false);
+    p.setPen(QPen(kInk, plan.lineWidth));
+    QPolygonF line;
+    for (const PixelPolyline& l : *plan.coast) {
+        line.resize(static_cast<qsizetype>(l.xy.size() / 2));
+        for (std::size_t i = 0; i + 1 < l.xy.size(); i += 2)
+            line[static_cast<qsizetype>(i / 2)] = QPointF(l.xy[i], H - l.xy[i + 1]);
+        p.drawPolyline(line);
+    }
+    p.restore();
+}
+
+void RasterScene::paintInk(QPainter& p, const InkGroup& ink, double lineWidth) const {
+    const int H = layout_.height;
+    for (const PixelRect& r : ink.boxes) fillBox(p, H, r, kInk);
+    if (!ink.lines.empty()) {
+        p.save();
+        p.setRenderHint(QPainter::Antialiasing, false);
+        p.setPen(QPen(kInk, lineWidth));
+        for (const Segment& l : ink.lines) p.drawLine(QPointF(l.x0, H - l.y0), QPointF(l.x1, H - l.y1));
+        p.restore();
+    }
+    for (const TextItem& t : ink.texts) {
+        QString s = QString::fromStdString(t.text);
+        if (t.maxWidth > 0) s = QFontMetricsF(font(t.size)).elidedText(s, Qt::ElideRight, t.maxWidth);
+        text(p, s, t.x, H - t.y, t.size, t.h, t.v, t.upright);
+    }
 }
 
 } // namespace strata::detail

@@ -3,7 +3,7 @@
 // frame, colour-mapped (off the GUI thread when the frame service did it ahead), is resampled
 // onto the plot's pixels by nearest cell — a lookup of each pixel column's and row's cell,
 // so irregular grids, descending axes, zoom and pan need no other path — and the axes,
-// colour bar and title are painted around it as the GL scene lays them out.
+// colour bar and title are painted around it from the annotation plan the GL scene draws.
 //
 // Why: a frame on the host handed to GL is uploaded, drawn and read back into the window,
 // which under a software GL (Mesa's llvmpipe on a machine without a GPU) costs 10-15 ms per
@@ -47,9 +47,9 @@ private:
     void colour();
     QRect plotPixels() const; // the plot's whole pixels, origin top left
     void paintFrame(QPainter& painter);
-    void paintAxes(QPainter& painter) const;
-    void paintColourBar(QPainter& painter) const;
-    void paintTitle(QPainter& painter) const;
+    void paintCoast(QPainter& painter, const AnnotationPlan& plan) const; // over the frame
+    void paintFill(QPainter& painter, const ColourBarFill& fill) const;   // the colour bar's colours
+    void paintInk(QPainter& painter, const InkGroup& ink, double lineWidth) const;
 
     ImageContent content_;
     std::shared_ptr<const ColouredFrame> coloured_;

@@ -146,6 +146,9 @@ private slots:
         QTest::newRow("size too large")
             << QStringList{kSample, "--size", "20000x100", "--export-png", csv} << "16384";
         QTest::newRow("option without value") << QStringList{kSample, "--var"} << "--var needs a value";
+        QTest::newRow("coastlines neither on nor off")
+            << QStringList{kSample, "--coastlines", "yes", "--export-csv", csv}
+            << "--coastlines takes on or off";
         QTest::newRow("scalar variable")
             << QStringList{writeScalarFile(), "--var", "s", "--export-csv", csv} << "scalar";
     }

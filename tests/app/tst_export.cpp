@@ -153,7 +153,9 @@ private slots:
         const QSize size(1200, 800);
         const QString png = dir_.filePath("cells.png");
         QFile::remove(png);
-        const Run r = runStrata(QStringList{kSample, "--size", "1200x800", "--export-png", png} + args);
+        // The cells alone: no coastlines over them.
+        const Run r = runStrata(
+            QStringList{kSample, "--size", "1200x800", "--export-png", png, "--coastlines", "off"} + args);
         QVERIFY2(r.status == 0, qPrintable(r.err));
         const QImage img(png);
         QCOMPARE(img.size(), size);
@@ -274,6 +276,58 @@ private slots:
         QVERIFY(inkInMiddle > 50);
         const QString why = test::compareWithBaseline(img, "cli_long_title_360x240");
         QVERIFY2(why.isEmpty(), qPrintable(why));
+    }
+
+    // The sample (longitude 0–360 across, latitude up) with and without coastlines: the same
+    // picture outside the plot; inside it, ink where the coasts are and only there. Where a
+    // coast is, from the view's layout and the axis mapping (as cellsHaveTheMapsColours places
+    // cells).
+    void coastlinesOnAndOff() {
+        const QString on = dir_.filePath("coast_on.png"), off = dir_.filePath("coast_off.png");
+        Run r = runStrata({kSample, "--size", "640x400", "--export-png", on});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        r = runStrata({kSample, "--size", "640x400", "--export-png", off, "--coastlines", "off"});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        const QImage a(on), b(off);
+        QCOMPARE(a.size(), QSize(640, 400));
+        QCOMPARE(b.size(), a.size());
+
+        const Dataset ds = openDataset(kSample.toStdString());
+        ViewSpec spec;
+        spec.variable = "tas";
+        spec.xDim = "lon";
+        spec.yDim = "lat";
+        const DataArray frame = computeView(ds["tas"], spec, Device::host(), Stream::host());
+        const AxisGrid y = axisGrid(frame, 0), x = axisGrid(frame, 1);
+        const ViewWindow window = fullWindow(x, y);
+        QVERIFY(window.x0 < 1 && window.x1 > 359); // 0–360
+        const ViewLayout layout = computeLayout(640, 400, 1, window, keepsAspect(AspectMode::Auto, x, y));
+        const ViewTransform t(layout.plot, window);
+        const PixelRect& p = layout.plot;
+        const QRect plot(int(p.x0), 400 - int(p.y1), int(p.width()), int(p.height())); // from the top
+        long inPlot = 0, outside = 0;
+        for (int yy = 0; yy < a.height(); ++yy)
+            for (int xx = 0; xx < a.width(); ++xx) {
+                if (a.pixel(xx, yy) == b.pixel(xx, yy)) continue;
+                (plot.contains(xx, yy) ? inPlot : outside) += 1;
+                QVERIFY2(qGray(a.pixel(xx, yy)) < 60,
+                         qPrintable(QString("not ink at %1, %2").arg(xx).arg(yy)));
+            }
+        QCOMPARE(outside, 0L);
+        QVERIFY2(inPlot > 1500, qPrintable(QString::number(inPlot))); // the world's coasts, a pixel wide
+        // Ink within 2 pixels of two coasts, Cape Agulhas (20.0°E, 34.8°S) and Chile's at
+        // Antofagasta (70.4°W: 289.6° on 0–360, 23.6°S); none within 4 (about 3°) of the
+        // Sahara at 20°E, 22°N (the nearest coast, the Gulf of Sidra, is 8° north).
+        auto inkNear = [&](double lon, double lat, int r) {
+            const int px = int(std::floor(t.pixelX(lon))), py = 399 - int(std::floor(t.pixelY(lat)));
+            for (int dy = -r; dy <= r; ++dy)
+                for (int dx = -r; dx <= r; ++dx)
+                    if (a.pixel(px + dx, py + dy) != b.pixel(px + dx, py + dy)) return true;
+            return false;
+        };
+        QVERIFY(inkNear(20.0, -34.8, 2));
+        QVERIFY(inkNear(289.6, -23.6, 2));
+        QVERIFY(!inkNear(20.0, 22.0, 4));
     }
 
     // No DISPLAY (a batch job, ssh): the binary starts a private Xvfb, draws the same picture,

@@ -4,6 +4,7 @@
 // Every frame shown is compared, value by value, with the core's own computeView of the same
 // spec; and a few of them, the ranges and the CSV export, with values read here by netCDF-C
 // (nc_read.h), apart from the core.
+#include <QAction>
 #include <QtTest>
 
 #include <QCheckBox>
@@ -199,6 +200,37 @@ private slots:
             difference(w_->shownFrame(), DataArray::fromHost("tas", {"lat", "lon"}, {96, 192}, plane));
         QVERIFY2(why.isEmpty(), qPrintable("against netCDF-C: " + why));
         QVERIFY(w_->deviceLabel()->text().startsWith("Compute: "));
+    }
+
+    // View ▸ Coastlines: on at the start, over the sample's lon/lat frame; unchecking it takes
+    // the coasts off the picture (only pixels inside the plot change back) and checking puts
+    // them back.
+    void coastlinesToggleFromTheViewMenu() {
+        QVERIFY(open(kSample));
+        verifyShown();
+        auto* action = w_->findChild<QAction*>("coastlinesAction");
+        QVERIFY(action);
+        QVERIFY(action->isCheckable() && action->isChecked());
+        ImageView* view = w_->imageView();
+        QVERIFY(view->settings().coastlines);
+        QImage with;
+        QTRY_VERIFY(!(with = view->grabImage()).isNull());
+        action->trigger();
+        QVERIFY(!action->isChecked());
+        QVERIFY(!view->settings().coastlines);
+        QImage without;
+        QTRY_VERIFY(!(without = view->grabImage()).isNull() && without != with);
+        long changed = 0;
+        for (int y = 0; y < with.height(); ++y)
+            for (int x = 0; x < with.width(); ++x)
+                if (with.pixel(x, y) != without.pixel(x, y)) {
+                    QVERIFY(qGray(with.pixel(x, y)) < 60); // coast ink went
+                    ++changed;
+                }
+        QVERIFY2(changed > 500, qPrintable(QString::number(changed)));
+        action->trigger();
+        QVERIFY(view->settings().coastlines);
+        QTRY_COMPARE(view->grabImage(), with);
     }
 
     void recognisesLatLonFromCfAttributes() {

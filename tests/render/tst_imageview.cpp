@@ -178,6 +178,60 @@ private slots:
                                settings_.colouring.nanColour));
     }
 
+    // Coastlines over a longitude/latitude frame, on the screen (painted or through GL) and in
+    // export alike: ink inside the plot only, at Cape Agulhas (20.0°E, 34.8°S) where the view's
+    // mapping puts it; none in the Sahara (20°E, 22°N); gone again when switched off.
+    void drawsCoastlinesOverTheFrame() {
+        const QImage without = view_->grabImage().convertToFormat(QImage::Format_RGB32);
+        ImageViewSettings s = settings_;
+        s.coastlines = true;
+        view_->setSettings(s);
+        struct Restore { // the next tests see the view as it was, whatever fails here
+            ImageView& view;
+            const ImageViewSettings& settings;
+            ~Restore() { view.setSettings(settings); }
+        } restore{*view_, settings_};
+        QImage with;
+        QTRY_VERIFY(!(with = view_->grabImage().convertToFormat(QImage::Format_RGB32)).isNull() &&
+                    with != without);
+        const ViewTransform t = transform();
+        const PixelRect& p = t.plot();
+        const QRect plot(int(p.x0), kH - int(p.y1), int(p.width()), int(p.height()));
+        // Ink inside the plot only; `b` without coasts, `a` with.
+        auto coastInk = [&](const QImage& a, const QImage& b) {
+            long n = 0;
+            for (int y = 0; y < kH; ++y)
+                for (int x = 0; x < kW; ++x)
+                    if (a.pixel(x, y) != b.pixel(x, y)) {
+                        if (!plot.contains(x, y) || qGray(a.pixel(x, y)) >= 60) return -1L;
+                        ++n;
+                    }
+            return n;
+        };
+        const long inside = coastInk(with, without);
+        QVERIFY2(inside > 1000, qPrintable(QString::number(inside)));
+        auto inkNear = [&](double lon, double lat, int r) {
+            const int px = int(std::floor(t.pixelX(lon))), py = kH - 1 - int(std::floor(t.pixelY(lat)));
+            for (int dy = -r; dy <= r; ++dy)
+                for (int dx = -r; dx <= r; ++dx)
+                    if (with.pixel(px + dx, py + dy) != without.pixel(px + dx, py + dy)) return true;
+            return false;
+        };
+        QVERIFY(inkNear(20.0, -34.8, 2));
+        QVERIFY(!inkNear(20.0, 22.0, 4));
+        // Export draws them too, about as much ink (GL lines and the raster's differ in a few
+        // pixels' steps).
+        const QImage exportedWith =
+            renderImage({frame_}, s, QSize(kW, kH)).convertToFormat(QImage::Format_RGB32);
+        const QImage exportedWithout =
+            renderImage({frame_}, settings_, QSize(kW, kH)).convertToFormat(QImage::Format_RGB32);
+        const long exported = coastInk(exportedWith, exportedWithout);
+        QVERIFY2(std::abs(exported - inside) <= inside / 5,
+                 qPrintable(QString("%1 against %2").arg(exported).arg(inside)));
+        view_->setSettings(settings_);
+        QTRY_COMPARE(view_->grabImage().convertToFormat(QImage::Format_RGB32), without);
+    }
+
     void reportsThePath() {
         FramePathInfo p = view_->framePath();
         // A host frame (no GPU here): uploaded into a GL texture, or painted without GL.

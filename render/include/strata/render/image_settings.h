@@ -18,6 +18,9 @@ struct ImageViewSettings {
     AspectMode aspect = AspectMode::Auto;
     std::optional<ViewWindow> window; // zoom and pan; unset shows the whole frame
     bool allowInterop = true;         // false forces the host upload (for comparisons)
+    // Coastlines over the frame when x/y are CF longitude/latitude. Off here (the render layer's
+    // pictures are the frame's cells alone); the window and the command line turn them on.
+    bool coastlines = false;
     friend bool operator==(const ImageViewSettings&, const ImageViewSettings&) = default;
 };
 

@@ -1,0 +1,96 @@
+#pragma once
+// AnnotationPlan: everything the image view draws around the frame — the plot's border, the
+// axes' tick marks, labels and titles, the colour bar with its ticks, triangles and "missing"
+// swatch, the title — laid out once from the view, in window pixels (origin bottom left, as
+// ViewLayout). Both painters draw it as it is: the GL scene (image_annotations.cpp) with VTK
+// props, the raster scene (raster_scene.cpp) with QPainter. Neither lays anything out itself.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "coast_plan.h"
+#include "colour_bar_plan.h"
+#include "strata/render/grid_geometry.h"
+#include "strata/render/view_layout.h"
+
+namespace strata::detail {
+
+// What the annotations show, apart from where.
+struct AnnotationContent {
+    ViewLayout layout;
+    ViewWindow window;
+    const AxisGrid* x = nullptr;
+    const AxisGrid* y = nullptr;
+    ColourBarContent bar;
+    std::string title;
+    std::string barTitle; // the variable's units
+    // The coastlines over the frame, in window pixels (coast_plan.h), when they are drawn:
+    // planned by the content for its window and plot, and kept while those stay (a step
+    // through time reuses them).
+    std::shared_ptr<const std::vector<PixelPolyline>> coast;
+};
+
+enum class Align { Left, Centre, Right };
+enum class VAlign { Bottom, Centre, Top };
+
+// A line of ink from (x0, y0) to (x1, y1), AnnotationPlan::lineWidth wide, centred on it.
+struct Segment {
+    double x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+    friend bool operator==(const Segment&, const Segment&) = default;
+};
+
+// A label: its anchor, font size in pixels and alignment about the anchor.
+struct TextItem {
+    std::string text;
+    double x = 0, y = 0;
+    double size = 12;
+    Align h = Align::Left;
+    VAlign v = VAlign::Bottom;
+    bool upright = false; // turned a quarter anticlockwise about the anchor
+    double maxWidth = 0;  // > 0: shortened at the end with "…" to span at most this many pixels
+    std::string role;     // a label whose text changes from frame to frame (the title): its name
+    friend bool operator==(const TextItem&, const TextItem&) = default;
+};
+
+// What one part of the annotations draws in ink: boxes are filled rectangles on whole pixels
+// (the borders and tick marks), lines are the slanted edges of the colour bar's triangles.
+struct InkGroup {
+    std::vector<PixelRect> boxes;
+    std::vector<Segment> lines;
+    std::vector<TextItem> texts;
+    friend bool operator==(const InkGroup&, const InkGroup&) = default;
+};
+
+// The colour bar's colours: one band per map entry over `geometry.bands`, low at the bottom,
+// the triangles and the swatch in their colours. Empty `content.table`: no colour bar.
+struct ColourBarFill {
+    ColourBarPlan geometry;
+    ColourBarContent content;
+    friend bool operator==(const ColourBarFill&, const ColourBarFill&) = default;
+};
+
+struct AnnotationPlan {
+    ViewLayout layout;
+    double lineWidth = 1; // whole pixels: the borders', ticks' and lines' width
+    // Three groups, each redrawn by the GL scene only when it changes: a step through time
+    // changes the title (and the colour bar, with a per-frame range), not the axes.
+    InkGroup axes;
+    ColourBarFill barFill;
+    InkGroup bar;
+    InkGroup title;
+    // Over the frame: the coastlines in window pixels, clipped to the plot, lineWidth wide.
+    std::shared_ptr<const std::vector<PixelPolyline>> coast; // null: none
+};
+
+// Sizes, logical pixels (times the layout's scale).
+inline constexpr double kTickLength = 5, kLabelSize = 12, kAxisTitleSize = 13, kTitleSize = 15;
+
+// The plan for `content`: x ticks below the plot with their labels under them and the axis
+// title below those; y ticks left of the plot, labels before them, the title turned upright;
+// the colour bar right of the plot with ticks and labels on its right and the units upright
+// beyond; the title centred at the top, shortened to the window's width less 8 pixels a side;
+// the coastlines over the plot (coast_plan.h).
+AnnotationPlan planAnnotations(const AnnotationContent& content);
+
+} // namespace strata::detail

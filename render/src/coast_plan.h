@@ -1,0 +1,37 @@
+#pragma once
+// The coastline overlay of a view whose x is longitude and y latitude: which resolution of the
+// shorelines to draw at this zoom, and the lines in window pixels, clipped to the plot. Longitude
+// axes over [-180, 180], [0, 360] or any other span work alike: each line is drawn at every
+// multiple of 360° that brings it into the visible window, so that a view across the seam (or
+// one of 0–360) shows every coast once.
+#include <vector>
+
+#include "coastlines.h"
+#include "strata/render/grid_geometry.h"
+#include "strata/render/view_layout.h"
+
+namespace strata::detail {
+
+// A line in window pixels: x0, y0, x1, y1, ...
+struct PixelPolyline {
+    std::vector<double> xy;
+    friend bool operator==(const PixelPolyline&, const PixelPolyline&) = default;
+};
+
+// True when the frame's x axis is a CF longitude and its y axis a CF latitude (units
+// degrees_east / degrees_north and their CF spellings, or standard_name longitude / latitude).
+bool isLonLatView(const AxisGrid& x, const AxisGrid& y);
+
+// The level to draw of `levels` (coarsest first, as coastLevels() lists them) for a view that
+// shows `degreesPerPixel` of longitude per pixel: the coarsest whose resolution is as fine as a
+// pixel's width at the equator (111.32 km a degree); the finest there is when none is. -1 for
+// no levels.
+int chooseCoastLevel(const std::vector<CoastLevel>& levels, double degreesPerPixel);
+
+// `lines` (longitude, latitude) in window pixels through `t` (x longitude, y latitude), clipped
+// to the plot, each drawn at every 360° shift that meets the window. Points closer than `thin`
+// pixels to the last one kept are dropped (a line's last point always stays).
+std::vector<PixelPolyline> planCoast(const std::vector<LonLatLine>& lines, const ViewTransform& t,
+                                     double thin = 0.5);
+
+} // namespace strata::detail

@@ -1,0 +1,198 @@
+// The coastline overlay's plan: which axes get coastlines, the level of detail by zoom, lines
+// wrapped across the 0/360 and ±180 seams and clipped to the plot (positions worked out by hand
+// from the axis mapping), and the real GSHHS shorelines: a vertex where the coast is on a map,
+// none inland, no edge along the cut at 180°; bad shapefiles give errors naming the file.
+#include <QTemporaryDir>
+#include <QtTest>
+#include <cmath>
+#include <fstream>
+
+#include "../../render/src/coast_plan.h"
+#include "strata/core/error.h"
+
+using namespace strata;
+using namespace strata::detail;
+
+namespace {
+
+LonLatLine line(std::vector<double> lon, std::vector<double> lat) {
+    LonLatLine l;
+    l.lon = std::move(lon);
+    l.lat = std::move(lat);
+    l.lonMin = *std::min_element(l.lon.begin(), l.lon.end());
+    l.lonMax = *std::max_element(l.lon.begin(), l.lon.end());
+    l.latMin = *std::min_element(l.lat.begin(), l.lat.end());
+    l.latMax = *std::max_element(l.lat.begin(), l.lat.end());
+    return l;
+}
+
+// One pixel per degree: the plot {0, 0, 360, 180} shows `lon0`…`lon0 + 360` and -90…90, so
+// pixel x = lon - lon0, y = lat + 90.
+ViewTransform degreeView(double lon0) { return ViewTransform({0, 0, 360, 180}, {lon0, lon0 + 360, -90, 90}); }
+
+struct AxisWith {
+    Coordinate coordinate;
+    AxisGrid grid;
+    AxisWith(const char* units, const char* standardName = nullptr) {
+        coordinate.name = "c";
+        if (units) coordinate.attrs.set({"units", DType::Char, std::string(units)});
+        if (standardName) coordinate.attrs.set({"standard_name", DType::Char, std::string(standardName)});
+        grid.centres = {0, 1};
+        grid.edges = {-0.5, 0.5, 1.5};
+        grid.coordinate = &coordinate;
+    }
+};
+
+// Equal to a billionth of a pixel (the mapping's divisions round).
+bool near(const std::vector<double>& a, const std::vector<double>& b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (std::abs(a[i] - b[i]) > 1e-9) return false;
+    return true;
+}
+
+std::string gshhsCoarse() { return coastlineDirectory() + "/c/GSHHS_c_L1.shp"; }
+
+} // namespace
+
+class TestCoastPlan : public QObject {
+    Q_OBJECT
+private slots:
+    void onlyLongitudeAcrossLatitudeUp() {
+        AxisWith lon("degrees_east"), lat("degrees_north"), lon2(nullptr, "longitude"), lat2("degree_N"),
+            metres("m");
+        QVERIFY(isLonLatView(lon.grid, lat.grid));
+        QVERIFY(isLonLatView(lon2.grid, lat2.grid));
+        QVERIFY(!isLonLatView(lat.grid, lon.grid)); // transposed: latitude across
+        QVERIFY(!isLonLatView(lon.grid, metres.grid));
+        lon.grid.fromIndices = true;
+        QVERIFY(!isLonLatView(lon.grid, lat.grid));
+    }
+
+    void levelOfDetailByZoom() {
+        std::vector<CoastLevel> levels(3);
+        levels[0].km = 25;                            // c
+        levels[1].km = 5;                             // l
+        levels[2].km = 1;                             // i
+        QCOMPARE(chooseCoastLevel(levels, 1.0), 0);   // 111 km a pixel: the crude one does
+        QCOMPARE(chooseCoastLevel(levels, 0.1), 1);   // 11 km: the 5 km level
+        QCOMPARE(chooseCoastLevel(levels, 0.02), 2);  // 2.2 km: 1 km
+        QCOMPARE(chooseCoastLevel(levels, 0.001), 2); // finer than any: the finest there is
+        QCOMPARE(chooseCoastLevel({}, 1.0), -1);
+    }
+
+    void wrapsAcrossTheSeam() {
+        // A coast at 179°W…170°W: on a 0–360 view one degree a pixel, at x = 181…190.
+        const std::vector<LonLatLine> lines{line({-179, -170}, {0, 10})};
+        auto p = planCoast(lines, degreeView(0), 0);
+        QCOMPARE(p.size(), std::size_t(1));
+        QVERIFY(near(p[0].xy, {181, 90, 190, 100}));
+        // On a −180…180 view, at x = 1…10; on one of 90…450 (across the date line), at
+        // 181 − 90 = 91…100, once.
+        p = planCoast(lines, degreeView(-180), 0);
+        QCOMPARE(p.size(), std::size_t(1));
+        QVERIFY(near(p[0].xy, {1, 90, 10, 100}));
+        p = planCoast(lines, degreeView(90), 0);
+        QCOMPARE(p.size(), std::size_t(1));
+        QVERIFY(near(p[0].xy, {91, 90, 100, 100}));
+    }
+
+    void aLineAcrossGreenwichOnA0To360ViewIsCutAtBothEdges() {
+        // 10°W…10°E on 0…360: its east half at the left edge (x 0…10), its west half at the
+        // right edge (x 350…360), each clipped where it meets the plot (latitude halfway: 5°).
+        const auto p = planCoast({line({-10, 10}, {0, 10})}, degreeView(0), 0);
+        QCOMPARE(p.size(), std::size_t(2));
+        QVERIFY(near(p[0].xy, {0, 95, 10, 100}));
+        QVERIFY(near(p[1].xy, {350, 90, 360, 95}));
+    }
+
+    void clippedToTheVisibleLatitudes() {
+        // Zoomed to 0…40°E, 0…20°N on a 400 × 200 plot (10 pixels a degree): a meridian
+        // line at 20°E from 30°S to 30°N enters at the bottom and leaves at the top.
+        const ViewTransform t({0, 0, 400, 200}, {0, 40, 0, 20});
+        const auto p = planCoast({line({20, 20, 20}, {-30, 0, 30})}, t, 0);
+        QCOMPARE(p.size(), std::size_t(1));
+        QVERIFY(near(p[0].xy, {200, 0, 200, 200}));
+        // Out of sight: nothing.
+        QVERIFY(planCoast({line({100, 110}, {0, 10})}, t, 0).empty());
+    }
+
+    void thinningKeepsEnds() {
+        // Points a tenth of a pixel apart thin to the ends at 0.5 pixels.
+        std::vector<double> lon, lat;
+        for (int i = 0; i <= 20; ++i) {
+            lon.push_back(10 + 0.1 * i);
+            lat.push_back(0);
+        }
+        const auto p = planCoast({line(lon, lat)}, degreeView(0), 0.5);
+        QCOMPARE(p.size(), std::size_t(1));
+        QCOMPARE(p[0].xy.front(), 10.0);
+        QCOMPARE(p[0].xy[p[0].xy.size() - 2], 12.0);
+        QVERIFY(p[0].xy.size() / 2 <= 6); // 0, 0.5, 1, 1.5, 2 pixels and the end at most
+    }
+
+    void gshhsCoastWhereTheMapHasIt() {
+        if (!QFileInfo::exists(QString::fromStdString(gshhsCoarse())))
+            QSKIP("no GSHHS shorelines (python-cartopy-data: scripts/setup.sh installs it)");
+        const auto lines = readCoastShapefile(gshhsCoarse());
+        QVERIFY(lines.size() > 500);
+        // Cape Agulhas, Africa's southern tip, 34.83°S 20.00°E: a vertex of the crude (25 km)
+        // shoreline within 0.3°; none within 5° of 25°N 20°E (the Libyan desert, 700 km from a
+        // coast).
+        double nearCape = 1e9, nearDesert = 1e9;
+        double capeLon = 0, capeLat = 0;
+        for (const LonLatLine& l : lines)
+            for (std::size_t i = 0; i < l.lon.size(); ++i) {
+                const double d = std::hypot(l.lon[i] - 20.0, l.lat[i] + 34.83);
+                if (d < nearCape) {
+                    nearCape = d;
+                    capeLon = l.lon[i];
+                    capeLat = l.lat[i];
+                }
+                nearDesert = std::min(nearDesert, std::hypot(l.lon[i] - 20.0, l.lat[i] - 25.0));
+            }
+        QVERIFY2(nearCape < 0.3, qPrintable(QString::number(nearCape)));
+        QVERIFY2(nearDesert > 5, qPrintable(QString::number(nearDesert)));
+        // That vertex on a 0–360 map one degree a pixel: at (lon, lat + 90), unthinned.
+        const auto p = planCoast(lines, degreeView(0), 0);
+        bool found = false;
+        for (const PixelPolyline& l : p)
+            for (std::size_t i = 0; i + 1 < l.xy.size() && !found; i += 2)
+                found = l.xy[i] == capeLon && l.xy[i + 1] == capeLat + 90;
+        QVERIFY(found);
+        // GSHHS cuts Eurasia at 180° and Antarctica at 0° and 180°, down to the pole: no edge
+        // runs along 180° (x = 180 on this map), and no line reaches the pole (y = 0), where the
+        // cuts down Antarctica would draw lines at x = 0 and 180.
+        for (const PixelPolyline& l : p)
+            for (std::size_t i = 0; i + 1 < l.xy.size(); i += 2) {
+                if (i >= 2) QVERIFY(!(l.xy[i] == 180 && l.xy[i - 2] == 180));
+                QVERIFY(l.xy[i + 1] > 1e-9);
+            }
+    }
+
+    void badShapefilesNameTheFile() {
+        QTemporaryDir dir;
+        const std::string missing = dir.filePath("none.shp").toStdString();
+        try {
+            readCoastShapefile(missing);
+            QFAIL("a missing shapefile was read");
+        } catch (const IoError& e) {
+            QVERIFY2(std::string(e.what()).find(missing) != std::string::npos, e.what());
+        }
+        const std::string bad = dir.filePath("bad.shp").toStdString();
+        for (const char* ext : {".shp", ".shx"}) {
+            std::ofstream f(dir.filePath(QString("bad") + ext).toStdString(), std::ios::binary);
+            f << "this is not a shapefile, only text long enough to look like a header at first sight ....."
+                 "........................................................................";
+        }
+        try {
+            readCoastShapefile(bad);
+            QFAIL("a text file was read as a shapefile");
+        } catch (const IoError& e) {
+            QVERIFY2(std::string(e.what()).find(bad) != std::string::npos, e.what());
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCoastPlan)
+#include "tst_coastplan.moc"
