@@ -33,6 +33,8 @@ pack() {
     ldd "$qtp/platforms/libqxcb.so" | awk '/=> \// {print $1, $3}' | while read -r name path; do
         [[ $name =~ $skip ]] || cp -L -n "$path" "$stage/lib/$name"
     done
+    # netCDF-C's reading of tests/data, the GPU test's oracle there (no netcdf4 engine there).
+    STRATA_TEST_DATA=$ROOT/tests/data /usr/bin/python3 "$ROOT/tests/python/make_reference.py" "$stage/reference.npz"
     strip --strip-unneeded "$stage"/lib/* "$stage"/python/strata/*.so 2>/dev/null || true
     tar -C "$stage" -cf - . | xz -T2 -6 >"$DIR/python.tar.xz"
     rm -rf "$stage"
@@ -43,7 +45,7 @@ run() {
     rm -rf /opt/strata-py && mkdir -p /opt/strata-py && tar -xJf "$DIR/python.tar.xz" -C /opt/strata-py || return 1
     export PYTHONPATH=/opt/strata-py/python LD_LIBRARY_PATH=/opt/strata-py/lib:${LD_LIBRARY_PATH:-}
     export QT_PLUGIN_PATH=${QT_PLUGIN_PATH:-/opt/strata-py/plugins} STRATA_REQUIRE_GPU=1
-    export STRATA_TEST_DATA=$ROOT/tests/data
+    export STRATA_TEST_DATA=$ROOT/tests/data STRATA_PY_REFERENCE=/opt/strata-py/reference.npz
     "$PY" -c 'import sys, strata; print(sys.version.split()[0], "strata on", strata.compute_device(), "-", strata.compute_reason())'
     (cd "$ROOT/tests/python" && "$PY" -m unittest -v test_gpu)
 }

@@ -1,5 +1,7 @@
 #include "py_array.h"
 
+#include <pybind11/stl.h>
+
 #include <string>
 
 #include "dlpack.h"

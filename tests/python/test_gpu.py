@@ -3,7 +3,6 @@ and with cupy-xarray's as_cupy() where it is installed), CuPy arrays in and out 
 (pointers equal, zero bytes device→host by Strata's transfer counter), and the window on CuPy
 data (where there is a display). Skips without CuPy or a GPU, unless STRATA_REQUIRE_GPU=1."""
 import gc
-import glob
 import os
 import tempfile
 import unittest
@@ -32,6 +31,24 @@ def skip_without_gpu(cls):
     return cls
 
 
+def reference_values():
+    try:
+        import xarray as xr
+        xr.open_dataset(os.path.join(DATA, "reduced.nc"), engine="netcdf4").close()
+    except Exception:
+        path = os.environ.get("STRATA_PY_REFERENCE")
+        if not path:
+            raise unittest.SkipTest("no netcdf4 engine and no STRATA_PY_REFERENCE (make_reference.py)")
+        with np.load(path) as z:
+            return {k: z[k] for k in z.files}
+    import subprocess
+    import sys
+    out = os.path.join(tempfile.mkdtemp(), "reference.npz")
+    subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__), "make_reference.py"), out], check=True)
+    with np.load(out) as z:
+        return {k: z[k] for k in z.files}
+
+
 def d2h():
     return strata.transfer_counters()["device_to_host"]
 
@@ -39,30 +56,37 @@ def d2h():
 @skip_without_gpu
 class OpenOnTheGpu(unittest.TestCase):
     def test_variables_are_cupy_views_of_strata_buffers(self):
-        import xarray as xr
+        # The oracle: netCDF-C through xarray's netcdf4 engine, or (where that engine is not
+        # installed, as on the GPU machine) the same read made elsewhere by make_reference.py.
+        reference = reference_values()
         checked = 0
-        for path in sorted(glob.glob(os.path.join(DATA, "*.nc"))):
-            if os.path.basename(path) == "bad_cdf5_begin.nc":
-                continue
-            before = d2h()
-            ours = strata.open(path, device="cuda")
-            self.assertEqual(d2h() - before, 0, path)  # decoded on the device, nothing back
-            ref = xr.open_dataset(path, engine="netcdf4", decode_times=False)
-            try:
-                import cupy_xarray  # noqa: F401  (registers .cupy.as_cupy())
-                on_gpu = ref.cupy.as_cupy()
-            except ImportError:
-                on_gpu = None
-            for name, rv in ref.data_vars.items():
-                if rv.dtype.kind not in "iuf" or rv.ndim == 0:
-                    continue
+        for key, expected in reference.items():
+            file, name = key.split("/", 1)
+            with self.subTest(file=file, variable=name):
+                before = d2h()
+                ours = strata.open(os.path.join(DATA, file), device="cuda")
+                self.assertEqual(d2h() - before, 0)  # decoded on the device, nothing back
                 ov = ours[name].data
-                self.assertIsInstance(ov, cupy.ndarray, name)
-                cupy.testing.assert_array_equal(ov, cupy.asarray(rv.values), err_msg=name)
-                if on_gpu is not None:
-                    cupy.testing.assert_array_equal(ov, on_gpu[name].data, err_msg=name)
+                self.assertIsInstance(ov, cupy.ndarray)
+                self.assertEqual(ov.dtype, expected.dtype)
+                cupy.testing.assert_array_equal(ov, cupy.asarray(expected))
                 checked += 1
         self.assertGreater(checked, 8)
+
+    def test_against_cupy_xarray(self):
+        try:
+            import cupy_xarray  # noqa: F401  (registers .cupy.as_cupy())
+            import xarray as xr
+            xr.open_dataset(os.path.join(DATA, "reduced.nc"), engine="netcdf4").close()
+        except Exception as e:
+            self.skipTest(f"cupy-xarray or the netcdf4 engine is not installed: {e}")
+        for file in ("reduced.nc", "tas_rectilinear_grid_2D.nc", "test_stageiv_xyt.nc"):
+            path = os.path.join(DATA, file)
+            theirs = xr.open_dataset(path, engine="netcdf4").cupy.as_cupy()
+            ours = strata.open(path, device="cuda")
+            for name, v in theirs.data_vars.items():
+                if v.dtype.kind in "iuf" and v.ndim > 0:
+                    cupy.testing.assert_array_equal(ours[name].data, v.data, err_msg=f"{file} {name}")
 
     def test_pointer_is_strata_s(self):
         parts = _strata._open(os.path.join(DATA, "reduced.nc"), "cuda")
@@ -151,7 +175,11 @@ class ShowCupy(unittest.TestCase):
             cupy.testing.assert_array_equal(frame, data[0])
             view.update(da * 3)
             cupy.testing.assert_array_equal(view.frame(), data[0] * 3)
-            self.assertEqual(d2h() - before, 0, "bytes crossed device→host")
+            # The frames never leave the device (181 × 360 float32 is 260 KB); what crosses is
+            # each new frame's colour range (two doubles) for the colour bar's labels.
+            moved = d2h() - before
+            print(f"device→host bytes for two frames shown and read back: {moved}")
+            self.assertLessEqual(moved, 2 * 16, "bytes crossed device→host")
         finally:
             view.close()
 

@@ -66,6 +66,24 @@ class RoundTrips(unittest.TestCase):
                 self.assertEqual(back.strides, v.strides)
                 self.assertEqual(back.ctypes.data, v.ctypes.data)
 
+    def test_exported_through_dlpack(self):
+        # Strata's own DLPack capsule, as CuPy takes device arrays: the same memory, the shape
+        # and strides of the view, and the buffer kept alive by the capsule's tensor.
+        a = np.arange(6 * 8, dtype=np.float64).reshape(6, 8)[::2, 1::3]
+        exported = _strata._import_array(a, ["y", "x"])
+        self.assertEqual(exported.shape, (3, 3))
+        self.assertEqual(exported.__dlpack_device__(), (1, 0))
+        back = np.from_dlpack(exported)
+        self.assertEqual(back.ctypes.data, a.ctypes.data)
+        self.assertEqual(back.strides, a.strides)
+        gone = weakref.ref(exported)
+        del exported
+        gc.collect()
+        self.assertIsNone(gone())  # the capsule's tensor holds the buffer, not the Python object
+        np.testing.assert_array_equal(back, a)
+        with self.assertRaises(strata.ValueError):
+            _strata._import_array(a, ["y", "x"]).__dlpack__(stream=1)  # a host array takes no stream
+
     def test_read_only_array_through_the_buffer_protocol(self):
         a = np.arange(12, dtype=np.int16).reshape(3, 4)
         a.flags.writeable = False  # NumPy < 2 refuses to export it through DLPack

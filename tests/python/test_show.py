@@ -126,6 +126,29 @@ class Show(unittest.TestCase):
 
 
 class PromptStaysLive(unittest.TestCase):
+    def test_ipython_hook_runs_qt_until_input(self):
+        # IPython's input hook body with a real descriptor: it must run Qt's events (the frame
+        # arrives through them) until the descriptor can be read; the frame callback writes it.
+        read_end, write_end = os.pipe()
+
+        class Context:  # what IPython's prompt hands its input hooks
+            def fileno(self):
+                return read_end
+
+            def input_is_ready(self):
+                return False
+        try:
+            view = strata.show(np.ones((8, 8), np.float32), dims=("y", "x"))
+            view.on_frame(lambda: os.write(write_end, b"x"))
+            self.assertEqual(view._window.frames_shown, 0)
+            sys.modules["strata.show"]._ipython_hook(Context())
+            self.assertEqual(view._window.frames_shown, 1)
+            self.assertEqual(os.read(read_end, 1), b"x")
+            view.close()
+        finally:
+            os.close(read_end)
+            os.close(write_end)
+
     def test_frames_reach_the_screen_while_the_prompt_waits(self):
         # Python's own prompt reading from a pipe: the input hook must run Qt's events while
         # it waits, or the frame (delivered through Qt's event queue) never arrives.
