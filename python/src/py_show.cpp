@@ -162,6 +162,11 @@ public:
         onFrame_.reset();
     }
 
+    // Closes the window from Qt's event loop (as the user's close would), not from here.
+    void closeLater() {
+        if (window_) QMetaObject::invokeMethod(window_, &QWidget::close, Qt::QueuedConnection);
+    }
+
     void waitClosed() {
         while (isOpen()) {
             QEventLoop loop;
@@ -227,6 +232,7 @@ void bindShow(::py::module_& m) {
         .def_property_readonly("frames_shown", &Window::framesShown)
         .def("set_on_frame", &Window::setOnFrame, ::py::arg("callback"))
         .def("close", &Window::close, ::py::call_guard<::py::gil_scoped_release>())
+        .def("close_later", &Window::closeLater)
         .def("wait_closed", &Window::waitClosed);
     m.def(
         "_pump_until_readable",

@@ -119,6 +119,16 @@ class Show(unittest.TestCase):
         gc.collect()
         self.assertIsNone(gone(), "still held after the window closed")
 
+    def test_wait_closed_returns_when_the_window_closes(self):
+        # block=True is wait_closed(): it runs the window until it closes (here, from Qt's
+        # event loop after the first frame, as a user's close would come).
+        view = strata.show(np.ones((6, 6), np.float32), dims=("y", "x"))
+        view.on_frame(lambda: view._window.close_later())
+        self.assertTrue(view.is_open)
+        view.wait_closed()
+        self.assertFalse(view.is_open)
+        self.assertEqual(view._window.frames_shown, 1)
+
     def test_unsupported_dtype_is_refused(self):
         with self.assertRaises(strata.ValueError) as cm:
             strata.show(np.zeros((4, 4), np.float16), dims=("y", "x"))
