@@ -68,6 +68,9 @@ public:
         initialView_ = std::move(resolve);
     }
     bool opening() const;
+    // Shows a Dataset held in memory (its path empty), titled `title`: `variable`, or the first
+    // numeric one; a newer one of the same shape keeps the view (main_window_memory.cpp).
+    void showDataset(std::shared_ptr<const Dataset> ds, const QString& title, const QString& variable = {});
 
     // Shows `variablePath` of the open file with its default view (or its last one).
     void showVariable(const QString& variablePath);

@@ -33,7 +33,7 @@ Colouring MainWindow::colouringFor(const std::string& variable) const {
 }
 
 void MainWindow::rememberColouring() {
-    if (!ds_ || spec_.variable.empty()) return;
+    if (!ds_ || ds_->path.empty() || spec_.variable.empty()) return;
     QSettings().setValue(colouringKey(ds_->path, spec_.variable),
                          QJsonDocument(toJson(spec_.colouring)).toJson(QJsonDocument::Compact));
 }

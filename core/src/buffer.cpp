@@ -199,7 +199,26 @@ Buffer::Buffer(std::size_t bytes, Device device, Stream stream, HostMemory host)
 #endif
 }
 
+Buffer Buffer::borrow(void* data, std::size_t bytes, Device device, Stream stream,
+                      std::shared_ptr<const void> owner) {
+    STRATA_EXPECTS(owner != nullptr, ValueError, "a borrowed Buffer needs an owner to keep its memory alive");
+    STRATA_EXPECTS(data != nullptr || bytes == 0, ValueError,
+                   "a borrowed Buffer of " + std::to_string(bytes) + " bytes has no address");
+    Buffer b;
+    b.data_ = data;
+    b.size_ = bytes;
+    b.device_ = device;
+    b.stream_ = device.isHost() ? Stream::host() : stream;
+    b.owner_ = std::move(owner);
+    return b;
+}
+
 void Buffer::release() noexcept {
+    if (owner_) { // borrowed: the owner frees the memory when the last reference goes
+        owner_.reset();
+        data_ = nullptr;
+        return;
+    }
     if (!data_) return;
     if (device_.isHost()) {
         detail::countHostAllocation(-static_cast<std::int64_t>(size_));
@@ -223,7 +242,8 @@ void Buffer::release() noexcept {
 Buffer::~Buffer() { release(); }
 
 Buffer::Buffer(Buffer&& o) noexcept
-    : data_(o.data_), size_(o.size_), device_(o.device_), stream_(o.stream_), pinned_(o.pinned_) {
+    : data_(o.data_), size_(o.size_), device_(o.device_), stream_(o.stream_), pinned_(o.pinned_),
+      owner_(std::move(o.owner_)) {
     o.data_ = nullptr;
     o.size_ = 0;
 }
@@ -236,6 +256,7 @@ Buffer& Buffer::operator=(Buffer&& o) noexcept {
         device_ = o.device_;
         stream_ = o.stream_;
         pinned_ = o.pinned_;
+        owner_ = std::move(o.owner_);
         o.data_ = nullptr;
         o.size_ = 0;
     }

@@ -2,6 +2,7 @@
 // Buffer owns bytes on one device. It is move-only: copyTo() is the only way across devices
 // and the only deep copy, and it counts the bytes it moves (see transfer.h).
 #include <cstddef>
+#include <memory>
 
 #include "strata/core/device.h"
 #include "strata/core/stream.h"
@@ -23,6 +24,13 @@ public:
     Buffer(const Buffer&) = delete;
     Buffer& operator=(const Buffer&) = delete;
 
+    // A Buffer that borrows `bytes` at `data` on `device` (memory another library owns, e.g. an
+    // array imported through DLPack): nothing is allocated, counted or freed here; `owner` is
+    // kept alive until this Buffer is destroyed, then released. `stream` orders work on it.
+    static Buffer borrow(void* data, std::size_t bytes, Device device, Stream stream,
+                         std::shared_ptr<const void> owner);
+    bool isBorrowed() const { return owner_ != nullptr; }
+
     void* data() { return data_; }
     const void* data() const { return data_; }
     std::size_t size() const { return size_; }
@@ -41,6 +49,7 @@ private:
     Device device_ = Device::host();
     Stream stream_ = Stream::host();
     bool pinned_ = false;
+    std::shared_ptr<const void> owner_; // set when borrowed: what keeps the memory alive
 };
 
 // Copies `bytes` between two allocations (any devices), ordered on `stream`, counted like

@@ -1,0 +1,210 @@
+#include "py_dataset.h"
+
+#include <pybind11/stl.h>
+
+#include <cmath>
+#include <map>
+#include <string>
+
+#include "py_array.h"
+#include "py_import.h"
+#include "strata/core/error.h"
+#include "strata/core/runtime.h"
+#include "strata/io/netcdf.h"
+
+namespace py = pybind11;
+
+namespace strata::py {
+namespace {
+
+Device parseDevice(const std::string& text) {
+    if (text == "cpu" || text == "host") return Device::host();
+    if (text == "cuda" || text.rfind("cuda:", 0) == 0) {
+        const ComputeInfo& info = computeInfo();
+        STRATA_EXPECTS(info.device.isCuda(), ValueError,
+                       "device '" + text + "' asked for, but Strata computes on the CPU (" + info.reason +
+                           ")");
+        if (text == "cuda") return info.device;
+        const Device d = Device::cuda(std::stoi(text.substr(5)));
+        STRATA_EXPECTS(d.ordinal >= 0 && d.ordinal < cudaDeviceCount(), ValueError,
+                       "device '" + text + "': there are " + std::to_string(cudaDeviceCount()) +
+                           " CUDA devices");
+        return d;
+    }
+    STRATA_FAIL(ValueError, "device '" + text + "' is not understood (use \"cuda\", \"cuda:N\" or \"cpu\")");
+}
+
+::py::dict exportCoordinate(const Coordinate& c) {
+    ::py::dict d;
+    d["name"] = c.name;
+    d["dims"] = c.dims;
+    d["shape"] = c.shape;
+    d["values"] = c.values;
+    d["dtype"] = std::string(name(c.dtype));
+    d["attrs"] = exportAttributes(c.attrs);
+    if (c.time) {
+        std::vector<std::string> iso;
+        iso.reserve(c.time->dates.size());
+        for (const DateTime& t : c.time->dates) iso.push_back(t.iso());
+        ::py::dict t;
+        t["iso"] = iso;
+        t["calendar"] = std::string(name(c.time->calendar));
+        d["time"] = t;
+    } else {
+        d["time"] = ::py::none();
+    }
+    d["problem"] = c.problem;
+    return d;
+}
+
+// Reads every numeric data variable of `path` whole onto `device` (decoded as Strata decodes:
+// masked → NaN, unpacked), with the coordinates on the host.
+::py::dict openParts(const std::string& path, const std::string& deviceText) {
+    const Device device = parseDevice(deviceText);
+    OpenNotes notes;
+    Dataset ds;
+    {
+        ::py::gil_scoped_release nogil;
+        ds = openDataset(path, notes);
+    }
+    const Stream stream = device.isCuda() ? defaultStream(device) : Stream::host();
+    ::py::list variables;
+    for (const std::string& n : ds.dataVariables()) {
+        const Variable* v = ds.findVariable(n);
+        if (!v || !isNumeric(v->dtype())) {
+            notes.lines.push_back(path + ": variable '" + n + "' (" +
+                                  std::string(name(v ? v->dtype() : DType::Char)) +
+                                  ") is kept as metadata only");
+            continue;
+        }
+        Variable loaded;
+        {
+            ::py::gil_scoped_release nogil;
+            loaded = v->load(device, stream);
+        }
+        ::py::dict d;
+        d["name"] = n;
+        d["dims"] = loaded.dims();
+        d["attrs"] = exportAttributes(v->attrs());
+        d["array"] = ExportedArray::of(loaded, path + ": variable '" + n + "'");
+        variables.append(d);
+    }
+    ::py::list coords;
+    for (const Coordinate& c : ds.coords) coords.append(exportCoordinate(c));
+    ::py::dict out;
+    out["path"] = ds.path;
+    out["format"] = ds.format;
+    out["attrs"] = exportAttributes(ds.attrs);
+    out["variables"] = variables;
+    out["coords"] = coords;
+    out["notes"] = notes.lines;
+    return out;
+}
+
+bool mentionsSince(const std::string& units) { return units.find(" since ") != std::string::npos; }
+
+Coordinate importCoordinate(const ::py::dict& d, const std::string& context) {
+    Coordinate c;
+    c.name = d["name"].cast<std::string>();
+    c.dims = d["dims"].cast<std::vector<std::string>>();
+    c.shape = d["shape"].cast<std::vector<std::int64_t>>();
+    c.values = d["values"].cast<std::vector<double>>();
+    c.attrs = importAttributes(d["attrs"]);
+    const std::string dt = d["dtype"].cast<std::string>();
+    for (DType t : {DType::Int8, DType::UInt8, DType::Int16, DType::UInt16, DType::Int32, DType::UInt32,
+                    DType::Int64, DType::UInt64, DType::Float32, DType::Float64})
+        if (dt == name(t)) c.dtype = t;
+    std::int64_t n = 1;
+    for (auto s : c.shape) n *= s;
+    STRATA_EXPECTS(n == static_cast<std::int64_t>(c.values.size()) && c.dims.size() == c.shape.size(),
+                   ValueError,
+                   context + ": coordinate '" + c.name + "' has " + std::to_string(c.values.size()) +
+                       " values for its shape");
+    if (auto units = c.attrs.text("units"); units && mentionsSince(*units)) {
+        try {
+            TimeAxis axis;
+            axis.units = parseTimeUnits(*units);
+            axis.calendar = parseCalendar(c.attrs.text("calendar").value_or("standard"));
+            for (double v : c.values) {
+                STRATA_EXPECTS(!std::isnan(v), DecodeError, "a time value is missing (NaT)");
+                axis.dates.push_back(decodeTime(v, axis.units, axis.calendar));
+            }
+            c.time = std::move(axis);
+        } catch (const DecodeError& e) {
+            c.problem = context + ": coordinate '" + c.name + "': " + e.what();
+        }
+    }
+    return c;
+}
+
+// A Dataset in memory from Python's parts: variables [(name, dims, array, attrs)], coords
+// [dict as exportCoordinate makes], global attrs. No data are copied.
+HeldDataset makeDataset(const ::py::list& variables, const ::py::list& coords, const ::py::dict& attrs,
+                        const std::string& title) {
+    auto ds = std::make_shared<Dataset>();
+    ds->group = "/";
+    ds->format = "in memory";
+    ds->attrs = importAttributes(attrs);
+    std::map<std::string, std::int64_t> lengths;
+    std::vector<std::string> order;
+    auto noteDims = [&](const std::vector<std::string>& dims, const Shape& shape, const std::string& who) {
+        for (std::size_t i = 0; i < dims.size(); ++i) {
+            auto [it, fresh] = lengths.emplace(dims[i], shape[i]);
+            if (fresh) order.push_back(dims[i]);
+            STRATA_EXPECTS(it->second == shape[i], ValueError,
+                           title + ": " + who + " has dim '" + dims[i] + "' of length " +
+                               std::to_string(shape[i]) + ", elsewhere " + std::to_string(it->second));
+        }
+    };
+    for (auto item : variables) {
+        auto t = item.cast<::py::tuple>();
+        const auto n = t[0].cast<std::string>();
+        const std::string context = title + ": variable '" + n + "'";
+        Variable v =
+            importVariable(t[2], t[1].cast<std::vector<std::string>>(), importAttributes(t[3]), context);
+        noteDims(v.dims(), v.shape(), "variable '" + n + "'");
+        ds->variables.emplace_back(n, std::move(v));
+    }
+    for (auto item : coords) {
+        Coordinate c = importCoordinate(item.cast<::py::dict>(), title);
+        noteDims(c.dims, c.shape, "coordinate '" + c.name + "'");
+        ds->coords.set(std::move(c));
+    }
+    for (const std::string& d : order) ds->dims.push_back({d, lengths[d], false});
+    return HeldDataset{std::move(ds)};
+}
+
+} // namespace
+
+::py::list exportAttributes(const Attributes& attrs) {
+    ::py::list out;
+    for (const Attribute& a : attrs) {
+        ::py::object value;
+        if (a.isText())
+            value = ::py::str(std::get<std::string>(a.value));
+        else
+            std::visit([&](const auto& v) { value = ::py::cast(v); }, a.value);
+        out.append(::py::make_tuple(a.name, std::string(name(a.type)), value));
+    }
+    return out;
+}
+
+void bindDatasets(::py::module_& m) {
+    ::py::class_<HeldDataset>(m, "_Dataset", "A Strata Dataset held in memory")
+        .def_property_readonly("summary", [](const HeldDataset& h) { return h.dataset->summary(); })
+        .def_property_readonly("data_vars", [](const HeldDataset& h) { return h.dataset->dataVariables(); });
+    m.def("_open", &openParts, ::py::arg("path"), ::py::arg("device"),
+          "Reads a file's numeric variables whole onto a device; the parts of a Dataset.");
+    m.def("_make_dataset", &makeDataset, ::py::arg("variables"), ::py::arg("coords"), ::py::arg("attrs"),
+          ::py::arg("title"));
+    m.def(
+        "_import_array",
+        [](::py::handle array, std::vector<std::string> dims) {
+            Variable v = importVariable(array, std::move(dims), {}, "array");
+            return ExportedArray::of(v, "array");
+        },
+        ::py::arg("array"), ::py::arg("dims"),
+        "The array as Strata takes it (borrowed, no copy), exported again: for tests.");
+}
+
+} // namespace strata::py

@@ -1,0 +1,257 @@
+#include "py_show.h"
+
+#include <QApplication>
+#include <QEventLoop>
+#include <QLabel>
+#include <QPointer>
+#include <QSocketNotifier>
+#include <QSurfaceFormat>
+#include <QTimer>
+#include <cstdlib>
+
+#include "main_window.h"
+#include "py_array.h"
+#include "py_dataset.h"
+#include "slice_panel.h"
+#include "strata/core/error.h"
+#include "strata/render/vtk_views.h"
+
+namespace py = pybind11;
+
+namespace strata::py {
+namespace {
+
+// The one QApplication: Qt's own if there is one, else ours (made once, never destroyed: the
+// interpreter may still hold windows at exit).
+void ensureApplication() {
+    if (QCoreApplication::instance()) {
+        STRATA_EXPECTS(qobject_cast<QApplication*>(QCoreApplication::instance()), ValueError,
+                       "a QCoreApplication without widgets runs in this process: the Strata window needs a "
+                       "QApplication");
+        return;
+    }
+    STRATA_EXPECTS(std::getenv("DISPLAY") || std::getenv("WAYLAND_DISPLAY") || std::getenv("QT_QPA_PLATFORM"),
+                   ValueError, "no display to open the Strata window on (DISPLAY is not set)");
+    QSurfaceFormat::setDefaultFormat(glSurfaceFormat());
+    if (!qEnvironmentVariableIsSet("QT_QPA_UPDATE_IDLE_TIME")) qputenv("QT_QPA_UPDATE_IDLE_TIME", "0");
+    static int argc = 1;
+    static char name[] = "strata";
+    static char* argv[] = {name, nullptr};
+    auto* app = new QApplication(argc, argv);
+    QApplication::setOrganizationName("Strata");
+    QApplication::setApplicationName("Strata");
+    app->setQuitOnLastWindowClosed(false); // Python, not the last window, ends the process
+}
+
+// Runs Qt's events until `fd` can be read (Python's input is ready): the input hook's body.
+void pumpUntilReadable(int fd) {
+    if (!QCoreApplication::instance()) return;
+    QEventLoop loop;
+    QSocketNotifier ready(fd, QSocketNotifier::Read);
+    QObject::connect(&ready, &QSocketNotifier::activated, &loop, &QEventLoop::quit);
+    loop.exec();
+}
+
+int pyosInputHook() { // PyOS_InputHook: called without the GIL while the REPL waits on stdin
+    pumpUntilReadable(0);
+    return 0;
+}
+
+class Window {
+public:
+    Window(const HeldDataset& ds, const std::string& title, const std::string& variable) {
+        ensureApplication();
+        window_ = new app::MainWindow;
+        window_->setAttribute(Qt::WA_DeleteOnClose);
+        frameConnection_ = QObject::connect(window_, &app::MainWindow::frameShown, [this] {
+            ++shown_;
+            if (onFrame_) {
+                ::py::gil_scoped_acquire gil;
+                try {
+                    (*onFrame_)();
+                } catch (::py::error_already_set& e) {
+                    e.discard_as_unraisable("strata.View.on_frame callback");
+                }
+            }
+        });
+        window_->show();
+        show(ds, title, variable);
+    }
+
+    void show(const HeldDataset& ds, const std::string& title, const std::string& variable) {
+        alive();
+        held_ = ds.dataset; // the arrays shown stay alive while the window shows them
+        wanted_ = shown_ + 1;
+        window_->showDataset(ds.dataset, QString::fromStdString(title), QString::fromStdString(variable));
+    }
+
+    bool isOpen() const { return !window_.isNull() && window_->isVisible(); }
+
+    // Pumps events until the frame of the view last asked for is on the screen; throws with the
+    // window's message when the view cannot be shown.
+    void waitFrame(double timeoutS) {
+        alive();
+        if (shown_ >= wanted_) return;
+        QEventLoop loop;
+        auto c1 = QObject::connect(window_, &app::MainWindow::frameShown, &loop, [&] {
+            if (shown_ >= wanted_) loop.quit();
+        });
+        auto c2 = QObject::connect(window_, &QObject::destroyed, &loop, &QEventLoop::quit);
+        QTimer limit;
+        limit.setSingleShot(true);
+        QObject::connect(&limit, &QTimer::timeout, &loop, &QEventLoop::quit);
+        limit.start(static_cast<int>(timeoutS * 1000));
+        // Errors are shown in the status bar; a dataset that cannot be shown never gets a frame.
+        QTimer poll;
+        QObject::connect(&poll, &QTimer::timeout, &loop, [&] {
+            if (window_ && !window_->lastError().isEmpty() && shown_ < wanted_) loop.quit();
+        });
+        poll.start(50);
+        {
+            ::py::gil_scoped_release nogil;
+            loop.exec();
+        }
+        QObject::disconnect(c1);
+        QObject::disconnect(c2);
+        alive();
+        if (shown_ < wanted_) {
+            const QString error = window_->lastError();
+            STRATA_EXPECTS(error.isEmpty(), ValueError, "the view cannot be shown: " + error.toStdString());
+            STRATA_FAIL(ValueError, "no frame on the screen after " + std::to_string(timeoutS) + " s");
+        }
+    }
+
+    ExportedArray frame(double timeoutS) {
+        waitFrame(timeoutS);
+        const DataArray& f = window_->shownFrame();
+        return ExportedArray::of(f.variable(), "the frame shown");
+    }
+
+    ::py::dict view() const {
+        alive();
+        const ViewSpec& s = window_->view();
+        ::py::dict d;
+        d["variable"] = s.variable;
+        d["x"] = s.xDim;
+        d["y"] = s.yDim;
+        return d;
+    }
+
+    // The decoded value the slider of `dim` shows ("2005-01-16"), and the window's title.
+    std::string sliceLabel(const std::string& dim) const {
+        alive();
+        QLabel* l = window_->slicePanel()->valueLabel(QString::fromStdString(dim));
+        STRATA_EXPECTS(l, ValueError, "no slider for dim '" + dim + "'");
+        return l->text().toStdString();
+    }
+    std::string title() const {
+        alive();
+        return window_->windowTitle().toStdString();
+    }
+
+    std::string frameName() const {
+        alive();
+        return window_->shownFrame().name();
+    }
+
+    void close() {
+        if (window_) window_->close();
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete); // WA_DeleteOnClose
+        held_.reset();
+        ::py::gil_scoped_acquire gil; // called without it
+        onFrame_.reset();
+    }
+
+    // Closes the window from Qt's event loop (as the user's close would), not from here.
+    void closeLater() {
+        if (window_) QMetaObject::invokeMethod(window_, &QWidget::close, Qt::QueuedConnection);
+    }
+
+    void waitClosed() {
+        while (isOpen()) {
+            QEventLoop loop;
+            QObject::connect(window_, &QObject::destroyed, &loop, &QEventLoop::quit);
+            QTimer check; // a window hidden rather than destroyed
+            QObject::connect(&check, &QTimer::timeout, &loop, [&] {
+                if (!isOpen()) loop.quit();
+            });
+            check.start(100);
+            ::py::gil_scoped_release nogil;
+            loop.exec();
+            if (PyErr_CheckSignals() != 0) throw ::py::error_already_set();
+        }
+        held_.reset();
+    }
+
+    std::uint64_t framesShown() const { return shown_; }
+
+    // Called (with the GIL) after each frame is on the screen; None: no call.
+    void setOnFrame(::py::object f) {
+        if (f.is_none())
+            onFrame_.reset();
+        else
+            onFrame_ = std::make_shared<::py::object>(std::move(f));
+    }
+
+    // The window stays open (it holds its own Dataset) when Python drops its handle.
+    ~Window() {
+        QObject::disconnect(frameConnection_);
+        ::py::gil_scoped_acquire gil;
+        onFrame_.reset();
+    }
+    Window(const Window&) = delete;
+    Window& operator=(const Window&) = delete;
+
+private:
+    void alive() const { STRATA_EXPECTS(!window_.isNull(), ValueError, "the Strata window was closed"); }
+
+    QPointer<app::MainWindow> window_;
+    std::shared_ptr<const Dataset> held_;
+    std::shared_ptr<::py::object> onFrame_;
+    QMetaObject::Connection frameConnection_;
+    std::uint64_t shown_ = 0, wanted_ = 0;
+};
+
+} // namespace
+
+void bindShow(::py::module_& m) {
+    ::py::class_<Window>(m, "_Window")
+        // Without the GIL where Qt may wait on the frame workers, which may drop the last view
+        // of a borrowed array (and take the GIL to release its producer).
+        .def(::py::init<const HeldDataset&, const std::string&, const std::string&>(), ::py::arg("dataset"),
+             ::py::arg("title"), ::py::arg("variable"), ::py::call_guard<::py::gil_scoped_release>())
+        .def("show", &Window::show, ::py::arg("dataset"), ::py::arg("title"), ::py::arg("variable"),
+             ::py::call_guard<::py::gil_scoped_release>())
+        .def("frame", &Window::frame, ::py::arg("timeout") = 60.0)
+        .def("wait_frame", &Window::waitFrame, ::py::arg("timeout") = 60.0)
+        .def_property_readonly("view", &Window::view)
+        .def_property_readonly("frame_name", &Window::frameName)
+        .def_property_readonly("title", &Window::title)
+        .def("slice_label", &Window::sliceLabel, ::py::arg("dim"))
+        .def_property_readonly("is_open", &Window::isOpen)
+        .def_property_readonly("frames_shown", &Window::framesShown)
+        .def("set_on_frame", &Window::setOnFrame, ::py::arg("callback"))
+        .def("close", &Window::close, ::py::call_guard<::py::gil_scoped_release>())
+        .def("close_later", &Window::closeLater)
+        .def("wait_closed", &Window::waitClosed);
+    m.def(
+        "_pump_until_readable",
+        [](int fd) {
+            ::py::gil_scoped_release nogil;
+            pumpUntilReadable(fd);
+        },
+        ::py::arg("fd"), "Runs Qt's events until `fd` can be read: the body of an input hook.");
+    m.def("_process_events", [] {
+        ::py::gil_scoped_release nogil;
+        if (QCoreApplication::instance()) QCoreApplication::processEvents();
+    });
+    m.def(
+        "_install_pyos_input_hook",
+        [] {
+            if (!PyOS_InputHook) PyOS_InputHook = pyosInputHook;
+            return PyOS_InputHook == pyosInputHook;
+        },
+        "Keeps the window live while Python's own prompt waits (not IPython's: see strata.show)");
+}
+
+} // namespace strata::py

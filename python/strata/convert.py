@@ -1,0 +1,176 @@
+"""Between Strata's parts and xarray: a file read by Strata as an xarray Dataset (variables
+as zero-copy views of Strata's buffers, coordinates on the host), and xarray objects (or bare
+arrays) as a Strata Dataset held in memory."""
+import builtins
+import re
+
+import numpy as np
+
+from . import _strata
+
+# CF attributes xarray moves to .encoding when it decodes (Strata decodes them the same way).
+_ENCODING = ("_FillValue", "missing_value", "scale_factor", "add_offset", "coordinates")
+_STRATA_DTYPES = ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
+                  "float32", "float64")
+
+
+def as_array(exported):
+    """A Strata array as NumPy (host) or CuPy (CUDA), sharing its memory."""
+    if exported.device == "host":
+        return np.asarray(exported)
+    import cupy
+    return cupy.from_dlpack(exported)
+
+
+def _attr_value(dtype, value):
+    if dtype in ("char", "str"):
+        return value
+    arr = np.asarray(value, dtype=dtype)
+    return arr[0] if arr.size == 1 else arr
+
+
+def _attrs(items, encoding=None, move=()):
+    attrs = {}
+    for name, dtype, value in items:
+        v = _attr_value(dtype, value)
+        if name in move and encoding is not None:
+            encoding[name] = v
+        else:
+            attrs[name] = v
+    return attrs
+
+
+_ISO = re.compile(r"^(-?\d+)-(\d+)-(\d+)(?:T(\d+):(\d+):(\d+(?:\.\d*)?))?$")
+
+
+def _dates(iso, calendar):
+    """Dates as xarray decodes them: datetime64[ns] for the standard calendars when they fit,
+    else cftime objects."""
+    if calendar in ("standard", "proleptic_gregorian"):
+        try:
+            values = np.array(iso, dtype="datetime64[ns]")
+            first = min(iso) if iso else "1970"
+            if calendar == "proleptic_gregorian" or first >= "1582-10-15":
+                return values
+        except (builtins.ValueError, OverflowError):
+            pass
+    import cftime
+    out = []
+    for text in iso:
+        m = _ISO.match(text)
+        y, mo, d = int(m.group(1)), int(m.group(2)), int(m.group(3))
+        h = int(m.group(4) or 0)
+        mi = int(m.group(5) or 0)
+        s = float(m.group(6) or 0)
+        out.append(cftime.datetime(y, mo, d, h, mi, int(s), int(round((s - int(s)) * 1e6)),
+                                   calendar=calendar, has_year_zero=None))
+    return np.array(out, dtype=object)
+
+
+def _coordinate(c):
+    import xarray as xr
+    encoding = {}
+    move = _ENCODING + (("units", "calendar") if c["time"] is not None else ())
+    attrs = _attrs(c["attrs"], encoding, move)
+    if c["time"] is not None:
+        values = _dates(c["time"]["iso"], c["time"]["calendar"])
+    else:
+        values = np.asarray(c["values"], dtype=np.float64).astype(c["dtype"])
+    return xr.Variable(c["dims"], values.reshape(c["shape"]), attrs, encoding=encoding)
+
+
+def _to_xarray(parts):
+    import xarray as xr
+    coords = {c["name"]: _coordinate(c) for c in parts["coords"]}
+    data_vars = {}
+    for v in parts["variables"]:
+        if v["name"] in coords:
+            continue
+        encoding = {}
+        attrs = _attrs(v["attrs"], encoding, _ENCODING)
+        data_vars[v["name"]] = xr.Variable(v["dims"], as_array(v["array"]), attrs, encoding=encoding)
+    ds = xr.Dataset(data_vars, coords, attrs=_attrs(parts["attrs"]))
+    ds.encoding["source"] = parts["path"]
+    return ds
+
+
+def open(path, device=None):
+    """Reads the netCDF file at `path` with Strata's reader into an xarray Dataset.
+
+    Every numeric data variable is read whole and decoded (CF masking and packing) on `device`:
+    "cuda" (or "cuda:N") gives CuPy arrays, "cpu" NumPy arrays; None: where Strata computes
+    (the GPU when there is one). The arrays are views of Strata's buffers, without a copy;
+    NumPy's are read-only. Coordinates are on the host (dates decoded as xarray does).
+    Raises strata.NetcdfError (also an OSError) when the file cannot be read."""
+    if device is None:
+        device = "cpu" if _strata.compute_device() == "host" else "cuda"
+    return _to_xarray(_strata._open(str(path), device))
+
+
+# ---- xarray (or arrays) to Strata
+
+def _host(values):
+    if hasattr(values, "get") and not isinstance(values, np.ndarray):  # CuPy
+        values = values.get()
+    return np.asarray(values)
+
+
+def _coordinate_parts(name, var):
+    """A coordinate's parts for Strata: values as host doubles, dates as numbers with CF units."""
+    values = _host(var.values)
+    attrs = dict(var.attrs)
+    dtype = "float64"
+    if np.issubdtype(values.dtype, np.datetime64):
+        if np.isnat(values).any():
+            return None
+        seconds = (values - np.datetime64("1970-01-01T00:00:00", "ns")) / np.timedelta64(1, "s")
+        attrs.update(units="seconds since 1970-01-01", calendar="proleptic_gregorian")
+        numbers = seconds.astype(np.float64)
+    elif values.dtype == object and values.size and hasattr(values.flat[0], "calendar"):
+        import cftime
+        calendar = values.flat[0].calendar or "standard"
+        units = "days since 1970-01-01"
+        numbers = np.asarray(cftime.date2num(values.ravel(), units, calendar=calendar), dtype=np.float64)
+        attrs.update(units=units, calendar=calendar)
+    elif values.dtype.kind in "iuf":
+        numbers = values.astype(np.float64)
+        if str(values.dtype) in _STRATA_DTYPES:
+            dtype = str(values.dtype)
+    else:
+        return None  # text coordinates: not labels Strata draws
+    return {"name": str(name), "dims": [str(d) for d in var.dims], "shape": list(values.shape),
+            "values": numbers.ravel().tolist(), "dtype": dtype, "attrs": attrs}
+
+
+def _strata_dataset(obj, dims=None, name=None):
+    """A Strata Dataset (held in memory, no data copied) for an xarray DataArray or Dataset, or a
+    bare array with `dims`; and the variable to show."""
+    try:
+        import xarray as xr
+    except ImportError:
+        xr = None
+    if xr is not None and isinstance(obj, xr.DataArray):
+        var = str(name or obj.name or "data")
+        ds = obj.to_dataset(name=var)
+        title = var
+    elif xr is not None and isinstance(obj, xr.Dataset):
+        ds, var = obj, None
+        title = str(obj.encoding.get("source", "") or "Dataset").rsplit("/", 1)[-1]
+    else:
+        if dims is None:
+            raise _strata.ValueError("a bare array needs dims=(...) naming its dimensions")
+        var = str(name or "data")
+        dims = [str(d) for d in dims]
+        held = _strata._make_dataset([(var, dims, obj, {})], [], {}, var)
+        return held, var, var
+    variables = []
+    for n, v in ds.data_vars.items():
+        if v.ndim == 0 or str(v.dtype) not in _STRATA_DTYPES:
+            if var is not None and str(n) == var:
+                pass  # the one asked for: its error says why
+            else:
+                continue
+        variables.append((str(n), [str(d) for d in v.dims], v.data, dict(v.attrs)))
+    coords = [c for c in (_coordinate_parts(n, ds.coords[n].variable) for n in ds.coords) if c]
+    held = _strata._make_dataset(variables, coords, dict(ds.attrs), title)
+    return held, var, title

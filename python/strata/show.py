@@ -1,0 +1,103 @@
+"""strata.show: the Strata window in this process, for xarray data or a bare array."""
+import sys
+
+from . import _strata
+from .convert import _strata_dataset, as_array
+
+_hook_installed = False
+
+
+def _ipython_hook(context):
+    """IPython's input hook: Qt's events run until the prompt has input."""
+    _strata._pump_until_readable(context.fileno())
+
+
+def _keep_prompt_live():
+    """Keeps the window live while the interpreter waits at its prompt: IPython's input hook
+    (registered as gui "strata"), or Python's own PyOS_InputHook."""
+    global _hook_installed
+    if _hook_installed:
+        return
+    ipython = None
+    if "IPython" in sys.modules:
+        try:
+            from IPython import get_ipython
+            ipython = get_ipython()
+        except Exception:  # an IPython too old or partly there: Python's own hook below
+            ipython = None
+    if ipython is not None and hasattr(ipython, "enable_gui"):
+        try:
+            from IPython.terminal.pt_inputhooks import register
+            register("strata", _ipython_hook)
+            ipython.enable_gui("strata")
+            _hook_installed = True
+            return
+        except Exception:
+            pass
+    _hook_installed = bool(_strata._install_pyos_input_hook())
+
+
+class View:
+    """A Strata window showing Python's data. update(new) shows new data (the view kept when
+    it fits); frame() is the frame on screen (CuPy or NumPy, by where it lives, no copy)."""
+
+    def __init__(self, window, held, title):
+        self._window = window
+        self._held = held
+        self._title = title
+
+    def update(self, obj, dims=None, name=None):
+        held, var, title = _strata_dataset(obj, dims, name)
+        self._window.show(held, title, var or "")
+        self._held = held
+        return self
+
+    def frame(self, timeout=60.0):
+        """The frame on the screen once the view last asked for is drawn (pumping Qt's events
+        until then): its values as computed by Strata (after isel and reductions), CuPy on the
+        GPU, NumPy on the host, sharing Strata's memory."""
+        return as_array(self._window.frame(timeout))
+
+    @property
+    def view(self):
+        """The variable shown and its X and Y dims."""
+        return self._window.view
+
+    @property
+    def is_open(self):
+        return self._window.is_open
+
+    def on_frame(self, callback):
+        """Calls `callback()` after each frame reaches the screen (None: no more calls)."""
+        self._window.set_on_frame(callback)
+
+    def close(self):
+        """Closes the window; the data shown are released (their producers may be freed)."""
+        self._window.close()
+        self._held = None
+
+    def wait_closed(self):
+        """Runs the window until the user closes it."""
+        self._window.wait_closed()
+
+    def __repr__(self):
+        state = "open" if self.is_open else "closed"
+        return f"<strata.View {self._title!r} ({state})>"
+
+
+def show(obj, dims=None, name=None, block=False):
+    """Opens the Strata window on `obj` in this process.
+
+    `obj` is an xarray DataArray or Dataset, or a bare array (NumPy, CuPy, anything with
+    __dlpack__ or __cuda_array_interface__) with `dims` naming its dimensions. Its data are
+    borrowed without a copy (device arrays stay on their device) and kept alive while shown;
+    coordinates and attributes come along. Returns a View. In IPython and Python's own prompt
+    the window stays live while the prompt waits; block=True runs it until it is closed."""
+    held, var, title = _strata_dataset(obj, dims, name)
+    window = _strata._Window(held, title, var or "")
+    view = View(window, held, title)
+    if block:
+        view.wait_closed()
+    else:
+        _keep_prompt_live()
+    return view

@@ -1,0 +1,188 @@
+"""The module on a GPU with CuPy: files read onto the device (compared with the netCDF4 engine,
+and with cupy-xarray's as_cupy() where it is installed), CuPy arrays in and out without a copy
+(pointers equal, zero bytes device→host by Strata's transfer counter), and the window on CuPy
+data (where there is a display). Skips without CuPy or a GPU, unless STRATA_REQUIRE_GPU=1."""
+import gc
+import os
+import tempfile
+import unittest
+import weakref
+
+import numpy as np
+
+os.environ.setdefault("XDG_CONFIG_HOME", tempfile.mkdtemp(prefix="strata-gpu-"))
+import strata  # noqa: E402
+from strata import _strata  # noqa: E402
+
+DATA = os.environ.get("STRATA_TEST_DATA", os.path.join(os.path.dirname(__file__), "..", "data"))
+REQUIRE = os.environ.get("STRATA_REQUIRE_GPU") == "1"
+
+try:
+    import cupy
+    GPU = cupy.cuda.runtime.getDeviceCount() > 0 and strata.compute_device().startswith("cuda")
+    WHY = "" if GPU else f"Strata computes on {strata.compute_device()} ({strata.compute_reason()})"
+except Exception as e:  # no CuPy, or no driver
+    cupy, GPU, WHY = None, False, f"no CuPy or no GPU: {e}"
+
+
+def skip_without_gpu(cls):
+    if not GPU and not REQUIRE:
+        return unittest.skip(WHY)(cls)
+    return cls
+
+
+def reference_values():
+    try:
+        import xarray as xr
+        xr.open_dataset(os.path.join(DATA, "reduced.nc"), engine="netcdf4").close()
+    except Exception:
+        path = os.environ.get("STRATA_PY_REFERENCE")
+        if not path:
+            raise unittest.SkipTest("no netcdf4 engine and no STRATA_PY_REFERENCE (make_reference.py)")
+        with np.load(path) as z:
+            return {k: z[k] for k in z.files}
+    import subprocess
+    import sys
+    out = os.path.join(tempfile.mkdtemp(), "reference.npz")
+    subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__), "make_reference.py"), out], check=True)
+    with np.load(out) as z:
+        return {k: z[k] for k in z.files}
+
+
+def d2h():
+    return strata.transfer_counters()["device_to_host"]
+
+
+@skip_without_gpu
+class OpenOnTheGpu(unittest.TestCase):
+    def test_variables_are_cupy_views_of_strata_buffers(self):
+        # The oracle: netCDF-C through xarray's netcdf4 engine, or (where that engine is not
+        # installed, as on the GPU machine) the same read made elsewhere by make_reference.py.
+        reference = reference_values()
+        checked = 0
+        for key, expected in reference.items():
+            file, name = key.split("/", 1)
+            with self.subTest(file=file, variable=name):
+                before = d2h()
+                ours = strata.open(os.path.join(DATA, file), device="cuda")
+                self.assertEqual(d2h() - before, 0)  # decoded on the device, nothing back
+                ov = ours[name].data
+                self.assertIsInstance(ov, cupy.ndarray)
+                self.assertEqual(ov.dtype, expected.dtype)
+                cupy.testing.assert_array_equal(ov, cupy.asarray(expected))
+                checked += 1
+        self.assertGreater(checked, 8)
+
+    def test_against_cupy_xarray(self):
+        try:
+            import cupy_xarray  # noqa: F401  (registers .cupy.as_cupy())
+            import xarray as xr
+            xr.open_dataset(os.path.join(DATA, "reduced.nc"), engine="netcdf4").close()
+        except Exception as e:
+            self.skipTest(f"cupy-xarray or the netcdf4 engine is not installed: {e}")
+        for file in ("reduced.nc", "tas_rectilinear_grid_2D.nc", "test_stageiv_xyt.nc"):
+            path = os.path.join(DATA, file)
+            theirs = xr.open_dataset(path, engine="netcdf4").cupy.as_cupy()
+            ours = strata.open(path, device="cuda")
+            for name, v in theirs.data_vars.items():
+                if v.dtype.kind in "iuf" and v.ndim > 0:
+                    cupy.testing.assert_array_equal(ours[name].data, v.data, err_msg=f"{file} {name}")
+
+    def test_pointer_is_strata_s(self):
+        parts = _strata._open(os.path.join(DATA, "reduced.nc"), "cuda")
+        exported = parts["variables"][0]["array"]
+        self.assertTrue(exported.device.startswith("cuda"))
+        via_dlpack = cupy.from_dlpack(exported)
+        via_cai = cupy.asarray(exported)  # __cuda_array_interface__
+        self.assertEqual(via_dlpack.data.ptr, exported.ptr)
+        self.assertEqual(via_cai.data.ptr, exported.ptr)
+        del parts, exported
+        gc.collect()
+        self.assertTrue(bool(cupy.isfinite(via_dlpack).any()))  # the buffer outlives the Dataset
+
+    def test_engine_gives_cupy(self):
+        import xarray as xr
+        ds = xr.open_dataset(os.path.join(DATA, "reduced.nc"), engine="strata", device="cuda")
+        self.assertIsInstance(ds.sst.data, cupy.ndarray)
+
+
+@skip_without_gpu
+class CupyIntoStrata(unittest.TestCase):
+    def test_every_dtype_and_strides_without_a_copy(self):
+        for dt in ["int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "float32", "float64"]:
+            a = cupy.arange(5 * 6 * 7).astype(dt).reshape(5, 6, 7)
+            for label, v in {"whole": a, "strided": a[1:, ::2, 3:], "transposed": a.transpose(2, 0, 1)}.items():
+                with self.subTest(dtype=dt, view=label):
+                    before = d2h()
+                    exported = _strata._import_array(v, ["a", "b", "c"])
+                    back = cupy.from_dlpack(exported)
+                    self.assertEqual(back.data.ptr, v.data.ptr)
+                    self.assertEqual(back.strides, v.strides)
+                    cupy.testing.assert_array_equal(back, v)
+                    self.assertEqual(d2h() - before, 0)
+
+    def test_cuda_array_interface_only(self):
+        a = cupy.arange(24, dtype=cupy.float32).reshape(4, 6)
+
+        class OnlyCai:
+            __cuda_array_interface__ = a.__cuda_array_interface__
+        exported = _strata._import_array(OnlyCai(), ["y", "x"])
+        self.assertEqual(exported.ptr, a.data.ptr)
+        cupy.testing.assert_array_equal(cupy.from_dlpack(exported), a)
+
+    def test_producer_kept_alive(self):
+        a = cupy.arange(1000, dtype=cupy.float32)
+        gone = weakref.ref(a)
+        exported = _strata._import_array(a, ["x"])
+        del a
+        gc.collect()
+        self.assertIsNotNone(gone())
+        del exported
+        gc.collect()
+        self.assertIsNone(gone())
+
+    def test_array_on_another_device(self):
+        if cupy.cuda.runtime.getDeviceCount() < 2:
+            self.skipTest("one GPU")
+        with cupy.cuda.Device(1):
+            a = cupy.zeros(4, cupy.float32)
+        with self.assertRaises(strata.ValueError) as cm:
+            _strata._import_array(a, ["x"])
+        self.assertIn("is on cuda:1 but Strata computes on cuda:0", str(cm.exception))
+
+    def test_unsupported_dtype(self):
+        with self.assertRaises(strata.ValueError) as cm:
+            _strata._import_array(cupy.zeros(4, cupy.float16), ["x"])
+        self.assertIn("dtype float16 is not supported", str(cm.exception))
+
+
+@skip_without_gpu
+class ShowCupy(unittest.TestCase):
+    def setUp(self):
+        if not (os.environ.get("DISPLAY") or os.environ.get("QT_QPA_PLATFORM")):
+            self.skipTest("no display for the window")
+
+    def test_shown_and_read_back_without_leaving_the_device(self):
+        import xarray as xr
+        data = cupy.random.default_rng(3).standard_normal((4, 181, 360), dtype=cupy.float32)
+        da = xr.DataArray(data, dims=("time", "lat", "lon"), name="t",
+                          coords={"lat": np.linspace(-90, 90, 181), "lon": np.arange(360.0)})
+        before = d2h()
+        view = strata.show(da)
+        try:
+            frame = view.frame()
+            self.assertIsInstance(frame, cupy.ndarray)
+            cupy.testing.assert_array_equal(frame, data[0])
+            view.update(da * 3)
+            cupy.testing.assert_array_equal(view.frame(), data[0] * 3)
+            # The frames never leave the device (181 × 360 float32 is 260 KB); what crosses is
+            # each new frame's colour range (two doubles) for the colour bar's labels.
+            moved = d2h() - before
+            print(f"device→host bytes for two frames shown and read back: {moved}")
+            self.assertLessEqual(moved, 2 * 16, "bytes crossed device→host")
+        finally:
+            view.close()
+
+
+if __name__ == "__main__":
+    unittest.main()

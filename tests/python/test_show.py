@@ -1,0 +1,205 @@
+"""strata.show in a window of this process (under Xvfb, on the CPU path): the frame on the
+screen against the data shown, update, dates and calendars in the sliders, the producer kept
+alive while shown, and the input hook that keeps the window live at Python's prompt."""
+import gc
+import os
+import queue
+import subprocess
+import sys
+import tempfile
+import threading
+import unittest
+import weakref
+
+import numpy as np
+import xarray as xr
+
+# The window's settings (docks, last views) go to a folder of the test's own.
+os.environ.setdefault("XDG_CONFIG_HOME", tempfile.mkdtemp(prefix="strata-show-"))
+import strata  # noqa: E402
+
+
+def field(nt=3, ny=20, nx=30, seed=1):
+    rng = np.random.default_rng(seed)
+    data = rng.standard_normal((nt, ny, nx)).astype(np.float32)
+    return xr.DataArray(
+        data, dims=("time", "lat", "lon"), name="tas",
+        coords={"time": np.array(["2005-01-16T12:00", "2005-02-15T00:00", "2005-03-16T12:00"],
+                                 dtype="datetime64[ns]")[:nt],
+                "lat": np.linspace(-60, 60, ny), "lon": np.linspace(0, 348, nx)},
+        attrs={"units": "K", "long_name": "near-surface air temperature"})
+
+
+class Show(unittest.TestCase):
+    def tearDown(self):
+        gc.collect()
+
+    def test_frame_is_the_data_shown(self):
+        da = field()
+        view = strata.show(da)
+        try:
+            frame = view.frame()
+            self.assertIsInstance(frame, np.ndarray)
+            self.assertEqual(view.view["x"], "lon")
+            self.assertEqual(view.view["y"], "lat")
+            np.testing.assert_array_equal(frame, da.isel(time=0).transpose("lat", "lon").values)
+            self.assertIn("tas", view._window.title)
+        finally:
+            view.close()
+
+    def test_update_shows_new_data_and_keeps_the_view(self):
+        da = field()
+        view = strata.show(da)
+        try:
+            first = np.array(view.frame())
+            view.update(da * 2 + 1)
+            second = view.frame()
+            np.testing.assert_array_equal(second, first * 2 + 1)
+            self.assertEqual((view.view["y"], view.view["x"]), ("lat", "lon"))
+            view.update(field(seed=7))
+            np.testing.assert_array_equal(view.frame(), field(seed=7).isel(time=0).values)
+        finally:
+            view.close()
+
+    def test_bare_array_with_dims(self):
+        a = np.arange(12 * 16, dtype=np.int16).reshape(12, 16)
+        view = strata.show(a, dims=("y", "x"), name="counts")
+        try:
+            np.testing.assert_array_equal(view.frame(), a)
+            self.assertEqual(view.view["variable"], "counts")
+        finally:
+            view.close()
+        with self.assertRaises(strata.ValueError):
+            strata.show(a)  # no dims
+
+    def test_strided_input(self):
+        base = np.arange(4 * 40 * 50, dtype=np.float64).reshape(4, 40, 50)
+        v = base[1:, ::2, 5::3]  # non-contiguous
+        view = strata.show(v, dims=("t", "y", "x"))
+        try:
+            np.testing.assert_array_equal(view.frame(), v[0])
+        finally:
+            view.close()
+
+    def test_dataset_shows_its_first_variable(self):
+        ds = xr.Dataset({"a": field(seed=3), "b": field(seed=4)})
+        view = strata.show(ds)
+        try:
+            np.testing.assert_array_equal(view.frame(), ds.a.isel(time=0).values)
+        finally:
+            view.close()
+
+    def test_dates_and_calendars_reach_the_sliders(self):
+        view = strata.show(field())
+        try:
+            view.frame()
+            self.assertEqual(view._window.slice_label("time"), "2005-01-16")
+        finally:
+            view.close()
+        import cftime
+        times = [cftime.datetime(2000, 2, 30, calendar="360_day"), cftime.datetime(2000, 3, 1, calendar="360_day")]
+        da = xr.DataArray(np.zeros((2, 3, 4), np.float32), dims=("time", "y", "x"), coords={"time": times})
+        view = strata.show(da)
+        try:
+            view.frame()
+            self.assertEqual(view._window.slice_label("time"), "2000-02-30")  # a date of that calendar only
+        finally:
+            view.close()
+
+    def test_producer_freed_only_after_the_window_closes(self):
+        a = np.arange(30 * 40, dtype=np.float32).reshape(30, 40)
+        gone = weakref.ref(a)
+        view = strata.show(a, dims=("y", "x"))
+        view.frame()
+        del a
+        gc.collect()
+        self.assertIsNotNone(gone(), "freed while the window shows it")
+        np.testing.assert_array_equal(view.frame(), np.arange(1200, dtype=np.float32).reshape(30, 40))
+        view.close()
+        gc.collect()
+        self.assertIsNone(gone(), "still held after the window closed")
+
+    def test_wait_closed_returns_when_the_window_closes(self):
+        # block=True is wait_closed(): it runs the window until it closes (here, from Qt's
+        # event loop after the first frame, as a user's close would come).
+        view = strata.show(np.ones((6, 6), np.float32), dims=("y", "x"))
+        view.on_frame(lambda: view._window.close_later())
+        self.assertTrue(view.is_open)
+        view.wait_closed()
+        self.assertFalse(view.is_open)
+        self.assertEqual(view._window.frames_shown, 1)
+
+    def test_unsupported_dtype_is_refused(self):
+        with self.assertRaises(strata.ValueError) as cm:
+            strata.show(np.zeros((4, 4), np.float16), dims=("y", "x"))
+        self.assertIn("dtype float16 is not supported", str(cm.exception))
+
+
+class PromptStaysLive(unittest.TestCase):
+    def test_ipython_hook_runs_qt_until_input(self):
+        # IPython's input hook body with a real descriptor: it must run Qt's events (the frame
+        # arrives through them) until the descriptor can be read; the frame callback writes it.
+        read_end, write_end = os.pipe()
+
+        class Context:  # what IPython's prompt hands its input hooks
+            def fileno(self):
+                return read_end
+
+            def input_is_ready(self):
+                return False
+        try:
+            view = strata.show(np.ones((8, 8), np.float32), dims=("y", "x"))
+            view.on_frame(lambda: os.write(write_end, b"x"))
+            self.assertEqual(view._window.frames_shown, 0)
+            sys.modules["strata.show"]._ipython_hook(Context())
+            self.assertEqual(view._window.frames_shown, 1)
+            self.assertEqual(os.read(read_end, 1), b"x")
+            view.close()
+        finally:
+            os.close(read_end)
+            os.close(write_end)
+
+    def test_frames_reach_the_screen_while_the_prompt_waits(self):
+        # Python's own prompt reading from a pipe: the input hook must run Qt's events while
+        # it waits, or the frame (delivered through Qt's event queue) never arrives.
+        errors = tempfile.TemporaryFile(mode="w+")  # the prompts and any traceback
+        child = subprocess.Popen([sys.executable, "-i", "-q", "-u"], stdin=subprocess.PIPE,
+                                 stdout=subprocess.PIPE, stderr=errors, text=True)
+        try:
+            # One line: the prompt's hook runs between lines, so none runs between these calls.
+            child.stdin.write(
+                "import numpy as np, strata\n"
+                "v = strata.show(np.arange(600, dtype='float32').reshape(20, 30), dims=('y', 'x')); "
+                "v.on_frame(lambda: print('FRAME', v._window.frames_shown, flush=True)); "
+                "print('WAITING', v._window.frames_shown, flush=True)\n")
+            child.stdin.flush()
+            lines = queue.Queue()
+            reader = threading.Thread(target=lambda: [lines.put(l.strip()) for l in child.stdout], daemon=True)
+            reader.start()
+            seen = []
+            while not seen or not seen[-1].startswith("FRAME"):  # no input is sent until then
+                try:
+                    seen.append(lines.get(timeout=120))  # a bound on failure, not a proof
+                except queue.Empty:
+                    errors.seek(0)
+                    self.fail(f"no frame while the prompt waited: {seen} {errors.read()}")
+            lines_seen = seen
+            self.assertIn("WAITING 0", lines_seen)  # nothing was shown before the prompt waited
+            self.assertTrue(lines_seen[-1].startswith("FRAME 1"), lines_seen)
+            child.stdin.write("print('done', float(v.frame()[19, 29]))\nexit()\n")
+            child.stdin.flush()
+            child.wait(timeout=120)
+            reader.join(timeout=60)
+            rest = []
+            while not lines.empty():
+                rest.append(lines.get())
+            errors.seek(0)
+            self.assertIn("done 599.0", rest, errors.read())
+        finally:
+            if child.poll() is None:
+                child.kill()
+            child.wait()
+
+
+if __name__ == "__main__":
+    unittest.main()
