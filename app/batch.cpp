@@ -15,6 +15,7 @@
 #include "view_roles.h"
 
 #if STRATA_HAVE_RENDER
+#include "strata/render/coastline_status.h"
 #include "strata/render/colormaps.h"
 #include "strata/render/frame_labels.h"
 #include "strata/render/image_export.h"
@@ -118,6 +119,9 @@ std::uint64_t writePng(const CliOptions& o, const Dataset& ds, const ViewSpec& s
             settings.colouring = spec.colouring;
             settings.window = spec.window;
             settings.coastlines = o.coastlines;
+            if (o.coastlines && isLonLatFrame(frame))
+                if (const std::string why = coastlineProblem(); !why.empty())
+                    std::fprintf(stderr, "strata: coastlines not drawn: %s\n", why.c_str());
             exportPng(image, settings, size, temp);
         }
     } // the virtual display stops here

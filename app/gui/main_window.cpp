@@ -1,4 +1,5 @@
 #include "main_window.h"
+#include "strata/render/coastline_status.h"
 #include "strata/render/paint_trace.h"
 
 #include <QAction>
@@ -532,6 +533,9 @@ void MainWindow::setCoastlines(bool on) {
     s.coastlines = on;
     image_->setSettings(s);
     if (auto* a = findChild<QAction*>("coastlinesAction"); a && a->isChecked() != on) a->setChecked(on);
+    if (on)
+        if (const std::string why = coastlineProblem(); !why.empty())
+            statusBar()->showMessage(tr("Coastlines not drawn: %1").arg(QString::fromStdString(why)), 10000);
 }
 
 ImageViewSettings MainWindow::imageSettings() const {

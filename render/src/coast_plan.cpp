@@ -1,5 +1,7 @@
 #include "coast_plan.h"
 
+#include "strata/render/coastline_status.h"
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -136,3 +138,11 @@ std::vector<PixelPolyline> planCoast(const std::vector<LonLatLine>& lines, const
 }
 
 } // namespace strata::detail
+
+namespace strata {
+
+bool isLonLatFrame(const DataArray& frame) {
+    return frame.ndim() == 2 && detail::isLonLatView(axisGrid(frame, 1), axisGrid(frame, 0));
+}
+
+} // namespace strata

@@ -10,6 +10,7 @@
 #include <mutex>
 
 #include "strata/core/error.h"
+#include "strata/render/coastline_status.h"
 
 namespace strata::detail {
 namespace {
@@ -104,3 +105,18 @@ const std::vector<CoastLevel>& coastLevels() {
 }
 
 } // namespace strata::detail
+
+namespace strata {
+
+std::string coastlineProblem() {
+    try {
+        if (detail::coastLevels().empty())
+            return "no GSHHS shapefiles ({c,l,i,h,f}/GSHHS_?_L1.shp) under " + detail::coastlineDirectory() +
+                   " (Debian's python-cartopy-data installs them)";
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return {};
+}
+
+} // namespace strata

@@ -71,9 +71,10 @@ private slots:
     void helpListsEveryOption() {
         const Run r = runStrata({"--help"});
         QCOMPARE(r.status, 0);
-        for (const char* o : {"--var", "--x", "--y", "--isel", "--sel", "--reduce", "--cmap", "--range",
-                              "--size", "--export-png", "--export-csv", "--list-cmaps", "--colormap",
-                              "--info", "--cpu", "--gl", "--help", "--version", "--verbose"})
+        for (const char* o :
+             {"--var",   "--x",    "--y",          "--isel",       "--sel",        "--reduce",    "--cmap",
+              "--range", "--size", "--export-png", "--export-csv", "--list-cmaps", "--colormap",  "--info",
+              "--cpu",   "--gl",   "--help",       "--version",    "--verbose",    "--coastlines"})
             QVERIFY2(r.out.contains(o), o);
         QVERIFY(r.out.contains("example"));
     }

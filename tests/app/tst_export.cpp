@@ -330,6 +330,30 @@ private slots:
         QVERIFY(!inkNear(20.0, 22.0, 4));
     }
 
+    // Shorelines that cannot be read do not stop the export: the picture is written without
+    // them and a warning names the file.
+    void unreadableCoastlinesAreNamed() {
+        QTemporaryDir coast;
+        QVERIFY(QDir(coast.path()).mkpath("c"));
+        const QString bad = coast.filePath("c/GSHHS_c_L1.shp");
+        for (const QString& path : {bad, coast.filePath("c/GSHHS_c_L1.shx")}) {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray(200, 'x'));
+        }
+        qputenv("STRATA_COASTLINES_DIR", coast.path().toUtf8());
+        const QString png = dir_.filePath("bad_coast.png"), plain = dir_.filePath("plain.png");
+        const Run r = runStrata({kSample, "--size", "640x400", "--export-png", png});
+        qunsetenv("STRATA_COASTLINES_DIR");
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        QVERIFY2(r.err.contains("coastlines not drawn") && r.err.contains(bad), qPrintable(r.err));
+        const Run off =
+            runStrata({kSample, "--size", "640x400", "--export-png", plain, "--coastlines", "off"});
+        QVERIFY2(off.status == 0, qPrintable(off.err));
+        QVERIFY(!off.err.contains("coastlines"));
+        QCOMPARE(QImage(png), QImage(plain)); // the cells alone
+    }
+
     // No DISPLAY (a batch job, ssh): the binary starts a private Xvfb, draws the same picture,
     // and stops the server before it exits.
     void worksWithoutADisplay() {
