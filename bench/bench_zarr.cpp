@@ -7,6 +7,7 @@
 // Prints JSON lines (seconds, GB/s of decoded values). bench/make_zarr_store.py writes the
 // 1.5 GB blosc-lz4 store (zarr-python's default compressor) the issue asks for.
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -68,13 +69,17 @@ int main(int argc, char** argv) {
         OpenNotes notes;
         const Dataset ds = openZarr(path, notes);
         const Variable& v = *ds.findVariable(varName);
-        std::vector<std::int64_t> start(v.shape().size(), 0), count(v.shape().size(), 1),
-            stride(v.shape().size(), 1);
+        const std::size_t nd = v.shape().size();
+        std::array<std::int64_t, kMaxDims> start{}, count{}, stride{};
         std::size_t n = sizeOf(v.encoding().packed);
-        for (std::size_t d = v.shape().size() >= 2 ? v.shape().size() - 2 : 0; d < v.shape().size(); ++d)
-            count[d] = v.shape()[d], n *= std::size_t(v.shape()[d]);
+        for (std::size_t d = 0; d < nd && d < std::size_t(kMaxDims); ++d) {
+            stride[d] = 1;
+            count[d] = d + 2 >= nd ? v.shape()[d] : 1;
+            n *= std::size_t(count[d]);
+        }
         frame.resize(n);
-        v.source()->read(start, count, stride, frame.data());
+        v.source()->read(std::span(start.data(), nd), std::span(count.data(), nd),
+                         std::span(stride.data(), nd), frame.data());
     });
     OpenNotes notes;
     const Dataset ds = openZarr(path, notes);
