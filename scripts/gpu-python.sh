@@ -36,7 +36,7 @@ pack() {
     # netCDF-C's reading of tests/data, the GPU test's oracle there (no netcdf4 engine there).
     STRATA_TEST_DATA=$ROOT/tests/data /usr/bin/python3 "$ROOT/tests/python/make_reference.py" "$stage/reference.npz"
     strip --strip-unneeded "$stage"/lib/* "$stage"/python/strata/*.so 2>/dev/null || true
-    tar -C "$stage" -cf - . | xz -T2 -6 >"$DIR/python.tar.xz"
+    tar -C "$stage" -cf - . | xz -T0 -3 >"$DIR/python.tar.xz"
     rm -rf "$stage"
     ls -l "$DIR/python.tar.xz"
 }

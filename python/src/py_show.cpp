@@ -176,9 +176,11 @@ public:
                 if (!isOpen()) loop.quit();
             });
             check.start(100);
-            ::py::gil_scoped_release nogil;
-            loop.exec();
-            if (PyErr_CheckSignals() != 0) throw ::py::error_already_set();
+            {
+                ::py::gil_scoped_release nogil;
+                loop.exec();
+            }
+            if (PyErr_CheckSignals() != 0) throw ::py::error_already_set(); // Ctrl+C ends the wait
         }
         held_.reset();
     }

@@ -94,16 +94,24 @@ def _to_xarray(parts):
     return ds
 
 
+def _have_cupy():
+    try:
+        import cupy  # noqa: F401
+        return True
+    except ImportError:
+        return False
+
+
 def open(path, device=None):
     """Reads the netCDF file at `path` with Strata's reader into an xarray Dataset.
 
     Every numeric data variable is read whole and decoded (CF masking and packing) on `device`:
     "cuda" (or "cuda:N") gives CuPy arrays, "cpu" NumPy arrays; None: where Strata computes
-    (the GPU when there is one). The arrays are views of Strata's buffers, without a copy;
+    (the GPU when there is one and CuPy is installed). The arrays are views of Strata's buffers, without a copy;
     NumPy's are read-only. Coordinates are on the host (dates decoded as xarray does).
     Raises strata.NetcdfError (also an OSError) when the file cannot be read."""
     if device is None:
-        device = "cpu" if _strata.compute_device() == "host" else "cuda"
+        device = "cuda" if _strata.compute_device() != "host" and _have_cupy() else "cpu"
     return _to_xarray(_strata._open(str(path), device))
 
 
