@@ -30,6 +30,9 @@ pack() {
     # Qt's xcb platform plugin, for the window where gpu-window.sh's X stack runs.
     local qtp=/usr/lib/x86_64-linux-gnu/qt6/plugins
     mkdir -p "$stage/plugins/platforms" && cp "$qtp/platforms/libqxcb.so" "$stage/plugins/platforms/"
+    # Its GLX integration: without it the window's GL context cannot be made there.
+    mkdir -p "$stage/plugins/xcbglintegrations" &&
+        cp "$qtp/xcbglintegrations/libqxcb-glx-integration.so" "$stage/plugins/xcbglintegrations/"
     ldd "$qtp/platforms/libqxcb.so" | awk '/=> \// {print $1, $3}' | while read -r name path; do
         [[ $name =~ $skip ]] || cp -L -n "$path" "$stage/lib/$name"
     done
@@ -43,7 +46,10 @@ pack() {
 
 run() {
     rm -rf /opt/strata-py && mkdir -p /opt/strata-py && tar -xJf "$DIR/python.tar.xz" -C /opt/strata-py || return 1
-    export PYTHONPATH=/opt/strata-py/python LD_LIBRARY_PATH=/opt/strata-py/lib:${LD_LIBRARY_PATH:-}
+    # libOpenGL and the GLX dispatch come with gpu-window.sh's X stack (/opt/x), the driver's
+    # libraries from /usr/local/nvidia/lib64.
+    local x=/opt/x/usr/lib/x86_64-linux-gnu:/opt/x/lib/x86_64-linux-gnu:/usr/local/nvidia/lib64
+    export PYTHONPATH=/opt/strata-py/python LD_LIBRARY_PATH=/opt/strata-py/lib:$x:${LD_LIBRARY_PATH:-}
     export QT_PLUGIN_PATH=${QT_PLUGIN_PATH:-/opt/strata-py/plugins} STRATA_REQUIRE_GPU=1
     export STRATA_TEST_DATA=$ROOT/tests/data STRATA_PY_REFERENCE=/opt/strata-py/reference.npz
     "$PY" -c 'import sys, strata; print(sys.version.split()[0], "strata on", strata.compute_device(), "-", strata.compute_reason())'

@@ -57,6 +57,8 @@ packApp() {
     exes+=("$BUILD/tests/app/tst_frameservice") # frames computed and kept on the device (4 MB packed)
     local qtp=/usr/lib/x86_64-linux-gnu/qt6/plugins
     cp "$qtp/platforms/libqxcb.so" "$stage/plugins/platforms/"
+    # The GSHHS shorelines (Debian's python-cartopy-data, 2 MB): the coastline tests need them.
+    mkdir -p "$stage/coast" && cp -r /usr/share/cartopy/data/shapefiles/gshhs/. "$stage/coast/"
     cp "$qtp/xcbglintegrations/libqxcb-glx-integration.so" "$stage/plugins/xcbglintegrations/"
     cp /usr/share/fonts/truetype/dejavu/DejaVuSans*.ttf "$stage/fonts/" 2>/dev/null
     # Debian's fontconfig rules (hinting, antialiasing, aliases), so that text is drawn there
@@ -146,6 +148,7 @@ run() {
     export DISPLAY=:5 __GLX_VENDOR_LIBRARY_NAME=nvidia QT_QPA_PLATFORM=xcb
     export QT_PLUGIN_PATH=/opt/app/plugins QT_QPA_FONTDIR=/opt/app/fonts
     export STRATA_VTKVIEWS=/opt/app/bin/libstrata_vtkviews.so # for the tests, which lie elsewhere
+    export STRATA_COASTLINES_DIR=/opt/app/coast # the shorelines that travelled
     # Only the fonts that travelled, with Debian's rules: that machine's own fonts differ.
     mkdir -p /tmp/strata-fc
     cat >/opt/app/fontconfig/fonts.conf <<'CONF'
