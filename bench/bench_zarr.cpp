@@ -20,27 +20,15 @@
 #include "strata/core/runtime.h"
 #include "strata/io/zarr.h"
 
+#include "bench_timing.h"
+
 using namespace strata;
 
 namespace {
 
-double now() {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-struct Timing {
-    double best = 1e30, median = 0;
-};
-Timing timeIt(int reps, const std::function<void()>& f) {
-    std::vector<double> t;
-    for (int i = 0; i < reps; ++i) {
-        const double t0 = now();
-        f();
-        t.push_back(now() - t0);
-    }
-    std::sort(t.begin(), t.end());
-    return {t.front(), t[t.size() / 2]};
-}
+using bench::now;
+using bench::timeIt;
+using bench::Timing;
 
 void line(const std::string& what, const Timing& t, double bytes) {
     std::printf("{\"measure\": \"%s\", \"mode\": \"strata\", \"best_s\": %.4f, \"median_s\": %.4f, "
