@@ -41,6 +41,7 @@ struct VariableKey {
     std::string variable;
     friend bool operator==(const VariableKey&, const VariableKey&) = default;
 };
+inline VariableKey variableKeyOf(const ViewSpec& spec) { return {spec.file, spec.variable}; }
 
 struct FrameResult {
     std::uint64_t id = 0;
