@@ -248,12 +248,7 @@ void MultiFileSource::read(std::span<const std::int64_t> start, std::span<const 
     std::uint64_t inner = 1, outer = 1;
     for (std::size_t i = 0; i < n; ++i) {
         const std::int64_t s = start[i], c = count[i], k = stride[i];
-        const bool ok =
-            s >= 0 && c >= 0 && k >= 1 && (c == 0 || (s < shape_[i] && (c - 1) <= (shape_[i] - 1 - s) / k));
-        STRATA_EXPECTS(ok, NetcdfError,
-                       describe() + ": read outside the variable along dim " + std::to_string(i) +
-                           " (start " + std::to_string(s) + ", count " + std::to_string(c) + ", length " +
-                           std::to_string(shape_[i]) + ")");
+        checkReadAlong(describe(), i, s, c, k, shape_[i]);
         if (c == 0) return;
         if (int(i) < recordAxis_) outer *= std::uint64_t(c);
         if (int(i) > recordAxis_) inner *= std::uint64_t(c);

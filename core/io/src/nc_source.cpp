@@ -37,6 +37,15 @@ void countRead(std::uint64_t bytes) {
     bytesRead.fetch_add(bytes, std::memory_order_relaxed);
 }
 
+void checkReadAlong(const std::string& what, std::size_t dim, std::int64_t s, std::int64_t c, std::int64_t k,
+                    std::int64_t length) {
+    const bool ok = s >= 0 && c >= 0 && k >= 1 && (c == 0 || (s < length && (c - 1) <= (length - 1 - s) / k));
+    STRATA_EXPECTS(ok, NetcdfError,
+                   what + ": read outside the variable along dim " + std::to_string(dim) + " (start " +
+                       std::to_string(s) + ", count " + std::to_string(c) + ", stride " + std::to_string(k) +
+                       ", length " + std::to_string(length) + ")");
+}
+
 std::string describeVariable(const NcFile& file, const std::string& label) {
     return file.name() + ": variable '" + label + "'";
 }
@@ -178,12 +187,7 @@ void NcVariableSource::readNetcdf(std::span<const std::int64_t> start, std::span
     bool unitStride = true;
     for (std::size_t i = 0; i < n; ++i) {
         const std::int64_t s = start[i], c = count[i], k = stride[i];
-        const bool ok =
-            s >= 0 && c >= 0 && k >= 1 && (c == 0 || (s < shape_[i] && (c - 1) <= (shape_[i] - 1 - s) / k));
-        STRATA_EXPECTS(ok, NetcdfError,
-                       describe() + ": read outside the variable along dim " + std::to_string(i) +
-                           " (start " + std::to_string(s) + ", count " + std::to_string(c) + ", stride " +
-                           std::to_string(k) + ", length " + std::to_string(shape_[i]) + ")");
+        checkReadAlong(describe(), i, s, c, k, shape_[i]);
         if (c == 0) return; // nothing to read
         st[i] = static_cast<std::size_t>(s);
         co[i] = static_cast<std::size_t>(c);

@@ -53,6 +53,11 @@ private:
 // Adds one read of `bytes` to readCounters() (for sources other than NcVariableSource).
 void countRead(std::uint64_t bytes);
 
+// Throws NetcdfError, prefixed with `what`, unless the read of `count` elements from `start` every
+// `stride` lies inside a dim of `length` (dim number `dim`, for the message). Any sources' reads.
+void checkReadAlong(const std::string& what, std::size_t dim, std::int64_t start, std::int64_t count,
+                    std::int64_t stride, std::int64_t length);
+
 // "file.nc: variable 'sst'", the prefix of every message about a variable.
 std::string describeVariable(const NcFile& file, const std::string& label);
 

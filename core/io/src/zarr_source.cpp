@@ -73,11 +73,7 @@ void ZarrSource::read(std::span<const std::int64_t> start, std::span<const std::
     for (std::size_t i = 0; i < nd; ++i) {
         const std::int64_t s = start[i], c = count[i], k = stride[i], len = meta_.shape[i],
                            ch = meta_.chunk[i];
-        const bool ok = s >= 0 && c >= 0 && k >= 1 && (c == 0 || (s < len && (c - 1) <= (len - 1 - s) / k));
-        STRATA_EXPECTS(ok, NetcdfError,
-                       describe() + ": read outside the variable along dim " + std::to_string(i) +
-                           " (start " + std::to_string(s) + ", count " + std::to_string(c) + ", stride " +
-                           std::to_string(k) + ", length " + std::to_string(len) + ")");
+        checkReadAlong(describe(), i, s, c, k, len);
         if (c == 0) return;
         elements *= std::uint64_t(c);
         const std::int64_t lastIndex = s + (c - 1) * k;
