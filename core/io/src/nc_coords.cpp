@@ -1,15 +1,42 @@
 #include "nc_coords.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstddef>
 #include <limits>
+#include <sstream>
 #include <vector>
 
 #include "strata/core/error.h"
 #include "strata/core/memory_budget.h"
 
 namespace strata::io::detail {
+
+std::vector<std::string> coordinateNames(const Dataset& ds) {
+    std::vector<std::string> names;
+    const auto add = [&](const std::string& n) {
+        if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+    };
+    const auto words = [](const std::string& text) {
+        std::istringstream in(text);
+        std::vector<std::string> out;
+        for (std::string w; in >> w;) out.push_back(w);
+        return out;
+    };
+    for (const auto& [name, v] : ds.variables)
+        if (v.ndim() == 1 && v.dims()[0] == name) add(name);
+    for (const auto& [name, v] : ds.variables)
+        if (auto text = v.attrs().text("coordinates"))
+            for (const auto& w : words(*text)) add(w);
+    for (const auto& [name, v] : ds.variables)
+        if (auto text = v.attrs().text("cell_measures")) {
+            const auto w = words(*text);
+            for (std::size_t i = 0; i + 1 < w.size(); ++i)
+                if (w[i] == "area:" && ds.findVariable(w[i + 1])) add(w[i + 1]);
+        }
+    return names;
+}
 namespace {
 
 // Coordinates stay on the host as doubles; refuse absurd ones (1 GiB of doubles).

@@ -17,6 +17,11 @@ namespace strata::io::detail {
 std::optional<Coordinate> decodeCoordinate(const std::string& name, const Variable& v,
                                            const std::string& context, OpenNotes& notes);
 
+// The names of `ds`'s coordinates, as CF and xarray take them, in order and each once: index
+// coordinates (1-D, named after their dim), those named by a variable's `coordinates`, then the
+// cell areas a `cell_measures` names ("area: cell_area") that `ds` holds.
+std::vector<std::string> coordinateNames(const Dataset& ds);
+
 // Decodes the masking and packing of `enc` on host doubles, in place.
 void decodeOnHost(std::vector<double>& values, const CfEncoding& enc);
 

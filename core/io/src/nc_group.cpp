@@ -24,13 +24,6 @@ std::string dimName(int groupId, int dimId, const std::string& context) {
     return name;
 }
 
-std::vector<std::string> words(const std::string& text) {
-    std::istringstream in(text);
-    std::vector<std::string> out;
-    for (std::string w; in >> w;) out.push_back(w);
-    return out;
-}
-
 // "(a = 1099511627776, b = 1073741824)"; `pending` is the length not yet in `shape`.
 std::string describeShape(const std::vector<std::string>& dims, const Shape& shape, std::size_t pending) {
     std::string s = "(";
@@ -151,24 +144,7 @@ std::optional<std::pair<std::string, Variable>> GroupReader::readVariable(int gr
 }
 
 void GroupReader::readCoordinates(int groupId, const Dataset* parent, Dataset& ds) {
-    // Index coordinates (1-D, named after their dim), then those named by `coordinates`.
-    std::vector<std::string> names;
-    auto add = [&](const std::string& n) {
-        if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
-    };
-    for (const auto& [name, v] : ds.variables)
-        if (v.ndim() == 1 && v.dims()[0] == name) add(name);
-    for (const auto& [name, v] : ds.variables)
-        if (auto text = v.attrs().text("coordinates"))
-            for (const auto& w : words(*text)) add(w);
-    // Cell areas named by `cell_measures` ("area: cell_area"): the weights of area means.
-    for (const auto& [name, v] : ds.variables)
-        if (auto text = v.attrs().text("cell_measures")) {
-            const auto w = words(*text);
-            for (std::size_t i = 0; i + 1 < w.size(); ++i)
-                if (w[i] == "area:" && ds.findVariable(w[i + 1])) add(w[i + 1]);
-        }
-
+    const std::vector<std::string> names = coordinateNames(ds);
     for (const std::string& name : names) {
         const Variable* v = ds.findVariable(name);
         std::optional<std::pair<std::string, Variable>> outer;

@@ -37,13 +37,6 @@ std::string join(const std::string& prefix, const std::string& key) {
     return prefix.empty() ? key : prefix + "/" + key;
 }
 
-std::vector<std::string> words(const std::string& text) {
-    std::istringstream in(text);
-    std::vector<std::string> out;
-    for (std::string w; in >> w;) out.push_back(w);
-    return out;
-}
-
 class StoreReader {
 public:
     StoreReader(std::shared_ptr<const ZarrStore> store, OpenNotes& notes)
@@ -246,21 +239,7 @@ private:
 
     // Index coordinates, those named by `coordinates` and cell_measures' areas, as netCDF's reader.
     void readCoordinates(Dataset& ds, const std::vector<const Dataset*>& chain) {
-        std::vector<std::string> names;
-        auto add = [&](const std::string& n) {
-            if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
-        };
-        for (const auto& [name, v] : ds.variables)
-            if (v.ndim() == 1 && v.dims()[0] == name) add(name);
-        for (const auto& [name, v] : ds.variables) {
-            if (auto text = v.attrs().text("coordinates"))
-                for (const auto& w : words(*text)) add(w);
-            if (auto text = v.attrs().text("cell_measures")) {
-                const auto w = words(*text);
-                for (std::size_t i = 0; i + 1 < w.size(); ++i)
-                    if (w[i] == "area:" && ds.findVariable(w[i + 1])) add(w[i + 1]);
-            }
-        }
+        const std::vector<std::string> names = coordinateNames(ds);
         for (const std::string& name : names) {
             const Variable* v = ds.findVariable(name);
             std::string group = ds.group;
