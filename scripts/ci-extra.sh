@@ -60,7 +60,9 @@ alone() {
   names=$(ctest --test-dir "$build" -N -L app | sed -n 's/^ *Test *#[0-9]*: *//p')
   for name in $names; do
     local exe="$build/tests/app/$name"
-    [ -x "$exe" ] || { echo "ci-extra: no $exe" >&2; failed+=("$name"); continue; }
+    # Only Qt Test executables can be run one function at a time; anything else labelled app
+    # (a script, a Python suite) is a mistake in its label, and says so.
+    [ -x "$exe" ] || { echo "ci-extra: $name is labelled app but is not a Qt test in $build/tests/app" >&2; failed+=("$name"); continue; }
     # -functions lists the test functions as name(); the test case's own init and cleanup
     # run around each of them anyway.
     for fn in $("$exe" -functions | sed -n 's/()$//p'); do
