@@ -38,32 +38,19 @@
 #include "strata/core/runtime.h"
 #include "strata/render/vtk_views.h"
 #include "view_json.h"
-#include "window_fixture.h"
+#include "window_checks.h"
 
 using namespace strata;
 using namespace strata::app;
+using test::coreFrame;
+using test::difference;
+using test::drag;
 
 namespace {
 
 const QString kData = QStringLiteral(STRATA_TEST_DATA);
 const QString kSample = kData + "/tas_rectilinear_grid_2D.nc";
 const QString kHgt = kData + "/hgt.nc";
-
-// The values of two arrays, on the host, NaN equal to NaN; the reason they differ, or empty.
-QString difference(const DataArray& shown, const DataArray& expected) {
-    if (shown.dims() != expected.dims()) {
-        QStringList a, b;
-        for (const auto& d : shown.dims()) a << QString::fromStdString(d);
-        for (const auto& d : expected.dims()) b << QString::fromStdString(d);
-        return "dims (" + a.join(",") + ") != (" + b.join(",") + ")";
-    }
-    if (shown.shape() != expected.shape()) return "shapes differ";
-    const auto x = shown.asHost().values<double>(), y = expected.asHost().values<double>();
-    for (std::size_t i = 0; i < x.size(); ++i)
-        if (!(x[i] == y[i] || (std::isnan(x[i]) && std::isnan(y[i]))))
-            return QString("value %1: %2 != %3").arg(i).arg(x[i]).arg(y[i]);
-    return {};
-}
 
 // hgt.nc's HGT (time 21, lat 73, lon 144; _FillValue -999 as NaN) as netCDF-C reads it.
 const nctest::NcValues& hgtFromNetcdf() {
@@ -100,25 +87,6 @@ MinMax extremes(const std::vector<float>& v) {
     return m;
 }
 
-DataArray coreFrame(const MainWindow& w, const ViewSpec& spec) {
-    return computeView(variableOf(*w.dataset(), spec.variable), spec, Device::host(), Stream::host());
-}
-
-// A drag with the mouse: press on the chip, moves (with the button held) to the middle of
-// `target`, release there. Events go to the chip, which holds the mouse while it is down.
-void drag(QWidget* chip, QWidget* target) {
-    const QPoint start = chip->rect().center();
-    const QPoint from = chip->mapToGlobal(start), to = target->mapToGlobal(target->rect().center());
-    QTest::mousePress(chip, Qt::LeftButton, Qt::NoModifier, start);
-    for (int i = 1; i <= 6; ++i) {
-        const QPoint g = from + (to - from) * i / 6;
-        QMouseEvent move(QEvent::MouseMove, chip->mapFromGlobal(g), g, Qt::NoButton, Qt::LeftButton,
-                         Qt::NoModifier);
-        QApplication::sendEvent(chip, &move);
-    }
-    QTest::mouseRelease(chip, Qt::LeftButton, Qt::NoModifier, chip->mapFromGlobal(to));
-}
-
 QStringList chipsIn(MainWindow& w, Role role) {
     QStringList out;
     for (DimChip* c : w.dimensionBar()->slot(role)->findChildren<DimChip*>())
@@ -129,44 +97,8 @@ QStringList chipsIn(MainWindow& w, Role role) {
 
 } // namespace
 
-class TestMainWindow : public QObject {
+class TestMainWindow : public QObject, test::WindowCase {
     Q_OBJECT
-    std::unique_ptr<MainWindow> w_;
-
-    // Opens `path` and waits for its first frame.
-    bool open(const QString& path) { return test::openAndShow(*w_, path); }
-    // The file open (opening it when another is), so that each test stands alone.
-    bool ensure(const QString& path) {
-        if (w_->dataset() && QFileInfo(QString::fromStdString(w_->dataset()->path)) == QFileInfo(path))
-            return true;
-        return open(path);
-    }
-    // Waits until the frame of the current view is shown (a newer request may be on its way).
-    bool settle() {
-        QSignalSpy shown(w_.get(), &MainWindow::frameShown);
-        for (int i = 0; i < 200; ++i) {
-            if (!w_->frameService()->busy() && shown.count() > 0) return true;
-            if (!w_->frameService()->busy() && w_->shownFrame().ndim() > 0 &&
-                difference(w_->shownFrame(), coreFrame(*w_, w_->view())).isEmpty())
-                return true;
-            QTest::qWait(25);
-        }
-        return false;
-    }
-    // Waits until the frame service does nothing more on its own (FrameService::isIdle).
-    bool serviceIdle() {
-        FrameService* service = w_->frameService();
-        QSignalSpy idle(service, &FrameService::idle);
-        while (!service->isIdle())
-            if (!idle.wait(20000)) return service->isIdle();
-        return true;
-    }
-    void verifyShown() {
-        QVERIFY(settle());
-        const QString why = difference(w_->shownFrame(), coreFrame(*w_, w_->view()));
-        QVERIFY2(why.isEmpty(), qPrintable(why));
-    }
-
 private slots:
     void initTestCase() {
         w_ = test::makeTestWindow("tst_mainwindow");
@@ -586,99 +518,6 @@ private slots:
         QVERIFY(w_->imageView()->settings().colouring.reversed);
     }
 
-    void saveAndLoadAView() {
-        QVERIFY(ensure(kHgt));
-        QTemporaryDir dir;
-        ViewSpec v = defaultView(*w_->dataset(), "HGT");
-        v = assignRole(v, {"time", "lat", "lon"}, "time", Role::Reduce, ReduceOp::Std);
-        v.colouring.colormap = "RdBu";
-        v.colouring.reversed = true;
-        v.colouring.range = {RangeMode::Fixed, -3, 4};
-        w_->applyView(v);
-        verifyShown();
-        const QString path = dir.filePath("view.json");
-        QVERIFY(w_->saveView(path));
-        w_->applyView(defaultView(*w_->dataset(), "HGT"));
-        verifyShown();
-        QVERIFY(w_->loadView(path));
-        verifyShown();
-        const ViewSpec& back = w_->view();
-        QCOMPARE(back.reductions, v.reductions);
-        QCOMPARE(back.xDim, v.xDim);
-        QCOMPARE(back.yDim, v.yDim);
-        QVERIFY(back.colouring == v.colouring);
-        // The JSON reads back to the same struct.
-        const ViewSpec parsed = viewFromJsonText(toJsonText(back));
-        QCOMPARE(toJsonText(parsed), toJsonText(back));
-        // A file that is not a view: a clear error, and the view stays.
-        QFile junk(dir.filePath("junk.json"));
-        QVERIFY(junk.open(QIODevice::WriteOnly));
-        junk.write("{\"variable\": 3}");
-        junk.close();
-        QVERIFY(!w_->loadView(junk.fileName()));
-        QVERIFY(w_->lastError().contains("\"variable\" must be text"));
-        QCOMPARE(w_->view().reductions, v.reductions);
-        if (w_->errorBox()) w_->errorBox()->close();
-    }
-
-    void theZoomIsSavedWithTheView() {
-        QVERIFY(ensure(kHgt));
-        w_->applyView(defaultView(*w_->dataset(), "HGT"));
-        verifyShown();
-        ImageView* image = w_->imageView();
-        QVERIFY(!w_->view().window);
-        // Painted once, so that the wheel zooms about a point of the plot.
-        QSignalSpy presented(image, &ImageView::presented);
-        image->requestRender();
-        QVERIFY(presented.wait(5000));
-        const QPointF at = image->rect().center();
-        QWheelEvent wheel(at, image->mapToGlobal(at), QPoint(), QPoint(0, 240), Qt::NoButton, Qt::NoModifier,
-                          Qt::NoScrollPhase, false);
-        QApplication::sendEvent(image, &wheel);
-        QVERIFY(image->settings().window.has_value());
-        const ViewWindow zoomed = *image->settings().window;
-        QVERIFY(zoomed.x1 - zoomed.x0 < 300); // in from the whole 360° of longitude
-        QVERIFY(w_->view().window == zoomed); // the view follows the user's zoom
-        // A step keeps it.
-        w_->slicePanel()->step(+1);
-        verifyShown();
-        QVERIFY(w_->view().window == zoomed);
-        QVERIFY(image->settings().window == zoomed);
-
-        QTemporaryDir dir;
-        const QString path = dir.filePath("zoomed.json");
-        QVERIFY(w_->saveView(path));
-        QFile saved(path);
-        QVERIFY(saved.open(QIODevice::ReadOnly));
-        QVERIFY(viewFromJsonText(saved.readAll()).window == zoomed);
-        image->resetView(); // View ▸ Reset Zoom
-        QVERIFY(!image->settings().window);
-        QVERIFY(!w_->view().window);
-        QVERIFY(w_->loadView(path));
-        verifyShown();
-        QVERIFY(w_->view().window == zoomed);
-        QTRY_VERIFY(image->settings().window == zoomed); // the image is zoomed again
-        // Time onto Y: other axes, so the window (in degrees) goes.
-        const ViewSpec hovmoller = assignRole(w_->view(), {"time", "lat", "lon"}, "time", Role::Y);
-        w_->applyView(hovmoller);
-        verifyShown();
-        QVERIFY(!w_->view().window);
-        QVERIFY(!image->settings().window);
-        w_->applyView(defaultView(*w_->dataset(), "HGT")); // as the next case expects to find it
-        verifyShown();
-    }
-
-    void reopeningAFileRestoresItsLastView() {
-        QVERIFY(open(kHgt));
-        drag(w_->dimensionBar()->chip("time"), w_->dimensionBar()->slot(Role::Y));
-        verifyShown();
-        QVERIFY(open(kSample));
-        QCOMPARE(QString::fromStdString(w_->view().variable), QString("tas"));
-        QVERIFY(open(kHgt));
-        QCOMPARE(QString::fromStdString(w_->view().yDim), QString("time"));
-        verifyShown();
-    }
-
     void exportsFromTheWindow() {
         QVERIFY(open(kHgt));
         w_->applyView(defaultView(*w_->dataset(), "HGT"));
@@ -855,42 +694,6 @@ private slots:
         QVERIFY2(w_->lastError().contains("hdf5_crash_global_heap.nc"), qPrintable(w_->lastError()));
         if (w_->errorBox()) w_->errorBox()->close();
         QVERIFY(open(kSample)); // and the window still works
-        verifyShown();
-    }
-
-    void aViewAskedForFirstIsShown() {
-        // What the command line does with --var anom: the resolver runs once the file is open.
-        w_->setInitialView([](const Dataset& ds) {
-            ViewSpec v = defaultView(ds, "anom");
-            v.indices = {};
-            return v;
-        });
-        QSignalSpy opened(w_.get(), &MainWindow::datasetOpened);
-        w_->openFile(kData + "/reduced.nc");
-        QVERIFY(opened.wait(20000));
-        QCOMPARE(QString::fromStdString(w_->view().variable), QString("anom"));
-        verifyShown();
-    }
-
-    void groupViewsAreRemembered() {
-        QSignalSpy opened(w_.get(), &MainWindow::datasetOpened);
-        w_->openFile(kData + "/test_hgroups.nc");
-        QVERIFY(opened.wait(20000));
-        // The root has no data variable: the first group's is shown.
-        QVERIFY(QString::fromStdString(w_->view().variable).startsWith("/"));
-        verifyShown();
-        QString other;
-        for (QTreeWidgetItemIterator it(w_->datasetPanel()->tree()); *it; ++it)
-            if ((*it)->text(0) == "O3" && (*it)->data(0, Qt::UserRole + 1).toString().startsWith("/"))
-                other = (*it)->data(0, Qt::UserRole + 1).toString();
-        QVERIFY(!other.isEmpty());
-        w_->showVariable(other);
-        verifyShown();
-        QTemporaryDir d;
-        QVERIFY(w_->saveView(d.filePath("g.json")));
-        QVERIFY(open(kHgt));
-        QVERIFY(w_->loadView(d.filePath("g.json"))); // opens the file again, at that view
-        QTRY_COMPARE_WITH_TIMEOUT(QString::fromStdString(w_->view().variable), other, 20000);
         verifyShown();
     }
 

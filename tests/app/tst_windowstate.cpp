@@ -25,6 +25,7 @@
 #include "main_window.h"
 #include "slice_panel.h"
 #include "strata/render/vtk_views.h"
+#include "window_checks.h"
 
 using namespace strata;
 using namespace strata::app;
@@ -35,16 +36,10 @@ const QString kData = QStringLiteral(STRATA_TEST_DATA);
 const QString kSample = kData + "/tas_rectilinear_grid_2D.nc";
 const QString kHgt = kData + "/hgt.nc";
 
-std::vector<double> valuesOf(const DataArray& a) {
-    return a.ndim() ? a.asHost().values<double>() : std::vector<double>{};
-}
-
+// Equal values (NaN equal to NaN); an empty array (nothing shown) equals only another.
 bool sameValues(const DataArray& a, const DataArray& b) {
-    const auto x = valuesOf(a), y = valuesOf(b);
-    if (a.dims() != b.dims() || x.size() != y.size()) return false;
-    for (std::size_t i = 0; i < x.size(); ++i)
-        if (!(x[i] == y[i] || (std::isnan(x[i]) && std::isnan(y[i])))) return false;
-    return true;
+    if (!a.ndim() || !b.ndim()) return a.ndim() == b.ndim();
+    return test::difference(a, b).isEmpty();
 }
 
 } // namespace
@@ -63,14 +58,11 @@ class TestWindowState : public QObject {
         shown.clear(); // frames of the last file's views
         return (shown.count() > 0 || shown.wait(20000)) && settle();
     }
-    DataArray coreFrame(const ViewSpec& spec) const {
-        return computeView(variableOf(*w_->dataset(), spec.variable), spec, Device::host(), Stream::host());
-    }
     // Until the frame shown is the current view's (the frame service idle).
     bool settle() {
         for (int i = 0; i < 400; ++i) {
             if (!w_->frameService()->busy() && w_->shownFrame().ndim() > 0 &&
-                sameValues(w_->shownFrame(), coreFrame(w_->view())))
+                sameValues(w_->shownFrame(), test::coreFrame(*w_, w_->view())))
                 return true;
             QTest::qWait(25);
         }
