@@ -2,13 +2,17 @@
 """The Python module's figures, side by side with the stack a scientist would use (run on the
 GPU machine with CuPy; the window's figure needs a display):
 
-    python_bench.py open FILE [--var air] [--reps 3]
-        strata.open(FILE, device="cuda")[var] against xr.open_dataset(FILE, engine="netcdf4")
-        (h5py's read where that engine is missing) followed by cupy.asarray (what cupy-xarray's
-        as_cupy() does), page cache warm.
-    python_bench.py show [--shape 1000,721,1440] [--reps 3]
-        strata.show(da_cupy) until view.frame() returns (the frame ready on the device; a new
-        window each time), against da.get() then matplotlib's imshow saved to a PNG.
+    python_bench.py open FILE [--var air] [--reps 3] [--device cuda]
+        strata.open(FILE, device="cuda")[var] against xarray's read followed by cupy.asarray
+        (what cupy-xarray's as_cupy() does), page cache warm. The peer is the first installed of
+        xr.open_dataset(engine="netcdf4"), xr.open_dataset(engine="h5netcdf"), h5py (netCDF-4
+        files only); the "peer" line says which.
+    python_bench.py show [--shape 1000,721,1440] [--reps 3] [--device cuda]
+        strata.show(da_cupy) until view.frame() returns (the frame drawn, and on the device; a
+        new window each time; "first_s" is the first, with Qt's and GL's start), with the
+        automatic range and with vmin/vmax; against da.get() alone and da.get() then
+        matplotlib's imshow saved to a PNG (a line says when matplotlib is not installed).
+        --device cpu: NumPy data (a check of the script without a GPU).
 
 Prints JSON lines: best and median seconds; figures go to bench/RESULTS.md, never into tests."""
 import argparse
@@ -33,8 +37,10 @@ def timed(label, fn, nbytes=None):
         t0 = time.perf_counter()
         fn()
         t.append(time.perf_counter() - t0)
+    first = t[0]
     t.sort()
-    row = {"measure": label, "best_s": round(t[0], 4), "median_s": round(t[len(t) // 2], 4)}
+    row = {"measure": label, "best_s": round(t[0], 4), "median_s": round(t[len(t) // 2], 4),
+           "first_s": round(first, 4)}
     if nbytes:
         row["gb_per_s"] = round(nbytes / t[0] / 1e9, 2)
     print(json.dumps(row), flush=True)
@@ -50,53 +56,89 @@ else:
 
 import strata  # noqa: E402
 
+
+def sync():
+    if cupy is not None:
+        cupy.cuda.get_current_stream().synchronize()
+
+
+def peer_reader():
+    """The first installed of xarray's netcdf4 engine, its h5netcdf engine, and h5py."""
+    engines = xr.backends.list_engines()  # those whose library is installed
+    for engine in ("netcdf4", "h5netcdf"):
+        if engine not in engines:
+            print(json.dumps({"peer": f"xarray engine={engine}", "skipped": "not installed"}), flush=True)
+            continue
+
+        def read(engine=engine):
+            with xr.open_dataset(a.file, engine=engine) as ds:
+                return ds[a.var].values
+        return f"xr.open_dataset(engine={engine!r})", read
+    import h5py
+
+    def read():
+        with h5py.File(a.file, "r") as f:
+            return f[a.var][...]
+    return "h5py", read
+
+
 if a.what == "open":
     def ours():
         v = strata.open(a.file, device=a.device)[a.var].data
-        if cupy is not None:
-            cupy.cuda.get_current_stream().synchronize()
+        sync()
         return v
 
+    name, read = peer_reader()
+
     def peer():
-        try:
-            with xr.open_dataset(a.file, engine="netcdf4") as ds:
-                v = ds[a.var].values
-        except (ImportError, ValueError):  # no netcdf4 engine (the GPU machine): h5py, as peer_ingest.py
-            import h5py
-            with h5py.File(a.file, "r") as f:
-                v = f[a.var][...]
+        v = read()
         if cupy is not None:
             v = cupy.asarray(v)
-            cupy.cuda.get_current_stream().synchronize()
+            sync()
         return v
 
     n = ours().nbytes
-    print(json.dumps({"file": a.file, "var": a.var, "bytes": n, "device": a.device}))
+    print(json.dumps({"file": a.file, "var": a.var, "bytes": n, "device": a.device, "peer": name}))
     timed("strata.open to " + ("NumPy" if cupy is None else "CuPy"), ours, n)
-    timed("xarray netcdf4" + ("" if cupy is None else " + cupy.asarray (as_cupy)"), peer, n)
+    timed(name + ("" if cupy is None else " + cupy.asarray (as_cupy)"), peer, n)
 else:
     shape = tuple(int(s) for s in a.shape.split(","))
-    data = cupy.random.default_rng(1).standard_normal(shape, dtype=cupy.float32)
+    if cupy is None:
+        data = np.random.default_rng(1).standard_normal(shape, dtype=np.float32)
+    else:
+        data = cupy.random.default_rng(1).standard_normal(shape, dtype=cupy.float32)
     da = xr.DataArray(data, dims=("time", "lat", "lon"), name="t")
+    print(json.dumps({"shape": shape, "bytes": int(data.nbytes), "device": a.device}), flush=True)
+    to_host = (lambda: da.data.get()) if cupy is not None else (lambda: np.array(da.data))
 
-    def ours():
-        view = strata.show(da)
-        view.frame()
-        cupy.cuda.get_current_stream().synchronize()
-        view.close()
+    def ours(**kw):
+        def run():
+            before = strata.transfer_counters()["device_to_host"]
+            view = strata.show(da, **kw)
+            view.frame()
+            sync()
+            moved.append(strata.transfer_counters()["device_to_host"] - before)
+            view.close()
+        return run
 
-    def peer():
+    for label, kw in (("", {}), (" (vmin/vmax given)", {"vmin": -4.0, "vmax": 4.0})):
+        moved = []
+        timed("strata.show to frame ready on the device" + label, ours(**kw))
+        print(json.dumps({"measure": "device->host bytes per show" + label, "bytes": moved}), flush=True)
+
+    timed("da.get() alone (the whole array to the host)", to_host, int(data.nbytes))
+    try:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
-        host = da.data.get()  # the whole array, as the issue's peer does
-        fig, ax = plt.subplots()
-        ax.imshow(host[0])
-        fig.savefig(os.path.join(tempfile.gettempdir(), "peer.png"))
-        plt.close(fig)
-
-    timed("strata.show to frame ready on the device", ours)
-    try:
-        timed("da.get() + matplotlib imshow to PNG (one frame)", peer)
     except ImportError as e:
-        print(json.dumps({"measure": "matplotlib", "skipped": str(e)}))
+        print(json.dumps({"measure": "da.get() + matplotlib imshow to PNG",
+                          "skipped": f"matplotlib is not installed here: {e}"}), flush=True)
+    else:
+        def peer():
+            host = to_host()  # the whole array, as the issue's peer does
+            fig, ax = plt.subplots()
+            ax.imshow(host[0])
+            fig.savefig(os.path.join(tempfile.gettempdir(), "peer.png"))
+            plt.close(fig)
+        timed("da.get() + matplotlib imshow to PNG (one frame)", peer)

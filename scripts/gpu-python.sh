@@ -4,9 +4,16 @@
 #                                3.11 and 3.12, the .py files, the entry point's metadata,
 #                                libstrata_vtkviews.so) and every library it loads but the base
 #                                system's and the GPU driver's, into gpu-python/python.tar.xz
+#                                (with build/bench/bench_gpu, which writes the benchmark's files)
 #   scripts/gpu-python.sh run    there: unpack into /opt/strata-py, then run tests/python/test_gpu.py
 #                                with STRATA_REQUIRE_GPU=1 (a GPU row fails where it would skip);
-#                                the window's test runs when DISPLAY is set (gpu-window.sh's Xvfb)
+#                                the window's tests run when there is a display: DISPLAY, or an
+#                                Xvfb of its own started from gpu-window.sh's X stack in /opt/x
+#   scripts/gpu-python.sh bench  there: unpack, then bench/python_bench.py show (1000 × 721 × 1440
+#                                float32 CuPy; needs the display as above) and open on the ingest
+#                                benchmark's 2.08 GB files (contiguous, zlib1: written by bench_gpu
+#                                unless /tmp/strata-ingest-LAYOUT.nc is there); JSON lines in
+#                                $OUT (default /tmp/strata-py-bench)
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 DIR=${PYTHON_DIR:-$ROOT/gpu-python}
@@ -21,8 +28,10 @@ pack() {
     cp -r "$BUILD/python" "$stage/python"
     find "$stage/python" -name __pycache__ -prune -exec rm -rf {} +
     cp "$BUILD/app/libstrata_vtkviews.so" "$stage/python/strata/" 2>/dev/null
+    mkdir -p "$stage/bin" && cp "$BUILD/bench/bench_gpu" "$stage/bin/" 2>/dev/null
     local skip='^(linux-vdso|ld-linux|libc\.so|libm\.so|libdl\.so|libpthread\.so|librt\.so|libresolv\.so|libcuda\.so|libnvidia|libstdc\+\+|libgcc_s|libz\.so|libGL\.so|libGLX\.so|libGLdispatch|libEGL\.so|libOpenGL\.so|libpython)'
-    for e in "$stage"/python/strata/*.so; do
+    for e in "$stage"/python/strata/*.so "$stage"/bin/*; do
+        [[ -f $e ]] || continue
         ldd "$e" | awk '/=> \// {print $1, $3}' | while read -r name path; do
             [[ $name =~ $skip ]] || cp -L -n "$path" "$stage/lib/$name"
         done
@@ -44,7 +53,28 @@ pack() {
     ls -l "$DIR/python.tar.xz"
 }
 
-run() {
+# A display for the window: DISPLAY as set, else an Xvfb of this script's own on :6 from the X
+# stack gpu-window.sh unpack-x leaves in /opt/x (as gpu-window.sh run starts its own on :5).
+display() {
+    [[ -n ${DISPLAY:-} ]] && return 0
+    if [[ ! -x /opt/x/usr/bin/Xvfb ]]; then
+        echo "no DISPLAY and no X stack in /opt/x (scripts/gpu-window.sh unpack-x): the window's parts skip"
+        return 0
+    fi
+    local L=/opt/x/usr/lib/x86_64-linux-gnu
+    ln -sfn $L/dri /usr/lib/x86_64-linux-gnu/dri # Xvfb looks for swrast_dri.so only there
+    ln -sf /opt/x/usr/bin/xkbcomp /usr/bin/xkbcomp
+    LD_LIBRARY_PATH=$L:/opt/x/lib/x86_64-linux-gnu:/usr/local/nvidia/lib64 /opt/x/usr/bin/Xvfb :6 \
+        -screen 0 1920x1200x24 -nolisten tcp -xkbdir /opt/x/usr/share/X11/xkb -fp built-ins >/tmp/strata-py-xvfb.log 2>&1 &
+    XVFB_PID=$!
+    trap 'kill "$XVFB_PID" 2>/dev/null' EXIT
+    sleep 2 # the server's start
+    export DISPLAY=:6 __GLX_VENDOR_LIBRARY_NAME=nvidia QT_QPA_PLATFORM=xcb
+    [[ -d /opt/app/fonts ]] && export QT_QPA_FONTDIR=/opt/app/fonts
+    echo "display: Xvfb :6 from /opt/x"
+}
+
+unpack() {
     rm -rf /opt/strata-py && mkdir -p /opt/strata-py && tar -xJf "$DIR/python.tar.xz" -C /opt/strata-py || return 1
     # libOpenGL and the GLX dispatch come with gpu-window.sh's X stack (/opt/x), the driver's
     # libraries from /usr/local/nvidia/lib64.
@@ -53,11 +83,32 @@ run() {
     export QT_PLUGIN_PATH=${QT_PLUGIN_PATH:-/opt/strata-py/plugins} STRATA_REQUIRE_GPU=1
     export STRATA_TEST_DATA=$ROOT/tests/data STRATA_PY_REFERENCE=/opt/strata-py/reference.npz
     "$PY" -c 'import sys, strata; print(sys.version.split()[0], "strata on", strata.compute_device(), "-", strata.compute_reason())'
+    display
+}
+
+run() {
+    unpack || return 1
     (cd "$ROOT/tests/python" && "$PY" -m unittest -v test_gpu)
+}
+
+bench() {
+    unpack || return 1
+    local out=${OUT:-/tmp/strata-py-bench} f layout
+    mkdir -p "$out"
+    echo "peers installed: $("$PY" -c 'import importlib.util as u; print(*[m for m in ("netCDF4", "h5netcdf", "h5py", "matplotlib", "cupy_xarray") if u.find_spec(m)])')" | tee "$out/peers.txt"
+    "$PY" "$ROOT/bench/python_bench.py" show --reps "${BENCH_REPS:-3}" 2>&1 | tee "$out/show.jsonl"
+    for layout in ${INGEST_LAYOUTS:-contiguous zlib1}; do
+        f=/tmp/strata-ingest-$layout.nc
+        [[ -s $f ]] || LD_LIBRARY_PATH=/opt/strata-py/lib:$LD_LIBRARY_PATH \
+            /opt/strata-py/bin/bench_gpu --make-file "$f" --time "${INGEST_STEPS:-500}" --layout "$layout"
+        cat "$f" >/dev/null # from the page cache, as the ingest benchmark's figures are
+        "$PY" "$ROOT/bench/python_bench.py" open "$f" --reps "${BENCH_REPS:-3}" 2>&1 | tee -a "$out/open.jsonl"
+    done
 }
 
 case $cmd in
 pack) pack ;;
 run) run ;;
-*) echo "usage: $0 pack|run" >&2; exit 2 ;;
+bench) bench ;;
+*) echo "usage: $0 pack|run|bench" >&2; exit 2 ;;
 esac

@@ -12,7 +12,7 @@ packages=(
   python3-xarray python3-netcdf4 python3-dask
   nlohmann-json3-dev libblosc-dev libzstd-dev liblz4-dev python3-zarr python3-numcodecs
   libcurl4-openssl-dev
-  python3-dev pybind11-dev python3-numpy
+  python3-dev pybind11-dev python3-numpy python3-ipython
   clang-14 libclang-rt-14-dev
   libshp-dev python-cartopy-data
 )

@@ -70,7 +70,9 @@ public:
     bool opening() const;
     // Shows a Dataset held in memory (its path empty), titled `title`: `variable`, or the first
     // numeric one; a newer one of the same shape keeps the view (main_window_memory.cpp).
-    void showDataset(std::shared_ptr<const Dataset> ds, const QString& title, const QString& variable = {});
+    // `range`: the colour range from here on (kept by later calls without one).
+    void showDataset(std::shared_ptr<const Dataset> ds, const QString& title, const QString& variable = {},
+                     std::optional<ColourRange> range = std::nullopt);
 
     // Shows `variablePath` of the open file with its default view (or its last one).
     void showVariable(const QString& variablePath);
@@ -193,6 +195,7 @@ private:
 
     FrameService* service_;
     std::shared_ptr<const Dataset> ds_;
+    std::optional<ColourRange> memoryRange_; // showDataset's colour range for data in memory
     DataArray var_;
     ViewSpec spec_;
     DataArray shown_, series_;

@@ -22,6 +22,11 @@ QString colouringKey(const std::string& file, const std::string& variable) {
 
 Colouring MainWindow::colouringFor(const std::string& variable) const {
     if (!ds_) return {};
+    if (ds_->path.empty() && memoryRange_) { // strata.show(..., vmin=, vmax=)
+        Colouring c;
+        c.range = *memoryRange_;
+        return c;
+    }
     const QByteArray saved = QSettings().value(colouringKey(ds_->path, variable)).toByteArray();
     const QJsonDocument doc = QJsonDocument::fromJson(saved);
     if (!doc.isObject()) return {};

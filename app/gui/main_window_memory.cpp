@@ -11,9 +11,10 @@
 
 namespace strata::app {
 
-void MainWindow::showDataset(std::shared_ptr<const Dataset> ds, const QString& title,
-                             const QString& variable) {
+void MainWindow::showDataset(std::shared_ptr<const Dataset> ds, const QString& title, const QString& variable,
+                             std::optional<ColourRange> range) {
     const ViewSpec before = spec_;
+    if (range) memoryRange_ = range; // colouringFor gives it to each variable shown
     const bool update = ds_ && ds_->path.empty() && !before.variable.empty();
     clearSeries();
     shownSpec_.reset();
@@ -28,6 +29,7 @@ void MainWindow::showDataset(std::shared_ptr<const Dataset> ds, const QString& t
     if (update && wanted == before.variable && fitViewTo(before, *ds_, fitted)) {
         datasetPanel_->setCurrent(QString::fromStdString(fitted.variable));
         var_ = variableOf(*ds_, fitted.variable);
+        if (range) fitted.colouring.range = *range;
         applyView(fitted);
     } else if (!wanted.empty()) {
         datasetPanel_->setCurrent(QString::fromStdString(wanted));

@@ -116,7 +116,7 @@ std::size_t Residency::heldBytes() const {
 
 std::size_t Residency::heldLocked() const {
     std::size_t held = draining_;
-    for (const auto& [key, e] : entries_) held += e.reserved + (e.data ? e.status.bytes : 0);
+    for (const auto& [key, e] : entries_) held += e.reserved + (e.data && !e.borrowed ? e.status.bytes : 0);
     return held;
 }
 
@@ -155,7 +155,7 @@ bool Residency::makeRoomLocked(std::size_t bytes) {
         // from one, or an export, holds a reference of its own: that one is in use).
         Entry* victim = nullptr;
         for (auto& [key, e] : entries_)
-            if (e.data && e.data->variable().buffer().use_count() == 1 &&
+            if (e.data && !e.borrowed && e.data->variable().buffer().use_count() == 1 &&
                 (!victim || e.lastUse < victim->lastUse))
                 victim = &e;
         if (!victim) return false;
@@ -197,7 +197,14 @@ void Residency::request(const std::string& key, const DataArray& var, Device dev
         e.status.bytes = var.variable().nbytes();
         const std::size_t transient = var.isLoaded() ? 0 : 2 * std::min(slab, e.status.bytes);
         const std::size_t need = e.status.bytes + transient;
-        if (need > budget_) {
+        if (var.isLoaded() && var.device() == device) {
+            // In memory on that device already (an array handed over from Python): resident as
+            // it is, without a load or a copy; its memory is its owner's, outside the budget.
+            e.data = var;
+            e.borrowed = true;
+            e.status.state = Residence::Resident;
+            e.status.progress = 1;
+        } else if (need > budget_) {
             e.status.state = Residence::Streamed;
             e.status.reason =
                 "larger than the budget: needs " + formatBytes(need) + " of " + formatBytes(budget_);

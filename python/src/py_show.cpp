@@ -1,5 +1,7 @@
 #include "py_show.h"
 
+#include <pybind11/stl.h>
+
 #include <QApplication>
 #include <QEventLoop>
 #include <QLabel>
@@ -7,7 +9,9 @@
 #include <QSocketNotifier>
 #include <QSurfaceFormat>
 #include <QTimer>
+#include <cmath>
 #include <cstdlib>
+#include <optional>
 
 #include "main_window.h"
 #include "py_array.h"
@@ -43,6 +47,17 @@ void ensureApplication() {
     app->setQuitOnLastWindowClosed(false); // Python, not the last window, ends the process
 }
 
+// show's vmin and vmax: a fixed colour range when both are given (then nothing of the data is
+// read back for the colours or the colour bar), none when neither is.
+std::optional<ColourRange> fixedRange(std::optional<double> vmin, std::optional<double> vmax) {
+    if (!vmin && !vmax) return std::nullopt;
+    STRATA_EXPECTS(vmin && vmax, ValueError, "vmin and vmax go together: give both, or neither");
+    STRATA_EXPECTS(std::isfinite(*vmin) && std::isfinite(*vmax) && *vmin < *vmax, ValueError,
+                   "vmin (" + std::to_string(*vmin) + ") must be finite and below vmax (" +
+                       std::to_string(*vmax) + ")");
+    return ColourRange{RangeMode::Fixed, *vmin, *vmax};
+}
+
 // Runs Qt's events until `fd` can be read (Python's input is ready): the input hook's body.
 void pumpUntilReadable(int fd) {
     if (!QCoreApplication::instance()) return;
@@ -59,7 +74,8 @@ int pyosInputHook() { // PyOS_InputHook: called without the GIL while the REPL w
 
 class Window {
 public:
-    Window(const HeldDataset& ds, const std::string& title, const std::string& variable) {
+    Window(const HeldDataset& ds, const std::string& title, const std::string& variable,
+           std::optional<ColourRange> range) {
         ensureApplication();
         window_ = new app::MainWindow;
         window_->setAttribute(Qt::WA_DeleteOnClose);
@@ -75,14 +91,16 @@ public:
             }
         });
         window_->show();
-        show(ds, title, variable);
+        show(ds, title, variable, range);
     }
 
-    void show(const HeldDataset& ds, const std::string& title, const std::string& variable) {
+    void show(const HeldDataset& ds, const std::string& title, const std::string& variable,
+              std::optional<ColourRange> range) {
         alive();
         held_ = ds.dataset; // the arrays shown stay alive while the window shows them
         wanted_ = shown_ + 1;
-        window_->showDataset(ds.dataset, QString::fromStdString(title), QString::fromStdString(variable));
+        window_->showDataset(ds.dataset, QString::fromStdString(title), QString::fromStdString(variable),
+                             range);
     }
 
     bool isOpen() const { return !window_.isNull() && window_->isVisible(); }
@@ -134,6 +152,10 @@ public:
         d["variable"] = s.variable;
         d["x"] = s.xDim;
         d["y"] = s.yDim;
+        const ColourRange& r = s.colouring.range;
+        d["range"] = r.mode == RangeMode::Fixed
+                         ? ::py::make_tuple(std::string(name(r.mode)), r.fixedMin, r.fixedMax)
+                         : ::py::make_tuple(std::string(name(r.mode)));
         return d;
     }
 
@@ -220,10 +242,24 @@ void bindShow(::py::module_& m) {
     ::py::class_<Window>(m, "_Window")
         // Without the GIL where Qt may wait on the frame workers, which may drop the last view
         // of a borrowed array (and take the GIL to release its producer).
-        .def(::py::init<const HeldDataset&, const std::string&, const std::string&>(), ::py::arg("dataset"),
-             ::py::arg("title"), ::py::arg("variable"), ::py::call_guard<::py::gil_scoped_release>())
-        .def("show", &Window::show, ::py::arg("dataset"), ::py::arg("title"), ::py::arg("variable"),
-             ::py::call_guard<::py::gil_scoped_release>())
+        .def(::py::init([](const HeldDataset& ds, const std::string& title, const std::string& variable,
+                           std::optional<double> vmin, std::optional<double> vmax) {
+                 const std::optional<ColourRange> range = fixedRange(vmin, vmax); // before the window
+                 ::py::gil_scoped_release nogil;
+                 return std::make_unique<Window>(ds, title, variable, range);
+             }),
+             ::py::arg("dataset"), ::py::arg("title"), ::py::arg("variable"),
+             ::py::arg("vmin") = ::py::none(), ::py::arg("vmax") = ::py::none())
+        .def(
+            "show",
+            [](Window& w, const HeldDataset& ds, const std::string& title, const std::string& variable,
+               std::optional<double> vmin, std::optional<double> vmax) {
+                const std::optional<ColourRange> range = fixedRange(vmin, vmax);
+                ::py::gil_scoped_release nogil;
+                w.show(ds, title, variable, range);
+            },
+            ::py::arg("dataset"), ::py::arg("title"), ::py::arg("variable"), ::py::arg("vmin") = ::py::none(),
+            ::py::arg("vmax") = ::py::none())
         .def("frame", &Window::frame, ::py::arg("timeout") = 60.0)
         .def("wait_frame", &Window::waitFrame, ::py::arg("timeout") = 60.0)
         .def_property_readonly("view", &Window::view)

@@ -46,9 +46,9 @@ class View:
         self._held = held
         self._title = title
 
-    def update(self, obj, dims=None, name=None):
+    def update(self, obj, dims=None, name=None, vmin=None, vmax=None):
         held, var, title = _strata_dataset(obj, dims, name)
-        self._window.show(held, title, var or "")
+        self._window.show(held, title, var or "", vmin, vmax)
         self._held = held
         return self
 
@@ -60,7 +60,8 @@ class View:
 
     @property
     def view(self):
-        """The variable shown and its X and Y dims."""
+        """The variable shown, its X and Y dims, and its colour range: ("fixed", vmin, vmax),
+        or the mode alone ("frame": each frame's extremes)."""
         return self._window.view
 
     @property
@@ -85,16 +86,20 @@ class View:
         return f"<strata.View {self._title!r} ({state})>"
 
 
-def show(obj, dims=None, name=None, block=False):
+def show(obj, dims=None, name=None, block=False, vmin=None, vmax=None):
     """Opens the Strata window on `obj` in this process.
 
     `obj` is an xarray DataArray or Dataset, or a bare array (NumPy, CuPy, anything with
     __dlpack__ or __cuda_array_interface__) with `dims` naming its dimensions. Its data are
     borrowed without a copy (device arrays stay on their device) and kept alive while shown;
     coordinates and attributes come along. Returns a View. In IPython and Python's own prompt
-    the window stays live while the prompt waits; block=True runs it until it is closed."""
+    the window stays live while the prompt waits; block=True runs it until it is closed.
+    `vmin` and `vmax` (both or neither) fix the colour range, kept by update() unless it gives
+    its own: without them each frame's extremes are found on the device, and only those (two
+    values a frame, once per array shown) come back to the host, for the colour bar's labels;
+    with them nothing of the data leaves the device."""
     held, var, title = _strata_dataset(obj, dims, name)
-    window = _strata._Window(held, title, var or "")
+    window = _strata._Window(held, title, var or "", vmin, vmax)
     view = View(window, held, title)
     if block:
         view.wait_closed()

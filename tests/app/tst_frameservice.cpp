@@ -508,6 +508,44 @@ private slots:
         const Result r = waitFor(ready, service.requestFrame(specAt(*ds_, 3), "time", +1));
         QVERIFY(r && !r->fromCache);
     }
+
+    void inMemoryDataIsResidentWithoutALoad() {
+        // A dataset held in memory on the compute device (what strata.show makes of a Python
+        // array) is resident from its first frame as it is: with a budget smaller than the
+        // variable it is not streamed, and nothing is loaded. On a GPU each frame then comes
+        // with its range from one table (its one copy: two values per time), and the steps
+        // after it copy nothing to the host.
+        const Device device = computeDevice();
+        auto mem = std::make_shared<Dataset>(*ds_);
+        mem->path.clear();
+        for (auto& [name, v] : mem->variables)
+            if (name == "HGT") v = v.load(device, defaultStream(device));
+        const Variable& hgt = *mem->findVariable("HGT");
+        FrameService service;
+        service.setPrefetch(0, 0);
+        service.setResidentBudget(hgt.nbytes() / 4);
+        service.setDataset(mem);
+        QSignalSpy ready(&service, &FrameService::frameReady);
+        const TransferCounters before = transferCounters();
+        Result r = waitFor(ready, service.requestFrame(specAt(*mem, 0)));
+        QVERIFY(r && r->error.isEmpty());
+        const ResidencyStatus s = service.residency("HGT");
+        QCOMPARE(s.state, Residence::Resident);
+        QCOMPARE(s.device, device);
+        QCOMPARE(r->frame.device(), device);
+        QVERIFY(sameValues(r->frame, expected(*ds_, specAt(*ds_, 0))));
+        if (!device.isCuda()) return; // the table of frame ranges is made on a device only
+        QVERIFY(r->frameRange);
+        const std::uint64_t table = 2 * std::uint64_t(hgt.shape()[0]) * sizeOf(hgt.dtype());
+        QCOMPARE(transferredSince(before).deviceToHost, table);
+        for (std::int64_t t : {1, 2, 20}) {
+            r = waitFor(ready, service.requestFrame(specAt(*mem, t), "time", +1));
+            QVERIFY(r && r->error.isEmpty() && r->frameRange);
+            QVERIFY(sameValues(r->frame, expected(*ds_, specAt(*ds_, t))));
+        }
+        QVERIFY(settled(service));
+        QCOMPARE(transferredSince(before).deviceToHost, table);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestFrameService)

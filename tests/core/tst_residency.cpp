@@ -292,6 +292,50 @@ private slots:
         QCOMPARE(residency.heldBytes(), std::size_t(0));
     }
 
+    void inMemoryIsResidentAsItIs_data() { STRATA_BACKEND_ROWS(); }
+    void inMemoryIsResidentAsItIs() {
+        // An array already in memory on the device asked for (one handed over from Python) is
+        // resident at once: the same buffer, nothing copied either way, and none of the budget
+        // taken (the memory is its owner's), even with a budget smaller than the array.
+        STRATA_BACKEND(backend);
+        const Device device = backend.cuda ? Device::cuda(0) : Device::host();
+        const DataArray host =
+            makeArray(DType::Float32, {"t", "y", "x"}, {4, 5, 6}, std::vector<double>(120, 2.5));
+        const DataArray inMemory = backend.put(host);
+        Residency residency(128); // bytes: far less than the 480 of the array
+        const TransferCounters before = transferCounters();
+        residency.request("v", inMemory, device);
+        const ResidencyStatus s = residency.status("v"); // no wait: no load was started
+        QCOMPARE(s.state, Residence::Resident);
+        QCOMPARE(s.device, device);
+        QCOMPARE(s.bytes, std::size_t(480));
+        const std::optional<DataArray> got = residency.get("v");
+        QVERIFY(got);
+        QCOMPARE(got->variable().buffer()->data(), inMemory.variable().buffer()->data());
+        QCOMPARE(residency.heldBytes(), std::size_t(0));
+        const TransferCounters moved = transferredSince(before);
+        QCOMPARE(moved.deviceToHost + moved.hostToDevice, std::uint64_t(0));
+
+        // A lazy variable that fits the budget beside it is still loaded (the budget is free).
+        const Shape small{2, 2, 2}; // 32 bytes, and a load's two slabs of them: 96
+        residency.request(
+            "w",
+            lazyArray(std::make_shared<MemorySource>(small, DType::Float32, std::vector<double>(8, 1)), small,
+                      plain(DType::Float32)),
+            device);
+        QVERIFY(waitFor(residency, "w", Residence::Resident));
+        QCOMPARE(residency.status("v").state, Residence::Resident); // never evicted
+
+        // In memory elsewhere (the host, for a device): loaded as before, not borrowed.
+        if (backend.cuda) {
+            residency.setBudget(std::size_t(1) << 20);
+            residency.request("h", host, device);
+            QVERIFY(waitFor(residency, "h", Residence::Resident));
+            QCOMPARE(residency.get("h")->device(), device);
+            QCOMPARE(residency.heldBytes(), std::size_t(480 + 32));
+        }
+    }
+
     void budgetFromTheEnvironment() {
         QCOMPARE(parseResidentBudget("8G", 100), std::optional<std::size_t>(std::size_t(8) << 30));
         QCOMPARE(parseResidentBudget("50%", 1000), std::optional<std::size_t>(500));

@@ -1,7 +1,7 @@
 """The module on a GPU with CuPy: files read onto the device (compared with the netCDF4 engine,
 and with cupy-xarray's as_cupy() where it is installed), CuPy arrays in and out without a copy
 (pointers equal, zero bytes device→host by Strata's transfer counter), and the window on CuPy
-data (where there is a display). Skips without CuPy or a GPU, unless STRATA_REQUIRE_GPU=1."""
+data (where there is a display): zero bytes with vmin/vmax, one table of frame ranges without. Skips without CuPy or a GPU, unless STRATA_REQUIRE_GPU=1."""
 import gc
 import os
 import tempfile
@@ -162,27 +162,50 @@ class ShowCupy(unittest.TestCase):
         if not (os.environ.get("DISPLAY") or os.environ.get("QT_QPA_PLATFORM")):
             self.skipTest("no display for the window")
 
-    def test_shown_and_read_back_without_leaving_the_device(self):
+    def field(self, nt=5):
         import xarray as xr
-        data = cupy.random.default_rng(3).standard_normal((4, 181, 360), dtype=cupy.float32)
-        da = xr.DataArray(data, dims=("time", "lat", "lon"), name="t",
-                          coords={"lat": np.linspace(-90, 90, 181), "lon": np.arange(360.0)})
+        data = cupy.random.default_rng(3).standard_normal((nt, 181, 360), dtype=cupy.float32)
+        return xr.DataArray(data, dims=("time", "lat", "lon"), name="t",
+                            coords={"lat": np.linspace(-90, 90, 181), "lon": np.arange(360.0)})
+
+    def test_shown_and_read_back_without_leaving_the_device(self):
+        # With a colour range given, nothing crosses device→host: not the frames (181 × 360
+        # float32, 260 KB each), not their extremes. The counter counts every crossing.
+        da = self.field()
         before = d2h()
-        view = strata.show(da)
+        view = strata.show(da, vmin=-4, vmax=4)
         try:
             frame = view.frame()
             self.assertIsInstance(frame, cupy.ndarray)
-            cupy.testing.assert_array_equal(frame, data[0])
+            cupy.testing.assert_array_equal(frame, da.data[0])
             view.update(da * 3)
-            cupy.testing.assert_array_equal(view.frame(), data[0] * 3)
-            # The frames never leave the device (181 × 360 float32 is 260 KB); what crosses is
-            # each new frame's colour range (two doubles) for the colour bar's labels.
+            cupy.testing.assert_array_equal(view.frame(), da.data[0] * 3)
             moved = d2h() - before
-            print(f"device→host bytes for two frames shown and read back: {moved}")
-            self.assertLessEqual(moved, 2 * 16, "bytes crossed device→host")
+            print(f"device→host bytes, two arrays shown with vmin/vmax and read back: {moved}")
+            self.assertEqual(moved, 0, "bytes crossed device→host")
         finally:
             view.close()
 
+    def test_frame_ranges_cross_once_as_one_table(self):
+        # Without a range, the colour bar's labels need each frame's extremes on the host: the
+        # array shown is resident as it is, reduced once on the device for all its frames, and
+        # that table alone crosses (min and max of 5 frames in float32: 40 bytes per array).
+        # Reading each frame's extremes back instead would cost 16 bytes a frame shown.
+        da = self.field(nt=5)
+        table = 2 * 5 * 4
+        before = d2h()
+        view = strata.show(da)
+        try:
+            cupy.testing.assert_array_equal(view.frame(), da.data[0])
+            self.assertEqual(d2h() - before, table, "device→host bytes for the first array")
+            view.update(da * 3)
+            cupy.testing.assert_array_equal(view.frame(), da.data[0] * 3)
+            view.frame()
+            moved = d2h() - before
+            print(f"device→host bytes, two arrays of 5 frames shown and read back: {moved}")
+            self.assertEqual(moved, 2 * table, "device→host bytes for two arrays")
+        finally:
+            view.close()
 
 if __name__ == "__main__":
     unittest.main()

@@ -129,6 +129,33 @@ class Show(unittest.TestCase):
         self.assertFalse(view.is_open)
         self.assertEqual(view._window.frames_shown, 1)
 
+    def test_vmin_vmax_fix_the_colour_range(self):
+        da = field()
+        view = strata.show(da)
+        try:
+            view.frame()
+            self.assertEqual(view.view["range"], ("frame",))  # each frame's extremes by default
+        finally:
+            view.close()
+        view = strata.show(da, vmin=-1.5, vmax=2)
+        try:
+            np.testing.assert_array_equal(view.frame(), da.isel(time=0).values)
+            self.assertEqual(view.view["range"], ("fixed", -1.5, 2.0))
+            view.update(da * 2)  # kept
+            view.frame()
+            self.assertEqual(view.view["range"], ("fixed", -1.5, 2.0))
+            view.update(da * 3, vmin=0, vmax=5)
+            np.testing.assert_array_equal(view.frame(), (da * 3).isel(time=0).values)
+            self.assertEqual(view.view["range"], ("fixed", 0.0, 5.0))
+            with self.assertRaises(strata.ValueError) as cm:
+                view.update(da, vmin=1)
+            self.assertIn("vmin and vmax go together", str(cm.exception))
+        finally:
+            view.close()
+        with self.assertRaises(strata.ValueError) as cm:
+            strata.show(da, vmin=3, vmax=3)
+        self.assertIn("must be finite and below vmax", str(cm.exception))
+
     def test_unsupported_dtype_is_refused(self):
         with self.assertRaises(strata.ValueError) as cm:
             strata.show(np.zeros((4, 4), np.float16), dims=("y", "x"))

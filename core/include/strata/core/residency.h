@@ -79,7 +79,8 @@ public:
     std::optional<DataArray> get(const std::string& key);
     // Starts loading `var` onto `device` unless `key` is resident, loading or streamed already.
     // A variable larger than the budget, or that cannot fit beside the variables in use, is
-    // marked streamed at once.
+    // marked streamed at once. One in memory on `device` already (an array from Python) is
+    // resident at once, as it is: no load, no copy, and outside the budget (its owner's memory).
     void request(const std::string& key, const DataArray& var, Device device);
     ResidencyStatus status(const std::string& key) const;
     void cancel(const std::string& key); // a load in progress stops; the key goes back to None
@@ -100,6 +101,7 @@ private:
         std::size_t reserved = 0;
         std::uint64_t lastUse = 0;
         std::shared_ptr<std::atomic<bool>> cancel; // the load in progress's
+        bool borrowed = false; // in memory on its device before it was asked for: not ours to count
     };
     struct Loader {
         std::thread thread;
