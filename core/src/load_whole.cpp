@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "load_tuning.h"
+#include "strata/core/cancel.h"
 #include "strata/core/error.h"
 #include "strata/core/load_plan.h"
 #include "strata/core/residency.h"
@@ -45,22 +46,30 @@ std::optional<DataArray> loadWhole(const DataArray& var, Device device, Stream s
     const std::string& dim = var.dims()[0];
     const bool direct = device.isHost() && v.encoding().isIdentity() && v.encoding().problem.empty() &&
                         isNumeric(v.encoding().packed);
-    for (const SlabRows& slab : plan) {
-        if (cancel.load()) return std::nullopt;
-        const std::int64_t r = slab.first, n = slab.count;
-        char* dst = static_cast<char*>(out.data()) + std::size_t(r) * rowBytes;
-        const DataArray part = var.isel({Indexer{dim, Slice{r, r + n, 1}}});
-        if (direct) { // the stored values are the values: read them where they go
-            const Variable& p = part.variable();
-            p.source()->read(p.sourceStart(), p.sourceCount(), p.sourceStep(), dst);
-        } else {
-            const Variable s = part.load(device, stream).variable();
-            copyBytes(dst, device,
-                      static_cast<const char*>(s.buffer()->data()) + std::size_t(s.offset()) * elem, device,
-                      std::size_t(n) * rowBytes, stream);
-            stream.synchronize(); // the slab's memory is released next, and progress must be true
+    // A read stuck on the network (Zarr over HTTP) stops when `cancel` turns true, not only the
+    // loop between slabs.
+    const CancelScope scope(&cancel);
+    try {
+        for (const SlabRows& slab : plan) {
+            if (cancel.load()) return std::nullopt;
+            const std::int64_t r = slab.first, n = slab.count;
+            char* dst = static_cast<char*>(out.data()) + std::size_t(r) * rowBytes;
+            const DataArray part = var.isel({Indexer{dim, Slice{r, r + n, 1}}});
+            if (direct) { // the stored values are the values: read them where they go
+                const Variable& p = part.variable();
+                p.source()->read(p.sourceStart(), p.sourceCount(), p.sourceStep(), dst);
+            } else {
+                const Variable s = part.load(device, stream).variable();
+                copyBytes(dst, device,
+                          static_cast<const char*>(s.buffer()->data()) + std::size_t(s.offset()) * elem,
+                          device, std::size_t(n) * rowBytes, stream);
+                stream.synchronize(); // the slab's memory is released next, and progress must be true
+            }
+            if (progress) progress(double(r + n) / double(rows));
         }
-        if (progress) progress(double(r + n) / double(rows));
+    } catch (const CancelledError&) {
+        if (cancel.load()) return std::nullopt;
+        throw;
     }
     Variable loaded(var.dims(), var.shape(), var.dtype(), std::move(out), var.attrs());
     return DataArray(var.name(), std::move(loaded), var.coords());
