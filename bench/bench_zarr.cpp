@@ -5,7 +5,10 @@
 //   bench_zarr STORE [--var data] [--reps 3]
 //
 // Prints JSON lines (seconds, GB/s of decoded values). bench/make_zarr_store.py writes the
-// 1.5 GB blosc-lz4 store (zarr-python's default compressor) the issue asks for.
+// 1.5 GB blosc-lz4 store (zarr-python's default compressor) the issue asks for. Where the
+// compute device is a GPU, the store also goes to the device: the first frame (open + one 2-D
+// slab onto the device), the residency's load (loadWhole) and Variable::load (pinned slabs cut
+// at the store's chunks, each chunk decoded once: core/include/strata/core/load_plan.h).
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -93,6 +96,26 @@ int main(int argc, char** argv) {
                 [&] {
                     const Stream s = defaultStream(device);
                     loaded = loadWhole(var, device, s, nullptr, cancel);
+                    s.synchronize();
+                }),
+         double(bytes));
+    if (device.isHost()) return 0;
+    const Timing firstOnDevice = timeIt(reps, [&] {
+        OpenNotes n;
+        const Dataset d = openZarr(path, n);
+        DataArray a = d[varName];
+        while (a.ndim() > 2) a = a.isel({Indexer{a.dims()[0], std::int64_t(0)}});
+        const Stream s = defaultStream(device);
+        const DataArray f = a.load(device, s);
+        s.synchronize();
+    });
+    line("time to first frame on " + device.toString() + " (open + one 2-D slab onto the device)",
+         firstOnDevice, double(frame.size()));
+    line("Variable::load onto " + device.toString() + " (pinned slabs of whole chunks)",
+         timeIt(reps,
+                [&] {
+                    const Stream s = defaultStream(device);
+                    loaded = var.load(device, s);
                     s.synchronize();
                 }),
          double(bytes));

@@ -2,11 +2,16 @@
 """The Zarr benchmark's peers, side by side with bench_zarr in the same run: the same store read
 whole by zarr-python and by xarray (open_zarr + .values), and xarray's time to the first frame
 (open, isel of the first step, .values); where CuPy is installed, the read then cupy.asarray.
+Where tensorstore is installed (the GPU machine, which may lack zarr-python and xarray), it is a
+peer too: the store read whole, the first step, and the read then cupy.asarray. A peer that is
+not installed prints one line saying so ("skipped") and the others go on.
 
     peer_zarr.py STORE [--var data] [--reps 3]
 """
 import argparse
 import json
+import importlib.util
+import os
 import time
 
 p = argparse.ArgumentParser()
@@ -16,7 +21,12 @@ p.add_argument("--reps", type=int, default=3)
 a = p.parse_args()
 
 
-def report(what, mode, fn):
+def report(what, mode, fn, needs=()):
+    missing = [m for m in needs if importlib.util.find_spec(m) is None]
+    if missing:
+        print(json.dumps({"measure": what, "mode": mode, "skipped": "not installed here: " + ", ".join(missing)}),
+              flush=True)
+        return
     t = []
     try:
         for _ in range(a.reps):
@@ -54,7 +64,32 @@ def cupy_read():
     return out
 
 
-report("time to first frame (open + one 2-D slab)", "xarray", xr_first)
-report("read to host", "zarr-python", zarr_read)
-report("read to host", "xarray", xr_read)
-report("load onto the GPU", "xarray + cupy.asarray", cupy_read)
+def ts_open():
+    import tensorstore as ts
+    return ts.open({"driver": "zarr", "kvstore": {"driver": "file", "path": os.path.join(a.store, a.var)}},
+                   open=True, read=True).result()
+
+
+def ts_first():
+    v = ts_open()
+    return v[(0,) * (v.rank - 2)].read().result()
+
+
+def ts_read():
+    return ts_open().read().result()
+
+
+def ts_cupy():
+    import cupy
+    out = cupy.asarray(ts_read())
+    cupy.cuda.Stream.null.synchronize()
+    return out
+
+
+report("time to first frame (open + one 2-D slab)", "xarray", xr_first, ("xarray", "zarr"))
+report("time to first frame (open + one 2-D slab)", "tensorstore", ts_first, ("tensorstore",))
+report("read to host", "zarr-python", zarr_read, ("zarr",))
+report("read to host", "xarray", xr_read, ("xarray", "zarr"))
+report("read to host", "tensorstore", ts_read, ("tensorstore",))
+report("load onto the GPU", "xarray + cupy.asarray", cupy_read, ("xarray", "zarr", "cupy"))
+report("load onto the GPU", "tensorstore + cupy.asarray", ts_cupy, ("tensorstore", "cupy"))

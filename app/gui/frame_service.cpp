@@ -11,6 +11,7 @@
 #include <unistd.h>
 #endif
 
+#include "strata/core/cancel.h"
 #include "strata/core/error.h"
 #include "strata/core/ops.h"
 #include "strata/core/runtime.h"
@@ -421,6 +422,9 @@ double FrameService::serveFrame(const Job& job, const std::shared_ptr<const Data
         const FrameKey key = keyOf(job.spec);
         const auto hit = cached(key);
         const StreamProgress progress = [this, id = job.id](double f) { emit computeProgress(id, f); };
+        // A newer request (or Cancel, which asks for the view on the screen) aborts the reads
+        // this frame waits on over HTTP, not only a streamed pass between slabs.
+        std::optional<CancelScope> interruptible(std::in_place, &interrupt_);
         if (needsVariableRange(job.spec.colouring.range.mode))
             result->variableRange = variableRange(job.spec, ds, progress);
         if (hit) {
@@ -438,6 +442,7 @@ double FrameService::serveFrame(const Job& job, const std::shared_ptr<const Data
             result->frame = computeFrame(var, job.spec, computeDevice(), result->fallback, l);
             result->computeMs = clock.nsecsElapsed() / 1e6;
         }
+        interruptible.reset();
         // The variable shown is loaded whole after its first frame: that one comes from a slab
         // at once, and does not wait behind the load's reads.
         source(job.spec, ds, true);

@@ -33,6 +33,7 @@
 #include "dimension_bar.h"
 #include "slice_panel.h"
 #include "strata/core/area.h"
+#include "strata/core/cancel.h"
 #include "strata/core/format.h"
 #include "strata/core/memory_budget.h"
 #include "strata/core/runtime.h"
@@ -327,6 +328,7 @@ void MainWindow::openFiles(const QStringList& paths, std::optional<ViewSpec> ini
     const QString path = paths.size() == 1 ? paths[0] : q(fileSetLabel(toStd(paths)));
     cancelOpen();
     const std::uint64_t generation = ++openGeneration_;
+    openCancel_ = std::make_shared<std::atomic<bool>>(false);
     openWatcher_ = new QFutureWatcher<OpenOutcome>(this);
     progress_->show();
     cancel_->show();
@@ -342,8 +344,9 @@ void MainWindow::openFiles(const QStringList& paths, std::optional<ViewSpec> ini
                 cancel_->hide();
                 onOpened(paths, initial, outcome);
             });
-    watcher->setFuture(QtConcurrent::run([p = toStd(paths)] {
+    watcher->setFuture(QtConcurrent::run([p = toStd(paths), cancel = openCancel_] {
         OpenOutcome out;
+        const CancelScope scope(cancel.get()); // Cancel stops its reads over HTTP
         try {
             auto ds = std::make_shared<Dataset>(io::openPaths(p, out.notes)); // isolated, one or many
             out.dataset = std::move(ds);
@@ -358,6 +361,7 @@ void MainWindow::cancelOpen() {
     if (!openWatcher_) return;
     ++openGeneration_; // its result, when it comes, is dropped
     openWatcher_ = nullptr;
+    if (openCancel_) openCancel_->store(true); // its transfers (a store over HTTP) are aborted
     progress_->hide();
     cancel_->hide();
     statusBar()->showMessage(tr("Opening cancelled"), 5000);

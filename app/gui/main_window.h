@@ -215,6 +215,8 @@ private:
 
     QFutureWatcher<OpenOutcome>* openWatcher_ = nullptr;
     std::uint64_t openGeneration_ = 0;
+    // The open in progress's Cancel: its reads (a Zarr store's metadata over HTTP) stop.
+    std::shared_ptr<std::atomic<bool>> openCancel_;
 
     QStackedWidget* stack_;
     ImageView* image_;

@@ -13,6 +13,7 @@
 #include "strata/core/chunks.h"
 #include "strata/core/data_array.h"
 #include "strata/core/error.h"
+#include "strata/core/load_plan.h"
 #include "strata/core/memory_budget.h"
 #include "strata/core/ops.h"
 #include "strata/core/runtime.h"
@@ -22,6 +23,7 @@ namespace {
 
 constexpr std::size_t kSlabBytes = std::size_t(64) << 20;
 std::atomic<std::size_t> batchBytes{kSlabBytes};
+std::atomic<bool> batchForced{false}; // set by a test: the budget of every upload, chunked or not
 
 std::string mib(std::size_t bytes) { return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB"; }
 
@@ -75,6 +77,20 @@ ArrayView packedView(const void* data, DType packed, std::int64_t n) {
     return view;
 }
 
+// The slabs a device upload of `v` reads (source order; one slab for a 0-d variable): at
+// most the staging budget, which for a parallel source is at least its threads' share.
+std::vector<SlabRows> slabPlan(const Variable& v, std::size_t rowBytes) {
+    const DataSource& src = *v.source();
+    const std::vector<std::int64_t>& count = v.sourceCount();
+    if (count.empty()) return {SlabRows{0, 1}};
+    const std::vector<std::int64_t> chunk = src.chunkShape();
+    const std::size_t batch = detail::uploadBatchBytes();
+    const std::size_t budget =
+        chunk.empty() || batchForced.load() ? batch : std::max(batch, src.parallelReadBytes());
+    return planSlabs(count[0], rowBytes, budget, v.sourceStart()[0], v.sourceStep()[0],
+                     chunk.empty() ? 0 : chunk[0]);
+}
+
 #if STRATA_HAVE_CUDA
 // Two pinned staging buffers reused by every load (page-locking is slow: do it once).
 struct Staging {
@@ -88,7 +104,9 @@ Staging& staging() {
 }
 
 // Reads the hyperslab slab by slab along its outermost dim into pinned memory and copies each
-// slab to `dst` on `stream` while the next one is read.
+// slab to `dst` on `stream` while the next one is read. The slabs follow the source's chunks
+// (load_plan.h): a chunked source (Zarr) decodes each chunk once, its chunks in parallel
+// straight into the pinned slab.
 void uploadSlabs(const Variable& v, void* dst, Device device, Stream stream) {
     const DataSource& src = *v.source();
     const std::vector<std::int64_t>& count = v.sourceCount();
@@ -96,10 +114,8 @@ void uploadSlabs(const Variable& v, void* dst, Device device, Stream stream) {
     std::int64_t rowElems = 1;
     for (std::size_t i = 1; i < count.size(); ++i) rowElems *= count[i];
     const std::size_t rowBytes = std::size_t(rowElems) * elem;
-    const std::int64_t rows = count.empty() ? 1 : count[0];
-    const std::int64_t rowsPerSlab =
-        std::max<std::int64_t>(1, std::int64_t(kSlabBytes / std::max<std::size_t>(rowBytes, 1)));
-    const std::size_t slabBytes = std::size_t(std::min(rows, rowsPerSlab)) * rowBytes;
+    const std::vector<SlabRows> plan = slabPlan(v, rowBytes);
+    const std::size_t slabBytes = std::size_t(largestSlab(plan)) * rowBytes;
 
     Staging& st = staging();
     std::lock_guard<std::mutex> lock(st.mutex);
@@ -112,17 +128,17 @@ void uploadSlabs(const Variable& v, void* dst, Device device, Stream stream) {
     std::vector<std::int64_t> start = v.sourceStart(), slabCount = count;
     const std::vector<std::int64_t>& step = v.sourceStep();
     int b = 0;
-    for (std::int64_t r = 0; r < rows; r += rowsPerSlab, b ^= 1) {
-        const std::int64_t n = std::min(rowsPerSlab, rows - r);
+    for (const SlabRows& slab : plan) {
         STRATA_CUDA_TRY(cudaEventSynchronize(st.done[b])); // the copy that last used this slab is done
         if (!count.empty()) {
-            start[0] = v.sourceStart()[0] + r * step[0];
-            slabCount[0] = n;
+            start[0] = v.sourceStart()[0] + slab.first * step[0];
+            slabCount[0] = slab.count;
         }
         src.read(start, slabCount, step, st.slabs[b].data());
-        copyBytes(static_cast<char*>(dst) + std::size_t(r) * rowBytes, device, st.slabs[b].data(),
-                  Device::host(), std::size_t(n) * rowBytes, stream);
+        copyBytes(static_cast<char*>(dst) + std::size_t(slab.first) * rowBytes, device, st.slabs[b].data(),
+                  Device::host(), std::size_t(slab.count) * rowBytes, stream);
         STRATA_CUDA_TRY(cudaEventRecord(st.done[b], s));
+        b ^= 1;
     }
     // The staging buffers are reused by the next load: wait for the last copies to leave them.
     STRATA_CUDA_TRY(cudaEventSynchronize(st.done[0]));
@@ -211,8 +227,19 @@ bool uploadChunks(const Variable& v, void* dst, Device device, Stream stream) {
 
 } // namespace
 
-void detail::setUploadBatchBytes(std::size_t bytes) { batchBytes = bytes ? bytes : kSlabBytes; }
+std::vector<SlabRows> uploadSlabPlan(const Variable& v) {
+    STRATA_EXPECTS(v.source() != nullptr, ValueError, "uploadSlabPlan: the variable has no source");
+    std::int64_t rowElems = 1;
+    for (std::size_t i = 1; i < v.sourceCount().size(); ++i) rowElems *= v.sourceCount()[i];
+    return slabPlan(v, std::size_t(rowElems) * sizeOf(v.encoding().packed));
+}
+
+void detail::setUploadBatchBytes(std::size_t bytes) {
+    batchBytes = bytes ? bytes : kSlabBytes;
+    batchForced = bytes != 0;
+}
 std::size_t detail::uploadBatchBytes() { return batchBytes.load(); }
+bool detail::uploadBatchForced() { return batchForced.load(); }
 
 Variable loadVariable(const Variable& v, Device device, Stream stream) {
     if (v.isLoaded() && v.size() > 0) {

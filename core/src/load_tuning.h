@@ -6,8 +6,11 @@
 namespace strata::detail {
 
 // The bytes of inflated chunks (or read values) staged per round before an upload; 0 restores
-// the default (64 MiB).
+// the default (64 MiB). Set, it is also the exact budget of the slab uploads (load_plan.h),
+// which by default grow to a chunked source's parallelReadBytes, and loadSlabBytes gives the
+// slab it is asked for (loadWhole's slabs are then the test's).
 void setUploadBatchBytes(std::size_t bytes);
 std::size_t uploadBatchBytes();
+bool uploadBatchForced();
 
 } // namespace strata::detail

@@ -2,14 +2,17 @@
 // residency's load).
 #include <algorithm>
 
+#include "load_tuning.h"
+#include "strata/core/cancel.h"
 #include "strata/core/error.h"
+#include "strata/core/load_plan.h"
 #include "strata/core/residency.h"
 
 namespace strata {
 
 std::size_t loadSlabBytes(const DataArray& var, std::size_t slabBytes) {
     const auto& source = var.variable().source();
-    if (var.isLoaded() || !source) return slabBytes;
+    if (var.isLoaded() || !source || detail::uploadBatchForced()) return slabBytes;
     // Four rounds of every thread's share: the threads stay busy while progress still moves.
     return std::max(slabBytes, 4 * source->parallelReadBytes());
 }
@@ -31,8 +34,10 @@ std::optional<DataArray> loadWhole(const DataArray& var, Device device, Stream s
     const std::size_t elem = sizeOf(var.dtype());
     const std::int64_t rows = var.shape()[0];
     const std::size_t rowBytes = std::size_t(var.size() / rows) * elem;
-    const std::int64_t rowsPerSlab =
-        std::max<std::int64_t>(1, std::int64_t(slabBytes / std::max<std::size_t>(rowBytes, 1)));
+    // Slabs of whole chunks for a chunked source (Zarr): each chunk is fetched and decoded once.
+    const std::vector<std::int64_t> chunk = v.source()->chunkShape();
+    const std::vector<SlabRows> plan = planSlabs(rows, rowBytes, slabBytes, v.sourceStart()[0],
+                                                 v.sourceStep()[0], chunk.empty() ? 0 : chunk[0]);
 
     // The result lives on the device's own stream (it outlives `stream`); the slabs, on `stream`.
     const Stream home = defaultStream(device);
@@ -41,22 +46,30 @@ std::optional<DataArray> loadWhole(const DataArray& var, Device device, Stream s
     const std::string& dim = var.dims()[0];
     const bool direct = device.isHost() && v.encoding().isIdentity() && v.encoding().problem.empty() &&
                         isNumeric(v.encoding().packed);
-    for (std::int64_t r = 0; r < rows; r += rowsPerSlab) {
-        if (cancel.load()) return std::nullopt;
-        const std::int64_t n = std::min(rowsPerSlab, rows - r);
-        char* dst = static_cast<char*>(out.data()) + std::size_t(r) * rowBytes;
-        const DataArray part = var.isel({Indexer{dim, Slice{r, r + n, 1}}});
-        if (direct) { // the stored values are the values: read them where they go
-            const Variable& p = part.variable();
-            p.source()->read(p.sourceStart(), p.sourceCount(), p.sourceStep(), dst);
-        } else {
-            const Variable s = part.load(device, stream).variable();
-            copyBytes(dst, device,
-                      static_cast<const char*>(s.buffer()->data()) + std::size_t(s.offset()) * elem, device,
-                      std::size_t(n) * rowBytes, stream);
-            stream.synchronize(); // the slab's memory is released next, and progress must be true
+    // A read stuck on the network (Zarr over HTTP) stops when `cancel` turns true, not only the
+    // loop between slabs.
+    const CancelScope scope(&cancel);
+    try {
+        for (const SlabRows& slab : plan) {
+            if (cancel.load()) return std::nullopt;
+            const std::int64_t r = slab.first, n = slab.count;
+            char* dst = static_cast<char*>(out.data()) + std::size_t(r) * rowBytes;
+            const DataArray part = var.isel({Indexer{dim, Slice{r, r + n, 1}}});
+            if (direct) { // the stored values are the values: read them where they go
+                const Variable& p = part.variable();
+                p.source()->read(p.sourceStart(), p.sourceCount(), p.sourceStep(), dst);
+            } else {
+                const Variable s = part.load(device, stream).variable();
+                copyBytes(dst, device,
+                          static_cast<const char*>(s.buffer()->data()) + std::size_t(s.offset()) * elem,
+                          device, std::size_t(n) * rowBytes, stream);
+                stream.synchronize(); // the slab's memory is released next, and progress must be true
+            }
+            if (progress) progress(double(r + n) / double(rows));
         }
-        if (progress) progress(double(r + n) / double(rows));
+    } catch (const CancelledError&) {
+        if (cancel.load()) return std::nullopt;
+        throw;
     }
     Variable loaded(var.dims(), var.shape(), var.dtype(), std::move(out), var.attrs());
     return DataArray(var.name(), std::move(loaded), var.coords());

@@ -546,6 +546,65 @@ private slots:
         QVERIFY(settled(service));
         QCOMPARE(transferredSince(before).deviceToHost, table);
     }
+
+    // A newer request aborts the HTTP reads of the frame it overtakes (a Zarr store served by
+    // tests/io/zarr_http_server.py, its chunk answers held): the worker moves on to the new
+    // request while the old one's chunk is still held, and only the new one is answered, with
+    // the values zarr wrote (tests/io/zarr_load_store.py). Without the abort the worker waits
+    // on the held chunk and never asks for the new one.
+    void aNewerRequestAbortsHttpReads() {
+        QTemporaryDir dir;
+        QProcess py;
+        py.start("/usr/bin/python3",
+                 {QString(STRATA_SOURCE_DIR) + "/tests/io/zarr_load_store.py", dir.path()});
+        QVERIFY(py.waitForFinished(120000) && py.exitCode() == 0);
+        QFile hold(dir.path() + "/HOLD");
+        QVERIFY(hold.open(QIODevice::WriteOnly));
+        hold.close();
+        const QString log = dir.path() + "/log.txt";
+        QProcess server;
+        server.start("/usr/bin/python3", {QString(STRATA_SOURCE_DIR) + "/tests/io/zarr_http_server.py",
+                                          dir.path(), log, "--hold"});
+        QVERIFY(server.waitForStarted(30000));
+        while (!server.canReadLine()) QVERIFY(server.waitForReadyRead(30000));
+        const QString url =
+            "http://127.0.0.1:" + QString::fromUtf8(server.readLine()).trimmed() + "/load.zarr";
+        auto requested = [&](const QString& key) {
+            QFile f(log);
+            return f.open(QIODevice::ReadOnly) &&
+                   QString::fromUtf8(f.readAll()).contains(" /load.zarr/a/" + key + " ");
+        };
+        {
+            const auto ds = std::make_shared<Dataset>(io::openDataset(url.toStdString()));
+            FrameService service;
+            service.setDataset(ds);
+            QSignalSpy ready(&service, &FrameService::frameReady);
+            ViewSpec spec;
+            spec.file = ds->path;
+            spec.variable = "a";
+            spec.xDim = "lon";
+            spec.yDim = "lat";
+            spec.indices = {{"time", 0}};
+            const std::uint64_t first = service.requestFrame(spec);
+            QTRY_VERIFY_WITH_TIMEOUT(requested("0.0.0"), 60000); // its chunk is held
+            spec.indices = {{"time", 20}};
+            const std::uint64_t second = service.requestFrame(spec);
+            QTRY_VERIFY_WITH_TIMEOUT(requested("2.0.0"), 60000); // the worker left the first
+            QVERIFY(hold.remove());
+            const Result r = waitFor(ready, second);
+            QVERIFY(r && r->error.isEmpty());
+            QFile values(dir.path() + "/a.bin");
+            QVERIFY(values.open(QIODevice::ReadOnly));
+            const QByteArray all = values.readAll();
+            std::vector<float> want(12 * 20);
+            std::memcpy(want.data(), all.constData() + 20 * 12 * 20 * 4, want.size() * 4);
+            const std::vector<double> got = r->frame.asHost().values<double>();
+            QCOMPARE(got, std::vector<double>(want.begin(), want.end()));
+            for (const auto& args : ready) QVERIFY(args.at(0).value<Result>()->id != first);
+        } // the service stops its loads before the server goes
+        server.kill();
+        server.waitForFinished(10000);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestFrameService)

@@ -1,14 +1,17 @@
 // Zarr stores served over HTTP by a local server (tests/io/zarr_http_server.py), read through
 // libcurl: the same values as the local store (whose values tst_zarr checks against zarr and
 // xarray), 404 as the fill value, retries after dropped connections and 503s, reused
-// connections, a bearer token sent and never shown, slow answers, Cancel.
+// connections, a bearer token sent and never shown, slow answers, Cancel (every read, and a
+// load's or an open's own cancel flag: the window's Cancel buttons).
 #include <QtTest>
 
 #include <atomic>
 #include <cstring>
 #include <thread>
 
+#include "strata/core/cancel.h"
 #include "strata/core/error.h"
+#include "strata/core/residency.h"
 #include "strata/io/netcdf.h"
 #include "strata/io/zarr.h"
 
@@ -56,6 +59,26 @@ class TestZarrHttp : public QObject {
         QFile f(log_);
         if (!f.open(QIODevice::ReadOnly)) return {};
         return QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+    }
+
+    // Chunk requests the server received (held with --hold), and answers it sent in full.
+    QStringList chunkRequests() const {
+        QStringList out;
+        for (const QString& l : logLines())
+            if (!l.startsWith("done ") && !l.contains("/.z")) out << l;
+        return out;
+    }
+    QStringList doneLines() const {
+        QStringList out;
+        for (const QString& l : logLines())
+            if (l.startsWith("done ")) out << l;
+        return out;
+    }
+    // While the file exists, a --hold server holds every chunk's answer.
+    bool hold(bool on) {
+        QFile f(dir_.path() + "/HOLD");
+        if (!on) return f.remove() || !f.exists();
+        return f.open(QIODevice::WriteOnly);
     }
 
 private slots:
@@ -196,6 +219,83 @@ private slots:
         cancelHttpReads();
         reader.join();
         QCOMPARE(failure, std::string("cancelled"));
+    }
+
+    // A load's cancel flag (the window's "Cancel load", the residency's) aborts the chunk
+    // transfers the load waits on: it ends cancelled with no chunk sent in full (without the
+    // scope it would wait on the held answers), and a load afterwards reads the values.
+    void loadCancelAbortsTransfers() {
+        QVERIFY(hold(true));
+        const QString base = serve({"--hold"});
+        QVERIFY(!base.isEmpty());
+        const Dataset ds = openDataset((base + "/codec_zstd.zarr").toStdString());
+        const DataArray var = ds["codec_zstd"];
+        std::atomic<bool> cancel{false};
+        std::string outcome;
+        std::thread loader([&] {
+            try {
+                outcome = loadWhole(var, Device::host(), Stream::host(), {}, cancel) ? "loaded" : "cancelled";
+            } catch (const std::exception& e) {
+                outcome = e.what();
+            }
+        });
+        QTRY_VERIFY_WITH_TIMEOUT(!chunkRequests().isEmpty(), 60000); // a chunk is on its way
+        cancel = true;
+        loader.join();
+        QCOMPARE(outcome, std::string("cancelled"));
+        QVERIFY2(doneLines().isEmpty(), qPrintable(doneLines().join("; ")));
+        QVERIFY(hold(false));
+        const std::atomic<bool> never{false};
+        const auto again = loadWhole(var, Device::host(), Stream::host(), {}, never);
+        QVERIFY(again.has_value());
+        const Variable& v = again->variable();
+        const auto* p = static_cast<const unsigned char*>(v.buffer()->data());
+        const std::vector<unsigned char> got(p, p + v.nbytes());
+        QVERIFY(got == fileBytes(dir_.path() + "/codec_zstd.bin"));
+    }
+
+    // The residency's cancel: the key goes back to None at once, and its loader, joined by the
+    // residency's destructor, ends without waiting on the held answers.
+    void residencyCancelAbortsTransfers() {
+        QVERIFY(hold(true));
+        const QString base = serve({"--hold"});
+        QVERIFY(!base.isEmpty());
+        const Dataset ds = openDataset((base + "/codec_lz4.zarr").toStdString());
+        {
+            Residency residency(std::size_t(1) << 30);
+            residency.request("codec_lz4", ds["codec_lz4"], Device::host());
+            QTRY_VERIFY_WITH_TIMEOUT(!chunkRequests().isEmpty(), 60000);
+            QCOMPARE(residency.status("codec_lz4").state, Residence::Loading);
+            residency.cancel("codec_lz4");
+            QCOMPARE(residency.status("codec_lz4").state, Residence::None);
+        } // waits for the loader
+        QVERIFY2(doneLines().isEmpty(), qPrintable(doneLines().join("; ")));
+        QVERIFY(hold(false));
+    }
+
+    // An open's cancel flag (the window's Cancel while opening) stops the metadata's transfer.
+    void openCancelFlagStopsTheOpen() {
+        const QString base = serve({"--slow", "600"});
+        QVERIFY(!base.isEmpty());
+        std::atomic<bool> cancel{false};
+        std::string outcome;
+        std::thread opener([&] {
+            const CancelScope scope(&cancel);
+            try {
+                OpenNotes notes;
+                openZarr((base + "/codec_lz4.zarr").toStdString(), notes);
+                outcome = "opened";
+            } catch (const CancelledError& e) {
+                outcome = std::string("cancelled: ") + e.what();
+            } catch (const std::exception& e) {
+                outcome = e.what();
+            }
+        });
+        QTRY_VERIFY_WITH_TIMEOUT(!logLines().isEmpty(), 60000);
+        cancel = true;
+        opener.join();
+        QVERIFY2(outcome.rfind("cancelled: ", 0) == 0 && outcome.find("codec_lz4.zarr") != std::string::npos,
+                 outcome.c_str());
     }
 };
 

@@ -1,13 +1,15 @@
 #!/usr/bin/python3
 """Serves a directory over HTTP on 127.0.0.1 for tst_zarr_http, misbehaving on request.
 
-    zarr_http_server.py DIR LOG [--flaky] [--token T] [--slow SECONDS]
+    zarr_http_server.py DIR LOG [--flaky] [--token T] [--slow SECONDS] [--hold]
 
 Prints the port on the first line of stdout, then serves until killed. Each request is
 logged to LOG as "<client port> <path> <auth: yes|no>" (never the token itself).
 --flaky: for every path, the first request is dropped (the connection closed with no answer),
 the second answered 503, the later ones served. --token: requests without
-"Authorization: Bearer T" get 401. --slow: every answer waits this long first.
+"Authorization: Bearer T" get 401. --slow: every answer waits this long first. --hold: the
+answer to a chunk (a key that is not metadata) waits while the file DIR/HOLD exists; each chunk
+sent in full is then logged as "done <path>" (a test that cancels sees none).
 """
 import http.server
 import os
@@ -20,6 +22,8 @@ args = sys.argv[3:]
 flaky = "--flaky" in args
 token = args[args.index("--token") + 1] if "--token" in args else None
 slow = float(args[args.index("--slow") + 1]) if "--slow" in args else 0.0
+hold = "--hold" in args
+METADATA = (".zarray", ".zgroup", ".zattrs", ".zmetadata", "zarr.json")
 seen = {}
 lock = threading.Lock()
 
@@ -42,6 +46,9 @@ class Handler(http.server.SimpleHTTPRequestHandler):
                 f.write("%d %s %s\n" % (self.client_address[1], self.path, "yes" if auth else "no"))
         if slow:
             time.sleep(slow)
+        if hold and not self.path.endswith(METADATA):
+            while os.path.exists(os.path.join(root, "HOLD")):
+                time.sleep(0.05)
         if token is not None and auth != "Bearer " + token:
             self.send_error(401)
             return
@@ -53,6 +60,9 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             self.send_error(503)
             return
         super().do_GET()
+        if hold and not self.path.endswith(METADATA):
+            with lock, open(log, "a") as f:
+                f.write("done %s\n" % self.path)
 
 
 server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)

@@ -40,7 +40,7 @@ std::vector<std::string> expandPaths(const std::vector<std::string>& args) {
                            "'" + arg + "' is a directory without netCDF files (*.nc, *.nc4, *.cdf)");
             std::sort(found.begin(), found.end());
             for (const auto& f : found) add(f);
-        } else if (!fs::exists(arg, ec) && hasGlob(arg)) {
+        } else if (!fs::exists(arg, ec) && hasGlob(arg) && arg.find("://") == std::string::npos) {
             glob_t g{};
             const int rc = ::glob(arg.c_str(), GLOB_NOSORT, nullptr, &g);
             std::vector<std::string> found;

@@ -10,6 +10,7 @@
 #include "nc_call.h"
 #include "strata/core/error.h"
 #include "strata/io/netcdf.h"
+#include "zarr_http.h"
 
 namespace strata::io::detail {
 
@@ -23,7 +24,23 @@ NcFile::~NcFile() {
     }
 }
 
+// An OPeNDAP URL (not Zarr: openDataset sent those to Strata's own reader) goes straight to
+// netCDF-C's DAP2/DAP4 client: none of the local file's checks apply.
+std::shared_ptr<const NcFile> NcFile::openRemote(const std::string& url) {
+    int ncid = -1;
+    int rc;
+    {
+        NetcdfLock lock(netcdfMutex());
+        rc = nc_open(url.c_str(), NC_NOWRITE, &ncid);
+    }
+    STRATA_EXPECTS(rc == NC_NOERR, NetcdfError,
+                   "cannot open '" + url + "' through OPeNDAP (netCDF-C's DAP client): " + statusText(rc) +
+                       " (is the server up, and does it serve this path as OPeNDAP?)");
+    return std::shared_ptr<const NcFile>(new NcFile(url, ncid));
+}
+
 std::shared_ptr<const NcFile> NcFile::open(const std::string& path) {
+    if (isHttpUrl(path)) return openRemote(path);
     namespace fs = std::filesystem;
     std::error_code ec;
     const auto status = fs::status(path, ec);

@@ -7,7 +7,8 @@ namespace strata::io::detail {
 
 class NcFile {
 public:
-    // Opens read-only (NC_NOWRITE); throws NetcdfError naming the file and the problem.
+    // Opens read-only (NC_NOWRITE); throws NetcdfError naming the file and the problem. An
+    // http(s) URL is an OPeNDAP dataset, read by netCDF-C's DAP2/DAP4 client.
     static std::shared_ptr<const NcFile> open(const std::string& path);
     ~NcFile(); // closes; never throws
     NcFile(const NcFile&) = delete;
@@ -19,6 +20,7 @@ public:
 
 private:
     NcFile(std::string path, int ncid);
+    static std::shared_ptr<const NcFile> openRemote(const std::string& url); // OPeNDAP
     std::string path_;
     std::string name_;
     int ncid_;

@@ -28,7 +28,12 @@ Dataset openDataset(const std::string& path, OpenNotes& notes) {
         detail::NetcdfLock lock(detail::netcdfMutex());
         int format = 0;
         detail::check(nc_inq_format(file->id(), &format), "cannot open '" + path + "'");
-        detail::GroupReader reader(file, detail::formatName(format), notes);
+        int dispatch = 0, mode = 0;
+        detail::check(nc_inq_format_extended(file->id(), &dispatch, &mode), "cannot open '" + path + "'");
+        const std::string formatText = dispatch == NC_FORMATX_DAP2   ? std::string("OPeNDAP (DAP2)")
+                                       : dispatch == NC_FORMATX_DAP4 ? std::string("OPeNDAP (DAP4)")
+                                                                     : detail::formatName(format);
+        detail::GroupReader reader(file, formatText, notes);
         return reader.read(file->id(), nullptr);
     } catch (const std::bad_alloc&) { // what a file declares must never escape as another type
         STRATA_FAIL(OutOfMemoryError, "cannot open '" + path + "': out of memory while reading its metadata");

@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "strata/core/cancel.h"
 #include "strata/core/error.h"
 #include "strata/core/memory_budget.h"
 #include "strata/io/zarr.h"
@@ -54,6 +55,8 @@ struct Transfer {
     std::uint64_t maxBytes = 0;
     bool tooLarge = false;
     std::uint64_t generation = 0;
+    const std::atomic<bool>* cancel = nullptr; // the reading thread's CancelScope
+    bool cancelled() const { return generation != cancelGeneration.load() || (cancel && cancel->load()); }
 };
 
 std::size_t onData(char* data, std::size_t size, std::size_t n, void* user) {
@@ -68,7 +71,7 @@ std::size_t onData(char* data, std::size_t size, std::size_t n, void* user) {
 }
 
 int onProgress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
-    return static_cast<Transfer*>(user)->generation != cancelGeneration.load() ? 1 : 0;
+    return static_cast<Transfer*>(user)->cancelled() ? 1 : 0;
 }
 
 class HttpStore final : public ZarrStore {
@@ -89,17 +92,17 @@ public:
         checkKey(name_, key);
         const std::string url = url_ + "/" + key;
         const std::string shown = name_ + "/" + key;
-        const std::uint64_t generation = cancelGeneration.load();
+        Transfer t;
+        t.generation = cancelGeneration.load();
+        t.cancel = CancelScope::current();
         std::string last;
         for (int attempt = 0; attempt < kAttempts; ++attempt) {
             if (attempt > 0) { // 0.1 s, 0.2 s, 0.4 s, 0.8 s
                 std::this_thread::sleep_for(std::chrono::milliseconds(100 << (attempt - 1)));
             }
-            if (cancelGeneration.load() != generation)
-                STRATA_FAIL(CancelledError, shown + ": the read was cancelled");
-            Transfer t;
+            if (t.cancelled()) STRATA_FAIL(CancelledError, shown + ": the read was cancelled");
+            t.body.clear();
             t.maxBytes = maxBytes;
-            t.generation = generation;
             long status = 0;
             const CURLcode rc = perform(url, t, status);
             if (rc == CURLE_ABORTED_BY_CALLBACK)

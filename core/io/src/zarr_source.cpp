@@ -104,6 +104,7 @@ void ZarrSource::read(std::span<const std::int64_t> start, std::span<const std::
         }
         const std::string key = chunkKey(index);
         std::optional<Bytes> stored = store_->get(key, maxStored);
+        if (stored) decoded_.fetch_add(1, std::memory_order_relaxed);
         // A whole chunk whose place in the destination is one run (it spans the read along every
         // dim but the first): decoded straight there.
         bool whole = stored && nd > 0;

@@ -2,6 +2,7 @@
 // A Zarr array as a DataSource: the chunks a read meets are fetched and decoded on the
 // reader's threads, each placed straight into the caller's buffer; chunks the store lacks
 // read as the fill value.
+#include <atomic>
 #include <memory>
 #include <string>
 
@@ -23,14 +24,19 @@ public:
     std::string describe() const override;
     std::string readPath() const override;
     std::size_t parallelReadBytes() const override;
+    std::vector<std::int64_t> chunkShape() const override { return meta_.chunk; }
 
     // The store key of the chunk at chunk-grid position `index`.
     std::string chunkKey(std::span<const std::int64_t> index) const;
+    // Stored chunks decoded so far by this source's reads (tests see that a whole load decodes
+    // each chunk once).
+    std::uint64_t chunksDecoded() const { return decoded_.load(); }
 
 private:
     std::shared_ptr<const ZarrStore> store_;
     std::string path_, label_;
     ZarrArrayMeta meta_;
+    mutable std::atomic<std::uint64_t> decoded_{0};
 };
 
 } // namespace strata::io::detail

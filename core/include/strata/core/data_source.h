@@ -28,6 +28,10 @@ public:
     // Reads of at least this many bytes are spread over threads; callers that can choose (a
     // whole-variable load) ask for at least this much at a time. 0: reads are serial.
     virtual std::size_t parallelReadBytes() const { return 0; }
+    // The shape of the chunks the source fetches and decodes whole (source dim order), so that
+    // a whole-variable load reads in slabs of whole chunks (load_plan.h). Empty: a read costs
+    // the same wherever it starts.
+    virtual std::vector<std::int64_t> chunkShape() const { return {}; }
 
     // Sources stored in filtered chunks: the box [start, start + count) as chunks for a device
     // to place (chunks.h), so that the CPU only inflates. nullopt: read() it instead.
