@@ -4,6 +4,7 @@
 #include <vtkActor.h>
 #include <vtkCellArray.h>
 #include <vtkFloatArray.h>
+#include <vtkIdTypeArray.h>
 #include <vtkMatrix4x4.h>
 #include <vtkOpenGLRenderWindow.h>
 #include <vtkOpenGLTexture.h>
@@ -53,8 +54,14 @@ void CurvilinearActor::setGrid(const CurvilinearGrid& g) {
     vtkNew<vtkFloatArray> tcoords;
     tcoords->SetNumberOfComponents(2);
     tcoords->SetNumberOfTuples(drawn * 4);
+    // Quads of four consecutive vertices: offsets 0, 4, 8, ... and connectivity 0, 1, 2, ...
+    vtkNew<vtkIdTypeArray> offsets, connectivity;
+    offsets->SetNumberOfValues(drawn + 1);
+    connectivity->SetNumberOfValues(drawn * 4);
+    for (vtkIdType q = 0; q <= drawn; ++q) offsets->SetValue(q, 4 * q);
+    for (vtkIdType q = 0; q < drawn * 4; ++q) connectivity->SetValue(q, q);
     vtkNew<vtkCellArray> quads;
-    quads->AllocateExact(drawn, drawn * 4);
+    quads->SetData(offsets, connectivity);
     auto* xyz = static_cast<float*>(points->GetVoidPointer(0));
     float* st = tcoords->GetPointer(0);
     vtkIdType v = 0;
@@ -65,7 +72,6 @@ void CurvilinearActor::setGrid(const CurvilinearGrid& g) {
             static_cast<float>((static_cast<double>(k % g.columns) + 0.5) / static_cast<double>(g.columns));
         const float t =
             static_cast<float>((static_cast<double>(k / g.columns) + 0.5) / static_cast<double>(g.rows));
-        const vtkIdType ids[4] = {v, v + 1, v + 2, v + 3};
         for (std::size_t c = 0; c < 4; ++c, ++v) {
             const auto at = static_cast<std::size_t>(k * 4) + c;
             xyz[3 * v] = static_cast<float>(g.cornerLon[at] - lonOrigin_);
@@ -74,7 +80,6 @@ void CurvilinearActor::setGrid(const CurvilinearGrid& g) {
             st[2 * v] = s;
             st[2 * v + 1] = t;
         }
-        quads->InsertNextCell(4, ids);
     }
     points->Modified();
     tcoords->Modified();

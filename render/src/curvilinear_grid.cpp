@@ -78,23 +78,31 @@ void deriveCorners(CurvilinearGrid& g) {
         if (i >= columns) return lin(self(self, j, columns - 1), self(self, j, columns - 2));
         return p[static_cast<std::size_t>(j * columns + i)];
     };
-    g.cornerLon.assign(static_cast<std::size_t>(rows * columns * 4), NAN);
-    g.cornerLat.assign(g.cornerLon.size(), NAN);
-    static constexpr std::array<std::array<int, 2>, 4> kSides{{{-1, -1}, {-1, 1}, {1, 1}, {1, -1}}};
+    // The (rows + 1) × (columns + 1) corners, each shared by up to four cells.
+    const std::int64_t cw = columns + 1;
+    std::vector<double> lonAt(static_cast<std::size_t>((rows + 1) * cw)), latAt(lonAt.size());
+    for (std::int64_t j = 0; j <= rows; ++j)
+        for (std::int64_t i = 0; i <= columns; ++i) {
+            V sum{0, 0, 0};
+            for (const V& v : {ext(ext, j - 1, i - 1), ext(ext, j - 1, i), ext(ext, j, i - 1), ext(ext, j, i)})
+                for (std::size_t d = 0; d < 3; ++d) sum[d] += v[d];
+            const auto at = static_cast<std::size_t>(j * cw + i);
+            lonAt[at] = std::atan2(sum[1], sum[0]) / kRad; // unwrapped about each cell's centre in finish()
+            latAt[at] = std::atan2(sum[2], std::hypot(sum[0], sum[1])) / kRad;
+        }
+    g.cornerLon.resize(static_cast<std::size_t>(rows * columns * 4));
+    g.cornerLat.resize(g.cornerLon.size());
     for (std::int64_t j = 0; j < rows; ++j)
-        for (std::int64_t i = 0; i < columns; ++i)
+        for (std::int64_t i = 0; i < columns; ++i) {
+            // Anticlockwise in index space from (j-½, i-½): corner-grid points (j, i), (j, i+1),
+            // (j+1, i+1), (j+1, i).
+            const std::int64_t from[4] = {j * cw + i, j * cw + i + 1, (j + 1) * cw + i + 1, (j + 1) * cw + i};
             for (std::size_t c = 0; c < 4; ++c) {
-                const int a = kSides[c][0], b = kSides[c][1];
-                V sum{0, 0, 0};
-                for (const V& v :
-                     {ext(ext, j, i), ext(ext, j + a, i), ext(ext, j, i + b), ext(ext, j + a, i + b)})
-                    for (int d = 0; d < 3; ++d)
-                        sum[static_cast<std::size_t>(d)] += v[static_cast<std::size_t>(d)];
-                const double r = std::hypot(sum[0], sum[1]);
-                const auto at = static_cast<std::size_t>((j * columns + i) * 4) + c;
-                g.cornerLon[at] = std::atan2(sum[1], sum[0]) / kRad; // unwrapped about the centre in finish()
-                g.cornerLat[at] = std::atan2(sum[2], r) / kRad;
+                const auto to = static_cast<std::size_t>((j * columns + i) * 4) + c;
+                g.cornerLon[to] = lonAt[static_cast<std::size_t>(from[c])];
+                g.cornerLat[to] = latAt[static_cast<std::size_t>(from[c])];
             }
+        }
 }
 
 void finish(CurvilinearGrid& g) {
