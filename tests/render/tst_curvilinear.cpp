@@ -109,6 +109,25 @@ private slots:
         QVERIFY(std::abs(g.cornerLon[west] - 345) < 1e-9 && std::abs(g.cornerLon[west + 1] - 355) < 1e-9);
     }
 
+    // The same about ±180: centres 160, 170, -180, -170; the cell centred on -180 reaches from
+    // -185 to -175, not from -175 across the globe to 175.
+    void unwrapsCellsAtTheDateLine() {
+        DataArray f = frame(160);
+        Coordinates cs = f.coords();
+        Coordinate lon = *cs.find("glon");
+        for (double& v : lon.values) v = v >= 180 ? v - 360 : v;
+        cs.set(lon);
+        const CurvilinearGrid g = *curvilinearGrid(DataArray("v", f.variable(), cs));
+        const std::size_t dateLine = (1 * 4 + 2) * 4;
+        QCOMPARE(g.lon[(1 * 4 + 2)], -180.0);
+        QVERIFY2(std::abs(g.cornerLon[dateLine] + 185) < 1e-6 &&
+                     std::abs(g.cornerLon[dateLine + 1] + 175) < 1e-6,
+                 qPrintable(QString("%1 %2").arg(g.cornerLon[dateLine]).arg(g.cornerLon[dateLine + 1])));
+        const std::size_t east = (1 * 4 + 1) * 4; // 170: 165..175
+        QVERIFY(std::abs(g.cornerLon[east] - 165) < 1e-6 && std::abs(g.cornerLon[east + 1] - 175) < 1e-6);
+        QCOMPARE(CellLocator(g).find(-183, 6), std::int64_t(1 * 4 + 2));
+    }
+
     void readsCornersFromBounds() {
         DataArray f = frame(340); // centres 340, 350, 0, 10
         Coordinates cs = f.coords();

@@ -226,6 +226,32 @@ private slots:
         QVERIFY2(why.isEmpty(), qPrintable(why));
     }
 
+    // Coastlines over the cells in the same longitude/latitude: ink within 2 pixels of Cape
+    // Agulhas (20.0°E, 34.8°S) where this test's own mapping puts it, none within 4 of the Sahara
+    // (20°E, 22°N); nothing changes outside the plot's coasts.
+    void coastlinesLineUpWithTheCells() {
+        const Fixture f = readFixture("tripolar_like.nc", "lon_corner", "lat_corner", false);
+        const ViewWindow w{-20, 370, -65, 95};
+        ImageView view;
+        ImageViewSettings s = settingsFor(w);
+        const QImage without = show(view, frameOf(f), s);
+        s.coastlines = true;
+        view.setSettings(s);
+        QImage with;
+        QTRY_VERIFY(!(with = view.grabImage().convertToFormat(QImage::Format_RGB32)).isNull() &&
+                    with != without);
+        const ViewTransform t = transformFor(w);
+        auto inkNear = [&](double lon, double lat, int r) {
+            const int px = int(std::floor(t.pixelX(lon))), py = kH - 1 - int(std::floor(t.pixelY(lat)));
+            for (int dy = -r; dy <= r; ++dy)
+                for (int dx = -r; dx <= r; ++dx)
+                    if (with.pixel(px + dx, py + dy) != without.pixel(px + dx, py + dy)) return true;
+            return false;
+        };
+        QVERIFY(inkNear(20.0, -34.8, 2));
+        QVERIFY(!inkNear(20.0, 22.0, 4));
+    }
+
     // The Lambert conformal grid with CF bounds: cells at their bounds.
     void lambertCellsAtTheirBounds() {
         const Fixture f = readFixture("lambert_2d.nc", "lon_bnds", "lat_bnds", true);
