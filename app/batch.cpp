@@ -119,6 +119,7 @@ std::uint64_t writePng(const CliOptions& o, const Dataset& ds, const ViewSpec& s
             settings.colouring = spec.colouring;
             settings.window = spec.window;
             settings.coastlines = o.coastlines;
+            settings.grid = o.lonLatGrid ? GridSpace::LonLat : GridSpace::Index;
             if (o.coastlines && isLonLatFrame(frame))
                 if (const std::string why = coastlineProblem(); !why.empty())
                     std::fprintf(stderr, "strata: coastlines not drawn: %s\n", why.c_str());

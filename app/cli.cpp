@@ -71,6 +71,11 @@ CliOptions parseCommandLine(const std::vector<std::string>& args) {
             const std::string v = value();
             if (v != "on" && v != "off") throw UsageError("--coastlines takes on or off, not '" + v + "'");
             o.coastlines = v == "on";
+        } else if (a == "--grid") {
+            const std::string v = value();
+            if (v != "lonlat" && v != "index")
+                throw UsageError("--grid takes lonlat or index, not '" + v + "'");
+            o.lonLatGrid = v == "lonlat";
         } else if (a == "--size")
             std::tie(o.width, o.height) = parseSize(value());
         else if (a == "--export-png")
@@ -109,6 +114,8 @@ options describe is computed and written.
   --list-cmaps        print every colour map's name, one a line, and exit
   --range R           colour range: frame, global, or MIN,MAX
   --coastlines on|off coastlines over longitude/latitude frames (GSHHS; default on)
+  --grid lonlat|index a frame with 2-D latitude/longitude: its cells where their lon/lat
+                      say, or as rows and columns (default lonlat)
   --size WxH          PNG size in pixels (default 1024x768)
   --export-png PATH   write the view as PNG
   --export-csv PATH   write the view's numbers as CSV (long form, one row per cell)

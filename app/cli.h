@@ -29,6 +29,7 @@ struct CliOptions {
     bool info = false, cpu = false, gl = false, help = false, version = false, verbose = false;
     bool listColormaps = false;
     bool coastlines = true; // --coastlines on|off: over longitude/latitude frames
+    bool lonLatGrid = true; // --grid lonlat|index: curvilinear frames in lon/lat or index space
 
     bool batch() const { return !exportPng.empty() || !exportCsv.empty(); }
 };

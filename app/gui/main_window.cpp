@@ -98,7 +98,8 @@ MainWindow::MainWindow(QWidget* parent)
     setCentralWidget(centre);
 
     buildDocks();
-    setCoastlines(true); // over longitude/latitude frames, unless asked otherwise
+    setCoastlines(true);             // over longitude/latitude frames, unless asked otherwise
+    setGridSpace(GridSpace::LonLat); // curvilinear frames where their lon/lat say
     buildMenus();
     buildStatusBar();
     buildResidency();
@@ -256,6 +257,7 @@ void MainWindow::buildMenus() {
     coast->setCheckable(true);
     coast->setChecked(image_->settings().coastlines);
     connect(coast, &QAction::toggled, this, &MainWindow::setCoastlines);
+    buildGridMenu(view);
     view->addSeparator();
     for (QDockWidget* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
 

@@ -104,6 +104,9 @@ public:
     void setVerbose(bool verbose) { verbose_ = verbose; }
     // Coastlines over longitude/latitude frames (View ▸ Coastlines; --coastlines).
     void setCoastlines(bool on);
+    // A curvilinear frame's cells in longitude/latitude or index space (View ▸ Grid; --grid).
+    void setGridSpace(GridSpace space);
+    GridSpace gridSpace() const;
 
     // For tests and the benchmark.
     const ViewSpec& view() const { return spec_; }
@@ -143,6 +146,7 @@ protected:
 
 private:
     void buildMenus();
+    void buildGridMenu(QMenu* view); // main_window_grid.cpp
     void buildDocks();
     void buildStatusBar();
     void buildShortcuts(); // the view's keys, wherever the focus is but in a text field

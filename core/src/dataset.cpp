@@ -61,6 +61,12 @@ DataArray Dataset::operator[](std::string_view name) const {
                 return std::find(v->dims().begin(), v->dims().end(), d) != v->dims().end();
             });
             if (within) coords.set(*c);
+            // A 2-D coordinate's bounds: its dims and one more (the corners of each cell).
+            const Coordinate* b = within && c->dims.size() == 2
+                                      ? this->coords.find(c->attrs.text("bounds").value_or(""))
+                                      : nullptr;
+            if (b && b->dims.size() == 3 && std::equal(c->dims.begin(), c->dims.end(), b->dims.begin()))
+                coords.set(*b);
         }
     }
     return DataArray(std::string(name), *v, std::move(coords));

@@ -27,25 +27,85 @@ bool ImageContent::setFrame(ImageFrame frame) {
                    "the image view shows 2-D frames; '" + frame.frame.name() + "' has " +
                        std::to_string(frame.frame.ndim()) + " dims");
     AxisGrid y = axisGrid(frame.frame, 0), x = axisGrid(frame.frame, 1);
-    const bool sameGrid = frame_ && x.edges == x_.edges && y.edges == y_.edges;
-    if (!frame_ || !sameGrid || !drawsAlike(x, x_) || !drawsAlike(y, y_)) ++gridVersion_;
+    const bool sameGrid = frame_ && x.edges == indexX_.edges && y.edges == indexY_.edges;
+    const bool newAxes = !frame_ || !sameGrid || !drawsAlike(x, indexX_) || !drawsAlike(y, indexY_);
+    // The curvilinear cells are made again only when the 2-D coordinates changed (not per step).
+    auto lonLat = [](const DataArray& f) {
+        std::vector<const Coordinate*> out;
+        for (const Coordinate& c : f.coords())
+            if (c.dims.size() >= 2) out.push_back(&c);
+        return out;
+    };
+    bool sameCurv = frame_.has_value();
+    if (sameCurv) {
+        const auto a = lonLat(frame_->frame), b = lonLat(frame.frame);
+        sameCurv = a.size() == b.size() && frame_->frame.dims() == frame.frame.dims();
+        for (std::size_t k = 0; sameCurv && k < a.size(); ++k)
+            sameCurv = a[k]->name == b[k]->name && a[k]->values == b[k]->values;
+    }
     frame_ = std::move(frame);
     hasMissing_.reset();
     extremes_.reset();
-    x_ = std::move(x);
-    y_ = std::move(y);
+    indexX_ = std::move(x);
+    indexY_ = std::move(y);
     // The grids point into the frame's coordinates: take them from the stored copy.
-    x_.coordinate = x_.fromIndices ? nullptr : frame_->frame.coords().find(x_.dim);
-    y_.coordinate = y_.fromIndices ? nullptr : frame_->frame.coords().find(y_.dim);
-    if (!sameGrid) regular_ = isUniform(x_.edges) && isUniform(y_.edges);
-    return !sameGrid;
+    indexX_.coordinate = indexX_.fromIndices ? nullptr : frame_->frame.coords().find(indexX_.dim);
+    indexY_.coordinate = indexY_.fromIndices ? nullptr : frame_->frame.coords().find(indexY_.dim);
+    if (!sameCurv) {
+        curv_.reset();
+        locator_.reset();
+        curvProblem_.clear();
+        try {
+            if (auto g = curvilinearGrid(frame_->frame)) {
+                curv_ = std::make_shared<const CurvilinearGrid>(std::move(*g));
+                locator_ = std::make_shared<const CellLocator>(*curv_);
+            }
+        } catch (const ValueError& e) { // drawn in index space, and the reason kept
+            curvProblem_ = e.what();
+        }
+    }
+    const bool changed = !sameGrid || !sameCurv;
+    if (newAxes || !sameCurv) ++gridVersion_;
+    if (changed) ++cellsVersion_;
+    applyGrid();
+    return changed;
+}
+
+void ImageContent::applyGrid() {
+    if (!frame_) return;
+    if (!curvilinearOn()) {
+        x_ = indexX_;
+        y_ = indexY_;
+        regular_ = isUniform(x_.edges) && isUniform(y_.edges);
+        return;
+    }
+    // Longitude across, latitude up, over the extent of the cells.
+    const ViewWindow& e = curv_->extent;
+    auto axis = [&](const std::string& name, double lo, double hi) {
+        AxisGrid g;
+        g.dim = name;
+        g.coordinate = frame_->frame.coords().find(name);
+        g.centres = {(lo + hi) / 2};
+        g.edges = {lo, hi};
+        g.title = axisTitle(name, g.coordinate->attrs, false);
+        return g;
+    };
+    x_ = axis(curv_->lonName, e.x0, e.x1);
+    y_ = axis(curv_->latName, e.y0, e.y1);
+    regular_ = false;
 }
 
 bool ImageContent::setSettings(const ImageViewSettings& s) {
     const bool recolour = s.colouring != settings_.colouring || s.allowInterop != settings_.allowInterop;
     if (recolour)
         (void)colormapTable(s.colouring.colormap); // throws for an unknown map before anything changes
+    const bool regrid = s.grid != settings_.grid;
     settings_ = s;
+    if (regrid && curv_) {
+        ++gridVersion_;
+        ++cellsVersion_;
+        applyGrid();
+    }
     return recolour;
 }
 
@@ -68,7 +128,23 @@ ViewLayout ImageContent::layoutFor(int width, int height, double scale) const {
 
 Pick ImageContent::pick(const ViewLayout& layout, double px, double py) const {
     if (!frame_) return {};
-    return pickCell(ViewTransform(layout.plot, window()), x_, y_, px, py);
+    const ViewTransform t(layout.plot, window());
+    if (!curvilinearOn()) return pickCell(t, x_, y_, px, py);
+    // The cell whose quadrilateral holds the point's longitude/latitude.
+    Pick p;
+    p.x = t.dataX(px);
+    p.y = t.dataY(py);
+    if (!t.plot().contains(px, py)) return p;
+    const std::int64_t k = locator_->find(p.x, p.y);
+    if (k < 0) return p;
+    p.inside = true;
+    p.row = k / curv_->columns;
+    p.column = k % curv_->columns;
+    p.xCentre = curv_->lon[static_cast<std::size_t>(k)];
+    p.yCentre = curv_->lat[static_cast<std::size_t>(k)];
+    p.xLabel = indexX_.label(p.column);
+    p.yLabel = indexY_.label(p.row);
+    return p;
 }
 
 std::string ImageContent::title() const {

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "annotation_plan.h"
+#include "strata/render/curvilinear_grid.h"
 #include "strata/render/image_settings.h"
 
 namespace strata::detail {
@@ -35,6 +36,16 @@ public:
     ViewLayout layoutFor(int width, int height, double scale) const;
     Pick pick(const ViewLayout& layout, double px, double py) const; // window pixels, origin bottom left
 
+    // The frame's curvilinear grid when its cells are drawn in longitude/latitude space
+    // (settings.grid LonLat and 2-D longitude/latitude over the frame's dims), else null; the
+    // axes (xGrid, yGrid) are then longitude and latitude over the cells' extent.
+    const CurvilinearGrid* curvilinear() const { return curvilinearOn() ? curv_.get() : nullptr; }
+    // Why a frame's 2-D longitude/latitude could not make cells (empty when they could, or when
+    // it has none).
+    const std::string& curvilinearProblem() const { return curvProblem_; }
+    // Bumped whenever the cells drawn change (a new grid of either kind, or the grid space).
+    std::uint64_t cellsVersion() const { return cellsVersion_; }
+
     const AxisGrid& xGrid() const { return x_; }
     const AxisGrid& yGrid() const { return y_; }
     // Bumped whenever the axes would draw differently (edges, dims, titles, units, calendars).
@@ -53,8 +64,16 @@ public:
     const std::string& coastProblem() const { return coastProblem_; }
 
 private:
+    bool curvilinearOn() const { return curv_ && settings_.grid == GridSpace::LonLat; }
+    void applyGrid(); // x_, y_ and regular_ for the grid space in use
+
     std::optional<ImageFrame> frame_;
     AxisGrid x_, y_;
+    AxisGrid indexX_, indexY_;                    // the frame's own axes (index space)
+    std::shared_ptr<const CurvilinearGrid> curv_; // shared by copies (export paints a copy)
+    std::shared_ptr<const CellLocator> locator_;
+    std::string curvProblem_;
+    std::uint64_t cellsVersion_ = 0;
     bool regular_ = false;
     std::uint64_t gridVersion_ = 0;
     ImageViewSettings settings_;

@@ -21,6 +21,7 @@ ImageScene::ImageScene() {
     overlay_->SetLayer(2); // drawn after the plot's pass, which ends with the frame's copy
     overlay_->InteractiveOff();
     frameActor_.attach(plot_);
+    curvActor_.attach(plot_);
     vtkCamera* cam = plot_->GetActiveCamera();
     cam->ParallelProjectionOn();
     cam->SetViewUp(0, 1, 0);
@@ -28,6 +29,7 @@ ImageScene::ImageScene() {
 
 ImageScene::~ImageScene() {
     annotations_.clear();
+    curvActor_.detach();
     detach();
 }
 
@@ -54,7 +56,7 @@ void ImageScene::detach() {
 }
 
 void ImageScene::setFrame(ImageFrame frame) {
-    if (content_.setFrame(std::move(frame))) frameActor_.setGrid(content_.xGrid(), content_.yGrid());
+    content_.setFrame(std::move(frame));
     textureDirty_ = true;
 }
 
@@ -107,12 +109,22 @@ void ImageScene::prepare(int width, int height, double scale) {
     if (!content_.hasFrame()) {
         annotations_.clear();
         frameActor_.setTexture(0, 0, 0, nullptr);
+        curvActor_.setTexture(0, nullptr);
         plot_->SetViewport(0, 0, 0, 0);
         overlay_->SetViewport(0, 0, 0, 0);
         return;
     }
     if (textureDirty_) updateTexture();
-    frameActor_.setTexture(texture_->texture(), texture_->width(), texture_->height(), window_);
+    const CurvilinearGrid* curv = content_.curvilinear();
+    if (builtCells_ != content_.cellsVersion()) { // the cells changed: the mesh in use is made again
+        if (curv)
+            curvActor_.setGrid(*curv);
+        else
+            frameActor_.setGrid(content_.xGrid(), content_.yGrid());
+        builtCells_ = content_.cellsVersion();
+    }
+    frameActor_.setTexture(curv ? 0 : texture_->texture(), texture_->width(), texture_->height(), window_);
+    curvActor_.setTexture(curv ? texture_->texture() : 0, window_);
 
     const PixelRect& p = layout_.plot;
     plot_->SetViewport(p.x0 / width, p.y0 / height, p.x1 / width, p.y1 / height);
@@ -123,6 +135,7 @@ void ImageScene::prepare(int width, int height, double scale) {
     cam->SetParallelScale(p.height() / 2);
     cam->SetClippingRange(1, 100);
     frameActor_.place(ViewTransform(p, w));
+    curvActor_.place(ViewTransform(p, w));
     // The background behind a frame that fills the plot is never seen: a clear of the plot
     // costs as much as the copy itself under a software GL.
     plot_->SetErase(!frameActor_.coversPlot());
@@ -132,6 +145,7 @@ void ImageScene::prepare(int width, int height, double scale) {
 
 void ImageScene::releaseGl() {
     frameActor_.releaseGraphics();
+    curvActor_.releaseGraphics();
     if (texture_) texture_->release();
     texture_.reset();
     textureDirty_ = true;

@@ -11,6 +11,7 @@
 
 #include <vtkNew.h>
 
+#include "curvilinear_actor.h"
 #include "frame_actor.h"
 #include "image_annotations.h"
 #include "image_content.h"
@@ -64,6 +65,8 @@ private:
     vtkNew<vtkRenderer> plot_;
     vtkNew<vtkRenderer> overlay_; // over the plot: the coastlines (over the copied frame too)
     FrameActor frameActor_;
+    CurvilinearActor curvActor_;   // the frame's cells in lon/lat, when content_.curvilinear()
+    std::uint64_t builtCells_ = 0; // content_.cellsVersion() the actors were built for
     ImageAnnotations annotations_;
 
     ImageContent content_;

@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "annotation_plan.h"
+#include "curvilinear_raster.h"
 #include "strata/core/error.h"
 #include "strata/render/colormaps.h"
 
@@ -126,8 +127,26 @@ void RasterScene::paintFrame(QPainter& painter) {
     const int y1 = layout_.height - pixels.top(); // the plot's top, origin bottom left
     if (w <= 0 || h <= 0) return;
     const PixelRect& plot = layout_.plot;
-    // Each pixel's cell, looked up at the pixel's centre: columns left to right, rows top down.
     const ViewTransform t(plot, content_.window());
+    const auto* rgba = static_cast<const std::uint8_t*>(coloured_->rgba.variable().view().data);
+    const QImage::Format format =
+        coloured_->order == PixelOrder::Bgra ? QImage::Format_RGB32 : QImage::Format_RGBX8888;
+    const std::uint32_t outside = 0xFFD1D1D1u;               // grey (209, 209, 209) in either order
+    if (const CurvilinearGrid* g = content_.curvilinear()) { // the cells as polygons in lon/lat
+        if (plotImage_.size() != QSize(w, h) || plotImage_.format() != format)
+            plotImage_ = QImage(w, h, format);
+        plotImage_.fill(QColor(209, 209, 209));
+        PixelBlock block{reinterpret_cast<std::uint32_t*>(plotImage_.bits()),
+                         w,
+                         h,
+                         static_cast<std::int64_t>(plotImage_.bytesPerLine() / 4),
+                         static_cast<double>(x0),
+                         static_cast<double>(y1)};
+        rasteriseCells(*g, reinterpret_cast<const std::uint32_t*>(rgba), t, block);
+        painter.drawImage(pixels.topLeft(), plotImage_);
+        return;
+    }
+    // Each pixel's cell, looked up at the pixel's centre: columns left to right, rows top down.
     const AxisGrid &xg = content_.xGrid(), &yg = content_.yGrid();
     columns_.resize(static_cast<std::size_t>(w));
     rows_.resize(static_cast<std::size_t>(h));
@@ -146,10 +165,7 @@ void RasterScene::paintFrame(QPainter& painter) {
     const bool columnRun = run(columns_);
     copied_ = columnRun;
     const std::int64_t ncols = xg.size();
-    const auto* rgba = static_cast<const std::uint8_t*>(coloured_->rgba.variable().view().data);
     const QPoint at = pixels.topLeft();
-    const QImage::Format format =
-        coloured_->order == PixelOrder::Bgra ? QImage::Format_RGB32 : QImage::Format_RGBX8888;
     if (columnRun && run(rows_)) {
         // The visible cells are a block of the frame's colours as they lie in memory: drawn
         // from there (copied as they are in the window's order, converted from RGBA).
@@ -162,7 +178,6 @@ void RasterScene::paintFrame(QPainter& painter) {
     // each pixel's cell looked up where they do not; a row that repeats the one above is
     // copied from it.
     if (plotImage_.size() != QSize(w, h) || plotImage_.format() != format) plotImage_ = QImage(w, h, format);
-    const std::uint32_t outside = 0xFFD1D1D1u; // grey (209, 209, 209) in either order
     for (int j = 0; j < h; ++j) {
         auto* dst = reinterpret_cast<std::uint32_t*>(plotImage_.scanLine(j));
         const std::int64_t row = rows_[static_cast<std::size_t>(j)];

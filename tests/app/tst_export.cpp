@@ -254,8 +254,8 @@ private slots:
     // A title wider than the picture is cut with "…" inside it: nothing drawn at its edges.
     void longTitleIsElided() {
         const QString png = dir_.filePath("long_title.png");
-        const Run r =
-            runStrata({kData + "/test_stageiv_xyt.nc", "--size", "360x240", "--export-png", png, "-v"});
+        const Run r = runStrata({kData + "/test_stageiv_xyt.nc", "--size", "360x240", "--export-png", png,
+                                 "-v", "--grid", "index"});
         QVERIFY2(r.status == 0, qPrintable(r.err));
         const QString title = lineAfter(r.err, "strata: title: ");
         QVERIFY2(
@@ -275,6 +275,34 @@ private slots:
         }
         QVERIFY(inkInMiddle > 50);
         const QString why = test::compareWithBaseline(img, "cli_long_title_360x240");
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+    }
+
+    // A frame on 2-D lat/lon (Stage IV's polar stereographic grid) is drawn in longitude/latitude
+    // by default: its cells a rotated block with the plot's grey around it; with --grid index, rows
+    // and columns that fill the plot, no grey but a few text edges. A bad --grid value is a usage
+    // error.
+    void curvilinearFrameInLonLat() {
+        const QString lonLat = dir_.filePath("stageiv_lonlat.png"),
+                      index = dir_.filePath("stageiv_index.png");
+        const QString file = kData + "/test_stageiv_xyt.nc";
+        Run r = runStrata({file, "--size", "640x400", "--export-png", lonLat});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        r = runStrata({file, "--size", "640x400", "--export-png", index, "--grid", "index"});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        auto grey = [](const QImage& img) {
+            long n = 0;
+            for (int yy = 0; yy < img.height(); ++yy)
+                for (int xx = 0; xx < img.width(); ++xx) n += img.pixel(xx, yy) == qRgb(209, 209, 209);
+            return n;
+        };
+        const QImage a(lonLat), b(index);
+        QVERIFY2(grey(a) > 5000, qPrintable(QString::number(grey(a))));
+        QVERIFY2(grey(b) < 100, qPrintable(QString::number(grey(b)))); // (text edges may hit that grey)
+        const Run bad = runStrata({file, "--export-png", lonLat, "--grid", "sideways"});
+        QCOMPARE(bad.status, 2);
+        QVERIFY2(bad.err.contains("--grid takes lonlat or index, not 'sideways'"), qPrintable(bad.err));
+        const QString why = test::compareWithBaseline(a, "cli_stageiv_lonlat_640x400");
         QVERIFY2(why.isEmpty(), qPrintable(why));
     }
 

@@ -12,6 +12,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "../nc_read.h"
 #include "main_window.h"
 #include "slice_panel.h"
 #include "strata/render/frame_labels.h"
@@ -151,6 +152,52 @@ private slots:
         QVERIFY2(m.hasMatch(), qPrintable(w_->probeText()));
         QVERIFY2(w_->probeText().contains(QRegularExpression("time = \\d{4}-\\d\\d-\\d\\d \\d\\d:00:")),
                  qPrintable(w_->probeText()));
+    }
+
+    // test_stageiv_xyt.nc (2-D lat/lon through `coordinates`) is drawn in longitude/latitude: the
+    // probe names the cell under the cursor by its indices, and that cell's centre (read here with
+    // netCDF-C) is the one nearest the cursor's longitude/latitude. View > Grid > Index space
+    // draws rows and columns again.
+    void curvilinearProbeAndIndexSpace() {
+        const std::string file = (kData + "/test_stageiv_xyt.nc").toStdString();
+        const nctest::NcValues lat = nctest::readNcFloats(file, "lat"),
+                               lon = nctest::readNcFloats(file, "lon");
+        QCOMPARE(lat.shape, (std::vector<std::size_t>{118, 87}));
+        QVERIFY(open(kData + "/test_stageiv_xyt.nc"));
+        QVERIFY(show(defaultView(*w_->dataset(), "Total_precipitation_surface_1_Hour_Accumulation")));
+        QVERIFY(w_->gridSpace() == GridSpace::LonLat);
+        QTRY_VERIFY(!probeMiddle().isEmpty());
+        QRegularExpression cell("^y = (\\d+), x = (\\d+), lat = (\\d+\\.\\d+)°N, lon = (\\d+\\.\\d+)°W");
+        auto m = cell.match(w_->probeText());
+        QVERIFY2(m.hasMatch(), qPrintable(w_->probeText()));
+        const std::size_t row = m.captured(1).toULong(), column = m.captured(2).toULong();
+        const ImageView* view = w_->imageView();
+        const Pick p = view->pickAt(QPointF(view->width() / 2, view->height() / 2));
+        QVERIFY(p.inside);
+        QVERIFY2(p.x < -60 && p.x > -130 && p.y > 20 && p.y < 55,
+                 qPrintable(QString("%1 %2").arg(p.x).arg(p.y)));
+        std::size_t nearest = 0;
+        double best = 1e300;
+        for (std::size_t k = 0; k < lat.values.size(); ++k) {
+            const double dx = (lon.values[k] - p.x) * std::cos(p.y * M_PI / 180), dy = lat.values[k] - p.y;
+            if (dx * dx + dy * dy < best) best = dx * dx + dy * dy, nearest = k;
+        }
+        QCOMPARE(row * 87 + column, nearest);
+        QVERIFY(std::abs(m.captured(3).toDouble() - lat.values[nearest]) < 0.006);
+        QVERIFY(std::abs(-m.captured(4).toDouble() - lon.values[nearest]) < 0.006);
+
+        auto* index = w_->findChild<QAction*>("gridIndexAction");
+        QVERIFY(index);
+        index->trigger();
+        QVERIFY(w_->gridSpace() == GridSpace::Index);
+        QVERIFY(w_->imageView()->settings().grid == GridSpace::Index);
+        // Rows and columns: the data x under the cursor is a column index, not a longitude.
+        const Pick q = view->pickAt(QPointF(view->width() / 2, view->height() / 2));
+        QVERIFY(q.inside);
+        QCOMPARE(q.column, static_cast<std::int64_t>(std::floor(q.x + 0.5)));
+        QVERIFY(q.x > 0 && q.x < 87);
+        w_->findChild<QAction*>("gridLonLatAction")->trigger();
+        QVERIFY(w_->gridSpace() == GridSpace::LonLat);
     }
 };
 

@@ -29,6 +29,10 @@ std::vector<std::string> coordinateNames(const Dataset& ds) {
     for (const auto& [name, v] : ds.variables)
         if (auto text = v.attrs().text("coordinates"))
             for (const auto& w : words(*text)) add(w);
+    // The bounds of 2-D coordinates (a curvilinear grid's cell corners, (y, x, 4)).
+    for (std::size_t k = 0; k < names.size(); ++k)
+        if (const Variable* c = ds.findVariable(names[k]); c && c->ndim() == 2)
+            if (auto b = c->attrs().text("bounds"); b && ds.findVariable(*b)) add(*b);
     for (const auto& [name, v] : ds.variables)
         if (auto text = v.attrs().text("cell_measures")) {
             const auto w = words(*text);

@@ -13,6 +13,11 @@
 
 namespace strata {
 
+enum class GridSpace {
+    Index,  // cells as rows and columns
+    LonLat, // a curvilinear grid's cells where their 2-D longitude/latitude say
+};
+
 struct ImageViewSettings {
     Colouring colouring;
     AspectMode aspect = AspectMode::Auto;
@@ -21,6 +26,10 @@ struct ImageViewSettings {
     // Coastlines over the frame when x/y are CF longitude/latitude. Off here (the render layer's
     // pictures are the frame's cells alone); the window and the command line turn them on.
     bool coastlines = false;
+    // A frame on a curvilinear grid (2-D longitude/latitude over its dims) drawn as its cells in
+    // longitude/latitude space, or in index space (rows and columns). Index space here; the window
+    // and the command line choose longitude/latitude.
+    GridSpace grid = GridSpace::Index;
     friend bool operator==(const ImageViewSettings&, const ImageViewSettings&) = default;
 };
 
