@@ -4,6 +4,10 @@
 #include <charconv>
 #include <tuple>
 
+#if STRATA_HAVE_RENDER
+#include "strata/render/projection.h"
+#endif
+
 namespace strata::app {
 namespace {
 
@@ -71,6 +75,15 @@ CliOptions parseCommandLine(const std::vector<std::string>& args) {
             const std::string v = value();
             if (v != "on" && v != "off") throw UsageError("--coastlines takes on or off, not '" + v + "'");
             o.coastlines = v == "on";
+        } else if (a == "--projection") {
+            o.projection = value();
+#if STRATA_HAVE_RENDER
+            try { // the canonical name; an unknown one is misuse, with the names there are
+                o.projection = Projection::byName(o.projection).name();
+            } catch (const ValueError& e) {
+                throw UsageError(std::string("--projection: ") + e.what());
+            }
+#endif
         } else if (a == "--size")
             std::tie(o.width, o.height) = parseSize(value());
         else if (a == "--export-png")
@@ -109,6 +122,9 @@ options describe is computed and written.
   --list-cmaps        print every colour map's name, one a line, and exit
   --range R           colour range: frame, global, or MIN,MAX
   --coastlines on|off coastlines over longitude/latitude frames (GSHHS; default on)
+  --projection NAME   show longitude/latitude frames on a map: PlateCarree, Robinson,
+                      Mollweide, NorthPolarStereo, SouthPolarStereo, LambertConformal
+                      (any case), with a labelled graticule
   --size WxH          PNG size in pixels (default 1024x768)
   --export-png PATH   write the view as PNG
   --export-csv PATH   write the view's numbers as CSV (long form, one row per cell)

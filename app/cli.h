@@ -29,6 +29,7 @@ struct CliOptions {
     bool info = false, cpu = false, gl = false, help = false, version = false, verbose = false;
     bool listColormaps = false;
     bool coastlines = true; // --coastlines on|off: over longitude/latitude frames
+    std::string projection; // --projection NAME: longitude/latitude frames on a map (empty: none)
 
     bool batch() const { return !exportPng.empty() || !exportCsv.empty(); }
 };

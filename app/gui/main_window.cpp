@@ -255,6 +255,7 @@ void MainWindow::buildMenus() {
     coast->setCheckable(true);
     coast->setChecked(image_->settings().coastlines);
     connect(coast, &QAction::toggled, this, &MainWindow::setCoastlines);
+    addProjectionMenu(view);
     view->addSeparator();
     for (QDockWidget* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
 

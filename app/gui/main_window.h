@@ -102,6 +102,9 @@ public:
     void setVerbose(bool verbose) { verbose_ = verbose; }
     // Coastlines over longitude/latitude frames (View ▸ Coastlines; --coastlines).
     void setCoastlines(bool on);
+    // Longitude/latitude frames on a map in projection `name` (View ▸ Projection; --projection),
+    // empty for none; main_window_projection.cpp. An unknown name shows why in the status bar.
+    void setProjection(const QString& name);
 
     // For tests and the benchmark.
     const ViewSpec& view() const { return spec_; }
@@ -140,6 +143,7 @@ protected:
     void closeEvent(QCloseEvent* e) override;
 
 private:
+    void addProjectionMenu(QMenu* view); // View ▸ Projection
     void buildMenus();
     void buildDocks();
     void buildStatusBar();

@@ -10,6 +10,7 @@
 
 #include "annotation_plan.h"
 #include "strata/render/image_settings.h"
+#include "strata/render/projection.h"
 
 namespace strata::detail {
 
@@ -35,6 +36,13 @@ public:
     ViewLayout layoutFor(int width, int height, double scale) const;
     Pick pick(const ViewLayout& layout, double px, double py) const; // window pixels, origin bottom left
 
+    // The resampling into the settings' projection while one is shown (the frame's x/y are
+    // longitude/latitude): the drawn grid (xGrid, yGrid) is then the map image's, in map metres,
+    // and the painters resample the frame's colours through it. Null otherwise.
+    const Reprojection* map() const { return map_.get(); }
+    // Why the settings' projection is not shown (an unknown name, x/y not longitude/latitude).
+    const std::string& projectionProblem() const { return projectionProblem_; }
+
     const AxisGrid& xGrid() const { return x_; }
     const AxisGrid& yGrid() const { return y_; }
     // Bumped whenever the axes would draw differently (edges, dims, titles, units, calendars).
@@ -53,8 +61,16 @@ public:
     const std::string& coastProblem() const { return coastProblem_; }
 
 private:
+    // Sets x_, y_ (and map_) from the frame's grids and the projection setting: true when the
+    // drawn grid's edges changed.
+    bool placeGrids(AxisGrid x, AxisGrid y);
+
     std::optional<ImageFrame> frame_;
     AxisGrid x_, y_;
+    AxisGrid srcX_, srcY_; // the frame's own grids (longitude, latitude while projected)
+    std::shared_ptr<const Reprojection> map_;
+    Coordinate mapX_, mapY_; // the map's axes (map metres), for x_ and y_ while projected
+    std::string projectionProblem_;
     bool regular_ = false;
     std::uint64_t gridVersion_ = 0;
     ImageViewSettings settings_;
@@ -65,10 +81,12 @@ private:
         const std::vector<LonLatLine>* lines = nullptr;
         ViewWindow window;
         PixelRect plot;
+        const Reprojection* map = nullptr; // projected lines: the map they were planned for
         friend bool operator==(const CoastKey&, const CoastKey&) = default;
     };
     mutable CoastKey coastKey_;
     mutable std::shared_ptr<const std::vector<PixelPolyline>> coast_; // planned for coastKey_
+    mutable std::vector<TextItem> mapLabels_;                         // with coast_, projected
 };
 
 } // namespace strata::detail

@@ -11,9 +11,11 @@
 #include <limits>
 #include <map>
 #include <mutex>
+#include <thread>
 
 #include "projection_math.h"
 #include "strata/core/error.h"
+#include "strata/core/runtime.h"
 
 namespace strata {
 namespace {
@@ -80,6 +82,8 @@ struct Projection::Impl {
     mutable std::mutex mutex; // PROJ's objects are used by one thread at a time
     PJ_CONTEXT* ctx = nullptr;
     PJ* pj = nullptr;
+    // More of the same for the threads of a large inverse (made on first use, under `mutex`).
+    mutable std::vector<std::pair<PJ_CONTEXT*, PJ*>> workers;
 
     explicit Impl(const Named& n) : name(n.name), proj(n.proj) {
         ctx = proj_context_create();
@@ -107,8 +111,30 @@ struct Projection::Impl {
         extent = outline();
     }
     ~Impl() {
+        for (auto& [c, w] : workers) {
+            proj_destroy(w);
+            proj_context_destroy(c);
+        }
         proj_destroy(pj);
         proj_context_destroy(ctx);
+    }
+
+    // PJ objects for `n` threads (the first is `pj`); the caller holds `mutex`.
+    std::vector<PJ*> threads(std::size_t n) const {
+        while (workers.size() + 1 < n) {
+            PJ_CONTEXT* c = proj_context_create();
+            if (!c) break;
+            proj_log_level(c, PJ_LOG_NONE);
+            PJ* w = proj_create(c, proj.c_str());
+            if (!w) {
+                proj_context_destroy(c);
+                break;
+            }
+            workers.emplace_back(c, w);
+        }
+        std::vector<PJ*> out{pj};
+        for (std::size_t i = 0; i + 1 < n && i < workers.size(); ++i) out.push_back(workers[i].second);
+        return out;
     }
 
     // Robinson's x / (R λ) and y / R are cubics in the degrees above each 5° node (PROJ's
@@ -217,28 +243,46 @@ void Projection::inverse(std::vector<double>& xToLon, std::vector<double>& yToLa
     STRATA_EXPECTS(xToLon.size() == yToLat.size(), ValueError, "Projection::inverse: x and y differ in size");
     const ProjParams& p = impl_->params;
     const double nan = std::numeric_limits<double>::quiet_NaN();
-    const std::vector<double> x = xToLon, y = yToLat;
-    std::vector<double> bx, by; // the forward of the inverse: equal to (x, y) on the map
-    {
-        std::lock_guard lock(impl_->mutex);
-        proj_errno_reset(impl_->pj);
-        proj_trans_generic(impl_->pj, PJ_INV, xToLon.data(), sizeof(double), xToLon.size(), yToLat.data(),
-                           sizeof(double), yToLat.size(), nullptr, 0, 0, nullptr, 0, 0);
-        bx = xToLon;
-        by = yToLat;
-        proj_trans_generic(impl_->pj, PJ_FWD, bx.data(), sizeof(double), bx.size(), by.data(), sizeof(double),
-                           by.size(), nullptr, 0, 0, nullptr, 0, 0);
-    }
     // PROJ wraps a longitude beyond ±180° from the central meridian back onto the map: a point
-    // off the globe's outline comes back elsewhere, and is off the map.
+    // off the globe's outline comes back elsewhere, and is off the map. So each point goes
+    // there and back, and stays only where it returns (to 1e-7 R, 0.6 m).
     const double tolerance = 1e-7 * p.R;
-    for (std::size_t i = 0; i < x.size(); ++i) {
-        const bool ok = std::isfinite(xToLon[i]) && std::isfinite(yToLat[i]) && xToLon[i] != HUGE_VAL &&
-                        std::fabs(bx[i] - x[i]) <= tolerance && std::fabs(by[i] - y[i]) <= tolerance &&
-                        yToLat[i] >= p.latLo && yToLat[i] <= p.latHi;
-        xToLon[i] = ok ? xToLon[i] / kDeg : nan;
-        yToLat[i] = ok ? yToLat[i] / kDeg : nan;
-    }
+    auto run = [&](PJ* pj, std::size_t begin, std::size_t end) {
+        constexpr std::size_t kBatch = 16384;
+        std::vector<double> x, y, bx, by;
+        for (std::size_t b0 = begin; b0 < end; b0 += kBatch) {
+            const std::size_t b1 = std::min(end, b0 + kBatch), n = b1 - b0;
+            double* lon = xToLon.data() + b0;
+            double* lat = yToLat.data() + b0;
+            x.assign(lon, lon + n);
+            y.assign(lat, lat + n);
+            proj_trans_generic(pj, PJ_INV, lon, sizeof(double), n, lat, sizeof(double), n, nullptr, 0, 0,
+                               nullptr, 0, 0);
+            bx.assign(lon, lon + n);
+            by.assign(lat, lat + n);
+            proj_trans_generic(pj, PJ_FWD, bx.data(), sizeof(double), n, by.data(), sizeof(double), n,
+                               nullptr, 0, 0, nullptr, 0, 0);
+            for (std::size_t i = 0; i < n; ++i) {
+                const bool ok = std::isfinite(lon[i]) && std::isfinite(lat[i]) && lon[i] != HUGE_VAL &&
+                                std::fabs(bx[i] - x[i]) <= tolerance &&
+                                std::fabs(by[i] - y[i]) <= tolerance && lat[i] >= p.latLo &&
+                                lat[i] <= p.latHi;
+                lon[i] = ok ? lon[i] / kDeg : nan;
+                lat[i] = ok ? lat[i] / kDeg : nan;
+            }
+        }
+    };
+    const std::size_t total = xToLon.size();
+    const std::size_t nThreads =
+        std::clamp<std::size_t>(total / 65536, 1, static_cast<std::size_t>(std::max(1, hostThreads())));
+    std::lock_guard lock(impl_->mutex);
+    const std::vector<PJ*> pjs = impl_->threads(nThreads);
+    std::vector<std::thread> pool;
+    const std::size_t share = (total + pjs.size() - 1) / pjs.size();
+    for (std::size_t t = 1; t < pjs.size(); ++t)
+        pool.emplace_back(run, pjs[t], std::min(total, t * share), std::min(total, (t + 1) * share));
+    run(pjs[0], 0, std::min(total, share));
+    for (std::thread& t : pool) t.join();
 }
 
 MapExtent fitExtent(const MapExtent& e, int width, int height) {

@@ -76,31 +76,26 @@ const std::vector<std::int64_t>& Reprojection::hostCells() const {
     const detail::MapPixels px{extent_.x0, extent_.x1, extent_.y0, extent_.y1, width_, height_};
     const detail::SourceEdges edges{lonEdges_.data(), static_cast<std::int64_t>(lonEdges_.size()) - 1,
                                     latEdges_.data(), static_cast<std::int64_t>(latEdges_.size()) - 1};
-    std::vector<std::int64_t> cells(static_cast<std::size_t>(width_) * height_, -1);
-    const int rowsPerBatch = std::max(1, 65536 / width_);
-    std::vector<double> x, y;
-    for (int j0 = 0; j0 < height_; j0 += rowsPerBatch) {
-        const int j1 = std::min(height_, j0 + rowsPerBatch);
-        x.clear();
-        y.clear();
-        for (int j = j0; j < j1; ++j)
-            for (int i = 0; i < width_; ++i) {
-                x.push_back(px.x(i));
-                y.push_back(px.y(j));
-            }
-        projection_.inverse(x, y); // degrees, NaN off the map
-        for (std::size_t k = 0; k < x.size(); ++k) {
-            std::int64_t row = 0, col = 0;
-            if (std::isnan(x[k])) continue;
-            if (detail::sourceCell(edges, x[k] * (M_PI / 180), y[k] * (M_PI / 180), row, col))
-                cells[static_cast<std::size_t>(j0) * width_ + k] = row * edges.nlon + col;
+    const std::size_t n = static_cast<std::size_t>(width_) * height_;
+    std::vector<std::int64_t> cells(n, -1);
+    std::vector<double> x(n), y(n);
+    for (int j = 0; j < height_; ++j)
+        for (int i = 0; i < width_; ++i) {
+            x[static_cast<std::size_t>(j) * width_ + i] = px.x(i);
+            y[static_cast<std::size_t>(j) * width_ + i] = px.y(j);
         }
+    projection_.inverse(x, y); // degrees, NaN off the map (PROJ, in batches over the threads)
+    for (std::size_t k = 0; k < n; ++k) {
+        std::int64_t row = 0, col = 0;
+        if (!std::isnan(x[k]) &&
+            detail::sourceCell(edges, x[k] * (M_PI / 180), y[k] * (M_PI / 180), row, col))
+            cells[k] = row * edges.nlon + col;
     }
     cells_ = std::move(cells);
     return cells_;
 }
 
-DataArray Reprojection::apply(const DataArray& frame, std::uint64_t fill, Stream stream) const {
+void Reprojection::applyInto(const DataArray& frame, void* dst, std::uint64_t fill, Stream stream) const {
     const std::int64_t nlat = static_cast<std::int64_t>(latEdges_.size()) - 1;
     const std::int64_t nlon = static_cast<std::int64_t>(lonEdges_.size()) - 1;
     const Cells c = cellsOf(frame, nlat, nlon);
@@ -108,42 +103,49 @@ DataArray Reprojection::apply(const DataArray& frame, std::uint64_t fill, Stream
     STRATA_EXPECTS(stream.device() == device, ValueError,
                    "reprojecting '" + frame.name() + "': the stream is not on the frame's device");
     const std::size_t n = static_cast<std::size_t>(width_) * height_;
-    Buffer out(n * static_cast<std::size_t>(c.bytes), device, stream);
     const ArrayView v = frame.variable().view();
     if (device.isHost()) {
         const std::vector<std::int64_t>& cells = hostCells();
         const auto* src = static_cast<const unsigned char*>(v.data);
-        auto* dst = static_cast<unsigned char*>(out.data());
+        auto* out = static_cast<unsigned char*>(dst);
         for (std::size_t k = 0; k < n; ++k) {
             const std::int64_t cell = cells[k];
             const void* from = &fill; // little-endian: the low bytes first
             if (cell >= 0) from = src + ((cell / nlon) * c.rowStride + (cell % nlon) * c.colStride) * c.bytes;
-            std::memcpy(dst + k * static_cast<std::size_t>(c.bytes), from, static_cast<std::size_t>(c.bytes));
+            std::memcpy(out + k * static_cast<std::size_t>(c.bytes), from, static_cast<std::size_t>(c.bytes));
         }
-    } else {
-        if (!device_ || device_->device != device) {
-            auto upload = [&](const std::vector<double>& e) {
-                Buffer host(e.size() * sizeof(double), Device::host(), Stream::host());
-                std::memcpy(host.data(), e.data(), host.size());
-                return std::make_shared<const Buffer>(host.copyTo(device, stream));
-            };
-            device_ =
-                std::make_unique<DeviceEdges>(DeviceEdges{device, upload(lonEdges_), upload(latEdges_)});
-        }
-        detail::ReprojectProblem p;
-        p.params = projection_.params();
-        p.edges = {static_cast<const double*>(device_->lon->data()), nlon,
-                   static_cast<const double*>(device_->lat->data()), nlat};
-        p.pixels = {extent_.x0, extent_.x1, extent_.y0, extent_.y1, width_, height_};
-        p.src = v.data;
-        p.rowStride = c.rowStride;
-        p.colStride = c.colStride;
-        p.dst = out.data();
-        p.cellBytes = c.bytes;
-        p.fill = fill;
-        p.stream = stream.handle();
-        detail::reprojectCuda(p);
+        return;
     }
+    if (!device_ || device_->device != device) {
+        auto upload = [&](const std::vector<double>& e) {
+            Buffer host(e.size() * sizeof(double), Device::host(), Stream::host());
+            std::memcpy(host.data(), e.data(), host.size());
+            return std::make_shared<const Buffer>(host.copyTo(device, stream));
+        };
+        device_ = std::make_unique<DeviceEdges>(DeviceEdges{device, upload(lonEdges_), upload(latEdges_)});
+    }
+    detail::ReprojectProblem p;
+    p.params = projection_.params();
+    p.edges = {static_cast<const double*>(device_->lon->data()), nlon,
+               static_cast<const double*>(device_->lat->data()), nlat};
+    p.pixels = {extent_.x0, extent_.x1, extent_.y0, extent_.y1, width_, height_};
+    p.src = v.data;
+    p.rowStride = c.rowStride;
+    p.colStride = c.colStride;
+    p.dst = dst;
+    p.cellBytes = c.bytes;
+    p.fill = fill;
+    p.stream = stream.handle();
+    detail::reprojectCuda(p);
+}
+
+DataArray Reprojection::apply(const DataArray& frame, std::uint64_t fill, Stream stream) const {
+    const std::int64_t nlat = static_cast<std::int64_t>(latEdges_.size()) - 1;
+    const std::int64_t nlon = static_cast<std::int64_t>(lonEdges_.size()) - 1;
+    const Cells c = cellsOf(frame, nlat, nlon);
+    Buffer out(static_cast<std::size_t>(width_) * height_ * static_cast<std::size_t>(c.bytes), frame.device(),
+               stream);
+    applyInto(frame, out.data(), fill, stream);
     Coordinates coords;
     coords.set(metres("y", height_, extent_.y0, extent_.y1));
     coords.set(metres("x", width_, extent_.x0, extent_.x1));

@@ -21,6 +21,9 @@ struct ImageViewSettings {
     // Coastlines over the frame when x/y are CF longitude/latitude. Off here (the render layer's
     // pictures are the frame's cells alone); the window and the command line turn them on.
     bool coastlines = false;
+    // A map projection's name (strata/render/projection.h) for frames whose x/y are CF
+    // longitude/latitude: the frame is shown resampled into it, with a graticule. Empty: none.
+    std::string projection;
     friend bool operator==(const ImageViewSettings&, const ImageViewSettings&) = default;
 };
 

@@ -78,6 +78,9 @@ public:
     // (or 8) bytes. The result's dims are y, x with coordinates in map metres. Throws ValueError
     // for a frame of another shape or dtype.
     DataArray apply(const DataArray& frame, std::uint64_t fill, Stream stream) const;
+    // apply() into width × height cells at `dst`, memory on the frame's device (a mapped GL
+    // buffer on the interop path).
+    void applyInto(const DataArray& frame, void* dst, std::uint64_t fill, Stream stream) const;
 
     // The source cell (row * nlon + column) of each output pixel, row 0 at the bottom; -1 where
     // none: worked out with PROJ on first use (the host path's map).
@@ -100,9 +103,10 @@ private:
     mutable std::unique_ptr<DeviceEdges> device_;
 };
 
-// 0 for pixels off the map: a transparent black RGBA (or BGRA) pixel; and NaN's bits for
-// float32 values.
+// 0 for pixels off the map: a transparent black RGBA (or BGRA) pixel; opaque white (the
+// views' background, in either byte order); and NaN's bits for float32 values.
 inline constexpr std::uint64_t kNoPixel = 0;
+inline constexpr std::uint64_t kWhitePixel = 0xffffffffu;
 inline constexpr std::uint64_t kNanFloat32 = 0x7fc00000u;
 
 } // namespace strata
