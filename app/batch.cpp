@@ -123,6 +123,12 @@ std::uint64_t writePng(const CliOptions& o, const Dataset& ds, const ViewSpec& s
             if (o.coastlines && isLonLatFrame(frame))
                 if (const std::string why = coastlineProblem(); !why.empty())
                     std::fprintf(stderr, "strata: coastlines not drawn: %s\n", why.c_str());
+            settings.projection = o.projection;
+            if (!o.projection.empty() && !isLonLatFrame(frame))
+                std::fprintf(
+                    stderr,
+                    "strata: --projection %s not applied: the frame's x/y are not longitude/latitude\n",
+                    o.projection.c_str());
             exportPng(image, settings, size, temp);
         }
     } // the virtual display stops here

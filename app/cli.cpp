@@ -4,6 +4,10 @@
 #include <charconv>
 #include <tuple>
 
+#if STRATA_HAVE_RENDER
+#include "strata/render/projection.h"
+#endif
+
 namespace strata::app {
 namespace {
 
@@ -76,6 +80,15 @@ CliOptions parseCommandLine(const std::vector<std::string>& args) {
             if (v != "lonlat" && v != "index")
                 throw UsageError("--grid takes lonlat or index, not '" + v + "'");
             o.lonLatGrid = v == "lonlat";
+        } else if (a == "--projection") {
+            o.projection = value();
+#if STRATA_HAVE_RENDER
+            try { // the canonical name; an unknown one is misuse, with the names there are
+                o.projection = Projection::byName(o.projection).name();
+            } catch (const ValueError& e) {
+                throw UsageError(std::string("--projection: ") + e.what());
+            }
+#endif
         } else if (a == "--size")
             std::tie(o.width, o.height) = parseSize(value());
         else if (a == "--export-png")
@@ -116,6 +129,9 @@ options describe is computed and written.
   --coastlines on|off coastlines over longitude/latitude frames (GSHHS; default on)
   --grid lonlat|index a frame with 2-D latitude/longitude: its cells where their lon/lat
                       say, or as rows and columns (default lonlat)
+  --projection NAME   show longitude/latitude frames on a map: PlateCarree, Robinson,
+                      Mollweide, NorthPolarStereo, SouthPolarStereo, LambertConformal
+                      (any case), with a labelled graticule
   --size WxH          PNG size in pixels (default 1024x768)
   --export-png PATH   write the view as PNG
   --export-csv PATH   write the view's numbers as CSV (long form, one row per cell)

@@ -52,6 +52,7 @@ int runWindow(int argc, char** argv, const strata::app::CliOptions& options) {
     if (options.gl) window.imageView()->setPresentation(strata::ImagePresentation::Gl);
     if (!options.coastlines) window.setCoastlines(false);
     if (!options.lonLatGrid) window.setGridSpace(strata::GridSpace::Index);
+    if (!options.projection.empty()) window.setProjection(QString::fromStdString(options.projection));
     if (asksForView(options))
         window.setInitialView([options](const strata::Dataset& ds) { return resolveView(options, ds); });
     window.show();

@@ -258,6 +258,7 @@ void MainWindow::buildMenus() {
     coast->setChecked(image_->settings().coastlines);
     connect(coast, &QAction::toggled, this, &MainWindow::setCoastlines);
     buildGridMenu(view);
+    addProjectionMenu(view);
     view->addSeparator();
     for (QDockWidget* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
 

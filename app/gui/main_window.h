@@ -107,6 +107,9 @@ public:
     // A curvilinear frame's cells in longitude/latitude or index space (View ▸ Grid; --grid).
     void setGridSpace(GridSpace space);
     GridSpace gridSpace() const;
+    // Longitude/latitude frames on a map in projection `name` (View ▸ Projection; --projection),
+    // empty for none; main_window_projection.cpp. An unknown name shows why in the status bar.
+    void setProjection(const QString& name);
 
     // For tests and the benchmark.
     const ViewSpec& view() const { return spec_; }
@@ -145,6 +148,7 @@ protected:
     void closeEvent(QCloseEvent* e) override;
 
 private:
+    void addProjectionMenu(QMenu* view); // View ▸ Projection
     void buildMenus();
     void buildGridMenu(QMenu* view); // main_window_grid.cpp
     void buildDocks();

@@ -96,7 +96,12 @@ AnnotationPlan planAnnotations(const AnnotationContent& c) {
     const double s = c.layout.scale;
     p.lineWidth = std::max(1.0, std::round(s));
     const double tickLen = std::max(1.0, std::round(kTickLength * s));
-    if (c.x && c.y) planAxes(p.axes, c, p.lineWidth, tickLen);
+    if (c.map) {
+        ring(p.axes, c.layout.plot, p.lineWidth);
+        p.overFrame = c.mapLabels;
+    } else if (c.x && c.y) {
+        planAxes(p.axes, c, p.lineWidth, tickLen);
+    }
     planBar(p.bar, p.barFill, c, p.lineWidth, tickLen);
     TextItem title = text(c.title, c.layout.width / 2.0, c.layout.height - 12 * s, kTitleSize * s,
                           Align::Centre, VAlign::Top);

@@ -16,21 +16,6 @@
 
 namespace strata::detail {
 
-// What the annotations show, apart from where.
-struct AnnotationContent {
-    ViewLayout layout;
-    ViewWindow window;
-    const AxisGrid* x = nullptr;
-    const AxisGrid* y = nullptr;
-    ColourBarContent bar;
-    std::string title;
-    std::string barTitle; // the variable's units
-    // The coastlines over the frame, in window pixels (coast_plan.h), when they are drawn:
-    // planned by the content for its window and plot, and kept while those stay (a step
-    // through time reuses them).
-    std::shared_ptr<const std::vector<PixelPolyline>> coast;
-};
-
 enum class Align { Left, Centre, Right };
 enum class VAlign { Bottom, Centre, Top };
 
@@ -70,6 +55,25 @@ struct ColourBarFill {
     friend bool operator==(const ColourBarFill&, const ColourBarFill&) = default;
 };
 
+// What the annotations show, apart from where.
+struct AnnotationContent {
+    ViewLayout layout;
+    ViewWindow window;
+    const AxisGrid* x = nullptr;
+    const AxisGrid* y = nullptr;
+    ColourBarContent bar;
+    std::string title;
+    std::string barTitle; // the variable's units
+    // The coastlines over the frame, in window pixels (coast_plan.h), when they are drawn:
+    // planned by the content for its window and plot, and kept while those stay (a step
+    // through time reuses them).
+    std::shared_ptr<const std::vector<PixelPolyline>> coast;
+    // A map in a projection (x and y are map metres): no ticks; the border, and the graticule's
+    // labels over the frame (its lines come with the coastlines in `coast`).
+    bool map = false;
+    std::vector<TextItem> mapLabels;
+};
+
 struct AnnotationPlan {
     ViewLayout layout;
     double lineWidth = 1; // whole pixels: the borders', ticks' and lines' width
@@ -81,6 +85,9 @@ struct AnnotationPlan {
     InkGroup title;
     // Over the frame: the coastlines in window pixels, clipped to the plot, lineWidth wide.
     std::shared_ptr<const std::vector<PixelPolyline>> coast; // null: none
+    // Over the frame too, with the lines above: a map's graticule labels (planned with `coast`,
+    // so that they change when it does).
+    std::vector<TextItem> overFrame;
 };
 
 // Sizes, logical pixels (times the layout's scale).

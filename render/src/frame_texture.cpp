@@ -190,4 +190,32 @@ void FrameTexture::update(const DataArray& frame, const DataArray& lut, double v
     path_ = {FramePath::HostUpload, interopProblem_ + "; the RGBA frame crosses to the host"};
 }
 
+void FrameTexture::updateProjected(const DataArray& frame, const DataArray& lut, double vmin, double vmax,
+                                   const OffScaleColours& colours, const Reprojection& map,
+                                   std::uint64_t fill) {
+    STRATA_EXPECTS(frame.ndim() == 2 && frame.isLoaded(), ValueError,
+                   "FrameTexture: the frame '" + frame.name() + "' must be a loaded 2-D frame");
+    STRATA_EXPECTS(lut.device() == frame.device(), ValueError,
+                   "FrameTexture: the LUT is on " + lut.device().toString() + ", the frame on " +
+                       frame.device().toString());
+    GlStateGuard guard;
+    resize(map.width(), map.height());
+    if (frame.device().isHost()) {
+        const DataArray rgba = colormap(frame, lut, vmin, vmax, colours, Stream::host());
+        uploadFromHost(map.apply(rgba, fill, Stream::host()));
+        path_ = {FramePath::HostUpload, "the frame is on the host (computed on the CPU)"};
+        return;
+    }
+    const Stream stream = frameStream(frame);
+    const DataArray rgba = colormap(frame, lut, vmin, vmax, colours, stream); // stays on the device
+    if (ensureInterop(frame)) {
+        interop_->pbo->write(stream, [&](void* out, std::size_t) { map.applyInto(rgba, out, fill, stream); });
+        uploadFromPbo();
+        path_ = {FramePath::Interop, "frame on " + frame.device().toString() + ", GL on " + glRenderer()};
+        return;
+    }
+    uploadFromHost(map.apply(rgba, fill, stream).asHost());
+    path_ = {FramePath::HostUpload, interopProblem_ + "; the RGBA map crosses to the host"};
+}
+
 } // namespace strata

@@ -194,6 +194,11 @@ void ImageAnnotations::clearCoast() {
         coast_->UnRegister(nullptr);
         coast_ = nullptr;
     }
+    for (vtkActor2D* a : overFrame_) {
+        if (plot_) plot_->RemoveViewProp(a);
+        a->UnRegister(nullptr);
+    }
+    overFrame_.clear();
     coastDrawn_.reset();
 }
 
@@ -206,7 +211,16 @@ void ImageAnnotations::buildCoast(vtkRenderer* plot, const AnnotationPlan& plan)
     if (coastDrawn_ && coastDrawn_->first == plan.coast && coastDrawn_->second == r) return;
     clearCoast();
     coastDrawn_.emplace(plan.coast, r);
-    if (!plan.coast || plan.coast->empty() || !plot_) return;
+    if (!plot_) return;
+    for (TextItem t : plan.overFrame) { // in the plot's pixels, from its lower left corner
+        t.x -= r.x0;
+        t.y -= r.y0;
+        vtkSmartPointer<vtkActor2D> a = text(t);
+        a->Register(nullptr);
+        plot_->AddViewProp(a);
+        overFrame_.push_back(a);
+    }
+    if (!plan.coast || plan.coast->empty()) return;
     // Lines in the plot renderer's viewport: pixels from the plot's lower left corner.
     vtkNew<vtkPoints> points;
     vtkNew<vtkCellArray> lines;

@@ -59,7 +59,8 @@ private:
     std::optional<Drawn> axesDrawn_, barDrawn_, titleDrawn_;
     std::unordered_multimap<std::string, vtkActor2D*> spare_;
     vtkRenderer* plot_ = nullptr;
-    vtkActor2D* coast_ = nullptr; // in plot_
+    vtkActor2D* coast_ = nullptr;        // in plot_
+    std::vector<vtkActor2D*> overFrame_; // in plot_: a map's graticule labels
     std::optional<std::pair<std::shared_ptr<const std::vector<PixelPolyline>>, PixelRect>> coastDrawn_;
     void buildCoast(vtkRenderer* plot, const AnnotationPlan& plan);
     void clearCoast();

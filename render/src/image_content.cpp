@@ -2,6 +2,7 @@
 
 #include <limits>
 
+#include "map_plan.h"
 #include "strata/core/error.h"
 #include "strata/core/ops.h"
 #include "strata/render/colormaps.h"
@@ -27,8 +28,9 @@ bool ImageContent::setFrame(ImageFrame frame) {
                    "the image view shows 2-D frames; '" + frame.frame.name() + "' has " +
                        std::to_string(frame.frame.ndim()) + " dims");
     AxisGrid y = axisGrid(frame.frame, 0), x = axisGrid(frame.frame, 1);
-    const bool sameGrid = frame_ && x.edges == indexX_.edges && y.edges == indexY_.edges;
-    const bool newAxes = !frame_ || !sameGrid || !drawsAlike(x, indexX_) || !drawsAlike(y, indexY_);
+    const bool first = !frame_;
+    const bool sameGrid = frame_ && x.edges == srcX_.edges && y.edges == srcY_.edges;
+    const bool newAxes = !frame_ || !sameGrid || !drawsAlike(x, srcX_) || !drawsAlike(y, srcY_);
     // The curvilinear cells are made again only when the 2-D coordinates changed (not per step).
     auto lonLat = [](const DataArray& f) {
         std::vector<const Coordinate*> out;
@@ -46,11 +48,9 @@ bool ImageContent::setFrame(ImageFrame frame) {
     frame_ = std::move(frame);
     hasMissing_.reset();
     extremes_.reset();
-    indexX_ = std::move(x);
-    indexY_ = std::move(y);
     // The grids point into the frame's coordinates: take them from the stored copy.
-    indexX_.coordinate = indexX_.fromIndices ? nullptr : frame_->frame.coords().find(indexX_.dim);
-    indexY_.coordinate = indexY_.fromIndices ? nullptr : frame_->frame.coords().find(indexY_.dim);
+    x.coordinate = x.fromIndices ? nullptr : frame_->frame.coords().find(x.dim);
+    y.coordinate = y.fromIndices ? nullptr : frame_->frame.coords().find(y.dim);
     if (!sameCurv) {
         curv_.reset();
         locator_.reset();
@@ -67,18 +67,20 @@ bool ImageContent::setFrame(ImageFrame frame) {
     const bool changed = !sameGrid || !sameCurv;
     if (newAxes || !sameCurv) ++gridVersion_;
     if (changed) ++cellsVersion_;
-    applyGrid();
-    return changed;
+    const bool placed = applyGrid(std::move(x), std::move(y));
+    return changed || placed || first;
 }
 
-void ImageContent::applyGrid() {
-    if (!frame_) return;
-    if (!curvilinearOn()) {
-        x_ = indexX_;
-        y_ = indexY_;
-        regular_ = isUniform(x_.edges) && isUniform(y_.edges);
-        return;
-    }
+bool ImageContent::applyGrid(AxisGrid x, AxisGrid y) {
+    if (!curvilinearOn()) return placeGrids(std::move(x), std::move(y));
+    srcX_ = std::move(x);
+    srcY_ = std::move(y);
+    // Cells in longitude/latitude are not resampled onto a map (yet): said, and drawn unprojected.
+    map_.reset();
+    projectionProblem_.clear();
+    if (!settings_.projection.empty())
+        projectionProblem_ =
+            "the projection " + settings_.projection + " is not applied to a curvilinear grid";
     // Longitude across, latitude up, over the extent of the cells.
     const ViewWindow& e = curv_->extent;
     auto axis = [&](const std::string& name, double lo, double hi) {
@@ -90,21 +92,84 @@ void ImageContent::applyGrid() {
         g.title = axisTitle(name, g.coordinate->attrs, false);
         return g;
     };
-    x_ = axis(curv_->lonName, e.x0, e.x1);
-    y_ = axis(curv_->latName, e.y0, e.y1);
+    AxisGrid dx = axis(curv_->lonName, e.x0, e.x1), dy = axis(curv_->latName, e.y0, e.y1);
+    const bool same = dx.edges == x_.edges && dy.edges == y_.edges;
+    x_ = std::move(dx);
+    y_ = std::move(dy);
     regular_ = false;
+    return !same;
+}
+
+bool ImageContent::placeGrids(AxisGrid x, AxisGrid y) {
+    srcX_ = std::move(x);
+    srcY_ = std::move(y);
+    AxisGrid dx = srcX_, dy = srcY_;
+    projectionProblem_.clear();
+    const std::string& name = settings_.projection;
+    std::shared_ptr<const Reprojection> map;
+    if (!name.empty()) {
+        try {
+            if (!isLonLatView(srcX_, srcY_))
+                STRATA_FAIL(ValueError, "the projection " + name + " needs x longitude and y latitude");
+            const Projection p = Projection::byName(name);
+            const bool same = map_ && map_->projection() == p && map_->lonEdges() == srcX_.edges &&
+                              map_->latEdges() == srcY_.edges;
+            if (same) {
+                map = map_;
+            } else {
+                // The map image: 4/3 of a pixel a longitude cell, 720 to 1920 across, its height
+                // from the projection's aspect.
+                const MapExtent e = p.extent();
+                const int w = static_cast<int>(std::clamp<std::int64_t>(srcX_.size() * 4 / 3, 720, 1920));
+                const int h = std::max(1, static_cast<int>(std::lround(w * e.height() / e.width())));
+                map = std::make_shared<const Reprojection>(p, srcX_.centres, srcY_.centres, e, w, h);
+            }
+            auto axis = [](Coordinate& c, const std::string& dim, std::int64_t n, double v0, double v1) {
+                AxisGrid g;
+                g.dim = dim;
+                for (std::int64_t i = 0; i <= n; ++i) g.edges.push_back(v0 + (v1 - v0) * i / n);
+                for (std::int64_t i = 0; i < n; ++i) g.centres.push_back((g.edges[i] + g.edges[i + 1]) / 2);
+                c = Coordinate{};
+                c.name = dim;
+                c.dims = {dim};
+                c.shape = {n};
+                c.values = g.centres;
+                c.attrs.set({"units", DType::Char, std::string("m")});
+                g.coordinate = &c;
+                g.title = "map " + dim + " [m]";
+                return g;
+            };
+            const MapExtent e = map->extent();
+            dx = axis(mapX_, "x", map->width(), e.x0, e.x1);
+            dy = axis(mapY_, "y", map->height(), e.y0, e.y1);
+        } catch (const Error& e) { // drawn unprojected, and the reason kept
+            projectionProblem_ = e.what();
+            map.reset();
+        }
+    }
+    const bool sameGrid = dx.edges == x_.edges && dy.edges == y_.edges && map == map_;
+    if (!sameGrid || !drawsAlike(dx, x_) || !drawsAlike(dy, y_)) ++gridVersion_;
+    map_ = std::move(map);
+    x_ = std::move(dx);
+    y_ = std::move(dy);
+    if (!sameGrid) regular_ = isUniform(x_.edges) && isUniform(y_.edges);
+    return !sameGrid;
 }
 
 bool ImageContent::setSettings(const ImageViewSettings& s) {
     const bool recolour = s.colouring != settings_.colouring || s.allowInterop != settings_.allowInterop;
     if (recolour)
         (void)colormapTable(s.colouring.colormap); // throws for an unknown map before anything changes
-    const bool regrid = s.grid != settings_.grid;
+    const bool regrid = s.grid != settings_.grid && curv_;
+    const bool reproject = s.projection != settings_.projection && frame_;
     settings_ = s;
-    if (regrid && curv_) {
-        ++gridVersion_;
-        ++cellsVersion_;
-        applyGrid();
+    if (regrid || reproject) {
+        if (regrid) {
+            ++gridVersion_;
+            ++cellsVersion_;
+        }
+        (void)applyGrid(srcX_, srcY_); // copies: the frame's grids, their coordinates kept
+        return true;
     }
     return recolour;
 }
@@ -129,21 +194,43 @@ ViewLayout ImageContent::layoutFor(int width, int height, double scale) const {
 Pick ImageContent::pick(const ViewLayout& layout, double px, double py) const {
     if (!frame_) return {};
     const ViewTransform t(layout.plot, window());
-    if (!curvilinearOn()) return pickCell(t, x_, y_, px, py);
-    // The cell whose quadrilateral holds the point's longitude/latitude.
+    if (curvilinearOn()) {
+        // The cell whose quadrilateral holds the point's longitude/latitude.
+        Pick p;
+        p.x = t.dataX(px);
+        p.y = t.dataY(py);
+        if (!t.plot().contains(px, py)) return p;
+        const std::int64_t k = locator_->find(p.x, p.y);
+        if (k < 0) return p;
+        p.inside = true;
+        p.row = k / curv_->columns;
+        p.column = k % curv_->columns;
+        p.xCentre = curv_->lon[static_cast<std::size_t>(k)];
+        p.yCentre = curv_->lat[static_cast<std::size_t>(k)];
+        p.xLabel = srcX_.label(p.column);
+        p.yLabel = srcY_.label(p.row);
+        return p;
+    }
+    if (!map_) return pickCell(t, x_, y_, px, py);
+    // On a map: the pixel's longitude and latitude (the projection's inverse) and the frame's
+    // cell there.
     Pick p;
-    p.x = t.dataX(px);
-    p.y = t.dataY(py);
-    if (!t.plot().contains(px, py)) return p;
-    const std::int64_t k = locator_->find(p.x, p.y);
-    if (k < 0) return p;
+    const PixelRect& r = layout.plot;
+    if (!(px >= r.x0 && px < r.x1 && py >= r.y0 && py < r.y1)) return p;
+    double lon = 0, lat = 0;
+    if (!projInverse(map_->projection().params(), t.dataX(px), t.dataY(py), lon, lat)) return p;
+    const SourceEdges edges{srcX_.edges.data(), srcX_.size(), srcY_.edges.data(), srcY_.size()};
+    std::int64_t row = 0, col = 0;
+    if (!sourceCell(edges, lon, lat, row, col)) return p;
     p.inside = true;
-    p.row = k / curv_->columns;
-    p.column = k % curv_->columns;
-    p.xCentre = curv_->lon[static_cast<std::size_t>(k)];
-    p.yCentre = curv_->lat[static_cast<std::size_t>(k)];
-    p.xLabel = indexX_.label(p.column);
-    p.yLabel = indexY_.label(p.row);
+    p.row = row;
+    p.column = col;
+    p.x = lon * (180 / M_PI);
+    p.y = lat * (180 / M_PI);
+    p.xCentre = srcX_.centres[static_cast<std::size_t>(col)];
+    p.yCentre = srcY_.centres[static_cast<std::size_t>(row)];
+    p.xLabel = srcX_.label(col);
+    p.yLabel = srcY_.label(row);
     return p;
 }
 
@@ -205,13 +292,45 @@ AnnotationContent ImageContent::annotations(const ViewLayout& layout, std::vecto
     c.bar = colourBarContent(settings_.colouring, std::move(table), range, frameValues());
     c.title = title();
     c.barTitle = barTitle();
-    if (frame_ && settings_.coastlines && isLonLatView(x_, y_) && layout.plot.width() > 0) {
+    if (frame_ && map_ && layout.plot.width() > 0) {
+        c.map = true;
+        c.x = c.y = nullptr;
+        // The coastlines (when on) and the graticule, projected: planned again only when the
+        // window, the plot or the map change.
+        const ProjParams& params = map_->projection().params();
+        const std::vector<LonLatLine>* lines = nullptr;
+        if (settings_.coastlines) {
+            try {
+                const std::vector<CoastLevel>& levels = coastLevels();
+                // Degrees a pixel at the map's centre, from its metres: R·π/180 metres a degree.
+                const double metresPerPixel = (c.window.x1 - c.window.x0) / layout.plot.width();
+                const int level = chooseCoastLevel(levels, metresPerPixel / (params.R * M_PI / 180));
+                if (level >= 0) lines = &levels[static_cast<std::size_t>(level)].lines;
+                coastProblem_.clear();
+            } catch (const Error& e) {
+                coastProblem_ = e.what();
+            }
+        }
+        CoastKey key{lines, c.window, layout.plot, map_.get()};
+        if (!coast_ || !(coastKey_ == key)) {
+            const ViewTransform t(layout.plot, c.window);
+            Graticule g = planGraticule(params, t, kLabelSize * layout.scale);
+            std::vector<PixelPolyline> all =
+                lines ? planProjectedLines(*lines, params, t) : std::vector<PixelPolyline>{};
+            all.insert(all.end(), g.lines.begin(), g.lines.end());
+            coast_ = std::make_shared<const std::vector<PixelPolyline>>(std::move(all));
+            mapLabels_ = std::move(g.labels);
+            coastKey_ = key;
+        }
+        c.coast = coast_;
+        c.mapLabels = mapLabels_;
+    } else if (frame_ && settings_.coastlines && isLonLatView(x_, y_) && layout.plot.width() > 0) {
         try {
             const std::vector<CoastLevel>& levels = coastLevels();
             const int level = chooseCoastLevel(levels, (c.window.x1 - c.window.x0) / layout.plot.width());
             if (level >= 0) {
                 const auto* lines = &levels[static_cast<std::size_t>(level)].lines;
-                CoastKey key{lines, c.window, layout.plot};
+                CoastKey key{lines, c.window, layout.plot, nullptr};
                 if (!coast_ || !(coastKey_ == key)) {
                     coast_ = std::make_shared<const std::vector<PixelPolyline>>(
                         planCoast(*lines, ViewTransform(layout.plot, c.window)));

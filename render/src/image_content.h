@@ -11,6 +11,7 @@
 #include "annotation_plan.h"
 #include "strata/render/curvilinear_grid.h"
 #include "strata/render/image_settings.h"
+#include "strata/render/projection.h"
 
 namespace strata::detail {
 
@@ -45,6 +46,12 @@ public:
     const std::string& curvilinearProblem() const { return curvProblem_; }
     // Bumped whenever the cells drawn change (a new grid of either kind, or the grid space).
     std::uint64_t cellsVersion() const { return cellsVersion_; }
+    // The resampling into the settings' projection while one is shown (the frame's x/y are
+    // longitude/latitude): the drawn grid (xGrid, yGrid) is then the map image's, in map metres,
+    // and the painters resample the frame's colours through it. Null otherwise.
+    const Reprojection* map() const { return map_.get(); }
+    // Why the settings' projection is not shown (an unknown name, x/y not longitude/latitude).
+    const std::string& projectionProblem() const { return projectionProblem_; }
 
     const AxisGrid& xGrid() const { return x_; }
     const AxisGrid& yGrid() const { return y_; }
@@ -65,15 +72,22 @@ public:
 
 private:
     bool curvilinearOn() const { return curv_ && settings_.grid == GridSpace::LonLat; }
-    void applyGrid(); // x_, y_ and regular_ for the grid space in use
+    // Sets x_, y_ (and map_) for the grid space in use: a curvilinear grid's longitude/latitude
+    // extent, else the frame's grids, on the settings' projection when one is shown. True when
+    // the drawn grid's edges changed.
+    bool applyGrid(AxisGrid x, AxisGrid y);
+    bool placeGrids(AxisGrid x, AxisGrid y); // the frame's grids, projected or not
 
     std::optional<ImageFrame> frame_;
     AxisGrid x_, y_;
-    AxisGrid indexX_, indexY_;                    // the frame's own axes (index space)
+    AxisGrid srcX_, srcY_; // the frame's own grids (index space; longitude, latitude while projected)
     std::shared_ptr<const CurvilinearGrid> curv_; // shared by copies (export paints a copy)
     std::shared_ptr<const CellLocator> locator_;
     std::string curvProblem_;
     std::uint64_t cellsVersion_ = 0;
+    std::shared_ptr<const Reprojection> map_;
+    Coordinate mapX_, mapY_; // the map's axes (map metres), for x_ and y_ while projected
+    std::string projectionProblem_;
     bool regular_ = false;
     std::uint64_t gridVersion_ = 0;
     ImageViewSettings settings_;
@@ -84,10 +98,12 @@ private:
         const std::vector<LonLatLine>* lines = nullptr;
         ViewWindow window;
         PixelRect plot;
+        const Reprojection* map = nullptr; // projected lines: the map they were planned for
         friend bool operator==(const CoastKey&, const CoastKey&) = default;
     };
     mutable CoastKey coastKey_;
     mutable std::shared_ptr<const std::vector<PixelPolyline>> coast_; // planned for coastKey_
+    mutable std::vector<TextItem> mapLabels_;                         // with coast_, projected
 };
 
 } // namespace strata::detail

@@ -66,7 +66,9 @@ void ImageScene::clearFrame() {
 }
 
 void ImageScene::setSettings(const ImageViewSettings& s) {
+    const bool reproject = s.projection != content_.settings().projection;
     if (content_.setSettings(s)) textureDirty_ = true;
+    if (reproject && content_.hasFrame()) frameActor_.setGrid(content_.xGrid(), content_.yGrid());
 }
 
 const FramePathInfo& ImageScene::path() const {
@@ -91,7 +93,20 @@ void ImageScene::updateTexture() {
         textureAllowsInterop_ = settings.allowInterop;
     }
     const ColouredFrame* ahead = frame.coloured.get();
-    if (ahead && colouredFor(*ahead, colouring, f)) { // coloured off the GUI thread: upload only
+    if (const Reprojection* map = content_.map()) {
+        // A map: the frame's colours resampled into it (white off the map); on the device by
+        // the kernel, straight into the texture's buffer on the interop path.
+        colouredAhead_ = ahead && colouredFor(*ahead, colouring, f);
+        if (colouredAhead_) {
+            range_ = ahead->range;
+            texture_->updateRgba(map->apply(ahead->rgba, kWhitePixel, Stream::host()),
+                                 ahead->order == PixelOrder::Bgra);
+        } else {
+            range_ = frameColourRange(colouring.range, f, frame.variableRange, frame.frameRange);
+            texture_->updateProjected(f, lut_, range_.first, range_.second, colouring.offScale(), *map,
+                                      kWhitePixel);
+        }
+    } else if (ahead && colouredFor(*ahead, colouring, f)) { // coloured off the GUI thread: upload only
         range_ = ahead->range;
         texture_->updateRgba(ahead->rgba, ahead->order == PixelOrder::Bgra);
         colouredAhead_ = true;

@@ -83,6 +83,11 @@ void RasterScene::colour() {
     coloured_ = colouredAhead_ ? f.coloured
                                : std::make_shared<const ColouredFrame>(
                                      colourFrame(f.frame, c, f.variableRange, kWindowPixelOrder));
+    if (const Reprojection* map = content_.map()) { // the colours resampled into the map, white off it
+        auto projected = std::make_shared<ColouredFrame>(*coloured_);
+        projected->rgba = map->apply(coloured_->rgba, kWhitePixel, Stream::host());
+        coloured_ = std::move(projected);
+    }
     STRATA_EXPECTS(coloured_->rgba.variable().isContiguous(), ValueError,
                    "the raster view needs the frame's colours contiguous on the host");
     path_ = {FramePath::HostRaster, "the frame is on the host: painted into the window without GL"};
@@ -103,6 +108,7 @@ void RasterScene::paint(QPainter& painter, int width, int height, double scale) 
     paintFrame(painter);
     const AnnotationPlan plan = planAnnotations(content_.annotations(layout_, table_, range()));
     paintCoast(painter, plan);
+    paintInk(painter, InkGroup{{}, {}, plan.overFrame}, plan.lineWidth);
     paintFill(painter, plan.barFill);
     for (const InkGroup* g : {&plan.axes, &plan.bar, &plan.title}) paintInk(painter, *g, plan.lineWidth);
 }

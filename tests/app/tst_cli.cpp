@@ -72,9 +72,10 @@ private slots:
         const Run r = runStrata({"--help"});
         QCOMPARE(r.status, 0);
         for (const char* o :
-             {"--var",   "--x",    "--y",          "--isel",       "--sel",        "--reduce",    "--cmap",
-              "--range", "--size", "--export-png", "--export-csv", "--list-cmaps", "--colormap",  "--info",
-              "--cpu",   "--gl",   "--help",       "--version",    "--verbose",    "--coastlines"})
+             {"--var",      "--x",          "--y",         "--isel",       "--sel",        "--reduce",
+              "--cmap",     "--range",      "--size",      "--export-png", "--export-csv", "--list-cmaps",
+              "--colormap", "--info",       "--cpu",       "--gl",         "--help",       "--version",
+              "--verbose",  "--coastlines", "--projection"})
             QVERIFY2(r.out.contains(o), o);
         QVERIFY(r.out.contains("example"));
     }
@@ -150,6 +151,9 @@ private slots:
         QTest::newRow("coastlines neither on nor off")
             << QStringList{kSample, "--coastlines", "yes", "--export-csv", csv}
             << "--coastlines takes on or off";
+        QTest::newRow("unknown projection")
+            << QStringList{kSample, "--projection", "Robinsn", "--export-png", csv}
+            << "unknown projection 'Robinsn'; known projections: PlateCarree, Robinson, Mollweide";
         QTest::newRow("scalar variable")
             << QStringList{writeScalarFile(), "--var", "s", "--export-csv", csv} << "scalar";
     }

@@ -306,6 +306,40 @@ private slots:
         QVERIFY2(why.isEmpty(), qPrintable(why));
     }
 
+    // --projection draws the sample on the map, in any case of the name: the plot's corners off
+    // the ellipse white, its centre (0°, 0°) in a colour of the map; a frame without lon/lat
+    // axes is written unprojected, with a note.
+    void projectedPng() {
+        const QString png = dir_.filePath("moll.png");
+        Run r = runStrata({kSample, "--size", "640x400", "--export-png", png, "--projection", "mollweide",
+                           "--coastlines", "off"});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        const QImage a(png);
+        QCOMPARE(a.size(), QSize(640, 400));
+        // The plot's box, from the border's ink: its first and last dark pixels on the middle row.
+        const int mid = 200;
+        int left = -1, right = -1;
+        for (int x = 0; x < 560; ++x)
+            if (qGray(a.pixel(x, mid)) < 60) {
+                if (left < 0) left = x;
+                right = x;
+            }
+        QVERIFY2(left > 0 && right > left + 200, qPrintable(QString("%1 %2").arg(left).arg(right)));
+        int top = -1;
+        for (int y = 30; y < mid; ++y)
+            if (qGray(a.pixel((left + right) / 2 + 40, y)) < 60) {
+                top = y;
+                break;
+            }
+        QVERIFY(top > 0);
+        QCOMPARE(a.pixel(left + 4, top + 4), qRgb(255, 255, 255));                // off the ellipse
+        QVERIFY(a.pixel((left + right) / 2 + 7, mid + 7) != qRgb(255, 255, 255)); // on the map
+        r = runStrata({kData + "/test_stageiv_xyt.nc", "--size", "320x200", "--export-png",
+                       dir_.filePath("xy.png"), "--projection", "Robinson"});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        QVERIFY2(r.err.contains("--projection Robinson not applied"), qPrintable(r.err));
+    }
+
     // The sample (longitude 0–360 across, latitude up) with and without coastlines: the same
     // picture outside the plot; inside it, ink where the coasts are and only there. Where a
     // coast is, from the view's layout and the axis mapping (as cellsHaveTheMapsColours places

@@ -11,6 +11,7 @@
 
 #include "strata/core/data_array.h"
 #include "strata/core/ops.h"
+#include "strata/render/projection.h"
 
 namespace strata {
 
@@ -44,6 +45,12 @@ public:
     // [vmin, vmax]. GL commands are queued, not finished.
     void update(const DataArray& frame, const DataArray& lut, double vmin, double vmax,
                 const DataArray* deviceRange, const OffScaleColours& colours);
+
+    // `frame` colour-mapped as update() maps it with [vmin, vmax], then resampled through `map`
+    // (the texture is the map image, `fill` off the map): on a CUDA device the colours stay there
+    // and the resampling kernel writes the registered GL buffer (the interop path).
+    void updateProjected(const DataArray& frame, const DataArray& lut, double vmin, double vmax,
+                         const OffScaleColours& colours, const Reprojection& map, std::uint64_t fill);
 
     // The texture filled with pixels already colour-mapped on the host (uint8 {rows, columns,
     // 4}, contiguous, bytes R, G, B, A or with `bgra` B, G, R, A): the host upload path

@@ -30,6 +30,9 @@ struct ImageViewSettings {
     // longitude/latitude space, or in index space (rows and columns). Index space here; the window
     // and the command line choose longitude/latitude.
     GridSpace grid = GridSpace::Index;
+    // A map projection's name (strata/render/projection.h) for frames whose x/y are CF
+    // longitude/latitude: the frame is shown resampled into it, with a graticule. Empty: none.
+    std::string projection;
     friend bool operator==(const ImageViewSettings&, const ImageViewSettings&) = default;
 };
 

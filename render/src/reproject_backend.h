@@ -1,0 +1,35 @@
+#pragma once
+// The seam between Reprojection::apply and its device backend (cuda/reproject.cu): one
+// problem struct, plain pointers and sizes.
+#include <cstdint>
+
+#include "projection_math.h"
+
+namespace strata::detail {
+
+struct ReprojectProblem {
+    ProjParams params;
+    SourceEdges edges; // on the device
+    MapPixels pixels;  // the output image
+    const void* src = nullptr;
+    std::int64_t rowStride = 0, colStride = 0; // in cells of cellBytes
+    void* dst = nullptr;                       // width × height cells, row 0 at the bottom
+    int cellBytes = 4;                         // 4 or 8
+    std::uint64_t fill = 0;                    // the low cellBytes bytes
+    void* stream = nullptr;                    // cudaStream_t
+};
+
+// Launches the resampling on the problem's stream (asynchronous). Throws CudaError when the
+// launch fails; Error where CUDA was not compiled in.
+void reprojectCuda(const ReprojectProblem& p);
+
+} // namespace strata::detail
+
+namespace strata::detail {
+
+// The projection's own inverse on the device for n points (x, y metres → lon, lat radians, NaN
+// off the map), all pointers on the device: for checking the formulas there against PROJ.
+void inverseCuda(const ProjParams& params, const double* x, const double* y, double* lon, double* lat,
+                 std::int64_t n, void* stream);
+
+} // namespace strata::detail

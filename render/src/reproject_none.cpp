@@ -1,0 +1,15 @@
+// Without CUDA: no device frames to resample.
+#include "reproject_backend.h"
+#include "strata/core/error.h"
+
+namespace strata::detail {
+
+void reprojectCuda(const ReprojectProblem&) {
+    STRATA_FAIL(Error, "reprojection on a device: CUDA was not compiled in");
+}
+
+void inverseCuda(const ProjParams&, const double*, const double*, double*, double*, std::int64_t, void*) {
+    STRATA_FAIL(Error, "inverse projection on a device: CUDA was not compiled in");
+}
+
+} // namespace strata::detail

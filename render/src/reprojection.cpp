@@ -1,0 +1,162 @@
+// Reprojection: the host path (PROJ inverse-projects every output pixel once, in batches of
+// rows; each frame is then a gather) and the dispatch to the device kernel.
+#include <cstring>
+
+#include "reproject_backend.h"
+#include "strata/core/buffer.h"
+#include "strata/core/error.h"
+#include "strata/render/grid_geometry.h"
+#include "strata/render/projection.h"
+
+namespace strata {
+namespace {
+
+// A frame's layout as cells of 4 or 8 bytes: strides in cells.
+struct Cells {
+    int bytes = 0;
+    std::int64_t rowStride = 0, colStride = 0;
+};
+
+Cells cellsOf(const DataArray& frame, std::int64_t nlat, std::int64_t nlon) {
+    const Shape& s = frame.shape();
+    const auto& strides = frame.variable().strides();
+    const std::string what = "reprojecting '" + frame.name() + "': ";
+    Cells c;
+    if (frame.ndim() == 3 && frame.dtype() == DType::UInt8 && s[2] == 4) {
+        STRATA_EXPECTS(strides[2] == 1 && strides[1] % 4 == 0 && strides[0] % 4 == 0, ValueError,
+                       what + "its pixels must be whole 4-byte cells");
+        c = {4, strides[0] / 4, strides[1] / 4};
+    } else {
+        STRATA_EXPECTS(frame.ndim() == 2, ValueError,
+                       what + "needs a 2-D frame (lat, lon) or its pixels (lat, lon, 4 bytes)");
+        const std::size_t size = sizeOf(frame.dtype());
+        STRATA_EXPECTS(size == 4 || size == 8, ValueError,
+                       what + "needs 4- or 8-byte values, not " + std::string(name(frame.dtype())));
+        c = {static_cast<int>(size), strides[0], strides[1]};
+    }
+    STRATA_EXPECTS(s[0] == nlat && s[1] == nlon, ValueError,
+                   what + "its shape (" + std::to_string(s[0]) + ", " + std::to_string(s[1]) +
+                       ") is not the grid's (" + std::to_string(nlat) + ", " + std::to_string(nlon) + ")");
+    return c;
+}
+
+Coordinate metres(const std::string& name, std::int64_t n, double v0, double v1) {
+    Coordinate c;
+    c.name = name;
+    c.dims = {name};
+    c.shape = {n};
+    c.values.resize(static_cast<std::size_t>(n));
+    for (std::int64_t i = 0; i < n; ++i)
+        c.values[static_cast<std::size_t>(i)] = v0 + (i + 0.5) * (v1 - v0) / n;
+    c.attrs.set({"units", DType::Char, std::string("m")});
+    c.attrs.set({"long_name", DType::Char, std::string(name == "x" ? "map x" : "map y")});
+    return c;
+}
+
+} // namespace
+
+struct Reprojection::DeviceEdges {
+    Device device;
+    std::shared_ptr<const Buffer> lon, lat;
+};
+
+Reprojection::Reprojection(Projection projection, std::vector<double> lon, std::vector<double> lat,
+                           MapExtent extent, int width, int height)
+    : projection_(std::move(projection)), lonEdges_(cellEdges(lon)), latEdges_(cellEdges(lat)),
+      extent_(extent), width_(width), height_(height) {
+    STRATA_EXPECTS(width > 0 && height > 0, ValueError,
+                   "a map image needs pixels: " + std::to_string(width) + " x " + std::to_string(height));
+    STRATA_EXPECTS(extent.width() > 0 && extent.height() > 0, ValueError, "a map image needs an extent");
+}
+
+Reprojection::~Reprojection() = default;
+
+const std::vector<std::int64_t>& Reprojection::hostCells() const {
+    if (!cells_.empty()) return cells_;
+    const detail::MapPixels px{extent_.x0, extent_.x1, extent_.y0, extent_.y1, width_, height_};
+    const detail::SourceEdges edges{lonEdges_.data(), static_cast<std::int64_t>(lonEdges_.size()) - 1,
+                                    latEdges_.data(), static_cast<std::int64_t>(latEdges_.size()) - 1};
+    const std::size_t n = static_cast<std::size_t>(width_) * height_;
+    std::vector<std::int64_t> cells(n, -1);
+    std::vector<double> x(n), y(n);
+    for (int j = 0; j < height_; ++j)
+        for (int i = 0; i < width_; ++i) {
+            x[static_cast<std::size_t>(j) * width_ + i] = px.x(i);
+            y[static_cast<std::size_t>(j) * width_ + i] = px.y(j);
+        }
+    projection_.inverse(x, y); // degrees, NaN off the map (PROJ, in batches over the threads)
+    for (std::size_t k = 0; k < n; ++k) {
+        std::int64_t row = 0, col = 0;
+        if (!std::isnan(x[k]) &&
+            detail::sourceCell(edges, x[k] * (M_PI / 180), y[k] * (M_PI / 180), row, col))
+            cells[k] = row * edges.nlon + col;
+    }
+    cells_ = std::move(cells);
+    return cells_;
+}
+
+void Reprojection::applyInto(const DataArray& frame, void* dst, std::uint64_t fill, Stream stream) const {
+    const std::int64_t nlat = static_cast<std::int64_t>(latEdges_.size()) - 1;
+    const std::int64_t nlon = static_cast<std::int64_t>(lonEdges_.size()) - 1;
+    const Cells c = cellsOf(frame, nlat, nlon);
+    const Device device = frame.device();
+    STRATA_EXPECTS(stream.device() == device, ValueError,
+                   "reprojecting '" + frame.name() + "': the stream is not on the frame's device");
+    const std::size_t n = static_cast<std::size_t>(width_) * height_;
+    const ArrayView v = frame.variable().view();
+    if (device.isHost()) {
+        const std::vector<std::int64_t>& cells = hostCells();
+        const auto* src = static_cast<const unsigned char*>(v.data);
+        auto* out = static_cast<unsigned char*>(dst);
+        for (std::size_t k = 0; k < n; ++k) {
+            const std::int64_t cell = cells[k];
+            const void* from = &fill; // little-endian: the low bytes first
+            if (cell >= 0) from = src + ((cell / nlon) * c.rowStride + (cell % nlon) * c.colStride) * c.bytes;
+            std::memcpy(out + k * static_cast<std::size_t>(c.bytes), from, static_cast<std::size_t>(c.bytes));
+        }
+        return;
+    }
+    if (!device_ || device_->device != device) {
+        auto upload = [&](const std::vector<double>& e) {
+            Buffer host(e.size() * sizeof(double), Device::host(), Stream::host());
+            std::memcpy(host.data(), e.data(), host.size());
+            return std::make_shared<const Buffer>(host.copyTo(device, stream));
+        };
+        device_ = std::make_unique<DeviceEdges>(DeviceEdges{device, upload(lonEdges_), upload(latEdges_)});
+    }
+    detail::ReprojectProblem p;
+    p.params = projection_.params();
+    p.edges = {static_cast<const double*>(device_->lon->data()), nlon,
+               static_cast<const double*>(device_->lat->data()), nlat};
+    p.pixels = {extent_.x0, extent_.x1, extent_.y0, extent_.y1, width_, height_};
+    p.src = v.data;
+    p.rowStride = c.rowStride;
+    p.colStride = c.colStride;
+    p.dst = dst;
+    p.cellBytes = c.bytes;
+    p.fill = fill;
+    p.stream = stream.handle();
+    detail::reprojectCuda(p);
+}
+
+DataArray Reprojection::apply(const DataArray& frame, std::uint64_t fill, Stream stream) const {
+    const std::int64_t nlat = static_cast<std::int64_t>(latEdges_.size()) - 1;
+    const std::int64_t nlon = static_cast<std::int64_t>(lonEdges_.size()) - 1;
+    const Cells c = cellsOf(frame, nlat, nlon);
+    Buffer out(static_cast<std::size_t>(width_) * height_ * static_cast<std::size_t>(c.bytes), frame.device(),
+               stream);
+    applyInto(frame, out.data(), fill, stream);
+    Coordinates coords;
+    coords.set(metres("y", height_, extent_.y0, extent_.y1));
+    coords.set(metres("x", width_, extent_.x0, extent_.x1));
+    Shape shape{height_, width_};
+    std::vector<std::string> dims{"y", "x"};
+    if (frame.ndim() == 3) {
+        shape.push_back(4);
+        dims.push_back(frame.dims()[2]);
+    }
+    Variable var(dims, shape, frame.dtype(), std::move(out), frame.attrs());
+    return DataArray(frame.name(), std::move(var), std::move(coords));
+}
+
+} // namespace strata
