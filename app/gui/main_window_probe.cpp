@@ -47,6 +47,16 @@ void MainWindow::onHover(const Pick& pick) {
         if (const auto ll = geo_->at(shown_, pick.row, pick.column))
             where << "lat = " + q(geo_->latFormat(shown_).number(ll->lat))
                   << "lon = " + q(geo_->lonFormat(shown_).number(ll->lon));
+    // On a map (View ▸ Projection): the cursor's own longitude and latitude (the projection's
+    // inverse of the pixel), beside the cell's.
+    if (!image_->settings().projection.empty()) {
+        const double lon = std::remainder(pick.x, 360.0);
+        where << tr("cursor at %1°%2, %3°%4")
+                     .arg(std::fabs(pick.y), 0, 'f', 2)
+                     .arg(pick.y < 0 ? "S" : "N")
+                     .arg(std::fabs(lon), 0, 'f', 2)
+                     .arg(lon < 0 ? "W" : "E");
+    }
     for (const auto& d : spec_.slicedDims(var_.dims())) {
         const Coordinate* c = shown_.coords().find(d); // the frame's own slice, when it has one
         const QString at = c && c->dims.empty() && c->values.size() == 1

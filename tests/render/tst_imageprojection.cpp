@@ -180,6 +180,29 @@ private slots:
             QVERIFY2(labels.contains(QString::fromUtf8(want)), qPrintable(labels.join(", ")));
     }
 
+    // The probe on a map: the pixel where PROJ puts a cell's centre picks that cell, with the
+    // pixel's longitude and latitude; a pixel off the globe picks nothing.
+    void pickReportsLonLat() {
+        ImageViewSettings s;
+        s.projection = "Robinson";
+        detail::ImageContent content;
+        content.setSettings(s);
+        content.setFrame({coarseFrame()});
+        const ViewLayout l = content.layoutFor(kW, kH, 1);
+        const ViewTransform t(l.plot, content.window());
+        std::vector<double> x{205}, y{35}; // the cell of row 5, column 20
+        Projection::byName("Robinson").forward(x, y);
+        const Pick p = content.pick(l, t.pixelX(x[0]), t.pixelY(y[0]));
+        QVERIFY(p.inside);
+        QCOMPARE(p.row, 5);
+        QCOMPARE(p.column, 20);
+        QVERIFY2(std::fabs(std::remainder(p.x - 205, 360.0)) < 1e-6 && std::fabs(p.y - 35) < 1e-6,
+                 qPrintable(QString("%1, %2").arg(p.x).arg(p.y)));
+        QCOMPARE(p.xCentre, 205.0);
+        QCOMPARE(p.yCentre, 35.0);
+        QVERIFY(!content.pick(l, l.plot.x0 + 2, l.plot.y1 - 2).inside); // a corner, off the globe
+    }
+
     // A frame whose axes are not longitude/latitude stays as it is, and says why.
     void notLonLatStaysUnprojected() {
         const DataArray f = DataArray::fromHost("v", {"y", "x"}, {4, 6}, std::vector<float>(24, 1.0f));
