@@ -51,7 +51,11 @@ packApp() {
     exes+=("$BUILD/app/strata" "$BUILD/app/libstrata_vtkviews.so") # the VTK views, loaded on first use
     # The tests that draw device frames through the window's GL (each holds the CUDA kernels:
     # ~30 MB apiece, so only these travel).
-    for t in tst_imageview tst_imagecurvilinear tst_frametexture; do exes+=("$BUILD/tests/render/$t"); done
+    for t in tst_imageview tst_imagecurvilinear tst_imageprojection tst_projection tst_frametexture; do
+        exes+=("$BUILD/tests/render/$t")
+    done
+    # The benchmarks of the map and Zarr paths on the device (bench_reproject, bench_zarr).
+    exes+=("$BUILD/bench/bench_reproject" "$BUILD/bench/bench_zarr")
     exes+=("$BUILD/tests/app/tst_exportbytes") # its cuda rows export from the device (STRATA_APP_BINARY)
     exes+=("$BUILD/tests/app/tst_mainwindow")
     exes+=("$BUILD/tests/app/tst_frameservice") # frames computed and kept on the device (4 MB packed)

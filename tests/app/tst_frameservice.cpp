@@ -533,14 +533,18 @@ private slots:
         QCOMPARE(s.state, Residence::Resident);
         QCOMPARE(s.device, device);
         QCOMPARE(r->frame.device(), device);
+        // The bytes are taken before the test reads a frame back itself to check its values.
+        const std::uint64_t first = transferredSince(before).deviceToHost;
         QVERIFY(sameValues(r->frame, expected(*ds_, specAt(*ds_, 0))));
         if (!device.isCuda()) return; // the table of frame ranges is made on a device only
         QVERIFY(r->frameRange);
         const std::uint64_t table = 2 * std::uint64_t(hgt.shape()[0]) * sizeOf(hgt.dtype());
-        QCOMPARE(transferredSince(before).deviceToHost, table);
+        QCOMPARE(first, table);
         for (std::int64_t t : {1, 2, 20}) {
+            const TransferCounters step = transferCounters();
             r = waitFor(ready, service.requestFrame(specAt(*mem, t), "time", +1));
             QVERIFY(r && r->error.isEmpty() && r->frameRange);
+            QCOMPARE(transferredSince(step).deviceToHost, std::uint64_t(0));
             QVERIFY(sameValues(r->frame, expected(*ds_, specAt(*ds_, t))));
         }
         QVERIFY(settled(service));
@@ -557,7 +561,10 @@ private slots:
         QProcess py;
         py.start("/usr/bin/python3",
                  {QString(STRATA_SOURCE_DIR) + "/tests/io/zarr_load_store.py", dir.path()});
-        QVERIFY(py.waitForFinished(120000) && py.exitCode() == 0);
+        QVERIFY(py.waitForFinished(120000));
+        if (py.exitCode() != 0 && py.readAllStandardError().contains("No module named 'zarr'"))
+            QSKIP("zarr-python is not installed (scripts/setup.sh installs it; the GPU machine lacks it)");
+        QCOMPARE(py.exitCode(), 0);
         QFile hold(dir.path() + "/HOLD");
         QVERIFY(hold.open(QIODevice::WriteOnly));
         hold.close();

@@ -2,6 +2,9 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QOffscreenSurface>
+#include <QOpenGLContext>
+#include <QOpenGLFunctions>
 #include <algorithm>
 #include <cstdlib>
 #include <vector>
@@ -149,5 +152,25 @@ QString compareWithBaseline(const QImage& image, const QString& name, Tolerance 
         .arg(tol.pixels)
         .arg(actual, diff);
 }
+
+} // namespace test
+
+namespace test {
+
+QString glRenderer() {
+    static const QString renderer = [] {
+        QOpenGLContext context;
+        QOffscreenSurface surface;
+        surface.create();
+        if (!context.create() || !context.makeCurrent(&surface)) return QString();
+        const auto* name = context.functions()->glGetString(GL_RENDERER);
+        const QString out = name ? QString::fromLatin1(reinterpret_cast<const char*>(name)) : QString();
+        context.doneCurrent();
+        return out;
+    }();
+    return renderer;
+}
+
+bool glBaselinesApply() { return glRenderer().contains("llvmpipe"); }
 
 } // namespace test

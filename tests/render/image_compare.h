@@ -33,6 +33,13 @@ struct Difference {
 // The two rules applied to `image` against `expected` (sizes must agree).
 Difference compareImages(const QImage& image, const QImage& expected, Tolerance tolerance = {});
 
+// The GL renderer of this display (an offscreen context's GL_RENDERER), and whether it is the
+// one the GL rows' baselines were drawn with (Mesa's llvmpipe, as under Xvfb here). Another
+// GL (a GPU's driver) anti-aliases lines and text and places a resampled pixel's edge its own
+// way: the GL rows compare their cells with independent oracles there, not with these images.
+QString glRenderer();
+bool glBaselinesApply();
+
 // Empty when the image matches its baseline; otherwise why not (for QVERIFY2).
 QString compareWithBaseline(const QImage& image, const QString& name, Tolerance tolerance = {});
 

@@ -223,6 +223,11 @@ private slots:
         QVERIFY(west == expectedColour(colormapTable("viridis"), f.v[6 * 36 + 28], 0, 1, {}));
         const QString why = compareWithBaseline(img, "curvilinear_tripolar_" +
                                                          QString(mode_ == Mode::Raster ? "raster" : "gl"));
+        if (mode_ != Mode::Raster && !test::glBaselinesApply()) {
+            qInfo("baseline not compared on %s (drawn with llvmpipe): %s", qPrintable(test::glRenderer()),
+                  qPrintable(why.isEmpty() ? QString("same") : why));
+            return;
+        }
         QVERIFY2(why.isEmpty(), qPrintable(why));
     }
 
@@ -269,6 +274,11 @@ private slots:
         QCOMPARE(colourAt(img, t.pixelX(-115), t.pixelY(31)), (Rgba8{209, 209, 209, 255}));
         const QString why = compareWithBaseline(img, "curvilinear_lambert_" +
                                                          QString(mode_ == Mode::Raster ? "raster" : "gl"));
+        if (mode_ != Mode::Raster && !test::glBaselinesApply()) {
+            qInfo("baseline not compared on %s (drawn with llvmpipe): %s", qPrintable(test::glRenderer()),
+                  qPrintable(why.isEmpty() ? QString("same") : why));
+            return;
+        }
         QVERIFY2(why.isEmpty(), qPrintable(why));
     }
 

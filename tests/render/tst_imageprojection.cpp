@@ -161,6 +161,11 @@ private slots:
                 QCOMPARE(str(colourAt(img, l.plot.x1 - 3, l.plot.y1 - 3)), str(white));
             }
         }
+        if (painter == "gl" && !test::glBaselinesApply()) {
+            qInfo("baseline not compared on %s (drawn with llvmpipe): %s", qPrintable(test::glRenderer()),
+                  qPrintable(why.isEmpty() ? QString("same") : why));
+            return;
+        }
         QVERIFY2(why.isEmpty(), qPrintable(why));
     }
 
