@@ -39,6 +39,9 @@ Difference compareImages(const QImage& image, const QImage& expected, Tolerance 
 // way: the GL rows compare their cells with independent oracles there, not with these images.
 QString glRenderer();
 bool glBaselinesApply();
+// compareWithBaseline for a picture a GL painter drew (`gl`) or not: on a GL other than the one
+// the baselines were drawn with, empty, with what the comparison found written to the log.
+QString compareWithPainterBaseline(const QImage& image, const QString& name, bool gl);
 
 // Empty when the image matches its baseline; otherwise why not (for QVERIFY2).
 QString compareWithBaseline(const QImage& image, const QString& name, Tolerance tolerance = {});
