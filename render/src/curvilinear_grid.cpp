@@ -84,7 +84,8 @@ void deriveCorners(CurvilinearGrid& g) {
     for (std::int64_t j = 0; j <= rows; ++j)
         for (std::int64_t i = 0; i <= columns; ++i) {
             V sum{0, 0, 0};
-            for (const V& v : {ext(ext, j - 1, i - 1), ext(ext, j - 1, i), ext(ext, j, i - 1), ext(ext, j, i)})
+            for (const V& v :
+                 {ext(ext, j - 1, i - 1), ext(ext, j - 1, i), ext(ext, j, i - 1), ext(ext, j, i)})
                 for (std::size_t d = 0; d < 3; ++d) sum[d] += v[d];
             const auto at = static_cast<std::size_t>(j * cw + i);
             lonAt[at] = std::atan2(sum[1], sum[0]) / kRad; // unwrapped about each cell's centre in finish()
