@@ -16,18 +16,6 @@ void ring(InkGroup& g, const PixelRect& r, double w) {
     g.boxes.push_back({r.x1, r.y0, r.x1 + w, r.y1});
 }
 
-TextItem text(std::string s, double x, double y, double size, Align h, VAlign v, bool upright = false) {
-    TextItem t;
-    t.text = std::move(s);
-    t.x = x;
-    t.y = y;
-    t.size = size;
-    t.h = h;
-    t.v = v;
-    t.upright = upright;
-    return t;
-}
-
 void planAxes(InkGroup& g, const AnnotationContent& c, double w, double tickLen) {
     const ViewLayout& l = c.layout;
     const double s = l.scale;
@@ -40,20 +28,20 @@ void planAxes(InkGroup& g, const AnnotationContent& c, double w, double tickLen)
     for (const Tick& k : axisTicks(*c.x, c.window.x0, c.window.x1, tickTarget(pr.width(), 90 * s))) {
         const double px = std::round(t.pixelX(k.value));
         g.boxes.push_back({px, pr.y0 - w - tickLen, px + w, pr.y0 - w});
-        g.texts.push_back(text(k.label, px + 0.5, pr.y0 - kTickLength * s - 3 * s, kLabelSize * s,
-                               Align::Centre, VAlign::Top));
+        g.texts.push_back(textAt(k.label, px + 0.5, pr.y0 - kTickLength * s - 3 * s, kLabelSize * s,
+                                 Align::Centre, VAlign::Top));
     }
-    g.texts.push_back(text(c.x->title, (pr.x0 + pr.x1) / 2, pr.y0 - 34 * s, kAxisTitleSize * s, Align::Centre,
-                           VAlign::Top));
+    g.texts.push_back(textAt(c.x->title, (pr.x0 + pr.x1) / 2, pr.y0 - 34 * s, kAxisTitleSize * s,
+                             Align::Centre, VAlign::Top));
     // y: tick marks left of the border, labels before them, the axis title turned upright.
     for (const Tick& k : axisTicks(*c.y, c.window.y0, c.window.y1, tickTarget(pr.height(), 45 * s))) {
         const double py = std::round(t.pixelY(k.value));
         g.boxes.push_back({pr.x0 - w - tickLen, py, pr.x0 - w, py + w});
-        g.texts.push_back(text(k.label, pr.x0 - kTickLength * s - 3 * s, py + 0.5, kLabelSize * s,
-                               Align::Right, VAlign::Centre));
+        g.texts.push_back(textAt(k.label, pr.x0 - kTickLength * s - 3 * s, py + 0.5, kLabelSize * s,
+                                 Align::Right, VAlign::Centre));
     }
-    g.texts.push_back(text(c.y->title, pr.x0 - 66 * s, (pr.y0 + pr.y1) / 2, kAxisTitleSize * s, Align::Centre,
-                           VAlign::Centre, true));
+    g.texts.push_back(textAt(c.y->title, pr.x0 - 66 * s, (pr.y0 + pr.y1) / 2, kAxisTitleSize * s,
+                             Align::Centre, VAlign::Centre, true));
 }
 
 void planBar(InkGroup& g, ColourBarFill& fill, const AnnotationContent& c, double w, double tickLen) {
@@ -73,19 +61,19 @@ void planBar(InkGroup& g, ColourBarFill& fill, const AnnotationContent& c, doubl
         }
     if (plan.missing) {
         ring(g, *plan.missing, w);
-        g.texts.push_back(text(kMissingLabel, plan.missingLabelX, plan.missingLabelY, kLabelSize * s,
-                               Align::Left, VAlign::Centre));
+        g.texts.push_back(textAt(kMissingLabel, plan.missingLabelX, plan.missingLabelY, kLabelSize * s,
+                                 Align::Left, VAlign::Centre));
     }
     const MinMax range = c.bar.range;
     for (const Tick& k : niceTicks(range.first, range.second, tickTarget(plan.bands.height(), 45 * s))) {
         const double py = std::round(plan.valueY(k.value, range));
         g.boxes.push_back({cb.x1 + w, py, cb.x1 + w + tickLen, py + w});
-        g.texts.push_back(text(k.label, cb.x1 + kTickLength * s + 3 * s, py + 0.5, kLabelSize * s,
-                               Align::Left, VAlign::Centre));
+        g.texts.push_back(textAt(k.label, cb.x1 + kTickLength * s + 3 * s, py + 0.5, kLabelSize * s,
+                                 Align::Left, VAlign::Centre));
     }
     if (!c.barTitle.empty())
-        g.texts.push_back(text(c.barTitle, cb.x1 + 60 * s, (cb.y0 + cb.y1) / 2, kAxisTitleSize * s,
-                               Align::Centre, VAlign::Centre, true));
+        g.texts.push_back(textAt(c.barTitle, cb.x1 + 60 * s, (cb.y0 + cb.y1) / 2, kAxisTitleSize * s,
+                                 Align::Centre, VAlign::Centre, true));
 }
 
 } // namespace
@@ -103,8 +91,8 @@ AnnotationPlan planAnnotations(const AnnotationContent& c) {
         planAxes(p.axes, c, p.lineWidth, tickLen);
     }
     planBar(p.bar, p.barFill, c, p.lineWidth, tickLen);
-    TextItem title = text(c.title, c.layout.width / 2.0, c.layout.height - 12 * s, kTitleSize * s,
-                          Align::Centre, VAlign::Top);
+    TextItem title = textAt(c.title, c.layout.width / 2.0, c.layout.height - 12 * s, kTitleSize * s,
+                            Align::Centre, VAlign::Top);
     title.maxWidth = c.layout.width - 16 * s;
     title.role = "title";
     p.title.texts.push_back(std::move(title));

@@ -38,6 +38,20 @@ struct TextItem {
     friend bool operator==(const TextItem&, const TextItem&) = default;
 };
 
+// A text item of `size` anchored at (x, y) as `h` and `v` say.
+inline TextItem textAt(std::string s, double x, double y, double size, Align h, VAlign v,
+                       bool upright = false) {
+    TextItem t;
+    t.text = std::move(s);
+    t.x = x;
+    t.y = y;
+    t.size = size;
+    t.h = h;
+    t.v = v;
+    t.upright = upright;
+    return t;
+}
+
 // What one part of the annotations draws in ink: boxes are filled rectangles on whole pixels
 // (the borders and tick marks), lines are the slanted edges of the colour bar's triangles.
 struct InkGroup {

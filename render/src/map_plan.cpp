@@ -49,17 +49,6 @@ void project(std::vector<PixelPolyline>& out, const double* lon, const double* l
     flush();
 }
 
-TextItem label(std::string s, double x, double y, double size, Align h, VAlign v) {
-    TextItem t;
-    t.text = std::move(s);
-    t.x = x;
-    t.y = y;
-    t.size = size;
-    t.h = h;
-    t.v = v;
-    return t;
-}
-
 bool inside(const PixelRect& r, double x, double y) {
     return x >= r.x0 && x <= r.x1 && y >= r.y0 && y <= r.y1;
 }
@@ -109,7 +98,7 @@ Graticule planGraticule(const ProjParams& p, const ViewTransform& t, double size
         if (std::fabs(wrapPi(m * kDeg - p.lon0)) > M_PI - 1e-9) continue;
         if (projForward(p, m * kDeg, labelLat * kDeg, x, y) && inside(r, t.pixelX(x), t.pixelY(y)))
             g.labels.push_back(
-                label(lonLabel(m), t.pixelX(x) + gap, t.pixelY(y) - gap, size, Align::Left, VAlign::Top));
+                textAt(lonLabel(m), t.pixelX(x) + gap, t.pixelY(y) - gap, size, Align::Left, VAlign::Top));
     }
     // Parallels, across the whole map from seam to seam.
     for (int b = -60; b <= 60; b += 30) {
@@ -131,7 +120,7 @@ Graticule planGraticule(const ProjParams& p, const ViewTransform& t, double size
                     ly = g.lines[k].xy[i + 1];
                 }
         if (lx < 1e300)
-            g.labels.push_back(label(latLabel(b), lx + gap, ly + gap, size, Align::Left, VAlign::Bottom));
+            g.labels.push_back(textAt(latLabel(b), lx + gap, ly + gap, size, Align::Left, VAlign::Bottom));
     }
     return g;
 }
