@@ -4,7 +4,9 @@ whole by zarr-python and by xarray (open_zarr + .values), and xarray's time to t
 (open, isel of the first step, .values); where CuPy is installed, the read then cupy.asarray.
 Where tensorstore is installed (the GPU machine, which may lack zarr-python and xarray), it is a
 peer too: the store read whole, the first step, and the read then cupy.asarray. A peer that is
-not installed prints one line saying so ("skipped") and the others go on.
+not installed prints one line saying so ("skipped") and the others go on. Where CuPy is
+installed, the host-to-device copy of an array as large as the variable is timed alone: the part
+to add to a read to the host made in a Python without CuPy.
 
     peer_zarr.py STORE [--var data] [--reps 3]
 """
@@ -13,6 +15,8 @@ import json
 import importlib.util
 import os
 import time
+
+import numpy as np
 
 p = argparse.ArgumentParser()
 p.add_argument("store")
@@ -86,6 +90,22 @@ def ts_cupy():
     return out
 
 
+def h2d():
+    """cupy.asarray of a NumPy array as large as the variable: what cupy.asarray adds to a read
+    to the host, for a peer run in a Python without CuPy (Debian's, carried to the GPU machine)."""
+    import cupy
+    meta = json.load(open(os.path.join(a.store, a.var, ".zarray")))
+    host = np.ones(meta["shape"], dtype=np.dtype(meta["dtype"]))
+    t0 = time.perf_counter()
+    out = cupy.asarray(host)
+    cupy.cuda.Stream.null.synchronize()
+    h2d.seconds.append(time.perf_counter() - t0)
+    return out
+
+
+h2d.seconds = []
+
+
 report("time to first frame (open + one 2-D slab)", "xarray", xr_first, ("xarray", "zarr"))
 report("time to first frame (open + one 2-D slab)", "tensorstore", ts_first, ("tensorstore",))
 report("read to host", "zarr-python", zarr_read, ("zarr",))
@@ -93,3 +113,7 @@ report("read to host", "xarray", xr_read, ("xarray", "zarr"))
 report("read to host", "tensorstore", ts_read, ("tensorstore",))
 report("load onto the GPU", "xarray + cupy.asarray", cupy_read, ("xarray", "zarr", "cupy"))
 report("load onto the GPU", "tensorstore + cupy.asarray", ts_cupy, ("tensorstore", "cupy"))
+if importlib.util.find_spec("cupy") is not None and os.path.exists(os.path.join(a.store, a.var, ".zarray")):
+    report("host to device copy alone (NumPy array to cupy.asarray, pageable)", "cupy", h2d, ("cupy",))
+    print(json.dumps({"measure": "host to device copy alone, without allocating the host array",
+                      "mode": "cupy", "best_s": round(min(h2d.seconds), 4)}), flush=True)

@@ -6,7 +6,12 @@ GPU machine with CuPy; the window's figure needs a display):
         strata.open(FILE, device="cuda")[var] against xarray's read followed by cupy.asarray
         (what cupy-xarray's as_cupy() does), page cache warm. The peer is the first installed of
         xr.open_dataset(engine="netcdf4"), xr.open_dataset(engine="h5netcdf"), h5py (netCDF-4
-        files only); the "peer" line says which.
+        files only); the "peer" line says which. With CuPy, cupy.asarray of a NumPy array of that
+        size is timed alone too.
+    python_bench.py open FILE --peer-only --device cpu
+        the peer's read to NumPy alone: for Debian's Python carried to the GPU machine
+        (scripts/gpu-peers.sh), which has the netCDF4 engine but no CuPy; its read plus the copy
+        above is xr.open_dataset(engine="netcdf4").as_cupy() measured in two Pythons.
     python_bench.py show [--shape 1000,721,1440] [--reps 3] [--device cuda]
         strata.show(da_cupy) until view.frame() returns (the frame drawn, and on the device; a
         new window each time; "first_s" is the first, with Qt's and GL's start), with the
@@ -28,6 +33,8 @@ p.add_argument("--var", default="air")
 p.add_argument("--shape", default="1000,721,1440")
 p.add_argument("--reps", type=int, default=3)
 p.add_argument("--device", default="cuda", help='"cpu": NumPy on both sides (no CuPy needed)')
+p.add_argument("--peer-only", action="store_true",
+               help="open: the peer's read to NumPy alone (for a Python that has netCDF4 but not Strata's GPU side)")
 a = p.parse_args()
 
 
@@ -54,7 +61,8 @@ if a.device == "cpu":
 else:
     import cupy
 
-import strata  # noqa: E402
+if not a.peer_only:
+    import strata  # noqa: E402
 
 
 def sync():
@@ -97,10 +105,23 @@ if a.what == "open":
             sync()
         return v
 
-    n = ours().nbytes
-    print(json.dumps({"file": a.file, "var": a.var, "bytes": n, "device": a.device, "peer": name}))
-    timed("strata.open to " + ("NumPy" if cupy is None else "CuPy"), ours, n)
-    timed(name + ("" if cupy is None else " + cupy.asarray (as_cupy)"), peer, n)
+    if a.peer_only:
+        n = read().nbytes
+        print(json.dumps({"file": a.file, "var": a.var, "bytes": n, "peer": name}))
+        timed(name + " to NumPy", read, n)
+    else:
+        n = ours().nbytes
+        print(json.dumps({"file": a.file, "var": a.var, "bytes": n, "device": a.device, "peer": name}))
+        timed("strata.open to " + ("NumPy" if cupy is None else "CuPy"), ours, n)
+        timed(name + ("" if cupy is None else " + cupy.asarray (as_cupy)"), peer, n)
+    if cupy is not None:
+        # What as_cupy() adds to a read to NumPy made elsewhere (a Python without CuPy).
+        host = np.ones(n // 4, dtype=np.float32)
+
+        def copy():
+            cupy.asarray(host)
+            sync()
+        timed("cupy.asarray alone (a NumPy array of that size, pageable)", copy, n)
 else:
     shape = tuple(int(s) for s in a.shape.split(","))
     if cupy is None:

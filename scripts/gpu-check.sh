@@ -20,9 +20,9 @@ cmake -S "$ROOT" -B "$BUILD" -DSTRATA_GUI=OFF -DBUILD_SHARED_LIBS=ON \
 tests=$(cd "$ROOT/tests/core" && ls tst_*.cpp | sed 's/\.cpp$//')
 # tests/io: only those with cuda rows (the others read tests/data, which does not travel).
 ioTests=$(cd "$ROOT/tests/io" && grep -l -E '"cuda"|STRATA_BACKEND_ROWS|cudaDeviceCount' tst_*.cpp | sed 's/\.cpp$//' | tr '\n' ' ')
-echo "building: $tests $ioTests bench_gpu bench_residency bench_ingest"
+echo "building: $tests $ioTests bench_gpu bench_residency bench_ingest bench_zarr"
 # Keep going past a test that does not build yet (others' work in progress): it is left out.
-time cmake --build "$BUILD" -j"${JOBS:-2}" --target $tests $ioTests bench_gpu bench_residency bench_ingest -- -k ||
+time cmake --build "$BUILD" -j"${JOBS:-2}" --target $tests $ioTests bench_gpu bench_residency bench_ingest bench_zarr -- -k ||
     echo "(some targets failed to build)"
 
 rm -rf "$BUNDLE"
@@ -38,6 +38,7 @@ done
 exes+=("$BUILD/bench/bench_gpu")
 [[ -x $BUILD/bench/bench_residency ]] && exes+=("$BUILD/bench/bench_residency")
 [[ -x $BUILD/bench/bench_ingest ]] && exes+=("$BUILD/bench/bench_ingest")
+[[ -x $BUILD/bench/bench_zarr ]] && exes+=("$BUILD/bench/bench_zarr")
 for e in "${exes[@]}"; do cp "$e" "$stage/bin/"; done
 
 # Every shared library they load, except the C library's own, the GPU driver's (libcuda,
@@ -54,6 +55,11 @@ strip --strip-unneeded "$stage"/bin/* "$stage"/lib/libstrata_* 2>/dev/null || tr
 # Qt finds no plugins it needs for QtTest without a GUI; say so to be sure it does not look.
 tar -C "$stage" -cJf "$BUNDLE/payload.tar.xz" bin lib
 cp "$PEER" "$BUNDLE/shared-copy/"
+# Zarr stores written here by zarr-python and numcodecs, which the GPU machine lacks: the one
+# tst_zarr_load loads (with its oracle; gpu-run.sh names it in STRATA_ZARR_LOAD_DIR) and the
+# hand-made v3 fixtures that tests/zarr/cross_check_tensorstore.py reads there with tensorstore.
+/usr/bin/python3 "$ROOT/tests/io/zarr_load_store.py" "$BUNDLE/zarr-load" >/dev/null
+/usr/bin/python3 "$ROOT/tests/io/zarr_v3_stores.py" "$BUNDLE/zarr-v3" >/dev/null
 rm -rf "$stage"
 echo "bundle: $(du -sh "$BUNDLE" | cut -f1) in $BUNDLE"
 tar -tJvf "$BUNDLE/payload.tar.xz" | awk '{s+=$3} END {printf "unpacked: %.1f MB\n", s/1e6}'

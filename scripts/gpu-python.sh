@@ -6,7 +6,9 @@
 #                                system's and the GPU driver's, into gpu-python/python.tar.xz
 #                                (with build/bench/bench_gpu, which writes the benchmark's files)
 #   scripts/gpu-python.sh run    there: unpack into /opt/strata-py, then run tests/python/test_gpu.py
-#                                with STRATA_REQUIRE_GPU=1 (a GPU row fails where it would skip);
+#                                with STRATA_REQUIRE_GPU=1 (a GPU row fails where it would skip),
+#                                and tests/zarr/cross_check_tensorstore.py on the v3 fixtures
+#                                written into the package here;
 #                                the window's tests run when there is a display: DISPLAY, or an
 #                                Xvfb of its own started from gpu-window.sh's X stack in /opt/x
 #   scripts/gpu-python.sh bench  there: unpack, then bench/python_bench.py show (1000 × 721 × 1440
@@ -19,6 +21,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 DIR=${PYTHON_DIR:-$ROOT/gpu-python}
 BUILD=${BUILD_DIR:-$ROOT/build}
 PY=${PYTHON:-python3}
+PEERS=${PEERS_DIR:-/opt/py311}
 cmd=${1:-run}
 
 pack() {
@@ -47,6 +50,15 @@ pack() {
     done
     # netCDF-C's reading of tests/data, the GPU test's oracle there (no netcdf4 engine there).
     STRATA_TEST_DATA=$ROOT/tests/data /usr/bin/python3 "$ROOT/tests/python/make_reference.py" "$stage/reference.npz"
+    /usr/bin/python3 "$ROOT/tests/io/zarr_v3_stores.py" "$stage/zarr-v3" >/dev/null
+    # cupy-xarray (pure Python; not a Debian package, not on the GPU machine), for test_gpu's
+    # comparison with as_cupy(): from a checkout named by CUPY_XARRAY_SRC, never committed here.
+    if [[ -n ${CUPY_XARRAY_SRC:-} ]]; then
+        mkdir -p "$stage/peers"
+        if [[ -d $CUPY_XARRAY_SRC/cupy_xarray ]]; then cp -r "$CUPY_XARRAY_SRC/cupy_xarray" "$stage/peers/"
+        else git --git-dir="$CUPY_XARRAY_SRC" archive HEAD cupy_xarray | tar -x -C "$stage/peers"; fi
+        rm -rf "$stage/peers/cupy_xarray/tests"
+    fi
     strip --strip-unneeded "$stage"/lib/* "$stage"/python/strata/*.so 2>/dev/null || true
     tar -C "$stage" -cf - . | xz -T0 -3 >"$DIR/python.tar.xz"
     rm -rf "$stage"
@@ -79,7 +91,7 @@ unpack() {
     # libOpenGL and the GLX dispatch come with gpu-window.sh's X stack (/opt/x), the driver's
     # libraries from /usr/local/nvidia/lib64.
     local x=/opt/x/usr/lib/x86_64-linux-gnu:/opt/x/lib/x86_64-linux-gnu:/usr/local/nvidia/lib64
-    export PYTHONPATH=/opt/strata-py/python LD_LIBRARY_PATH=/opt/strata-py/lib:$x:${LD_LIBRARY_PATH:-}
+    export PYTHONPATH=/opt/strata-py/python:/opt/strata-py/peers LD_LIBRARY_PATH=/opt/strata-py/lib:$x:${LD_LIBRARY_PATH:-}
     export QT_PLUGIN_PATH=${QT_PLUGIN_PATH:-/opt/strata-py/plugins} STRATA_REQUIRE_GPU=1
     export STRATA_TEST_DATA=$ROOT/tests/data STRATA_PY_REFERENCE=/opt/strata-py/reference.npz
     "$PY" -c 'import sys, strata; print(sys.version.split()[0], "strata on", strata.compute_device(), "-", strata.compute_reason())'
@@ -89,6 +101,12 @@ unpack() {
 run() {
     unpack || return 1
     (cd "$ROOT/tests/python" && "$PY" -m unittest -v test_gpu)
+    local rc=$?
+    # Issue 20's cross-check: tensorstore reads the hand-made v3 fixtures, and Strata reads onto
+    # the GPU what tensorstore writes (the fixtures travel in the bundle: no numcodecs there).
+    echo "== tensorstore cross-check of the Zarr v3 fixtures"
+    "$PY" "$ROOT/tests/zarr/cross_check_tensorstore.py" /opt/strata-py/zarr-v3 python /tmp/strata-xcheck || rc=1
+    return $rc
 }
 
 bench() {
@@ -103,6 +121,9 @@ bench() {
             /opt/strata-py/bin/bench_gpu --make-file "$f" --time "${INGEST_STEPS:-500}" --layout "$layout"
         cat "$f" >/dev/null # from the page cache, as the ingest benchmark's figures are
         "$PY" "$ROOT/bench/python_bench.py" open "$f" --reps "${BENCH_REPS:-3}" 2>&1 | tee -a "$out/open.jsonl"
+        # xarray's netcdf4 engine, in Debian's Python carried by gpu-peers.sh (none here has netCDF4)
+        [[ -x $PEERS/python3.11 ]] && "$PEERS/python3.11" "$ROOT/bench/python_bench.py" open "$f" --peer-only \
+            --device cpu --reps "${BENCH_REPS:-3}" 2>&1 | sed 's/^{/{"python": "Debian 3.11", /' | tee -a "$out/open.jsonl"
     done
 }
 

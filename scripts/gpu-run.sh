@@ -10,6 +10,10 @@
 #   peer      shared-copy/peer_xarray.py (xarray on CuPy) in the same run
 #   residency bench_residency on a 1.5 GB file (from the file, resident, streamed) and on a
 #             ~40 GB one (resident; RESIDENCY_BIG_STEPS time steps, 0 to skip), JSON lines
+#   zarr      bench_zarr against bench/peer_zarr.py on a 1.5 GB blosc-lz4 store written here by
+#             zarr-python (Debian's Python 3.11 from scripts/gpu-peers.sh in PEERS_DIR, else
+#             tensorstore); the peers run in both Pythons: zarr-python and xarray + dask in 3.11,
+#             tensorstore and the host→device copy with CuPy in the machine's own
 #   ingest    bench_ingest and bench/peer_ingest.py on 2.08 GB files (INGEST_STEPS maps) written
 #             here: netCDF-4 contiguous, netCDF-4 deflate 1 + shuffle in map chunks, netCDF-3
 # Prints a summary last; returns non-zero when a test or a sanitizer failed.
@@ -36,6 +40,9 @@ say "card: $(nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.
 say "date: $(date -u +%FT%TZ)  host: $(uname -r)"
 
 tests=$(ls "$WORK"/bin/tst_* 2>/dev/null)
+# tst_zarr_load's store, written by zarr-python where gpu-check.sh ran (none here).
+[[ -d $BUNDLE/zarr-load ]] && export STRATA_ZARR_LOAD_DIR=$BUNDLE/zarr-load
+PEERS=${PEERS_DIR:-/opt/py311}
 
 # The test functions of an executable that have a "cuda" row, as func:cuda arguments.
 cudaRows() { ours "$1" -datatags 2>/dev/null | awk '$NF == "cuda" {print $2 ":cuda"}'; }
@@ -104,6 +111,21 @@ for stage in $stages; do
             ours "$WORK/bin/bench_residency" "$big" --mode resident --steps 20 2>>"$LOGS/residency.log" | tee -a "$OUT/residency.jsonl"
             rm -f "$big"
         fi
+        ;;
+    zarr)
+        store=/tmp/strata-z.zarr
+        writer=python3
+        [[ -x $PEERS/python3.11 ]] && writer=$PEERS/python3.11
+        [[ -d $store ]] || $writer "$ROOT/bench/make_zarr_store.py" "$store" 2>&1 | tee -a "$LOGS/zarr.log"
+        du -sb "$store" | tee -a "$LOGS/zarr.log"
+        cat "$store"/data/* >/dev/null # from the page cache, as the figures here are
+        ours "$WORK/bin/bench_zarr" "$store" --var data --reps "${ZARR_REPS:-3}" 2>>"$LOGS/zarr.log" | tee -a "$OUT/zarr.jsonl"
+        if [[ -x $PEERS/python3.11 ]]; then
+            $PEERS/python3.11 "$ROOT/bench/peer_zarr.py" "$store" --var data --reps "${ZARR_REPS:-3}" 2>>"$LOGS/zarr.log" |
+                sed 's/^{/{"python": "Debian 3.11", /' | tee -a "$OUT/zarr.jsonl"
+        fi
+        PYTHONUNBUFFERED=1 python3 "$ROOT/bench/peer_zarr.py" "$store" --var data --reps "${ZARR_REPS:-3}" 2>>"$LOGS/zarr.log" |
+            sed 's/^{/{"python": "3.12 (the machine'"'"'s)", /' | tee -a "$OUT/zarr.jsonl"
         ;;
     ingest)
         for layout in ${INGEST_LAYOUTS:-contiguous zlib1 nc3}; do

@@ -11,8 +11,10 @@ a machine where tensorstore is installed (the GPU machine):
     cross_check_tensorstore.py FIXTURES STRATA OUTDIR
 
 FIXTURES: a directory written by `python3 tests/io/zarr_v3_stores.py FIXTURES` (made here when
-it is missing and numcodecs is importable). STRATA: the strata binary (build/app/strata), or
-"-" to skip step 2. Prints one line per check and exits 1 when any fails.
+it is missing and numcodecs is importable). STRATA: the strata binary (build/app/strata), whose
+CSV export is read back; "python", Strata's Python module (importable: PYTHONPATH), whose
+strata.open reads each array onto the GPU where CuPy is installed (else the host); or "-" to
+skip step 2. Prints one line per check and exits 1 when any fails.
 """
 import csv
 import json
@@ -96,6 +98,8 @@ for name, (data, chunks, codecs, fill) in arrays.items():
         expected[8:, :] = np.nan
     else:
         arr.write(data).result()
+    if strata == "python":
+        continue
     csv_path = os.path.join(out, name + ".csv")
     run = subprocess.run([strata, root, "--var", name, "--y", "lat", "--x", "lon", "--export-csv", csv_path],
                          capture_output=True, text=True)
@@ -114,6 +118,28 @@ for name, (data, chunks, codecs, fill) in arrays.items():
             seen[y, x] = True
     close = np.allclose(got, expected, rtol=1e-6, atol=0, equal_nan=True)
     check(bool(seen.all()) and close, "strata reads %s (%s) written by tensorstore" % (name, str(data.dtype)))
+if strata == "python":
+    import strata as st
+    try:
+        import cupy
+        device = "cuda"
+    except ImportError:
+        cupy, device = None, "cpu"
+    ds = st.open(root, device=device)
+    check(sorted(ds.data_vars) == sorted(arrays), "strata.open lists the tensorstore store's arrays")
+    for name, (data, chunks, codecs, fill) in arrays.items():
+        v = ds[name]
+        values = v.data
+        on_device = cupy is not None and isinstance(values, cupy.ndarray)
+        got = values.get() if on_device else np.asarray(values)
+        expected = data.astype("float64")
+        if name == "ts_zstd":
+            expected[8:, :] = np.nan
+        ok = v.dims == ("lat", "lon") and np.allclose(got.astype("float64"), expected, rtol=1e-6, atol=0, equal_nan=True)
+        check(ok and (on_device or device == "cpu"),
+              "strata.open(device=%r) reads %s (%s) written by tensorstore%s" % (device, name, data.dtype,
+                                                                             ", as CuPy" if on_device else ""))
+    sys.exit(1 if failures else 0)
 info = subprocess.run([strata, root, "--info"], capture_output=True, text=True)
 check(info.returncode == 0 and all(n in info.stdout for n in arrays), "strata --info lists the tensorstore store")
 sys.exit(1 if failures else 0)
