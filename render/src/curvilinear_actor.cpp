@@ -7,14 +7,12 @@
 #include <vtkIdTypeArray.h>
 #include <vtkMatrix4x4.h>
 #include <vtkOpenGLRenderWindow.h>
-#include <vtkOpenGLTexture.h>
 #include <vtkPointData.h>
 #include <vtkPoints.h>
 #include <vtkPolyData.h>
 #include <vtkPolyDataMapper.h>
 #include <vtkProperty.h>
 #include <vtkRenderer.h>
-#include <vtkTextureObject.h>
 
 namespace strata::detail {
 
@@ -111,30 +109,13 @@ void CurvilinearActor::setTexture(unsigned texture, vtkOpenGLRenderWindow* windo
         return;
     }
     shown_ = true;
-    if (texture != glTexture_ || !textureObject_ || textureObject_->GetContext() != window) {
-        textureObject_ = vtkSmartPointer<vtkTextureObject>::New();
-        textureObject_->SetContext(window);
-        textureObject_->AssignToExistingTexture(texture, GL_TEXTURE_2D);
-        textureObject_->SetMinificationFilter(vtkTextureObject::Nearest);
-        textureObject_->SetMagnificationFilter(vtkTextureObject::Nearest);
-        textureObject_->SetWrapS(vtkTextureObject::ClampToEdge);
-        textureObject_->SetWrapT(vtkTextureObject::ClampToEdge);
-        texture_ = vtkSmartPointer<vtkOpenGLTexture>::New();
-        texture_->SetTextureObject(textureObject_);
-        texture_->InterpolateOff();
-        texture_->RepeatOff();
-        actor_->SetTexture(texture_);
-        glTexture_ = texture;
-    }
+    texture_.lend(texture, window, actor_);
     actor_->VisibilityOn();
 }
 
 void CurvilinearActor::releaseGraphics() {
     shown_ = false;
-    actor_->SetTexture(nullptr);
-    texture_ = nullptr;
-    textureObject_ = nullptr;
-    glTexture_ = 0;
+    texture_.release(actor_);
     actor_->VisibilityOff();
 }
 

@@ -6,17 +6,16 @@
 // colour and no value crosses to the host for the mesh. The geometry is built once per grid and
 // placed for each view by a user matrix (lon/lat → the plot renderer's pixels).
 #include <vtkNew.h>
-#include <vtkSmartPointer.h>
+
+#include "borrowed_texture.h"
 
 #include "strata/render/curvilinear_grid.h"
 #include "strata/render/view_layout.h"
 
 class vtkActor;
 class vtkOpenGLRenderWindow;
-class vtkOpenGLTexture;
 class vtkPolyData;
 class vtkRenderer;
-class vtkTextureObject;
 
 namespace strata::detail {
 
@@ -38,9 +37,7 @@ public:
 private:
     vtkNew<vtkActor> actor_;
     vtkNew<vtkPolyData> mesh_;
-    vtkSmartPointer<vtkOpenGLTexture> texture_;
-    vtkSmartPointer<vtkTextureObject> textureObject_;
-    unsigned glTexture_ = 0;
+    BorrowedTexture texture_;
     vtkRenderer* plot_ = nullptr;
     bool shown_ = false;
     double lonOrigin_ = 0, latOrigin_ = 0; // vertices are stored relative to these (float precision)

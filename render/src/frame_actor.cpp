@@ -12,14 +12,12 @@
 #include <vtkFloatArray.h>
 #include <vtkMatrix4x4.h>
 #include <vtkOpenGLRenderWindow.h>
-#include <vtkOpenGLTexture.h>
 #include <vtkPointData.h>
 #include <vtkPoints.h>
 #include <vtkPolyData.h>
 #include <vtkPolyDataMapper.h>
 #include <vtkProperty.h>
 #include <vtkRenderer.h>
-#include <vtkTextureObject.h>
 
 namespace strata::detail {
 namespace {
@@ -152,14 +150,14 @@ void FrameActor::place(const ViewTransform& t) {
 }
 
 void FrameActor::copyFrame() {
-    if (!shown_ || !copy_ || !context_ || glTexture_ == 0) return;
+    if (!shown_ || !copy_ || !context_ || texture_.name() == 0) return;
     if (framebuffer_ == 0) glGenFramebuffers(1, &framebuffer_);
     GLint read = 0;
     glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &read);
     glBindFramebuffer(GL_READ_FRAMEBUFFER, framebuffer_);
-    if (framebufferTexture_ != glTexture_) {
-        glFramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, glTexture_, 0);
-        framebufferTexture_ = glTexture_;
+    if (framebufferTexture_ != texture_.name()) {
+        glFramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, texture_.name(), 0);
+        framebufferTexture_ = texture_.name();
     }
     glReadBuffer(GL_COLOR_ATTACHMENT0);
     // Clipped to the plot (a frame panned by whole pixels reaches past it), whatever scissor
@@ -188,21 +186,7 @@ void FrameActor::setTexture(unsigned texture, int width, int height, vtkOpenGLRe
     textureWidth_ = width;
     textureHeight_ = height;
     shown_ = true;
-    if (texture != glTexture_ || !textureObject_ || textureObject_->GetContext() != window) {
-        textureObject_ = vtkSmartPointer<vtkTextureObject>::New();
-        textureObject_->SetContext(window);
-        textureObject_->AssignToExistingTexture(texture, GL_TEXTURE_2D);
-        textureObject_->SetMinificationFilter(vtkTextureObject::Nearest);
-        textureObject_->SetMagnificationFilter(vtkTextureObject::Nearest);
-        textureObject_->SetWrapS(vtkTextureObject::ClampToEdge);
-        textureObject_->SetWrapT(vtkTextureObject::ClampToEdge);
-        texture_ = vtkSmartPointer<vtkOpenGLTexture>::New();
-        texture_->SetTextureObject(textureObject_);
-        texture_->InterpolateOff();
-        texture_->RepeatOff();
-        actor_->SetTexture(texture_);
-        glTexture_ = texture;
-    }
+    texture_.lend(texture, window, actor_);
     actor_->VisibilityOn();
 }
 
@@ -215,10 +199,7 @@ void FrameActor::releaseGraphics() {
     releaseFramebuffer();
     context_ = nullptr;
     shown_ = false;
-    actor_->SetTexture(nullptr);
-    texture_ = nullptr;
-    textureObject_ = nullptr;
-    glTexture_ = 0;
+    texture_.release(actor_);
     actor_->VisibilityOff();
 }
 
