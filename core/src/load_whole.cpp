@@ -21,8 +21,11 @@ std::optional<DataArray> loadWhole(const DataArray& var, Device device, Stream s
                                    const std::function<void(double)>& progress,
                                    const std::atomic<bool>& cancel, std::size_t slabBytes) {
     if (var.isLoaded() || var.ndim() == 0 || var.size() == 0) {
-        DataArray a = var.load(device, stream);
-        stream.synchronize();
+        // On the device's own stream, as below: the result outlives `stream` (a loader's, gone
+        // when it ends), and a buffer is freed on its stream.
+        const Stream home = defaultStream(device);
+        DataArray a = var.load(device, home);
+        home.synchronize();
         if (progress) progress(1);
         return a;
     }

@@ -70,10 +70,16 @@ for case in json.load(open(os.path.join(fixtures, "manifest.json"))):
 # 2. tensorstore writes, Strata reads.
 if strata == "-":
     sys.exit(1 if failures else 0)
-root = os.path.join(out, "tensorstore_written.zarr")
-os.makedirs(root, exist_ok=True)
-with open(os.path.join(root, "zarr.json"), "w") as f:
-    json.dump({"zarr_format": 3, "node_type": "group", "attributes": {"title": "written by tensorstore"}}, f)
+# One store per array: their lat/lon lengths differ, and one group's arrays share its dims (a
+# reader keeps one length per dim, as xarray does).
+def store_of(name):
+    root = os.path.join(out, name + ".zarr")
+    os.makedirs(root, exist_ok=True)
+    with open(os.path.join(root, "zarr.json"), "w") as f:
+        json.dump({"zarr_format": 3, "node_type": "group", "attributes": {"title": "written by tensorstore"}}, f)
+    return root
+
+
 LE = {"name": "bytes", "configuration": {"endian": "little"}}
 BE = {"name": "bytes", "configuration": {"endian": "big"}}
 rng = np.random.default_rng(42)
@@ -86,6 +92,7 @@ arrays = {
         "index_codecs": [LE, {"name": "crc32c"}]}}], -32768),
 }
 for name, (data, chunks, codecs, fill) in arrays.items():
+    root = store_of(name)
     spec = {"driver": "zarr3", "kvstore": {"driver": "file", "path": os.path.join(root, name)},
             "metadata": {"shape": list(data.shape), "data_type": str(data.dtype),
                          "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": chunks}},
@@ -125,9 +132,11 @@ if strata == "python":
         device = "cuda"
     except ImportError:
         cupy, device = None, "cpu"
-    ds = st.open(root, device=device)
-    check(sorted(ds.data_vars) == sorted(arrays), "strata.open lists the tensorstore store's arrays")
     for name, (data, chunks, codecs, fill) in arrays.items():
+        ds = st.open(store_of(name), device=device)
+        check(list(ds.data_vars) == [name], "strata.open lists %s in its store" % name)
+        if name not in ds.data_vars:
+            continue
         v = ds[name]
         values = v.data
         on_device = cupy is not None and isinstance(values, cupy.ndarray)
@@ -140,6 +149,7 @@ if strata == "python":
               "strata.open(device=%r) reads %s (%s) written by tensorstore%s" % (device, name, data.dtype,
                                                                              ", as CuPy" if on_device else ""))
     sys.exit(1 if failures else 0)
-info = subprocess.run([strata, root, "--info"], capture_output=True, text=True)
-check(info.returncode == 0 and all(n in info.stdout for n in arrays), "strata --info lists the tensorstore store")
+for name in arrays:
+    info = subprocess.run([strata, store_of(name), "--info"], capture_output=True, text=True)
+    check(info.returncode == 0 and name in info.stdout, "strata --info lists %s in its store" % name)
 sys.exit(1 if failures else 0)
