@@ -398,6 +398,7 @@ void MainWindow::onOpened(const QStringList& paths, std::optional<ViewSpec> init
     if (!initial && initialView_) { // the command line's view, once
         try {
             initial = initialView_(*ds_);
+            if (initial) initial->projection = spec_.projection; // --projection
         } catch (const Error& e) {
             showError(tr("Cannot show the view asked for"), q(e.what()), true);
         }
@@ -413,6 +414,7 @@ void MainWindow::onOpened(const QStringList& paths, std::optional<ViewSpec> init
             } catch (const Error&) {
                 have = false;
             }
+        keepProjection(fitted);
     }
     if (have) {
         datasetPanel_->setCurrent(q(fitted.variable));
@@ -475,8 +477,10 @@ void MainWindow::showVariable(const QString& variablePath) {
             spec = defaultView(groupOf(*ds_, path), var.name());
             spec.variable = path;
             spec.colouring = colouringFor(path); // its own, or the defaults: not the last variable's
+            spec.projection = spec_.projection;
             if (spec.xDim == spec_.xDim && spec.yDim == spec_.yDim) spec.window = spec_.window; // same axes
         }
+        keepProjection(spec);
         datasetPanel_->setCurrent(variablePath);
         applyView(spec);
     } catch (const Error& e) {
@@ -504,6 +508,7 @@ void MainWindow::applyView(const ViewSpec& spec, const std::string& steppingDim,
         showError(tr("Cannot show this view"), q(e.what()), false);
         return;
     }
+    showProjection();
     recordView(before);
     if (variableChanged) clearSeries(); // another variable's series
     if (rolesChanged) {
@@ -549,6 +554,7 @@ ImageViewSettings MainWindow::imageSettings() const {
     ImageViewSettings s = image_->settings();
     s.colouring = spec_.colouring;
     s.window = spec_.window;
+    s.projection = spec_.projection;
     return s;
 }
 

@@ -109,6 +109,8 @@ public:
     GridSpace gridSpace() const;
     // Longitude/latitude frames on a map in projection `name` (View ▸ Projection; --projection),
     // empty for none; main_window_projection.cpp. An unknown name shows why in the status bar.
+    // Part of the view (saved with it, undone with Edit ▸ Undo); a file's remembered last view
+    // and a new variable's first view keep the projection the window shows.
     void setProjection(const QString& name);
 
     // For tests and the benchmark.
@@ -194,6 +196,10 @@ private:
     void rebuildRecentMenu();
     void refreshSeriesDims();
     ImageViewSettings imageSettings() const;
+    void showProjection(); // the image and the menu follow spec_.projection
+    // A view the window makes for itself (a file's remembered last view, a variable's first
+    // view) is shown in the window's projection; a zoom made in another one goes.
+    void keepProjection(ViewSpec& spec) const;
     void showSaved(const QString& message, const QString& path, std::uint64_t bytesFromDevice);
     void exportPngDialog();
     void exportCsvDialog();

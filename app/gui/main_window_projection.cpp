@@ -37,28 +37,57 @@ void MainWindow::addProjectionMenu(QMenu* view) {
     });
 }
 
+namespace {
+
+// The projection's own spelling of `name` ("" for none); throws for a name it does not know.
+std::string canonicalProjection(const std::string& name) {
+    return name.empty() ? std::string() : Projection::byName(name).name();
+}
+
+} // namespace
+
 void MainWindow::setProjection(const QString& name) {
     std::string canonical;
-    if (!name.isEmpty()) {
-        try {
-            canonical = Projection::byName(name.toStdString()).name();
-        } catch (const Error& e) {
-            statusBar()->showMessage(QString::fromStdString(e.what()), 10000);
-            return;
-        }
+    try {
+        canonical = canonicalProjection(name.toStdString());
+    } catch (const Error& e) {
+        statusBar()->showMessage(QString::fromStdString(e.what()), 10000);
+        return;
     }
-    ImageViewSettings s = image_->settings();
-    if (s.projection == canonical) return;
-    s.projection = canonical;
-    s.window.reset(); // a zoom in degrees means nothing in map metres, and back
-    image_->setSettings(s);
-    image_->resetView();
-    const QString id =
-        "projection_" + (canonical.empty() ? QStringLiteral("none") : QString::fromStdString(canonical));
-    if (auto* a = findChild<QAction*>(id); a && !a->isChecked()) a->setChecked(true);
+    if (spec_.projection == canonical && image_->settings().projection == canonical) return;
+    const ViewSpec before = spec_;
+    spec_.projection = canonical;
+    spec_.window.reset(); // a zoom in degrees means nothing in map metres, and back
+    showProjection();
+    recordView(before);
+    rememberViewSoon();
+    emit viewChanged();
     if (!canonical.empty() && shown_.ndim() == 2 && !isLonLatFrame(shown_))
         statusBar()->showMessage(
             tr("%1 applies to longitude/latitude frames only").arg(QString::fromStdString(canonical)), 10000);
+}
+
+void MainWindow::keepProjection(ViewSpec& spec) const {
+    if (spec.projection == spec_.projection) return;
+    spec.projection = spec_.projection;
+    spec.window.reset();
+}
+
+void MainWindow::showProjection() {
+    try {
+        spec_.projection = canonicalProjection(spec_.projection);
+    } catch (const Error& e) { // a saved view naming a projection this build does not know
+        statusBar()->showMessage(QString::fromStdString(e.what()), 10000);
+        spec_.projection.clear();
+    }
+    const QString id = "projection_" + (spec_.projection.empty() ? QStringLiteral("none")
+                                                                 : QString::fromStdString(spec_.projection));
+    if (auto* a = findChild<QAction*>(id); a && !a->isChecked()) a->setChecked(true);
+    ImageViewSettings s = image_->settings();
+    if (s.projection == spec_.projection) return;
+    s.projection = spec_.projection;
+    s.window = spec_.window; // in the projection's own coordinates
+    image_->setSettings(s);
 }
 
 } // namespace strata::app

@@ -75,6 +75,7 @@ QJsonObject toJson(const ViewSpec& spec) {
     const QJsonObject colours = toJson(spec.colouring);
     for (auto it = colours.begin(); it != colours.end(); ++it) o[it.key()] = it.value();
     if (spec.window) o["window"] = toJson(*spec.window);
+    if (!spec.projection.empty()) o["projection"] = q(spec.projection);
     return o;
 }
 
@@ -160,6 +161,7 @@ ViewSpec viewFromJson(const QJsonObject& o) {
     // defaults (viridis, per frame, grey NaN, the whole frame).
     spec.colouring = colouringFromJson(o);
     if (o.contains("window") && !o.value("window").isNull()) spec.window = windowFromJson(o.value("window"));
+    spec.projection = textField(o, "projection", false);
     return spec;
 }
 

@@ -9,8 +9,9 @@ namespace strata::app {
 
 // JSON: {"file", "variable", "x", "y", "indices": {dim: i}, "reductions": [[dim, op]],
 // "areaWeighted", "colormap", "reversed", "range": {"mode", "min", "max"}, "nanColour": [r, g, b, a],
-// "underColour", "overColour": [r, g, b, a] (only when set), "window": {"x0", "x1", "y0", "y1"}} —
-// the whole ViewSpec; "window" only when zoomed or panned.
+// "underColour", "overColour": [r, g, b, a] (only when set), "window": {"x0", "x1", "y0", "y1"},
+// "projection"} — the whole ViewSpec; "window" only when zoomed or panned, "projection" only when
+// the frame is on a map.
 // Reading, every field but "variable" and "x" may be missing (views saved by older versions).
 QJsonObject toJson(const ViewSpec& spec);
 // Throws ValueError naming the field for a document that is not a view.

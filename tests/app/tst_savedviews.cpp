@@ -1,6 +1,7 @@
 // Saved views under Xvfb: a view written to JSON and read back (colours, reductions, the zoom),
-// a file's last view restored when it is opened again, a view asked for before the file is
-// open, and views of variables in groups.
+// the map projection saved, loaded and undone with the view, a file's last view restored when it
+// is opened again, a view asked for before the file is open, and views of variables in groups.
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTreeWidget>
 #include <QtTest>
@@ -117,6 +118,66 @@ private slots:
         QVERIFY(!image->settings().window);
         w_->applyView(defaultView(*w_->dataset(), "HGT")); // as the next case expects to find it
         verifyShown();
+    }
+
+    void theProjectionIsSavedWithTheView() {
+        QVERIFY(ensure(kSample));
+        w_->applyView(defaultView(*w_->dataset(), "tas"));
+        verifyShown();
+        ImageView* image = w_->imageView();
+        auto checked = [this](const char* name) {
+            const auto* a = w_->findChild<QAction*>(name);
+            return a && a->isChecked();
+        };
+        w_->setProjection("robinson"); // any case: the projection's own spelling is kept
+        QCOMPARE(QString::fromStdString(w_->view().projection), QString("Robinson"));
+        QCOMPARE(QString::fromStdString(image->settings().projection), QString("Robinson"));
+        QVERIFY(checked("projection_Robinson"));
+
+        QTemporaryDir dir;
+        const QString path = dir.filePath("robinson.json");
+        QVERIFY(w_->saveView(path));
+        QFile saved(path);
+        QVERIFY(saved.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromStdString(viewFromJsonText(saved.readAll()).projection), QString("Robinson"));
+
+        w_->setProjection(QString());
+        QVERIFY(w_->view().projection.empty());
+        QVERIFY(image->settings().projection.empty());
+        QVERIFY(checked("projection_none"));
+        QVERIFY(w_->loadView(path)); // the map again, and its menu entry
+        verifyShown();
+        QCOMPARE(QString::fromStdString(w_->view().projection), QString("Robinson"));
+        QCOMPARE(QString::fromStdString(image->settings().projection), QString("Robinson"));
+        QVERIFY(checked("projection_Robinson"));
+        w_->undo(); // the view before the load: no map
+        QVERIFY(w_->view().projection.empty());
+        QVERIFY(image->settings().projection.empty());
+        w_->redo();
+        QCOMPARE(QString::fromStdString(image->settings().projection), QString("Robinson"));
+
+        // Another file's first (or remembered) view is shown in the window's projection.
+        QSignalSpy opened(w_.get(), &MainWindow::datasetOpened);
+        w_->openFile(kHgt);
+        QVERIFY(opened.wait(20000));
+        verifyShown();
+        QCOMPARE(QString::fromStdString(w_->view().file), kHgt);
+        QCOMPARE(QString::fromStdString(w_->view().projection), QString("Robinson"));
+        QCOMPARE(QString::fromStdString(image->settings().projection), QString("Robinson"));
+
+        // A view naming a projection this build does not know: shown without one, and said.
+        QFile bad(dir.filePath("unknown.json"));
+        QVERIFY(bad.open(QIODevice::WriteOnly));
+        ViewSpec unknown = w_->view();
+        unknown.projection = "Robinsn";
+        bad.write(toJsonText(unknown));
+        bad.close();
+        QVERIFY(w_->loadView(bad.fileName()));
+        verifyShown();
+        QVERIFY(w_->view().projection.empty());
+        QVERIFY(image->settings().projection.empty());
+        QVERIFY2(w_->statusBar()->currentMessage().contains("Robinsn"),
+                 qPrintable(w_->statusBar()->currentMessage()));
     }
 
     void reopeningAFileRestoresItsLastView() {

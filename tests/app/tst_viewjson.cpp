@@ -29,7 +29,8 @@ ViewSpec zoomedView() {
     v.colouring.range = {RangeMode::Fixed, -3.25, 4.5};
     v.colouring.nanColour = {12, 34, 56, 78};
     v.colouring.overColour = Rgba8{200, 10, 20, 255};
-    v.window = ViewWindow{10.5, 187.125, -33.3, 61.0 / 3};
+    v.window = ViewWindow{10.5, 187.125, -33.3, 61.0 / 3}; // in the map's metres
+    v.projection = "Robinson";
     return v;
 }
 
@@ -58,6 +59,10 @@ private slots:
         whole.window.reset();
         QVERIFY(!toJson(whole).contains("window"));
         QVERIFY(viewFromJsonText(toJsonText(whole)) == whole);
+        // Not on a map: no projection written, none read.
+        whole.projection.clear();
+        QVERIFY(!toJson(whole).contains("projection"));
+        QVERIFY(viewFromJsonText(toJsonText(whole)) == whole);
     }
 
     void writesTheColouringAndWindowAsFields() {
@@ -71,6 +76,7 @@ private slots:
         QCOMPARE(w.value("x1").toDouble(), 187.125);
         QCOMPARE(w.value("y0").toDouble(), -33.3);
         QCOMPARE(w.value("y1").toDouble(), 61.0 / 3);
+        QCOMPARE(o.value("projection").toString(), QString("Robinson"));
     }
 
     void readsAViewSavedBeforeColouringAndWindow() {
@@ -84,6 +90,7 @@ private slots:
         QVERIFY(v.colouring.range == (ColourRange{RangeMode::Fixed, 250, 300}));
         QVERIFY(v.colouring.nanColour == Colouring().nanColour);
         QVERIFY(!v.window);
+        QVERIFY(v.projection.empty()); // no map
         QCOMPARE(v.indexOf("time"), 2);
         // Only a variable and X: every colour field its default.
         const ViewSpec bare = viewFromJsonText(R"({"variable": "tas", "x": "lon"})");
@@ -109,6 +116,8 @@ private slots:
                                            << "y1";
         QTest::newRow("window inside out") << head + R"("window": {"x0": 5, "x1": 1, "y0": 0, "y1": 1}})"
                                            << "x0 < x1";
+        QTest::newRow("projection not text") << head + R"("projection": 3})"
+                                             << "\"projection\" must be text";
     }
     void refusesMalformedColoursAndWindows() {
         QFETCH(QByteArray, text);

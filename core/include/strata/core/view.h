@@ -35,6 +35,10 @@ struct ViewSpec {
     bool areaWeighted = false;
     Colouring colouring;
     std::optional<ViewWindow> window; // zoom and pan of an image; unset shows the whole frame
+    // The map projection a longitude/latitude frame is drawn in (a name the render layer's
+    // Projection knows); empty: none, the frame in its own longitude and latitude. Like the
+    // window, it changes how a frame is seen, not its values.
+    std::string projection;
 
     // The dims of `var` that are neither displayed nor reduced (they are sliced).
     std::vector<std::string> slicedDims(const std::vector<std::string>& varDims) const;
