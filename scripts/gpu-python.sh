@@ -122,8 +122,10 @@ bench() {
         cat "$f" >/dev/null # from the page cache, as the ingest benchmark's figures are
         "$PY" "$ROOT/bench/python_bench.py" open "$f" --reps "${BENCH_REPS:-3}" 2>&1 | tee -a "$out/open.jsonl"
         # xarray's netcdf4 engine, in Debian's Python carried by gpu-peers.sh (none here has netCDF4)
-        [[ -x $PEERS/python3.11 ]] && "$PEERS/python3.11" "$ROOT/bench/python_bench.py" open "$f" --peer-only \
-            --device cpu --reps "${BENCH_REPS:-3}" 2>&1 | sed 's/^{/{"python": "Debian 3.11", /' | tee -a "$out/open.jsonl"
+        if [[ -x $PEERS/python3.11 ]]; then
+            "$PEERS/python3.11" "$ROOT/bench/python_bench.py" open "$f" --peer-only --device cpu \
+                --reps "${BENCH_REPS:-3}" 2>&1 | sed 's/^{/{"python": "Debian 3.11", /' | tee -a "$out/open.jsonl"
+        fi
     done
 }
 
