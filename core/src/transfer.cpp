@@ -1,6 +1,11 @@
 #include "strata/core/transfer.h"
 
 #include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#if defined(__linux__)
+#include <execinfo.h>
+#endif
 
 namespace strata {
 namespace {
@@ -18,6 +23,27 @@ void raisePeak(std::atomic<std::int64_t>& peak, std::int64_t now) {
 }
 
 std::uint64_t positive(std::int64_t n) { return n > 0 ? static_cast<std::uint64_t>(n) : 0; }
+
+// STRATA_TRACE_TRANSFERS=N: every device-to-host copy of N bytes or more is written to stderr
+// with the stack that made it (frames as binary(+offset): addr2line names them), to find where
+// bytes cross that a counter says should not.
+std::uint64_t traceThreshold() {
+    static const std::uint64_t n = [] {
+        const char* v = std::getenv("STRATA_TRACE_TRANSFERS");
+        return v && *v ? std::strtoull(v, nullptr, 10) : ~std::uint64_t(0);
+    }();
+    return n;
+}
+
+void traceDeviceToHost(std::uint64_t bytes) {
+    std::fprintf(stderr, "strata-transfer device-to-host %llu bytes\n",
+                 static_cast<unsigned long long>(bytes));
+#if defined(__linux__)
+    void* frames[32];
+    backtrace_symbols_fd(frames, backtrace(frames, 32), 2);
+#endif
+    std::fflush(stderr);
+}
 } // namespace
 
 TransferCounters transferCounters() {
@@ -54,7 +80,10 @@ void countHostAllocation(std::int64_t bytes) {
     raisePeak(peakHost, onHost.fetch_add(bytes, std::memory_order_relaxed) + bytes);
 }
 void countHostToDevice(std::uint64_t bytes) { toDevice.fetch_add(bytes, std::memory_order_relaxed); }
-void countDeviceToHost(std::uint64_t bytes) { toHost.fetch_add(bytes, std::memory_order_relaxed); }
+void countDeviceToHost(std::uint64_t bytes) {
+    toHost.fetch_add(bytes, std::memory_order_relaxed);
+    if (bytes >= traceThreshold()) traceDeviceToHost(bytes);
+}
 } // namespace detail
 
 } // namespace strata
