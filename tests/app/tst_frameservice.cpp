@@ -533,9 +533,17 @@ private slots:
         QCOMPARE(s.state, Residence::Resident);
         QCOMPARE(s.device, device);
         QCOMPARE(r->frame.device(), device);
-        // The bytes are taken before the test reads a frame back itself to check its values.
+        // The test's own reads of the frames it checks are counted apart (`own`): on the H200
+        // they were the 4 × 42,048 bytes above the table that the count first included.
+        std::uint64_t own = 0;
+        auto sameAsFile = [&](const DataArray& frame, std::int64_t t) {
+            const TransferCounters read = transferCounters();
+            const bool same = sameValues(frame, expected(*ds_, specAt(*ds_, t)));
+            own += transferredSince(read).deviceToHost;
+            return same;
+        };
         const std::uint64_t first = transferredSince(before).deviceToHost;
-        QVERIFY(sameValues(r->frame, expected(*ds_, specAt(*ds_, 0))));
+        QVERIFY(sameAsFile(r->frame, 0));
         if (!device.isCuda()) return; // the table of frame ranges is made on a device only
         QVERIFY(r->frameRange);
         const std::uint64_t table = 2 * std::uint64_t(hgt.shape()[0]) * sizeOf(hgt.dtype());
@@ -545,10 +553,10 @@ private slots:
             r = waitFor(ready, service.requestFrame(specAt(*mem, t), "time", +1));
             QVERIFY(r && r->error.isEmpty() && r->frameRange);
             QCOMPARE(transferredSince(step).deviceToHost, std::uint64_t(0));
-            QVERIFY(sameValues(r->frame, expected(*ds_, specAt(*ds_, t))));
+            QVERIFY(sameAsFile(r->frame, t));
         }
         QVERIFY(settled(service));
-        QCOMPARE(transferredSince(before).deviceToHost, table);
+        QCOMPARE(transferredSince(before).deviceToHost - own, table);
     }
 
     // A newer request aborts the HTTP reads of the frame it overtakes (a Zarr store served by
