@@ -55,11 +55,9 @@ strip --strip-unneeded "$stage"/bin/* "$stage"/lib/libstrata_* 2>/dev/null || tr
 # Qt finds no plugins it needs for QtTest without a GUI; say so to be sure it does not look.
 tar -C "$stage" -cJf "$BUNDLE/payload.tar.xz" bin lib
 cp "$PEER" "$BUNDLE/shared-copy/"
-# Zarr stores written here by zarr-python and numcodecs, which the GPU machine lacks: the one
-# tst_zarr_load loads (with its oracle; gpu-run.sh names it in STRATA_ZARR_LOAD_DIR) and the
-# hand-made v3 fixtures that tests/zarr/cross_check_tensorstore.py reads there with tensorstore.
+# The Zarr store tst_zarr_load loads, written here by zarr-python and numcodecs, which the GPU
+# machine lacks (with its oracle; gpu-run.sh names it in STRATA_ZARR_LOAD_DIR).
 /usr/bin/python3 "$ROOT/tests/io/zarr_load_store.py" "$BUNDLE/zarr-load" >/dev/null
-/usr/bin/python3 "$ROOT/tests/io/zarr_v3_stores.py" "$BUNDLE/zarr-v3" >/dev/null
 rm -rf "$stage"
 echo "bundle: $(du -sh "$BUNDLE" | cut -f1) in $BUNDLE"
 tar -tJvf "$BUNDLE/payload.tar.xz" | awk '{s+=$3} END {printf "unpacked: %.1f MB\n", s/1e6}'

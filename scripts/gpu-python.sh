@@ -7,8 +7,8 @@
 #                                (with build/bench/bench_gpu, which writes the benchmark's files)
 #   scripts/gpu-python.sh run    there: unpack into /opt/strata-py, then run tests/python/test_gpu.py
 #                                with STRATA_REQUIRE_GPU=1 (a GPU row fails where it would skip),
-#                                and tests/zarr/cross_check_tensorstore.py on the v3 fixtures
-#                                written into the package here;
+#                                and tests/zarr/cross_check_tensorstore.py on the committed v3
+#                                fixtures (tests/data/zarr_v3);
 #                                the window's tests run when there is a display: DISPLAY, or an
 #                                Xvfb of its own started from gpu-window.sh's X stack in /opt/x
 #   scripts/gpu-python.sh bench  there: unpack, then bench/python_bench.py show (1000 × 721 × 1440
@@ -50,7 +50,6 @@ pack() {
     done
     # netCDF-C's reading of tests/data, the GPU test's oracle there (no netcdf4 engine there).
     STRATA_TEST_DATA=$ROOT/tests/data /usr/bin/python3 "$ROOT/tests/python/make_reference.py" "$stage/reference.npz"
-    /usr/bin/python3 "$ROOT/tests/io/zarr_v3_stores.py" "$stage/zarr-v3" >/dev/null
     # cupy-xarray (pure Python; not a Debian package, not on the GPU machine), for test_gpu's
     # comparison with as_cupy(): from a checkout named by CUPY_XARRAY_SRC, never committed here.
     if [[ -n ${CUPY_XARRAY_SRC:-} ]]; then
@@ -102,10 +101,10 @@ run() {
     unpack || return 1
     (cd "$ROOT/tests/python" && "$PY" -m unittest -v test_gpu)
     local rc=$?
-    # Issue 20's cross-check: tensorstore reads the hand-made v3 fixtures, and Strata reads onto
-    # the GPU what tensorstore writes (the fixtures travel in the bundle: no numcodecs there).
+    # Issue 20's cross-check: tensorstore reads the committed v3 fixtures, and Strata reads onto
+    # the GPU what tensorstore writes.
     echo "== tensorstore cross-check of the Zarr v3 fixtures"
-    "$PY" "$ROOT/tests/zarr/cross_check_tensorstore.py" /opt/strata-py/zarr-v3 python /tmp/strata-xcheck || rc=1
+    "$PY" "$ROOT/tests/zarr/cross_check_tensorstore.py" "$ROOT/tests/data/zarr_v3" python /tmp/strata-xcheck || rc=1
     return $rc
 }
 

@@ -10,8 +10,9 @@ a machine where tensorstore is installed (the GPU machine):
 
     cross_check_tensorstore.py FIXTURES STRATA OUTDIR
 
-FIXTURES: a directory written by `python3 tests/io/zarr_v3_stores.py FIXTURES` (made here when
-it is missing and numcodecs is importable). STRATA: the strata binary (build/app/strata), whose
+FIXTURES: tests/data/zarr_v3 (committed), or a directory written by
+`python3 tests/io/zarr_v3_stores.py FIXTURES` (made here when it is missing and numcodecs is
+importable). STRATA: the strata binary (build/app/strata), whose
 CSV export is read back; "python", Strata's Python module (importable: PYTHONPATH), whose
 strata.open reads each array onto the GPU where CuPy is installed (else the host); or "-" to
 skip step 2. Prints one line per check and exits 1 when any fails.
