@@ -54,7 +54,7 @@ void MainWindow::setProjection(const QString& name) {
         statusBar()->showMessage(QString::fromStdString(e.what()), 10000);
         return;
     }
-    if (spec_.projection == canonical && image_->settings().projection == canonical) return;
+    if (spec_.projection == canonical) return; // showProjection keeps the image's equal to it
     const ViewSpec before = spec_;
     spec_.projection = canonical;
     spec_.window.reset(); // a zoom in degrees means nothing in map metres, and back
@@ -74,6 +74,8 @@ void MainWindow::keepProjection(ViewSpec& spec) const {
 }
 
 void MainWindow::showProjection() {
+    // Every applyView comes here (each step): nothing to do while the image shows the view's.
+    if (image_->settings().projection == spec_.projection) return;
     try {
         spec_.projection = canonicalProjection(spec_.projection);
     } catch (const Error& e) { // a saved view naming a projection this build does not know
@@ -84,7 +86,7 @@ void MainWindow::showProjection() {
                                                                  : QString::fromStdString(spec_.projection));
     if (auto* a = findChild<QAction*>(id); a && !a->isChecked()) a->setChecked(true);
     ImageViewSettings s = image_->settings();
-    if (s.projection == spec_.projection) return;
+    if (s.projection == spec_.projection) return; // an unknown name, and the image shows none
     s.projection = spec_.projection;
     s.window = spec_.window; // in the projection's own coordinates
     image_->setSettings(s);
