@@ -5,6 +5,7 @@
 #include "app/strata_process.h"
 
 #include <cmath>
+#include <cstring>
 
 #include "io/nc_write.h"
 #include "strata/core/ops.h"
@@ -183,6 +184,35 @@ private slots:
         QVERIFY(r.out.contains("tas"));
         QVERIFY(r.out.contains("2005-01-16 … 2005-12-16"));
         QVERIFY(r.out.contains("12×96×192"));
+    }
+
+    // A local Zarr store is a directory: named on the command line it is one dataset (it used to
+    // be searched for .nc files and refused), read by Strata's Zarr reader.
+    void localZarrStoreOpens() {
+        const QString store = QString(STRATA_SOURCE_DIR) + "/tests/data/zarr_v3/v3_bytes.zarr";
+        const Run info = runStrata({store, "--info"});
+        QCOMPARE(info.status, 0);
+        QVERIFY2(info.out.contains("Zarr v3") && info.out.contains("height"),
+                 qPrintable(info.out + info.err));
+        QTemporaryDir dir;
+        const QString csv = dir.filePath("height.csv");
+        const Run r = runStrata({store, "--var", "height", "--export-csv", csv}, /*withoutDisplay=*/true);
+        QCOMPARE(r.status, 0);
+        const auto rows = readCsv(csv);
+        QCOMPARE(rows.size(), 1 + 10 * 13);
+        QCOMPARE(rows[0], (QStringList{"y", "x", "height"}));
+        QFile bin(QString(STRATA_SOURCE_DIR) +
+                  "/tests/data/zarr_v3/v3_bytes.bin"); // the values it was made from
+        QVERIFY(bin.open(QIODevice::ReadOnly));
+        const QByteArray bytes = bin.readAll();
+        QCOMPARE(bytes.size(), qsizetype(10 * 13 * sizeof(float)));
+        for (int i = 0; i < 10 * 13; ++i) {
+            float want;
+            std::memcpy(&want, bytes.constData() + i * sizeof(float), sizeof want);
+            QCOMPARE(rows[1 + i][0].toInt(), i / 13);
+            QCOMPARE(rows[1 + i][1].toInt(), i % 13);
+            QCOMPARE(rows[1 + i][2].toFloat(), want);
+        }
     }
 
     void frameCsvMatchesTheCore() {

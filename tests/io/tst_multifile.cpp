@@ -429,6 +429,9 @@ private slots:
                  (std::vector<std::string>{sorted[0], sorted[1]}));
         QCOMPARE(expandPaths({files[3], files[1], files[3]}), (std::vector<std::string>{files[3], files[1]}));
         QVERIFY_THROWS_EXCEPTION(ValueError, expandPaths({dir.path().toStdString() + "/nothing*.nc"}));
+        // A Zarr store is a directory of its own kind: named as it is, not searched for .nc files.
+        const std::string store = std::string(STRATA_SOURCE_DIR) + "/tests/data/zarr_v3/v3_bytes.zarr";
+        QCOMPARE(expandPaths({store}), std::vector<std::string>{store});
         QCOMPARE(fileSetLabel(files), std::string("tas_*.nc (12 files)"));
         QCOMPARE(fileSetLabel({files[0]}), std::string("tas_k.nc"));
     }

@@ -8,6 +8,7 @@
 #include "nc_call.h"
 #include "strata/core/error.h"
 #include "strata/io/multifile.h"
+#include "strata/io/zarr.h"
 
 namespace strata::io {
 namespace {
@@ -32,7 +33,9 @@ std::vector<std::string> expandPaths(const std::vector<std::string>& args) {
     };
     for (const std::string& arg : args) {
         std::error_code ec;
-        if (fs::is_directory(arg, ec)) {
+        if (looksLikeZarr(arg)) {
+            add(arg); // a Zarr store is a directory too: one dataset, not a folder of files
+        } else if (fs::is_directory(arg, ec)) {
             std::vector<std::string> found;
             for (const auto& e : fs::directory_iterator(arg, ec))
                 if (!e.is_directory(ec) && isNcName(e.path())) found.push_back(e.path().string());

@@ -10,7 +10,8 @@
 
 namespace strata::io {
 
-// The files named by command-line arguments: a file as it is; a directory → its *.nc files;
+// The files named by command-line arguments: a file, or a Zarr store (local or over HTTP), as it
+// is; another directory → its *.nc files;
 // a glob ("dir/*.nc", quoted so that Strata expands it) → the files matching it. Sorted by
 // name within each argument, duplicates dropped. Throws ValueError naming an argument that
 // matches nothing (or a directory without .nc files).
