@@ -102,7 +102,8 @@ if a.what == "open":
         timed("strata.open to " + ("NumPy" if cupy is None else "CuPy"), ours, n)
     try:
         name, read = peer_reader()
-        n = read().nbytes
+        if a.peer_only:
+            n = read().nbytes  # (else ours gave it: no read of the whole file just for its size)
     except Exception as e:  # noqa: BLE001 -- a peer that cannot run here: say so, keep our figures
         print(json.dumps({"peer": "the first of netcdf4, h5netcdf, h5py", "skipped": str(e)[:200]}), flush=True)
         name = None
@@ -121,7 +122,7 @@ if a.what == "open":
         timed(name + ("" if cupy is None else " + cupy.asarray (as_cupy)"), peer, n)
     if cupy is not None:
         # What as_cupy() adds to a read to NumPy made elsewhere (a Python without CuPy).
-        host = np.ones(n // 4, dtype=np.float32)
+        host = np.ones(n, dtype=np.uint8)
 
         def copy():
             cupy.asarray(host)

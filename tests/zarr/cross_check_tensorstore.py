@@ -73,7 +73,7 @@ if strata == "-":
     sys.exit(1 if failures else 0)
 # One store per array: their lat/lon lengths differ, and one group's arrays share its dims (a
 # reader keeps one length per dim, as xarray does).
-def store_of(name):
+def new_store(name):
     root = os.path.join(out, name + ".zarr")
     os.makedirs(root, exist_ok=True)
     with open(os.path.join(root, "zarr.json"), "w") as f:
@@ -94,7 +94,7 @@ arrays = {
 }
 written = {}  # name: (its store, the values Strata must read: float64, NaN where never written)
 for name, (data, chunks, codecs, fill) in arrays.items():
-    root = store_of(name)
+    root = new_store(name)
     spec = {"driver": "zarr3", "kvstore": {"driver": "file", "path": os.path.join(root, name)},
             "metadata": {"shape": list(data.shape), "data_type": str(data.dtype),
                          "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": chunks}},
