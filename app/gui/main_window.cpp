@@ -398,7 +398,7 @@ void MainWindow::onOpened(const QStringList& paths, std::optional<ViewSpec> init
     if (!initial && initialView_) { // the command line's view, once
         try {
             initial = initialView_(*ds_);
-            if (initial) initial->projection = spec_.projection; // --projection
+            if (initial) keepProjection(*initial); // --projection
         } catch (const Error& e) {
             showError(tr("Cannot show the view asked for"), q(e.what()), true);
         }

@@ -192,7 +192,9 @@ private slots:
     }
 
     void aViewAskedForFirstIsShown() {
-        // What the command line does with --var anom: the resolver runs once the file is open.
+        // What the command line does with --var anom --projection Mollweide: the resolver runs
+        // once the file is open, and its view keeps the projection set before.
+        w_->setProjection("Mollweide");
         w_->setInitialView([](const Dataset& ds) {
             ViewSpec v = defaultView(ds, "anom");
             v.indices = {};
@@ -203,6 +205,9 @@ private slots:
         QVERIFY(opened.wait(20000));
         QCOMPARE(QString::fromStdString(w_->view().variable), QString("anom"));
         verifyShown();
+        QCOMPARE(QString::fromStdString(w_->view().projection), QString("Mollweide"));
+        QCOMPARE(QString::fromStdString(w_->imageView()->settings().projection), QString("Mollweide"));
+        w_->setProjection(QString()); // as the next case expects
     }
 
     void groupViewsAreRemembered() {
