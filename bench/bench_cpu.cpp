@@ -46,11 +46,17 @@ DataArray makeAir(std::int64_t nt, std::int64_t nlat, std::int64_t nlon) {
     std::uniform_real_distribution<float> u(0.0f, 1.0f);
     for (auto& x : v) x = u(rng) < 0.01f ? NAN : normal(rng) * 10.0f + 280.0f;
     Coordinates coords;
-    Coordinate lat{"lat", {"lat"}, {nlat}, {}, {}, {}, {}};
+    Coordinate lat;
+    lat.name = "lat";
+    lat.dims = {"lat"};
+    lat.shape = {nlat};
     for (std::int64_t i = 0; i < nlat; ++i)
         lat.values.push_back(-90.0 + 180.0 * double(i) / double(nlat - 1));
     coords.set(lat);
-    Coordinate lon{"lon", {"lon"}, {nlon}, {}, {}, {}, {}};
+    Coordinate lon;
+    lon.name = "lon";
+    lon.dims = {"lon"};
+    lon.shape = {nlon};
     for (std::int64_t i = 0; i < nlon; ++i) lon.values.push_back(360.0 * double(i) / double(nlon));
     coords.set(lon);
     return DataArray::fromHost("air", {"time", "lat", "lon"}, {nt, nlat, nlon}, v, coords);
