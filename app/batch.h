@@ -4,7 +4,7 @@
 
 #include "cli.h"
 #include "strata/core/dataset.h"
-#include "strata/core/view.h"
+#include "view_spec.h"
 
 namespace strata::app {
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "strata/core/dataset.h"
-#include "strata/core/view.h"
+#include "view_spec.h"
 
 namespace strata::app {
 

@@ -58,7 +58,7 @@ double peakRssMb() {
 }
 
 // The frame of `spec` and its colours, finished: what a step costs before the paint.
-double frameAndColours(const DataArray& var, const ViewSpec& spec, Device device, const DataArray& lut) {
+double frameAndColours(const DataArray& var, const FrameSpec& spec, Device device, const DataArray& lut) {
     return timeMs([&] {
         FallbackNote note;
         const DataArray f = computeFrame(var, spec, device, note);
@@ -71,8 +71,8 @@ double frameAndColours(const DataArray& var, const ViewSpec& spec, Device device
     });
 }
 
-ViewSpec view(std::string var, std::string x, std::string y) {
-    ViewSpec s;
+FrameSpec view(std::string var, std::string x, std::string y) {
+    FrameSpec s;
     s.variable = std::move(var);
     s.xDim = std::move(x);
     s.yDim = std::move(y);
@@ -142,7 +142,7 @@ int main(int argc, char** argv) {
         return 0;
     }
 
-    ViewSpec map = view(name, dims[2], dims[1]);
+    FrameSpec map = view(name, dims[2], dims[1]);
     map.indices = {{dims[0], 0}};
     const double ttff = frameAndColours(lazy, map, device, lut);
     std::printf(", \"ttff_ms\": %.1f", ttff);
@@ -167,12 +167,12 @@ int main(int argc, char** argv) {
     const io::ReadCounters before = io::readCounters();
     std::vector<double> mapSteps, hovSteps, underSteps;
     for (int k = 1; k <= steps; ++k) {
-        ViewSpec s = map;
+        FrameSpec s = map;
         s.indices = {{dims[0], (k * 7) % nt}};
         mapSteps.push_back(frameAndColours(var, s, device, lut));
     }
     for (int k = 1; k <= steps; ++k) {
-        ViewSpec s = view(name, dims[2], dims[0]);
+        FrameSpec s = view(name, dims[2], dims[0]);
         s.indices = {{dims[1], (k * 13) % ny}};
         hovSteps.push_back(frameAndColours(var, s, device, lut));
     }
@@ -183,7 +183,7 @@ int main(int argc, char** argv) {
     for (int round = 0; round < 5; ++round) {
         int i = 0;
         for (ReduceOp op : {ReduceOp::Mean, ReduceOp::Max, ReduceOp::Std}) {
-            ViewSpec s = view(name, dims[2], dims[1]);
+            FrameSpec s = view(name, dims[2], dims[1]);
             s.reductions = {{dims[0], op}};
             const double ms = frameAndColours(var, s, device, lut);
             if (round == 0) firstRound.push_back(ms);
@@ -192,7 +192,7 @@ int main(int argc, char** argv) {
     }
     for (const auto& r : rounds) switches.push_back(median(r));
     for (int k = 1; k <= steps; ++k) {
-        ViewSpec s = view(name, dims[2], "");
+        FrameSpec s = view(name, dims[2], "");
         s.reductions = {{dims[1], ReduceOp::Mean}};
         s.indices = {{dims[0], (k * 5) % nt}};
         underSteps.push_back(frameAndColours(var, s, device, lut));

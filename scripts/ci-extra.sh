@@ -17,14 +17,13 @@ asan() {
   local build=${ASAN_BUILD:-$root/build-ci-asan}
   local launcher=()
   command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-  # strata_core asks for -O3 (core/CMakeLists.txt). Under ASan+UBSan that was most of this
-  # build's cost (each reduction driver file 3 minutes at -O3, 35 s at -Og; the whole build,
-  # cold, 20 minutes against 5 on two cores), and the sanitizers find as much without it:
-  # -Og is put after every other flag. -g1: line tables, enough for the reports' stack traces.
+  # -Og after every other flag: at -O3 under ASan+UBSan each reduction driver file took 3
+  # minutes (35 s at -Og; the whole build, cold, 20 minutes against 5 on two cores), and the
+  # sanitizers find as much without it. -g1: line tables, enough for the reports' stack traces.
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-g1 -DNDEBUG" \
     "-DCMAKE_CXX_COMPILE_OBJECT=<CMAKE_CXX_COMPILER> <DEFINES> <INCLUDES> <FLAGS> -Og -o <OBJECT> -c <SOURCE>" \
-    -DSTRATA_CUDA=OFF -DSTRATA_GUI=OFF -DSTRATA_BENCH=OFF -DSTRATA_SANITIZE=ON >/dev/null
+    -DSTRATA_CUDA=OFF -DSTRATA_GUI=OFF -DSTRATA_BENCH=OFF -DSTRATA_SANITIZE=ON -DSTRATA_WERROR=ON >/dev/null
   cmake --build "$build" -j"$jobs"
   # Leaks netCDF-C and HDF5 keep for themselves are theirs; ours are reported. Impossible
   # requests return null as glibc's would (tests ask for 2^62 bytes to see OutOfMemoryError).

@@ -28,10 +28,10 @@
 #include "strata/core/frame_ranges.h"
 #include "strata/core/residency.h"
 #include "strata/core/streaming.h"
-#include "strata/core/view.h"
 #include "strata/render/image_settings.h"
 #include "strata/render/line_plot.h"
 #include "view_roles.h" // groupOf, variableOf
+#include "view_spec.h"
 
 namespace strata::app {
 

@@ -1,6 +1,4 @@
 #include "main_window.h"
-#include "strata/render/coastline_status.h"
-#include "strata/render/paint_trace.h"
 
 #include <QAction>
 #include <QApplication>
@@ -15,32 +13,26 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QProgressBar>
-#include <QPushButton>
-#include <QScrollArea>
-#include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTimer>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
-#include <cmath>
 #include <cstdio>
-#include <ctime>
 
 #include "colour_panel.h"
 #include "dataset_panel.h"
 #include "dimension_bar.h"
+#include "series_dock.h"
 #include "slice_panel.h"
+#include "status_panel.h"
 #include "strata/core/area.h"
-#include "strata/core/cancel.h"
 #include "strata/core/format.h"
-#include "strata/core/memory_budget.h"
 #include "strata/core/runtime.h"
 #include "strata/core/transfer.h"
 #include "strata/io/multifile.h"
+#include "strata/render/coastline_status.h"
 #include "strata/render/frame_labels.h"
-#include "view_json.h"
+#include "strata/render/paint_trace.h"
 
 namespace strata::app {
 namespace {
@@ -52,30 +44,25 @@ std::vector<std::string> toStd(const QStringList& list) {
     return out;
 }
 
-qint64 monotonicNs() {
-    timespec ts{};
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return qint64(ts.tv_sec) * 1000000000 + ts.tv_nsec;
-}
-
 std::string spliced(const std::vector<std::string>& lines) {
     std::string out;
     for (const auto& l : lines) out += (out.empty() ? "" : "\n") + l;
     return out;
 }
 
+// What an open of `paths` is called: the path, or the file set's label.
+QString openLabel(const QStringList& paths) {
+    return paths.size() == 1 ? paths[0] : q(fileSetLabel(toStd(paths)));
+}
+
 } // namespace
 
 MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent), service_(new FrameService(this)), stack_(new QStackedWidget(this)),
-      image_(new ImageView(this)), line_(new LinePlotView(this)), message_(new QLabel(this)),
-      dimBar_(new DimensionBar(this)), slices_(new SlicePanel(this)), colour_(new ColourPanel(this)),
-      datasetPanel_(new DatasetPanel(this)), seriesDock_(new QDockWidget(tr("Series"), this)),
-      seriesPlot_(new LinePlotView(this)), seriesDim_(new QComboBox(this)), progress_(new QProgressBar(this)),
-      cancel_(new QPushButton(tr("Cancel"), this)), deviceLabel_(new QLabel(this)),
-      renderLabel_(new QLabel(this)), frameTimeLabel_(new QLabel(this)) {
-    clock_.start();
-    traceFrames_ = qEnvironmentVariableIsSet("STRATA_TRACE_FRAMES");
+    : QMainWindow(parent), service_(new FrameService(this)), opener_(new DatasetOpener(this)),
+      stack_(new QStackedWidget(this)), image_(new ImageView(this)), line_(new LinePlotView(this)),
+      message_(new QLabel(this)), dimBar_(new DimensionBar(this)), slices_(new SlicePanel(this)),
+      colour_(new ColourPanel(this)), datasetPanel_(new DatasetPanel(this)), series_(new SeriesDock(this)) {
+    timing_.trace = qEnvironmentVariableIsSet("STRATA_TRACE_FRAMES");
     setWindowTitle("Strata");
     setAcceptDrops(true);
     resize(1400, 900);
@@ -101,28 +88,56 @@ MainWindow::MainWindow(QWidget* parent)
     setCoastlines(true);             // over longitude/latitude frames, unless asked otherwise
     setGridSpace(GridSpace::LonLat); // curvilinear frames where their lon/lat say
     buildMenus();
-    buildStatusBar();
+    status_ = new StatusPanel(statusBar());
     buildResidency();
-    buildTask();
     // The keyboard starts on the image: ← → and Page keys step the active slider from there
     // (the first focusable widget would otherwise be a spin box that keeps the arrows).
     image_->setFocusPolicy(Qt::StrongFocus);
     line_->setFocusPolicy(Qt::StrongFocus);
     setFocusProxy(image_);
     image_->setFocus();
+    connectParts();
+
+    rememberTimer_ = new QTimer(this);
+    rememberTimer_->setSingleShot(true);
+    rememberTimer_->setInterval(1000); // the settings file is written once the user pauses
+    connect(rememberTimer_, &QTimer::timeout, this, &MainWindow::rememberView);
+    updateDeviceLabel();
+    buildShortcuts();
+    restoreLayout();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::connectParts() {
+    connect(opener_, &DatasetOpener::opened, this, &MainWindow::onOpened);
+    connect(status_, &StatusPanel::cancelOpenClicked, this, &MainWindow::cancelOpen);
+    connect(status_, &StatusPanel::cancelTaskClicked, this, &MainWindow::cancelTask);
+    connect(status_, &StatusPanel::cancelLoadClicked, this, [this] {
+        if (!view().variable.empty()) service_->cancelLoad(view().variable);
+    });
+    connect(service_, &FrameService::busyChanged, status_, &StatusPanel::setBusy);
+    connect(service_, &FrameService::residencyChanged, this, &MainWindow::onResidencyChanged);
+    connect(service_, &FrameService::computeProgress, this, [this](quint64 id, double done) {
+        if (!ws_.awaitsFrame(id)) return; // an older request's pass: overtaken
+        task_.done = done;
+        showTask();
+    });
+    connect(service_, &FrameService::frameReady, this, &MainWindow::onFrameReady);
+    connect(service_, &FrameService::seriesReady, this, &MainWindow::onSeriesReady);
 
     connect(dimBar_, &DimensionBar::roleRequested, this,
             [this](const QString& dim, Role role, ReduceOp op) { assignDim(dim, role, op); });
-    connect(dimBar_, &DimensionBar::opChosen, this,
-            [this](const QString& dim, ReduceOp op, bool areaWeighted) {
-                ViewSpec next = assignRole(spec_, var_.dims(), dim.toStdString(), Role::Reduce, op);
-                if (op == ReduceOp::Mean)
-                    next.areaWeighted = areaWeighted; // "mean" and "area mean" switch all means
-                applyView(next);
-            });
+    connect(
+        dimBar_, &DimensionBar::opChosen, this, [this](const QString& dim, ReduceOp op, bool areaWeighted) {
+            ViewSpec next = assignRole(view(), ws_.variable().dims(), dim.toStdString(), Role::Reduce, op);
+            if (op == ReduceOp::Mean)
+                next.areaWeighted = areaWeighted; // "mean" and "area mean" switch all means
+            applyView(next);
+        });
     connect(slices_, &SlicePanel::indexChanged, this,
             [this](const QString& dim, qint64 index, int direction) {
-                ViewSpec s = spec_;
+                ViewSpec s = view();
                 bool found = false;
                 for (auto& [d, i] : s.indices)
                     if (q(d) == dim) {
@@ -135,26 +150,22 @@ MainWindow::MainWindow(QWidget* parent)
     connect(colour_, &ColourPanel::changed, this, &MainWindow::onColourChanged);
     colour_->setShownRangeSource([this] { return shownColourRange(); });
     connect(datasetPanel_, &DatasetPanel::variableChosen, this, &MainWindow::showVariable);
-    connect(service_, &FrameService::frameReady, this, &MainWindow::onFrameReady);
-    connect(service_, &FrameService::seriesReady, this, &MainWindow::onSeriesReady);
     connect(image_, &ImageView::cellHovered, this, &MainWindow::onHover);
     connect(image_, &ImageView::cellClicked, this, [this](const Pick& p) {
         if (p.inside) plotSeriesAt(p.row, p.column);
     });
     connect(image_, &ImageView::framePathChanged, this, [this](const FramePathInfo& p) {
-        renderLabel_->setText(tr("Render: %1").arg(q(std::string(name(p.path)))));
-        renderLabel_->setToolTip(q(p.reason));
-        if (traceFrames_) { // what the status bar says, for scripts that run the window
+        status_->setRender(tr("Render: %1").arg(q(std::string(name(p.path)))), q(p.reason));
+        if (timing_.trace) { // what the status bar says, for scripts that run the window
             std::fprintf(stderr, "strata-path %s: %s\n", std::string(name(p.path)).c_str(), p.reason.c_str());
             std::fflush(stderr);
         }
     });
     connect(image_, &ImageView::settingsChanged, this, [this](const ImageViewSettings& s) {
-        const ViewSpec before = spec_;
-        spec_.window = s.window; // the user zoomed, panned or reset: the view follows
-        recordView(before);
-        rememberViewSoon();
-        emit viewChanged();
+        if (!ws_.dataset() || s.window == view().window) return;
+        ViewSpec next = view();
+        next.window = s.window; // the user zoomed, panned or reset: the view follows
+        change(next);
     });
     connect(image_, &ImageView::drawError, this,
             [this](const QString& m) { showError(tr("Drawing failed"), m, false); });
@@ -162,34 +173,20 @@ MainWindow::MainWindow(QWidget* parent)
     connect(line_, &LinePlotView::frameSwapped, this, &MainWindow::onPresented);
     // The plots draw through the VTK views, loaded on first use: when that fails, each plot
     // says why in its place and the status bar says it too.
-    for (LinePlotView* plot : {line_, seriesPlot_})
+    for (LinePlotView* plot : {line_, series_->plotView()})
         connect(plot, &LinePlotView::unavailable, this,
                 [this](const QString& m) { statusBar()->showMessage(m); });
-    connect(seriesDim_, &QComboBox::activated, this,
-            [this] { preferredSeriesDim_ = seriesDim_->currentText(); });
-    connect(seriesDim_, &QComboBox::currentIndexChanged, this, [this] {
-        if (seriesRow_ >= 0) plotSeriesAt(seriesRow_, seriesColumn_);
-    });
-
-    labelTimer_ = new QTimer(this);
-    labelTimer_->setSingleShot(true);
-    labelTimer_->setInterval(500);
-    connect(labelTimer_, &QTimer::timeout, this,
-            [this] { frameTimeLabel_->setText(tr("Frame: %1 ms").arg(lastFrameMs_, 0, 'f', 1)); });
-    rememberTimer_ = new QTimer(this);
-    rememberTimer_->setSingleShot(true);
-    rememberTimer_->setInterval(1000); // the settings file is written once the user pauses
-    connect(rememberTimer_, &QTimer::timeout, this, &MainWindow::rememberView);
-    QSettings settings;
-    exportSize_ = settings.value("export/size", exportSize_).toSize();
-    updateDeviceLabel();
-    buildShortcuts();
-    restoreLayout();
+    connect(series_, &SeriesDock::alongChanged, this,
+            [this] { plotSeriesAt(series_->row(), series_->column()); });
 }
 
-MainWindow::~MainWindow() {
-    if (openWatcher_) openWatcher_->waitForFinished();
-}
+const DataArray& MainWindow::shownSeries() const { return series_->series(); }
+LinePlotView* MainWindow::seriesView() const { return series_->plotView(); }
+QDockWidget* MainWindow::seriesDock() const { return series_; }
+QComboBox* MainWindow::seriesDimBox() const { return series_->dimBox(); }
+QLabel* MainWindow::deviceLabel() const { return status_->deviceLabel(); }
+QLabel* MainWindow::renderLabel() const { return status_->renderLabel(); }
+QLabel* MainWindow::frameTimeLabel() const { return status_->frameTimeLabel(); }
 
 void MainWindow::buildDocks() {
     auto* dataDock = new QDockWidget(tr("Dataset"), this);
@@ -202,29 +199,16 @@ void MainWindow::buildDocks() {
     colourDock->setWidget(colour_);
     addDockWidget(Qt::RightDockWidgetArea, colourDock);
 
-    auto* body = new QWidget(seriesDock_);
-    auto* layout = new QVBoxLayout(body);
-    layout->setContentsMargins(2, 2, 2, 2);
-    auto* row = new QHBoxLayout;
-    row->addWidget(new QLabel(tr("Along"), body));
-    seriesDim_->setObjectName("seriesDim");
-    row->addWidget(seriesDim_);
-    row->addStretch(1);
-    layout->addLayout(row);
-    seriesPlot_->setMinimumHeight(220);
-    layout->addWidget(seriesPlot_, 1);
-    seriesDock_->setObjectName("seriesDock");
-    seriesDock_->setWidget(body);
-    addDockWidget(Qt::BottomDockWidgetArea, seriesDock_);
-    seriesDock_->hide();
+    addDockWidget(Qt::BottomDockWidgetArea, series_);
+    series_->hide();
 }
 
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::openDialog);
     file->addAction(tr("Open &Zarr Store…"), this, [this] { // a store is a directory
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("Open a Zarr store"),
-                                                              QSettings().value("lastFolder").toString());
+        const QString dir =
+            QFileDialog::getExistingDirectory(this, tr("Open a Zarr store"), settings_.lastFolder());
         if (!dir.isEmpty()) openFile(dir);
     });
     recentMenu_ = file->addMenu(tr("Open &Recent"));
@@ -274,51 +258,29 @@ void MainWindow::buildMenus() {
     });
 }
 
-void MainWindow::buildStatusBar() {
-    progress_->setRange(0, 0);
-    progress_->setMaximumWidth(160);
-    progress_->setObjectName("progress");
-    progress_->hide();
-    cancel_->setObjectName("cancel");
-    cancel_->hide();
-    connect(cancel_, &QPushButton::clicked, this, &MainWindow::cancelOpen);
-    statusBar()->addPermanentWidget(progress_);
-    statusBar()->addPermanentWidget(cancel_);
-    statusBar()->addPermanentWidget(deviceLabel_);
-    statusBar()->addPermanentWidget(renderLabel_);
-    statusBar()->addPermanentWidget(frameTimeLabel_);
-    renderLabel_->setText(tr("Render: none"));
-    frameTimeLabel_->setText(tr("Frame: —"));
-    connect(service_, &FrameService::busyChanged, this, [this](bool busy) {
-        if (!openWatcher_) progress_->setVisible(busy);
-    });
-}
-
 void MainWindow::updateDeviceLabel(const FallbackNote* note) {
     const ComputeInfo& info = computeInfo();
-    QString text;
+    QString text, tip;
     if (info.device.isHost()) {
         text = tr("Compute: %1").arg(q(info.name));
-        deviceLabel_->setToolTip(tr("CPU backend: %1").arg(q(info.reason)));
+        tip = tr("CPU backend: %1").arg(q(info.reason));
     } else {
         text = tr("Compute: %1, %2 used by Strata").arg(q(info.name), q(formatBytes(deviceBytesInUse())));
-        deviceLabel_->setToolTip(q(info.reason));
+        tip = q(info.reason);
     }
     if (note && note->fellBack) {
         text += tr(" (this view on the CPU)");
-        deviceLabel_->setToolTip(q(note->reason));
+        tip = q(note->reason);
     }
-    deviceLabel_->setText(text);
+    status_->setDevice(text, tip);
 }
 
 // ---- opening
 
 void MainWindow::openDialog() {
-    QSettings settings;
-    const QStringList paths =
-        QFileDialog::getOpenFileNames(this, tr("Open netCDF files (several: one dataset along time)"),
-                                      settings.value("lastFolder").toString(),
-                                      tr("netCDF files (*.nc *.nc4 *.cdf *.h5 *.netcdf);;All files (*)"));
+    const QStringList paths = QFileDialog::getOpenFileNames(
+        this, tr("Open netCDF files (several: one dataset along time)"), settings_.lastFolder(),
+        tr("netCDF files (*.nc *.nc4 *.cdf *.h5 *.netcdf);;All files (*)"));
     if (!paths.isEmpty()) openFiles(paths);
 }
 
@@ -328,53 +290,21 @@ void MainWindow::openFile(const QString& path, std::optional<ViewSpec> initial) 
 
 void MainWindow::openFiles(const QStringList& paths, std::optional<ViewSpec> initial) {
     if (paths.isEmpty()) return;
-    const QString path = paths.size() == 1 ? paths[0] : q(fileSetLabel(toStd(paths)));
-    cancelOpen();
-    const std::uint64_t generation = ++openGeneration_;
-    openCancel_ = std::make_shared<std::atomic<bool>>(false);
-    openWatcher_ = new QFutureWatcher<OpenOutcome>(this);
-    progress_->show();
-    cancel_->show();
-    statusBar()->showMessage(tr("Opening %1…").arg(path));
-    auto* watcher = openWatcher_;
-    connect(watcher, &QFutureWatcher<OpenOutcome>::finished, this,
-            [this, watcher, generation, paths, initial] {
-                const OpenOutcome outcome = watcher->result();
-                watcher->deleteLater();
-                if (watcher == openWatcher_) openWatcher_ = nullptr;
-                if (generation != openGeneration_) return; // cancelled, or overtaken by another open
-                progress_->hide();
-                cancel_->hide();
-                onOpened(paths, initial, outcome);
-            });
-    watcher->setFuture(QtConcurrent::run([p = toStd(paths), cancel = openCancel_] {
-        OpenOutcome out;
-        const CancelScope scope(cancel.get()); // Cancel stops its reads over HTTP
-        try {
-            auto ds = std::make_shared<Dataset>(io::openPaths(p, out.notes)); // isolated, one or many
-            out.dataset = std::move(ds);
-        } catch (const std::exception& e) {
-            out.error = QString::fromStdString(e.what());
-        }
-        return out;
-    }));
+    opener_->open(paths, std::move(initial));
+    status_->setOpening(true);
+    statusBar()->showMessage(tr("Opening %1…").arg(openLabel(paths)));
 }
 
 void MainWindow::cancelOpen() {
-    if (!openWatcher_) return;
-    ++openGeneration_; // its result, when it comes, is dropped
-    openWatcher_ = nullptr;
-    if (openCancel_) openCancel_->store(true); // its transfers (a store over HTTP) are aborted
-    progress_->hide();
-    cancel_->hide();
+    if (!opener_->cancel()) return;
+    status_->setOpening(false);
     statusBar()->showMessage(tr("Opening cancelled"), 5000);
 }
 
-bool MainWindow::opening() const { return openWatcher_ != nullptr; }
-
-void MainWindow::onOpened(const QStringList& paths, std::optional<ViewSpec> initial,
+void MainWindow::onOpened(const QStringList& paths, const std::optional<ViewSpec>& wanted,
                           const OpenOutcome& outcome) {
-    const QString path = paths.size() == 1 ? paths[0] : q(fileSetLabel(toStd(paths)));
+    status_->setOpening(false);
+    const QString path = openLabel(paths);
     if (!outcome.error.isEmpty()) {
         showError(tr("Cannot open %1").arg(QFileInfo(path).fileName()), outcome.error, true);
         emit openFailed(outcome.error);
@@ -382,22 +312,24 @@ void MainWindow::onOpened(const QStringList& paths, std::optional<ViewSpec> init
     }
     rememberView();
     clearSeries(); // the last file's series means nothing here
-    shownSpec_.reset();
-    ds_ = outcome.dataset;
-    service_->setDataset(ds_);
-    datasetPanel_->setDataset(ds_);
-    addRecent(paths);
-    QSettings().setValue("lastFolder", QFileInfo(q(ds_->path)).absolutePath());
+    ws_.setDataset(outcome.dataset);
+    const Dataset& ds = *ws_.dataset();
+    service_->setDataset(ws_.dataset());
+    datasetPanel_->setDataset(ws_.dataset());
+    settings_.addRecent(paths);
+    rebuildRecentMenu();
+    settings_.setLastFolder(QFileInfo(q(ds.path)).absolutePath());
     setWindowTitle(QString("%1 — Strata")
-                       .arg(ds_->files.empty() ? QFileInfo(path).fileName() : q(fileSetLabel(ds_->files))));
+                       .arg(ds.files.empty() ? QFileInfo(path).fileName() : q(fileSetLabel(ds.files))));
     if (!outcome.notes.lines.empty())
         statusBar()->showMessage(q(spliced(outcome.notes.lines)), 10000);
     else
         statusBar()->showMessage(tr("Opened %1").arg(path), 4000);
 
+    std::optional<ViewSpec> initial = wanted;
     if (!initial && initialView_) { // the command line's view, once
         try {
-            initial = initialView_(*ds_);
+            initial = initialView_(ds);
             if (initial) keepProjection(*initial); // --projection
         } catch (const Error& e) {
             showError(tr("Cannot show the view asked for"), q(e.what()), true);
@@ -405,43 +337,41 @@ void MainWindow::onOpened(const QStringList& paths, std::optional<ViewSpec> init
         initialView_ = nullptr;
     }
     ViewSpec fitted;
-    bool have = initial && fitViewTo(*initial, *ds_, fitted);
+    bool have = initial && fitViewTo(*initial, ds, fitted);
     if (!have) {
-        const QByteArray saved =
-            QSettings().value("views/" + QFileInfo(path).absoluteFilePath()).toByteArray();
-        if (!saved.isEmpty()) try {
-                have = fitViewTo(viewFromJsonText(saved), *ds_, fitted);
-            } catch (const Error&) {
-                have = false;
-            }
+        const std::optional<ViewSpec> last = settings_.lastView(ds);
+        have = last && fitViewTo(*last, ds, fitted);
         keepProjection(fitted);
     }
     if (have) {
         datasetPanel_->setCurrent(q(fitted.variable));
-        var_ = variableOf(*ds_, fitted.variable);
         applyView(fitted);
-    } else if (const std::string first = defaultVariable(*ds_); !first.empty()) {
+    } else if (const std::string first = defaultVariable(ds); !first.empty()) {
         showVariable(q(first));
     } else {
-        stack_->setCurrentWidget(message_);
-        message_->setText(tr("%1 has no numeric variable to show.").arg(path));
-        dimBar_->clear();
-        slices_->clear();
-        spec_ = ViewSpec(); // nothing of the previous file's view stays
-        var_ = DataArray();
-        shown_ = DataArray();
+        showNothing(tr("%1 has no numeric variable to show.").arg(path));
     }
-    history_.clear(); // the views of the last file cannot be shown here
+    ws_.forgetHistory(); // the first view of a file is not a change to undo
     updateUndoActions();
     emit datasetOpened(path);
 }
 
+void MainWindow::showNothing(const QString& message) {
+    stack_->setCurrentWidget(message_);
+    message_->setText(message);
+    dimBar_->clear();
+    slices_->clear();
+    ws_.clearView(); // nothing of the previous file's view stays
+    endTask();
+}
+
 void MainWindow::showVariable(const QString& variablePath) {
     service_->allowLoad(variablePath.toStdString()); // shown anew: loaded even if once cancelled
-    if (!ds_) return;
+    if (!ws_.dataset()) return;
+    const Dataset& ds = *ws_.dataset();
     try {
         const std::string path = variablePath.toStdString();
-        const DataArray var = variableOf(*ds_, path);
+        const DataArray var = variableOf(ds, path);
         if (isNumeric(var.dtype()) && var.ndim() == 0) {
             showScalar(variablePath, var);
             return;
@@ -449,7 +379,7 @@ void MainWindow::showVariable(const QString& variablePath) {
         if (!isNumeric(var.dtype())) {
             showError(tr("Cannot show %1").arg(variablePath),
                       tr("%1: variable '%2' is %3 with %4 dims: nothing to draw")
-                          .arg(q(ds_->path), variablePath, q(std::string(name(var.dtype()))))
+                          .arg(q(ds.path), variablePath, q(std::string(name(var.dtype()))))
                           .arg(var.ndim()),
                       false);
             return;
@@ -458,27 +388,21 @@ void MainWindow::showVariable(const QString& variablePath) {
             if (var.sizeOf(d) == 0) {
                 showError(tr("Cannot show %1").arg(variablePath),
                           tr("%1: variable '%2' holds no values: dim '%3' has length 0")
-                              .arg(q(ds_->path), variablePath, q(d)),
+                              .arg(q(ds.path), variablePath, q(d)),
                           false);
                 return;
             }
         rememberView();
-        var_ = var;
         ViewSpec spec;
-        const QByteArray saved =
-            QSettings().value("views/" + QFileInfo(q(ds_->path)).absoluteFilePath()).toByteArray();
-        bool have = false;
-        if (!saved.isEmpty()) try {
-                const ViewSpec last = viewFromJsonText(saved);
-                have = last.variable == path && fitViewTo(last, *ds_, spec);
-            } catch (const Error&) {
-            }
+        const std::optional<ViewSpec> last = settings_.lastView(ds);
+        const bool have = last && last->variable == path && fitViewTo(*last, ds, spec);
         if (!have) {
-            spec = defaultView(groupOf(*ds_, path), var.name());
+            const ViewSpec& now = view();
+            spec = defaultView(groupOf(ds, path), var.name());
             spec.variable = path;
             spec.colouring = colouringFor(path); // its own, or the defaults: not the last variable's
-            spec.projection = spec_.projection;
-            if (spec.xDim == spec_.xDim && spec.yDim == spec_.yDim) spec.window = spec_.window; // same axes
+            spec.projection = now.projection;
+            if (spec.xDim == now.xDim && spec.yDim == now.yDim) spec.window = now.window; // same axes
         }
         keepProjection(spec);
         datasetPanel_->setCurrent(variablePath);
@@ -490,50 +414,63 @@ void MainWindow::showVariable(const QString& variablePath) {
 
 // ---- the view
 
-void MainWindow::applyView(const ViewSpec& spec, const std::string& steppingDim, int direction) {
-    if (!ds_) return;
-    const bool variableChanged = spec.variable != spec_.variable || spec.file != spec_.file;
-    const ViewSpec before = spec_;
-    const bool rolesChanged = spec.variable != spec_.variable || spec.xDim != spec_.xDim ||
-                              spec.yDim != spec_.yDim || spec.reductions != spec_.reductions ||
-                              spec.areaWeighted != spec_.areaWeighted || spec.file != spec_.file ||
-                              dimBar_->chip(q(spec.xDim)) == nullptr;
-    spec_ = spec;
-    spec_.file = ds_->path;
-    spec_.files = ds_->files;
+bool MainWindow::change(const ViewSpec& wanted, bool record) {
+    ViewSpec next = wanted;
+    canonicaliseProjection(next);
+    ViewChange c;
     try {
-        var_ = variableOf(*ds_, spec_.variable);
-        validate(spec_, var_);
+        c = ws_.apply(next, record);
     } catch (const Error& e) {
         showError(tr("Cannot show this view"), q(e.what()), false);
-        return;
+        return false;
     }
+    present(c);
+    return true;
+}
+
+void MainWindow::present(const ViewChange& c) {
+    const ViewSpec& v = view();
     showProjection();
-    recordView(before);
-    if (variableChanged) clearSeries(); // another variable's series
-    if (rolesChanged) {
-        dimBar_->show(var_, spec_);
-        slices_->show(var_, spec_);
-        refreshSeriesDims();
-        seriesRow_ = seriesColumn_ = -1; // a click on the old frame means nothing now
+    if (c.variable) clearSeries(); // another variable's series
+    if (c.roles || dimBar_->chip(q(v.xDim)) == nullptr) {
+        dimBar_->show(ws_.variable(), v);
+        slices_->show(ws_.variable(), v);
+        series_->setDims(v.slicedDims(ws_.variable().dims()), v.xDim, v.yDim);
+        series_->setCell(-1, -1); // a click on the old frame means nothing now
     } else {
-        slices_->setIndices(spec_); // a loaded view, or a jump: the sliders follow
+        slices_->setIndices(v); // a loaded view, or a jump: the sliders follow
     }
-    if (colour_->colouring() != spec_.colouring)
-        colour_->set(spec_.colouring); // not on every step: typing goes on
-    const std::uint64_t id = service_->requestFrame(spec_, steppingDim, direction);
-    if (variableChanged) onResidencyChanged(q(spec_.variable)); // where this one's data is
-    wantedFrame_ = id;
-    noteTask(before);
-    requestedAt_[id] = monotonicNs();
-    while (requestedAt_.size() > 64) requestedAt_.erase(requestedAt_.begin());
+    if (colour_->colouring() != v.colouring) colour_->set(v.colouring); // not on every step: typing goes on
+    updateUndoActions();
+    rememberViewSoon();
     emit viewChanged();
 }
 
+void MainWindow::applyView(const ViewSpec& spec, const std::string& steppingDim, int direction) {
+    show(spec, true, steppingDim, direction);
+}
+
+void MainWindow::show(const ViewSpec& spec, bool record, const std::string& steppingDim, int direction) {
+    if (!ws_.dataset()) return;
+    const ViewSpec before = view();
+    const bool variableChanged = spec.variable != before.variable;
+    if (!change(spec, record)) return;
+    requestFrame(before, steppingDim, direction);
+    if (variableChanged) onResidencyChanged(q(view().variable)); // where this one's data is
+}
+
+void MainWindow::requestFrame(const ViewSpec& before, const std::string& steppingDim, int direction) {
+    const std::uint64_t id = service_->requestFrame(view(), steppingDim, direction);
+    ws_.awaitFrame(id);
+    noteTask(before);
+    timing_.requested(id);
+}
+
 void MainWindow::assignDim(const QString& dim, Role role, ReduceOp op) {
-    const ViewSpec next = assignRole(spec_, var_.dims(), dim.toStdString(), role, op);
-    if (next.xDim == spec_.xDim && next.yDim == spec_.yDim && next.reductions == spec_.reductions &&
-        next.indices == spec_.indices) {
+    const ViewSpec& now = view();
+    const ViewSpec next = assignRole(now, ws_.variable().dims(), dim.toStdString(), role, op);
+    if (next.xDim == now.xDim && next.yDim == now.yDim && next.reductions == now.reductions &&
+        next.indices == now.indices) {
         statusBar()->showMessage(tr("%1 stays where it is: a view needs a dim on X").arg(dim), 4000);
         return;
     }
@@ -552,37 +489,34 @@ void MainWindow::setCoastlines(bool on) {
 
 ImageViewSettings MainWindow::imageSettings() const {
     ImageViewSettings s = image_->settings();
-    s.colouring = spec_.colouring;
-    s.window = spec_.window;
-    s.projection = spec_.projection;
+    s.colouring = view().colouring;
+    s.window = view().window;
+    s.projection = view().projection;
     return s;
 }
 
 void MainWindow::onColourChanged() {
-    if (!ds_) return;
-    ViewSpec s = spec_;
-    s.colouring = colour_->colouring();
+    if (!ws_.dataset()) return;
+    const ViewSpec before = view();
+    ViewSpec next = before;
+    next.colouring = colour_->colouring();
     const bool needsWhole =
-        needsVariableRange(s.colouring.range.mode) && !needsVariableRange(spec_.colouring.range.mode);
-    const ViewSpec before = spec_;
-    spec_ = s;
-    recordView(before);
+        needsVariableRange(next.colouring.range.mode) && !needsVariableRange(before.colouring.range.mode);
+    if (!change(next)) return;
     if (needsWhole) { // the frame service works out the variable's extremes
-        applyView(s);
-        noteTask(before);
+        requestFrame(before, {}, 0);
         return;
     }
     try {
         image_->setSettings(imageSettings());
-        rememberViewSoon();
     } catch (const Error& e) {
         showError(tr("Colour"), q(e.what()), false);
     }
 }
 
 void MainWindow::onFrameReady(const std::shared_ptr<const FrameResult>& r) {
-    if (r->id != wantedFrame_) return; // overtaken: a newer request is on its way
-    readyAt_ = monotonicNs();
+    if (!ws_.awaitsFrame(r->id)) return; // overtaken: a newer request is on its way
+    timing_.arrived();
     endTask();
     if (!r->error.isEmpty()) {
         showError(tr("Cannot compute this view"), r->error, false);
@@ -590,25 +524,23 @@ void MainWindow::onFrameReady(const std::shared_ptr<const FrameResult>& r) {
     }
     updateDeviceLabel(&r->fallback);
     if (r->fallback.fellBack) statusBar()->showMessage(q(r->fallback.reason), 8000);
-    shown_ = r->frame;
-    variableRange_ = r->variableRange;
-    frameRange_ = r->frameRange;
+    const DataArray& frame = r->frame;
+    const std::string lat = latitudeDim(ws_.variable());
     try {
-        if (shown_.ndim() == 2) {
+        if (frame.ndim() == 2) {
             image_->setSettings(imageSettings());
-            image_->setFrame(ImageFrame{
-                shown_, frameTitle(shown_, r->spec.reductions, r->spec.areaWeighted, latitudeDim(var_)),
-                r->variableRange, r->coloured, r->frameRange});
+            image_->setFrame(ImageFrame{frame,
+                                        frameTitle(frame, r->spec.reductions, r->spec.areaWeighted, lat),
+                                        r->variableRange, r->coloured, r->frameRange});
             stack_->setCurrentWidget(image_);
         } else {
-            LineSeries line = r->line ? *r->line : lineSeries(shown_.asHost()); // drawn from the host
-            line.title = frameTitle(shown_, r->spec.reductions, r->spec.areaWeighted, latitudeDim(var_));
+            LineSeries line = r->line ? *r->line : lineSeries(frame.asHost()); // drawn from the host
+            line.title = frameTitle(frame, r->spec.reductions, r->spec.areaWeighted, lat);
             line_->setSeries(std::move(line));
             stack_->setCurrentWidget(line_);
         }
-        presentPendingSince_ = requestedAt_.count(r->id) ? requestedAt_[r->id] : monotonicNs();
-        shownAt_ = monotonicNs();
-        shownSpec_ = spec_;
+        ws_.showFrame({view(), frame, r->variableRange, r->frameRange});
+        timing_.handedOver(r->id);
         lastError_.clear();
     } catch (const Error& e) {
         showError(tr("Cannot show this view"), q(e.what()), false);
@@ -619,33 +551,31 @@ void MainWindow::onFrameReady(const std::shared_ptr<const FrameResult>& r) {
 }
 
 void MainWindow::onPresented() {
-    if (!presentPendingSince_) return;
+    const std::optional<double> ms = timing_.presented();
+    if (!ms) return;
     service_->frameShown(); // the worker may now compute the steps around it
-    const qint64 now = monotonicNs();
-    lastFrameMs_ = (now - *presentPendingSince_) / 1e6;
-    // The label is refreshed at most twice a second: a repaint of the status bar per frame is
-    // work a step does not need.
-    if (!labelTimer_->isActive()) labelTimer_->start();
-    if (traceFrames_) {
-        // Then the ms from the request to the frame's arrival on the GUI thread, and from there
-        // to the end of setFrame (the rest is the paint and the swap).
+    status_->setFrameMs(*ms);
+    if (timing_.trace) {
+        // The ms from the request to the screen, from the request to the frame's arrival on the
+        // GUI thread, and from there to the end of setFrame (the rest is the paint and the swap).
         // Then the bytes copied device → host by this process so far (0 on a GPU-resident path).
         // Last, for a frame drawn by GL: the ms from setFrame's end to the paint, of the paint
         // until the GPU has drawn it, and from there to the swap's end (the display's own
         // presentation of the window's pixels), then of the paint, the ms bringing the scene up
         // to date and issuing VTK's render; -1 where the raster path painted.
+        const qint64 now = timing_.presentedNs(), requested = timing_.requestNs();
+        const qint64 arrived = timing_.arrivedNs(), handed = timing_.handedOverNs();
         const PaintTimes p = lastPaint();
-        const bool gl = p.beganNs >= shownAt_ && p.drawnNs >= p.beganNs;
-        const auto ms = [gl](qint64 from, qint64 to) { return gl ? (to - from) / 1e6 : -1.0; };
+        const bool gl = p.beganNs >= handed && p.drawnNs >= p.beganNs;
+        const auto span = [gl](qint64 from, qint64 to) { return gl ? double(to - from) / 1e6 : -1.0; };
         std::fprintf(stderr, "strata-frame %lld %.3f %.3f %.3f %llu %.3f %.3f %.3f %.3f %.3f\n",
-                     static_cast<long long>(now), lastFrameMs_, (readyAt_ - *presentPendingSince_) / 1e6,
-                     (shownAt_ - readyAt_) / 1e6,
+                     static_cast<long long>(now), *ms, double(arrived - requested) / 1e6,
+                     double(handed - arrived) / 1e6,
                      static_cast<unsigned long long>(transferCounters().deviceToHost),
-                     ms(shownAt_, p.beganNs), ms(p.beganNs, p.drawnNs), ms(p.drawnNs, now),
-                     ms(p.beganNs, p.preparedNs), ms(p.preparedNs, p.renderedNs));
+                     span(handed, p.beganNs), span(p.beganNs, p.drawnNs), span(p.drawnNs, now),
+                     span(p.beganNs, p.preparedNs), span(p.preparedNs, p.renderedNs));
         std::fflush(stderr);
     }
-    presentPendingSince_.reset();
 }
 
 // ---- errors

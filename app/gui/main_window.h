@@ -1,53 +1,44 @@
 #pragma once
-// The Strata window: File ▸ Open (dialog, drop, command line, recent files; opened off the GUI
-// thread with a progress bar and Cancel), the dataset panel, the dimension bar and sliders,
-// the frame (an image, or a line for one X and no Y), colour controls, the hover probe and the
-// line-plot dock, File ▸ Export PNG/CSV, Edit ▸ Undo/Redo of view changes, View ▸ Save/Load
-// view, the view's keys wherever the focus is but in a text field, and the status bar (compute
-// device, render path, last frame time). Everything shown follows from one ViewSpec.
-#include <QElapsedTimer>
-#include <QFutureWatcher>
+// The Strata window: composition and wiring. The state of what it looks at is a Workspace (the
+// dataset, the variable, the view, the screen, Undo's history; app/workspace.h), changed in one
+// place (applyView and its lighter kin all end in Workspace::apply, and present() tells the
+// widgets); frames come from the FrameService off the GUI thread; files open through the
+// DatasetOpener; what is kept between sessions goes through WindowSettings; the status bar's
+// permanent part is a StatusPanel. Its files, by what they do: main_window.cpp (building,
+// opening, the view), _colour, _grid, _history, _io (exports, saved views, recent files), _keys,
+// _memory (data from Python), _probe (hover and series), _projection, _residency, _state, _task.
 #include <QMainWindow>
 #include <QMessageBox>
 #include <QPointer>
 #include <QSize>
-#include <QTimer>
 #include <functional>
-#include <map>
 #include <memory>
 #include <optional>
 
+#include "dataset_opener.h"
 #include "frame_service.h"
-#include "strata/io/netcdf.h"
+#include "frame_timing.h"
 #include "strata/render/image_view.h"
 #include "strata/render/line_plot.h"
-#include "view_history.h"
 #include "view_roles.h"
+#include "window_settings.h"
+#include "workspace.h"
 
 class QAction;
 class QComboBox;
 class QDockWidget;
 class QLabel;
-class QProgressBar;
-class QPushButton;
 class QStackedWidget;
-
-namespace strata::io {
-class LatLonLocator;
-}
+class QTimer;
 
 namespace strata::app {
 
 class ColourPanel;
 class DatasetPanel;
 class DimensionBar;
+class SeriesDock;
 class SlicePanel;
-
-struct OpenOutcome {
-    std::shared_ptr<const Dataset> dataset;
-    OpenNotes notes;
-    QString error; // non-empty: the file could not be opened, and why
-};
+class StatusPanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -67,7 +58,7 @@ public:
     void setInitialView(std::function<ViewSpec(const Dataset&)> resolve) {
         initialView_ = std::move(resolve);
     }
-    bool opening() const;
+    bool opening() const { return opener_->opening(); }
     // Shows a Dataset held in memory (its path empty), titled `title`: `variable`, or the first
     // numeric one; a newer one of the same shape keeps the view (main_window_memory.cpp).
     // `range`: the colour range from here on (kept by later calls without one).
@@ -114,28 +105,29 @@ public:
     void setProjection(const QString& name);
 
     // For tests and the benchmark.
-    const ViewSpec& view() const { return spec_; }
-    std::shared_ptr<const Dataset> dataset() const { return ds_; }
-    const DataArray& shownFrame() const { return shown_; }
-    const DataArray& shownSeries() const { return series_; }
+    const Workspace& workspace() const { return ws_; }
+    const ViewSpec& view() const { return ws_.view(); }
+    std::shared_ptr<const Dataset> dataset() const { return ws_.dataset(); }
+    const DataArray& shownFrame() const { return ws_.screen().frame; }
+    const DataArray& shownSeries() const;
     QString lastError() const { return lastError_; }
     // "lat = 0.93°N, lon = 1.88°E, time = 2005-01-16: tas = 271.3 K" for the cell last hovered.
     QString probeText() const { return probeText_; }
-    double lastFrameMs() const { return lastFrameMs_; }
+    double lastFrameMs() const { return timing_.lastMs(); }
     DimensionBar* dimensionBar() const { return dimBar_; }
     SlicePanel* slicePanel() const { return slices_; }
     ColourPanel* colourPanel() const { return colour_; }
     DatasetPanel* datasetPanel() const { return datasetPanel_; }
     ImageView* imageView() const { return image_; }
     LinePlotView* lineView() const { return line_; }
-    LinePlotView* seriesView() const { return seriesPlot_; }
-    QDockWidget* seriesDock() const { return seriesDock_; }
-    QComboBox* seriesDimBox() const { return seriesDim_; }
+    LinePlotView* seriesView() const;
+    QDockWidget* seriesDock() const;
+    QComboBox* seriesDimBox() const;
     FrameService* frameService() const { return service_; }
     QMessageBox* errorBox() const { return errorBox_; }
-    QLabel* deviceLabel() const { return deviceLabel_; }
-    QLabel* renderLabel() const { return renderLabel_; }
-    QLabel* frameTimeLabel() const { return frameTimeLabel_; }
+    QLabel* deviceLabel() const;
+    QLabel* renderLabel() const;
+    QLabel* frameTimeLabel() const;
 
 signals:
     void datasetOpened(const QString& path);
@@ -150,88 +142,77 @@ protected:
     void closeEvent(QCloseEvent* e) override;
 
 private:
-    void addProjectionMenu(QMenu* view); // View ▸ Projection
-    void buildMenus();
-    void buildGridMenu(QMenu* view); // main_window_grid.cpp
+    // Building (main_window.cpp and the files named).
     void buildDocks();
-    void buildStatusBar();
-    void buildShortcuts(); // the view's keys, wherever the focus is but in a text field
+    void buildMenus();
+    void buildEditMenu(QMenu* edit);     // _history
+    void buildGridMenu(QMenu* view);     // _grid
+    void addProjectionMenu(QMenu* view); // _projection
+    void buildShortcuts();               // _keys: the view's keys wherever the focus is but in a text field
+    void buildResidency();               // _residency
+    void connectParts();
     void focusView();
-    void buildEditMenu(QMenu* edit);
-    void recordView(const ViewSpec& before); // spec_ changed from `before`: kept for Undo
+
+    // The one place a view changes: Workspace::apply, then present() shows what changed.
+    // `record`: kept for Undo (false for an undone or redone view). Returns false (and says why)
+    // when the view does not fit the dataset.
+    bool change(const ViewSpec& next, bool record = true);
+    // applyView's body: `spec` made the view (kept for Undo when `record`), its frame asked for.
+    void show(const ViewSpec& spec, bool record, const std::string& steppingDim = {}, int direction = 0);
+    void present(const ViewChange& c);
+    void requestFrame(const ViewSpec& before, const std::string& steppingDim, int direction);
+    void replay(const ViewSpec& spec); // an undone or redone view
     void updateUndoActions();
-    void replay(const ViewSpec& spec); // an undone or redone view, not recorded again
-    void restoreLayout();
-    void saveLayout() const;
-    void clearSeries(); // the series dock forgets its series (another file or variable)
-    void showScalar(const QString& variablePath, const DataArray& var);
-    // The long computation the wanted frame waits on, named in the status bar with Cancel
-    // (main_window_task.cpp).
-    void buildTask();
-    void noteTask(const ViewSpec& before); // a frame of spec_ (changed from `before`) asked for
-    void showTask();
-    void endTask();
-    void cancelTask();
-    void onOpened(const QStringList& paths, std::optional<ViewSpec> initial, const OpenOutcome& outcome);
+    void onOpened(const QStringList& paths, const std::optional<ViewSpec>& initial,
+                  const OpenOutcome& outcome);
     void onFrameReady(const std::shared_ptr<const FrameResult>& r);
     void onSeriesReady(const std::shared_ptr<const SeriesResult>& r);
     void onHover(const Pick& pick);
     void onPresented();
     void onColourChanged();
-    void showError(const QString& title, const QString& message, bool dialog);
-    void updateDeviceLabel(const FallbackNote* note = nullptr);
-    // Residency (main_window_residency.cpp): the status bar's "Data:" label and its Cancel, the
-    // dataset panel's Where column, and the budget from the settings.
-    void buildResidency();
     void onResidencyChanged(const QString& variable);
     void chooseResidentBudget();
+    void showScalar(const QString& variablePath, const DataArray& var);
+    void showNothing(const QString& message); // a dataset without a numeric variable
+    void clearSeries();                       // another file or variable: the dock forgets its series
+    void showError(const QString& title, const QString& message, bool dialog);
+    void updateDeviceLabel(const FallbackNote* note = nullptr);
+    void showSaved(const QString& message, const QString& path, std::uint64_t bytesFromDevice);
+
+    // The long computation the wanted frame waits on, in the status bar (_task).
+    void noteTask(const ViewSpec& before);
+    void showTask();
+    void endTask();
+    void cancelTask();
+
+    // What the settings keep: the last view of the file, each variable's colours, recent files.
+    Colouring colouringFor(const std::string& variable) const;
     void rememberView();
     void rememberViewSoon();
-    // Colour (main_window_colour.cpp): each variable's colouring, remembered by file and
-    // variable, and the range the frame is drawn with now.
-    Colouring colouringFor(const std::string& variable) const;
-    void rememberColouring();
-    MinMax shownColourRange() const;
-    void addRecent(const QStringList& paths);
     void rebuildRecentMenu();
-    void refreshSeriesDims();
+    void restoreLayout();
+    void saveLayout() const;
+    MinMax shownColourRange() const;
     ImageViewSettings imageSettings() const;
-    void showProjection(); // the image and the menu follow spec_.projection
+    void showProjection(); // the image and the menu follow the view's projection
+    // `spec`'s projection in the projection's own spelling; a name this build does not know is
+    // dropped, and the status bar says so.
+    void canonicaliseProjection(ViewSpec& spec);
     // A view the window makes for itself (a file's remembered last view, a variable's first
     // view) is shown in the window's projection; a zoom made in another one goes.
     void keepProjection(ViewSpec& spec) const;
-    void showSaved(const QString& message, const QString& path, std::uint64_t bytesFromDevice);
     void exportPngDialog();
     void exportCsvDialog();
     void saveViewDialog();
     void loadViewDialog();
     void openDialog();
 
+    Workspace ws_;
+    WindowSettings settings_;
+    FrameTiming timing_;
     FrameService* service_;
-    std::shared_ptr<const Dataset> ds_;
-    std::optional<ColourRange> memoryRange_; // showDataset's colour range for data in memory
-    DataArray var_;
-    ViewSpec spec_;
-    DataArray shown_, series_;
-    std::optional<MinMax> variableRange_; // the shown frame's variable's extremes, when computed
-    std::optional<MinMax> frameRange_;    // the shown frame's own extremes, when known on the host
-    std::uint64_t wantedFrame_ = 0, wantedSeries_ = 0;
-    std::map<std::uint64_t, qint64> requestedAt_; // frame id → request time (ns)
-    std::optional<qint64> presentPendingSince_;
-    double lastFrameMs_ = 0;
-    qint64 readyAt_ = 0, shownAt_ = 0; // monotonic ns: the wanted frame's arrival, then setFrame's end
-    QElapsedTimer clock_;
-    QString lastError_, probeText_;
-    std::int64_t seriesRow_ = -1, seriesColumn_ = -1;
-    std::shared_ptr<const io::LatLonLocator> geo_; // the probe's lat/lon for the variable shown
-    QSize exportSize_{1200, 800};
-    QString preferredSeriesDim_; // chosen in the series dock
-
-    QFutureWatcher<OpenOutcome>* openWatcher_ = nullptr;
-    std::uint64_t openGeneration_ = 0;
-    // The open in progress's Cancel: its reads (a Zarr store's metadata over HTTP) stop.
-    std::shared_ptr<std::atomic<bool>> openCancel_;
-
+    DatasetOpener* opener_;
+    StatusPanel* status_ = nullptr;
     QStackedWidget* stack_;
     ImageView* image_;
     LinePlotView* line_;
@@ -240,29 +221,18 @@ private:
     SlicePanel* slices_;
     ColourPanel* colour_;
     DatasetPanel* datasetPanel_;
-    QDockWidget* seriesDock_;
-    LinePlotView* seriesPlot_;
-    QComboBox* seriesDim_;
+    SeriesDock* series_;
     QMenu* recentMenu_ = nullptr;
-    QProgressBar* progress_;
-    QPushButton* cancel_;
-    QLabel *deviceLabel_, *renderLabel_, *frameTimeLabel_;
-    QLabel* residencyLabel_ = nullptr;
-    QPushButton* cancelLoad_ = nullptr;
-    QPointer<QMessageBox> errorBox_;
-    bool traceFrames_ = false;
-    bool verbose_ = false;
-    QTimer* rememberTimer_ = nullptr;
-    QTimer* labelTimer_ = nullptr;
-    std::function<ViewSpec(const Dataset&)> initialView_;
-    ViewHistory history_;
-    bool replaying_ = false;
     QAction *undoAction_ = nullptr, *redoAction_ = nullptr;
-    std::optional<ViewSpec> shownSpec_; // the view whose frame is on the screen
-    QString taskText_;
-    double taskDone_ = -1; // the fraction of the wanted frame's streamed pass done; < 0: none told
-    QLabel* taskLabel_ = nullptr;
-    QPushButton* cancelTask_ = nullptr;
+    QPointer<QMessageBox> errorBox_;
+    QTimer* rememberTimer_ = nullptr;
+    QString lastError_, probeText_;
+    struct Task {
+        QString what;     // what the wanted frame waits on ("mean over time"); empty: nothing long
+        double done = -1; // the fraction of its streamed pass done; < 0: none told
+    } task_;
+    std::function<ViewSpec(const Dataset&)> initialView_;
+    bool verbose_ = false;
 };
 
 } // namespace strata::app

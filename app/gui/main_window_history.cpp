@@ -1,10 +1,7 @@
-// The window's memory: Edit ▸ Undo/Redo of view changes (a stack of whole ViewSpecs, see
+// Edit ▸ Undo/Redo of view changes (the Workspace keeps the views gone through, see
 // ViewHistory), and the docks' and window's layout, kept in the settings between sessions.
 #include <QAction>
-#include <QByteArray>
 #include <QMenu>
-#include <QMenuBar>
-#include <QSettings>
 
 #include "dataset_panel.h"
 #include "main_window.h"
@@ -20,46 +17,31 @@ void MainWindow::buildEditMenu(QMenu* edit) {
     updateUndoActions();
 }
 
-void MainWindow::recordView(const ViewSpec& before) {
-    if (replaying_) return;
-    history_.record(before, spec_);
-    updateUndoActions();
-}
-
 void MainWindow::updateUndoActions() {
     if (!undoAction_) return;
-    undoAction_->setEnabled(history_.canUndo());
-    redoAction_->setEnabled(history_.canRedo());
+    undoAction_->setEnabled(ws_.canUndo());
+    redoAction_->setEnabled(ws_.canRedo());
 }
 
 void MainWindow::undo() {
-    ViewSpec back;
-    if (ds_ && history_.undo(spec_, back)) replay(back);
+    if (const std::optional<ViewSpec> back = ws_.undo()) replay(*back);
 }
 
 void MainWindow::redo() {
-    ViewSpec again;
-    if (ds_ && history_.redo(spec_, again)) replay(again);
+    if (const std::optional<ViewSpec> again = ws_.redo()) replay(*again);
 }
 
 void MainWindow::replay(const ViewSpec& spec) {
-    replaying_ = true;
-    if (spec.variable != spec_.variable) datasetPanel_->setCurrent(QString::fromStdString(spec.variable));
-    applyView(spec);
-    replaying_ = false;
+    if (spec.variable != view().variable) datasetPanel_->setCurrent(QString::fromStdString(spec.variable));
+    show(spec, false);
     updateUndoActions();
 }
 
 void MainWindow::restoreLayout() {
-    QSettings settings;
-    restoreGeometry(settings.value("window/geometry").toByteArray());
-    restoreState(settings.value("window/state").toByteArray());
+    restoreGeometry(settings_.windowGeometry());
+    restoreState(settings_.windowState());
 }
 
-void MainWindow::saveLayout() const {
-    QSettings settings;
-    settings.setValue("window/geometry", saveGeometry());
-    settings.setValue("window/state", saveState());
-}
+void MainWindow::saveLayout() const { WindowSettings().setWindowLayout(saveGeometry(), saveState()); }
 
 } // namespace strata::app

@@ -8,7 +8,6 @@
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QMenu>
-#include <QSettings>
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QTimer>
@@ -60,22 +59,23 @@ bool askSize(QWidget* parent, QSize& size) {
 } // namespace
 
 bool MainWindow::exportPng(const QString& wanted, QSize pixels) {
-    if (!ds_ || shown_.ndim() == 0) {
+    const auto& ds = ws_.dataset();
+    const DataArray& shown = shownFrame();
+    if (!ds || shown.ndim() == 0) {
         showError(tr("Export PNG"), tr("nothing to export: no frame is shown"), false);
         return false;
     }
     const QString path = q(withExtension(wanted.toStdString(), "png"));
     try {
         const TransferCounters before = transferCounters();
-        AtomicFile file(path.toStdString(), inputsOf(*ds_));
+        AtomicFile file(path.toStdString(), inputsOf(*ds));
         QImage image =
-            shown_.ndim() == 2 ? image_->renderImage(pixels) : renderLinePlot(line_->series(), pixels);
+            shown.ndim() == 2 ? image_->renderImage(pixels) : renderLinePlot(line_->series(), pixels);
         if (image.isNull() || !image.save(q(file.tempPath()), "PNG"))
             throw IoError("cannot write " + path.toStdString() + ": the PNG could not be encoded or written");
         file.commit();
         const auto moved = transferredSince(before).deviceToHost;
-        exportSize_ = pixels;
-        QSettings().setValue("export/size", pixels);
+        settings_.setExportSize(pixels);
         showSaved(
             tr("Saved %1, %2 × %3").arg(QFileInfo(path).fileName()).arg(pixels.width()).arg(pixels.height()),
             path, moved);
@@ -87,13 +87,15 @@ bool MainWindow::exportPng(const QString& wanted, QSize pixels) {
 }
 
 bool MainWindow::exportCsv(const QString& wanted) {
-    if (!ds_ || shown_.ndim() == 0) {
+    const auto& ds = ws_.dataset();
+    const DataArray& shown = shownFrame();
+    if (!ds || shown.ndim() == 0) {
         showError(tr("Export CSV"), tr("nothing to export: no frame is shown"), false);
         return false;
     }
     const QString path = q(withExtension(wanted.toStdString(), "csv"));
     try {
-        const io::CsvResult r = writeCsv(io::withLatLon(shown_, *ds_), path.toStdString(), inputsOf(*ds_));
+        const io::CsvResult r = writeCsv(io::withLatLon(shown, *ds), path.toStdString(), inputsOf(*ds));
         showSaved(r.rows == 1 ? tr("Saved %1, 1 row").arg(QFileInfo(path).fileName())
                               : tr("Saved %1, %2 rows").arg(QFileInfo(path).fileName()).arg(r.rows),
                   path, r.bytesFromDevice);
@@ -114,9 +116,10 @@ void MainWindow::showSaved(const QString& message, const QString& path, std::uin
 
 bool MainWindow::saveView(const QString& path) {
     try {
-        AtomicFile file(path.toStdString(), ds_ ? inputsOf(*ds_) : std::vector<std::string>{});
+        const auto& ds = ws_.dataset();
+        AtomicFile file(path.toStdString(), ds ? inputsOf(*ds) : std::vector<std::string>{});
         QFile out(q(file.tempPath()));
-        if (!out.open(QIODevice::WriteOnly) || out.write(toJsonText(spec_)) < 0)
+        if (!out.open(QIODevice::WriteOnly) || out.write(toJsonText(view())) < 0)
             throw IoError("cannot write " + path.toStdString() + ": " + out.errorString().toStdString());
         out.close();
         file.commit();
@@ -135,6 +138,7 @@ bool MainWindow::loadView(const QString& path) {
         return false;
     }
     try {
+        const auto& ds = ws_.dataset();
         ViewSpec v = viewFromJsonText(in.readAll());
         if (!v.file.empty() && QFileInfo(q(v.file)).isRelative()) // relative to the view's own folder
             v.file = QFileInfo(path).dir().filePath(q(v.file)).toStdString();
@@ -142,8 +146,8 @@ bool MainWindow::loadView(const QString& path) {
             QStringList files;
             for (const auto& f : v.files)
                 files << (QFileInfo(q(f)).isRelative() ? QFileInfo(path).dir().filePath(q(f)) : q(f));
-            const bool sameSet = ds_ && ds_->files.size() == v.files.size() &&
-                                 std::equal(ds_->files.begin(), ds_->files.end(), files.begin(),
+            const bool sameSet = ds && ds->files.size() == v.files.size() &&
+                                 std::equal(ds->files.begin(), ds->files.end(), files.begin(),
                                             [](const std::string& a, const QString& b) {
                                                 return QFileInfo(q(a)) == QFileInfo(b);
                                             });
@@ -152,17 +156,16 @@ bool MainWindow::loadView(const QString& path) {
                 return true;
             }
         }
-        const bool sameFile = ds_ && !v.file.empty() && QFileInfo(q(v.file)) == QFileInfo(q(ds_->path));
+        const bool sameFile = ds && !v.file.empty() && QFileInfo(q(v.file)) == QFileInfo(q(ds->path));
         if (!v.file.empty() && !sameFile && v.files.empty()) {
             openFile(q(v.file), v); // shown when the file is open
             return true;
         }
-        if (!ds_) throw ValueError("the view names no file and none is open");
+        if (!ds) throw ValueError("the view names no file and none is open");
         ViewSpec fitted;
-        if (!fitViewTo(v, *ds_, fitted))
-            throw ValueError("the view does not fit " + ds_->path + ": no variable '" + v.variable +
+        if (!fitViewTo(v, *ds, fitted))
+            throw ValueError("the view does not fit " + ds->path + ": no variable '" + v.variable +
                              "' with dim '" + v.xDim + "'");
-        var_ = variableOf(*ds_, fitted.variable);
         applyView(fitted);
         return true;
     } catch (const Error& e) {
@@ -172,28 +175,28 @@ bool MainWindow::loadView(const QString& path) {
 }
 
 QString MainWindow::suggestedExportPath(const QString& extension) const {
-    const QString folder = QSettings().value("exportFolder").toString();
-    const QString name = q(exportBaseName(shown_, spec_.reductions)) + "." + extension;
+    const QString folder = settings_.exportFolder();
+    const QString name = q(exportBaseName(shownFrame(), view().reductions)) + "." + extension;
     return folder.isEmpty() ? name : QDir(folder).filePath(name);
 }
 
 void MainWindow::exportPngDialog() {
-    if (!ds_) return;
+    if (!ws_.dataset()) return;
     const QString path = QFileDialog::getSaveFileName(this, tr("Export PNG"), suggestedExportPath("png"),
                                                       tr("PNG images (*.png)"));
     if (path.isEmpty()) return;
-    QSize size = exportSize_;
+    QSize size = settings_.exportSize();
     if (!askSize(this, size)) return;
-    QSettings().setValue("exportFolder", QFileInfo(path).absolutePath());
+    settings_.setExportFolder(QFileInfo(path).absolutePath());
     exportPng(path, size);
 }
 
 void MainWindow::exportCsvDialog() {
-    if (!ds_) return;
+    if (!ws_.dataset()) return;
     const QString path = QFileDialog::getSaveFileName(this, tr("Export CSV"), suggestedExportPath("csv"),
                                                       tr("CSV files (*.csv)"));
     if (path.isEmpty()) return;
-    QSettings().setValue("exportFolder", QFileInfo(path).absolutePath());
+    settings_.setExportFolder(QFileInfo(path).absolutePath());
     exportCsv(path);
 }
 
@@ -215,28 +218,15 @@ void MainWindow::rememberViewSoon() { rememberTimer_->start(); }
 
 void MainWindow::rememberView() {
     rememberTimer_->stop();
-    if (!ds_ || ds_->path.empty() || spec_.variable.empty()) return; // in memory: nothing to key it by
-    QSettings().setValue("views/" + QFileInfo(q(ds_->path)).absoluteFilePath(), toJsonText(spec_));
-    rememberColouring();
-}
-
-// A recent entry is a path, or a file set's paths (or glob, or directory) joined by newlines.
-void MainWindow::addRecent(const QStringList& paths) {
-    QSettings settings;
-    QStringList recent = settings.value("recentFiles").toStringList();
-    QStringList absolutes;
-    for (const QString& p : paths) absolutes << QFileInfo(p).absoluteFilePath();
-    const QString absolute = absolutes.join('\n');
-    recent.removeAll(absolute);
-    recent.prepend(absolute);
-    while (recent.size() > 10) recent.removeLast();
-    settings.setValue("recentFiles", recent);
-    rebuildRecentMenu();
+    const auto& ds = ws_.dataset();
+    if (!ds || ds->path.empty() || view().variable.empty()) return; // in memory: nothing to key it by
+    settings_.setLastView(*ds, view());
+    settings_.setColouring(*ds, view().variable, view().colouring);
 }
 
 void MainWindow::rebuildRecentMenu() {
     recentMenu_->clear();
-    const QStringList recent = QSettings().value("recentFiles").toStringList();
+    const QStringList recent = settings_.recentFiles();
     int n = 0;
     for (const QString& p : recent) {
         const QStringList paths = p.split('\n');

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "main_window.h"
+#include "series_dock.h"
 #include "slice_panel.h"
 #include "strata/core/format.h"
 #include "strata/io/geo.h"
@@ -19,6 +20,9 @@ QString q(const std::string& s) { return QString::fromStdString(s); }
 } // namespace
 
 void MainWindow::onHover(const Pick& pick) {
+    const DataArray& shown_ = shownFrame();
+    const DataArray& var_ = ws_.variable();
+    const ViewSpec& spec_ = view();
     if (!pick.inside || shown_.ndim() != 2) {
         probeText_.clear();
         statusBar()->clearMessage();
@@ -42,11 +46,12 @@ void MainWindow::onHover(const Pick& pick) {
     QStringList where;
     where << QString("%1 = %2").arg(q(shown_.dims()[0]), q(pick.yLabel))
           << QString("%1 = %2").arg(q(shown_.dims()[1]), q(pick.xLabel));
-    if (ds_ && (!geo_ || !geo_->isFor(*ds_, var_))) geo_ = std::make_shared<io::LatLonLocator>(*ds_, var_);
-    if (geo_)
-        if (const auto ll = geo_->at(shown_, pick.row, pick.column))
-            where << "lat = " + q(geo_->latFormat(shown_).number(ll->lat))
-                  << "lon = " + q(geo_->lonFormat(shown_).number(ll->lon));
+    if (ws_.dataset()) {
+        const io::LatLonLocator& geo = ws_.latLon();
+        if (const auto ll = geo.at(shown_, pick.row, pick.column))
+            where << "lat = " + q(geo.latFormat(shown_).number(ll->lat))
+                  << "lon = " + q(geo.lonFormat(shown_).number(ll->lon));
+    }
     // On a map (View ▸ Projection): the cursor's own longitude and latitude (the projection's
     // inverse of the pixel), beside the cell's.
     if (!image_->settings().projection.empty()) {
@@ -68,55 +73,40 @@ void MainWindow::onHover(const Pick& pick) {
     statusBar()->showMessage(probeText_);
 }
 
-void MainWindow::refreshSeriesDims() {
-    // The dim the user chose stays while it is sliced; otherwise the first sliced dim.
-    const QString keep = preferredSeriesDim_;
-    seriesDim_->blockSignals(true);
-    seriesDim_->clear();
-    const auto sliced = spec_.slicedDims(var_.dims());
-    for (const auto& d : sliced) seriesDim_->addItem(q(d));
-    seriesDim_->addItem(q(spec_.xDim));
-    if (!spec_.yDim.empty()) seriesDim_->addItem(q(spec_.yDim));
-    const bool keepIt = std::find(sliced.begin(), sliced.end(), keep.toStdString()) != sliced.end();
-    seriesDim_->setCurrentIndex(keepIt ? seriesDim_->findText(keep) : 0);
-    seriesDim_->blockSignals(false);
-}
-
 void MainWindow::plotSeriesAt(std::int64_t row, std::int64_t column, const QString& dim) {
-    if (!ds_ || shown_.ndim() != 2) return;
-    const std::string along = (dim.isEmpty() ? seriesDim_->currentText() : dim).toStdString();
+    if (!ws_.dataset() || shownFrame().ndim() != 2) return;
+    const std::string along = (dim.isEmpty() ? series_->along() : dim).toStdString();
     if (along.empty()) return;
-    seriesRow_ = row;
-    seriesColumn_ = column;
+    series_->setCell(row, column);
+    const ViewSpec& spec_ = view();
     ViewSpec s = spec_;
     s.xDim = along;
     s.yDim.clear();
     s.indices.clear();
-    for (const auto& d : var_.dims()) {
+    for (const auto& d : ws_.variable().dims()) {
         if (d == along || roleOf(spec_, d) == Role::Reduce) continue;
         const std::int64_t i = d == spec_.yDim ? row : d == spec_.xDim ? column : spec_.indexOf(d);
         s.indices.push_back({d, i});
     }
-    wantedSeries_ = service_->requestSeries(s);
-    seriesDock_->show();
+    ws_.awaitSeries(service_->requestSeries(s));
+    series_->show();
 }
 
 void MainWindow::onSeriesReady(const std::shared_ptr<const SeriesResult>& r) {
-    if (r->id != wantedSeries_) return;
+    if (!ws_.awaitsSeries(r->id)) return;
+    const DataArray& var_ = ws_.variable();
     if (!r->error.isEmpty()) {
         showError(tr("Cannot plot the series"), r->error, false);
         return;
     }
-    series_ = r->series;
-    LineSeries s = r->line ? *r->line : lineSeries(series_);
+    LineSeries s = r->line ? *r->line : lineSeries(r->series);
     QStringList at;
     for (const auto& [d, i] : r->spec.indices) at << QString("%1 = %2").arg(q(d), coordinateText(var_, d, i));
-    s.title = variableTitle(series_) + "  " + at.join(", ").toStdString();
+    s.title = variableTitle(r->series) + "  " + at.join(", ").toStdString();
     // The dock is short: the y axis says the name and units, the title the long name.
     const auto units = var_.attrs().text("units");
     s.yTitle = var_.name() + (units && !units->empty() ? " [" + *units + "]" : "");
-    seriesPlot_->setSeries(std::move(s));
-    seriesDock_->setWindowTitle(tr("Series along %1").arg(q(r->spec.xDim)));
+    series_->plot(r->series, std::move(s), q(r->spec.xDim));
     emit seriesShown();
 }
 

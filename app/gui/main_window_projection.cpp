@@ -31,7 +31,7 @@ void MainWindow::addProjectionMenu(QMenu* view) {
     // Only frames whose x/y are CF longitude/latitude can be projected: the choices are offered
     // for those alone (checked again each time the menu opens).
     connect(menu, &QMenu::aboutToShow, this, [this, menu] {
-        const bool lonLat = shown_.ndim() == 2 && isLonLatFrame(shown_);
+        const bool lonLat = shownFrame().ndim() == 2 && isLonLatFrame(shownFrame());
         for (QAction* a : menu->actions())
             if (!a->data().toString().isEmpty()) a->setEnabled(lonLat);
     });
@@ -54,41 +54,48 @@ void MainWindow::setProjection(const QString& name) {
         statusBar()->showMessage(QString::fromStdString(e.what()), 10000);
         return;
     }
-    if (spec_.projection == canonical) return; // showProjection keeps the image's equal to it
-    const ViewSpec before = spec_;
-    spec_.projection = canonical;
-    spec_.window.reset(); // a zoom in degrees means nothing in map metres, and back
-    showProjection();
-    recordView(before);
-    rememberViewSoon();
-    emit viewChanged();
-    if (!canonical.empty() && shown_.ndim() == 2 && !isLonLatFrame(shown_))
+    if (view().projection == canonical) return; // showProjection keeps the image's equal to it
+    ViewSpec next = view();
+    next.projection = canonical;
+    next.window.reset(); // a zoom in degrees means nothing in map metres, and back
+    if (!ws_.dataset() || next.variable.empty()) {
+        ws_.setProjection(canonical); // no view yet: the next one is shown in it
+        showProjection();
+        emit viewChanged();
+    } else if (!change(next)) {
+        return;
+    }
+    const DataArray& shown = shownFrame();
+    if (!canonical.empty() && shown.ndim() == 2 && !isLonLatFrame(shown))
         statusBar()->showMessage(
             tr("%1 applies to longitude/latitude frames only").arg(QString::fromStdString(canonical)), 10000);
 }
 
 void MainWindow::keepProjection(ViewSpec& spec) const {
-    if (spec.projection == spec_.projection) return;
-    spec.projection = spec_.projection;
+    if (spec.projection == view().projection) return;
+    spec.projection = view().projection;
     spec.window.reset();
 }
 
-void MainWindow::showProjection() {
-    // Every applyView comes here (each step): nothing to do while the image shows the view's.
-    if (image_->settings().projection == spec_.projection) return;
+void MainWindow::canonicaliseProjection(ViewSpec& spec) {
     try {
-        spec_.projection = canonicalProjection(spec_.projection);
+        spec.projection = canonicalProjection(spec.projection);
     } catch (const Error& e) { // a saved view naming a projection this build does not know
         statusBar()->showMessage(QString::fromStdString(e.what()), 10000);
-        spec_.projection.clear();
+        spec.projection.clear();
     }
-    const QString id = "projection_" + (spec_.projection.empty() ? QStringLiteral("none")
-                                                                 : QString::fromStdString(spec_.projection));
+}
+
+void MainWindow::showProjection() {
+    // Every view change comes here (each step): nothing to do while the image shows the view's.
+    const std::string& projection = view().projection;
+    if (image_->settings().projection == projection) return;
+    const QString id =
+        "projection_" + (projection.empty() ? QStringLiteral("none") : QString::fromStdString(projection));
     if (auto* a = findChild<QAction*>(id); a && !a->isChecked()) a->setChecked(true);
     ImageViewSettings s = image_->settings();
-    if (s.projection == spec_.projection) return; // an unknown name, and the image shows none
-    s.projection = spec_.projection;
-    s.window = spec_.window; // in the projection's own coordinates
+    s.projection = projection;
+    s.window = view().window; // in the projection's own coordinates
     image_->setSettings(s);
 }
 

@@ -2,13 +2,11 @@
 // while it loads), where every variable is (the dataset panel's Where column), and the budget
 // (Settings ▸ Memory Budget…, kept in the settings; STRATA_RESIDENT_BUDGET when set wins).
 #include <QInputDialog>
-#include <QLabel>
-#include <QPushButton>
-#include <QSettings>
 #include <QStatusBar>
 
 #include "dataset_panel.h"
 #include "main_window.h"
+#include "status_panel.h"
 #include "strata/core/memory_budget.h"
 #include "strata/core/runtime.h"
 
@@ -22,20 +20,7 @@ std::size_t availableFor(Device d) { return d.isHost() ? hostAvailableMemory() :
 } // namespace
 
 void MainWindow::buildResidency() {
-    residencyLabel_ = new QLabel(this);
-    residencyLabel_->setObjectName("residency");
-    cancelLoad_ = new QPushButton(tr("Cancel load"), this);
-    cancelLoad_->setObjectName("cancelLoad");
-    cancelLoad_->setToolTip(tr("Stop loading this variable: its frames keep coming from the file"));
-    cancelLoad_->hide();
-    statusBar()->insertPermanentWidget(2, residencyLabel_); // after the progress bar and its Cancel
-    statusBar()->insertPermanentWidget(3, cancelLoad_);
-    connect(cancelLoad_, &QPushButton::clicked, this, [this] {
-        if (!spec_.variable.empty()) service_->cancelLoad(spec_.variable);
-    });
-    connect(service_, &FrameService::residencyChanged, this, &MainWindow::onResidencyChanged);
-
-    const QString saved = QSettings().value("residency/budget").toString();
+    const QString saved = settings_.residentBudget();
     if (!qEnvironmentVariableIsSet("STRATA_RESIDENT_BUDGET") && !saved.isEmpty())
         if (const auto bytes = parseResidentBudget(saved.toStdString(), availableFor(computeDevice())))
             service_->setResidentBudget(*bytes);
@@ -45,12 +30,12 @@ void MainWindow::onResidencyChanged(const QString& variable) {
     const ResidencyStatus s = service_->residency(variable.toStdString());
     datasetPanel_->setResidency(variable, s.state == Residence::None ? QString() : q(s.describe()),
                                 q(s.reason));
-    if (variable.toStdString() != spec_.variable) return;
+    if (variable.toStdString() != view().variable) return;
     showTask(); // a frame waiting for this load says how far it is
-    residencyLabel_->setText(tr("Data: %1").arg(q(s.describe())));
-    residencyLabel_->setToolTip(
-        s.reason.empty() ? tr("Budget %1").arg(q(formatBytes(service_->residentBudget()))) : q(s.reason));
-    cancelLoad_->setVisible(s.state == Residence::Loading);
+    status_->setResidency(tr("Data: %1").arg(q(s.describe())),
+                          s.reason.empty() ? tr("Budget %1").arg(q(formatBytes(service_->residentBudget())))
+                                           : q(s.reason),
+                          s.state == Residence::Loading);
     if (s.state == Residence::Resident) updateDeviceLabel(); // the memory Strata holds changed
 }
 
@@ -63,7 +48,8 @@ void MainWindow::chooseResidentBudget() {
            "a size such as 8G or 512M, or a share of the free memory such as 60%")
             .arg(q(device.isHost() ? std::string("the host") : device.toString()),
                  q(formatBytes(availableFor(device)))),
-        QLineEdit::Normal, QSettings().value("residency/budget", "60%").toString(), &ok);
+        QLineEdit::Normal,
+        settings_.residentBudget().isEmpty() ? QStringLiteral("60%") : settings_.residentBudget(), &ok);
     if (!ok) return;
     const auto bytes = parseResidentBudget(text.trimmed().toStdString(), availableFor(device));
     if (!bytes) {
@@ -71,7 +57,7 @@ void MainWindow::chooseResidentBudget() {
                   true);
         return;
     }
-    QSettings().setValue("residency/budget", text.trimmed());
+    settings_.setResidentBudget(text.trimmed());
     service_->setResidentBudget(*bytes);
     statusBar()->showMessage(tr("Memory budget: %1").arg(q(formatBytes(*bytes))), 4000);
 }

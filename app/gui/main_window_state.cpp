@@ -1,6 +1,5 @@
 // What the window shows when what it looks at changes: the series dock forgets a series of
 // another file or variable, and a scalar variable (no dims) is shown as its value.
-#include <QDockWidget>
 #include <QLabel>
 #include <QStackedWidget>
 #include <cmath>
@@ -8,6 +7,7 @@
 #include "dataset_panel.h"
 #include "dimension_bar.h"
 #include "main_window.h"
+#include "series_dock.h"
 #include "slice_panel.h"
 #include "strata/core/format.h"
 
@@ -19,12 +19,8 @@ QString q(const std::string& s) { return QString::fromStdString(s); }
 } // namespace
 
 void MainWindow::clearSeries() {
-    wantedSeries_ = 0; // a series on its way is dropped (ids start at 1)
-    seriesRow_ = seriesColumn_ = -1;
-    seriesDock_->setWindowTitle(tr("Series"));
-    if (series_.ndim() == 0) return; // nothing plotted (and the plot's GL not loaded for nothing)
-    series_ = DataArray();
-    seriesPlot_->setSeries(LineSeries{});
+    ws_.awaitSeries(0); // a series on its way is dropped
+    series_->clear();
 }
 
 void MainWindow::showScalar(const QString& variablePath, const DataArray& var) {
@@ -44,9 +40,9 @@ void MainWindow::showScalar(const QString& variablePath, const DataArray& var) {
     text += "<p>" + tr("a scalar (%1, no dims)").arg(q(std::string(name(var.dtype())))) + "</p>";
     // The view of the variable shown before stays the window's view (Undo goes back to it);
     // no frame of it is on the screen, nor on its way.
-    wantedFrame_ = 0;
+    ws_.awaitFrame(0);
     endTask();
-    shown_ = DataArray();
+    ws_.clearScreen();
     clearSeries();
     dimBar_->clear();
     slices_->clear();

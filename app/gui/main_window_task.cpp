@@ -3,11 +3,10 @@
 // is read slab by slab (a streamed reduction, a range of a variable not in memory), and Cancel,
 // which goes back to the view on the screen. Until the new frame is shown, the frame on the
 // screen and its title stay as they are.
-#include <QLabel>
-#include <QPushButton>
 #include <QStatusBar>
 
 #include "main_window.h"
+#include "status_panel.h"
 
 namespace strata::app {
 namespace {
@@ -36,71 +35,53 @@ QString reductionText(const ViewSpec& spec) {
 
 } // namespace
 
-void MainWindow::buildTask() {
-    taskLabel_ = new QLabel(this);
-    taskLabel_->setObjectName("task");
-    cancelTask_ = new QPushButton(tr("Cancel"), this);
-    cancelTask_->setObjectName("cancelTask");
-    cancelTask_->setToolTip(tr("Stop this computation and go back to the view on the screen"));
-    statusBar()->insertPermanentWidget(0, taskLabel_);
-    statusBar()->insertPermanentWidget(1, cancelTask_);
-    taskLabel_->hide();
-    cancelTask_->hide();
-    connect(cancelTask_, &QPushButton::clicked, this, &MainWindow::cancelTask);
-    connect(service_, &FrameService::computeProgress, this, [this](quint64 id, double done) {
-        if (id != wantedFrame_) return; // an older request's pass: overtaken
-        taskDone_ = done;
-        showTask();
-    });
-}
-
 void MainWindow::noteTask(const ViewSpec& before) {
-    taskDone_ = -1; // a new request: its pass, if it streams, tells its own progress
-    const bool otherVariable = spec_.variable != before.variable || spec_.file != before.file;
+    const ViewSpec& now = view();
+    task_.done = -1; // a new request: its pass, if it streams, tells its own progress
+    const bool otherVariable = now.variable != before.variable || now.file != before.file;
     const bool newReduction =
-        otherVariable || spec_.reductions != before.reductions || spec_.areaWeighted != before.areaWeighted;
-    const bool newRange = needsVariableRange(spec_.colouring.range.mode) &&
+        otherVariable || now.reductions != before.reductions || now.areaWeighted != before.areaWeighted;
+    const bool newRange = needsVariableRange(now.colouring.range.mode) &&
                           (otherVariable || !needsVariableRange(before.colouring.range.mode));
     // A step while a reduction is computed keeps the word: the new frame is that work too.
     if (!newReduction && !newRange) return showTask();
     QStringList what;
-    if (newReduction && !spec_.reductions.empty()) what << reductionText(spec_);
+    if (newReduction && !now.reductions.empty()) what << reductionText(now);
     if (newRange) what << tr("whole-variable range");
-    taskText_ = what.join("; ");
+    task_.what = what.join("; ");
     showTask();
 }
 
 void MainWindow::endTask() {
-    taskText_.clear();
+    task_.what.clear();
     showTask();
 }
 
 void MainWindow::showTask() {
-    if (!taskLabel_) return;
-    QString text = taskText_;
-    if (!text.isEmpty() && !spec_.variable.empty()) {
-        const ResidencyStatus s = service_->residency(spec_.variable);
+    if (!status_) return;
+    QString text = task_.what;
+    if (!text.isEmpty() && !view().variable.empty()) {
+        const ResidencyStatus s = service_->residency(view().variable);
         if (s.state == Residence::Loading) // the frame waits for the load
             text += QString(": %1 %").arg(int(s.progress * 100));
-        else if (taskDone_ >= 0) // read from the file slab by slab
-            text += QString(": %1 %").arg(int(taskDone_ * 100));
+        else if (task_.done >= 0) // read from the file slab by slab
+            text += QString(": %1 %").arg(int(task_.done * 100));
         else
             text += QString::fromUtf8("…");
     }
-    taskLabel_->setText(text);
-    taskLabel_->setVisible(!text.isEmpty());
-    cancelTask_->setVisible(!text.isEmpty() && shownSpec_.has_value());
+    status_->setTask(text, ws_.screen().view.has_value());
 }
 
 void MainWindow::cancelTask() {
-    if (!shownSpec_) return;
-    const QString what = taskText_;
+    const std::optional<ViewSpec> shown = ws_.screen().view;
+    if (!shown) return;
+    const QString what = task_.what;
     endTask();
     // As Undo does when the change was the last one (then Redo asks for it again).
-    if (const ViewSpec* last = history_.last(); last && *last == *shownSpec_)
+    if (ws_.undoReturnsTo(*shown))
         undo();
     else
-        applyView(*shownSpec_);
+        applyView(*shown);
     statusBar()->showMessage(tr("Cancelled: %1").arg(what), 5000);
 }
 

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "strata/core/data_array.h"
-#include "strata/core/view.h"
+#include "view_spec.h"
 
 class QSlider;
 class QSpinBox;

@@ -257,7 +257,7 @@ int main(int argc, char** argv) {
         double requested = 0;
         const strata::Device device = strata::computeDevice();
         auto next = [&] {
-            strata::ViewSpec spec;
+            strata::app::ViewSpec spec;
             spec.file = file;
             spec.variable = variable;
             spec.xDim = var.dims()[2];
@@ -302,7 +302,7 @@ int main(int argc, char** argv) {
     double requested = 0;
     const strata::Device device = strata::computeDevice();
     auto next = [&] {
-        strata::ViewSpec spec;
+        strata::app::ViewSpec spec;
         spec.file = file;
         spec.variable = variable;
         spec.xDim = var.dims()[2];

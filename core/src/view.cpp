@@ -11,7 +11,7 @@
 
 namespace strata {
 
-std::vector<std::string> ViewSpec::slicedDims(const std::vector<std::string>& varDims) const {
+std::vector<std::string> FrameSpec::slicedDims(const std::vector<std::string>& varDims) const {
     std::vector<std::string> out;
     for (const auto& d : varDims) {
         const bool reduced =
@@ -21,13 +21,13 @@ std::vector<std::string> ViewSpec::slicedDims(const std::vector<std::string>& va
     return out;
 }
 
-std::int64_t ViewSpec::indexOf(const std::string& dim) const {
+std::int64_t FrameSpec::indexOf(const std::string& dim) const {
     for (const auto& [d, i] : indices)
         if (d == dim) return i;
     return 0;
 }
 
-std::vector<std::string> ViewSpec::areaMeanDims() const {
+std::vector<std::string> FrameSpec::areaMeanDims() const {
     std::vector<std::string> out;
     if (areaWeighted)
         for (const auto& [d, op] : reductions)
@@ -35,7 +35,7 @@ std::vector<std::string> ViewSpec::areaMeanDims() const {
     return out;
 }
 
-void validate(const ViewSpec& spec, const DataArray& var) {
+void validate(const FrameSpec& spec, const DataArray& var) {
     const std::string what = "variable '" + var.name() + "'";
     STRATA_EXPECTS(!spec.xDim.empty(), ValueError, "no dim on X for " + what);
     std::map<std::string, std::string> roles;
@@ -58,7 +58,7 @@ void validate(const ViewSpec& spec, const DataArray& var) {
     if (const auto dims = spec.areaMeanDims(); !dims.empty()) checkAreaWeights(var, dims);
 }
 
-DataArray applyReductions(const DataArray& a, const ViewSpec& spec, Stream stream) {
+DataArray applyReductions(const DataArray& a, const FrameSpec& spec, Stream stream) {
     const std::vector<std::string> areaDims = spec.areaMeanDims();
     std::optional<AreaWeights> weights;
     if (!areaDims.empty())
@@ -77,7 +77,7 @@ DataArray applyReductions(const DataArray& a, const ViewSpec& spec, Stream strea
     return out;
 }
 
-DataArray computeView(const DataArray& var, const ViewSpec& spec, Device device, Stream stream) {
+DataArray computeView(const DataArray& var, const FrameSpec& spec, Device device, Stream stream) {
     validate(spec, var);
     std::vector<Indexer> indexers;
     for (const auto& d : spec.slicedDims(var.dims())) indexers.push_back({d, spec.indexOf(d)});
@@ -92,14 +92,14 @@ namespace {
 Stream streamFor(Device d) { return d.isHost() ? Stream::host() : defaultStream(d); }
 } // namespace
 
-DataArray computeFrame(const DataArray& var, const ViewSpec& spec, Device device, FallbackNote& note,
+DataArray computeFrame(const DataArray& var, const FrameSpec& spec, Device device, FallbackNote& note,
                        const ViewLimits& limits) {
     validate(spec, var);
     std::vector<Indexer> indexers;
     for (const auto& d : spec.slicedDims(var.dims())) indexers.push_back({d, spec.indexOf(d)});
     const DataArray slab =
         var.isel(indexers); // a view of a resident variable; else lazy: only this hyperslab
-    ViewSpec rest = spec;
+    FrameSpec rest = spec;
     rest.indices.clear(); // the sliced dims are gone
     if (!slab.isLoaded() && !spec.reductions.empty() && slab.variable().nbytes() > limits.loadAtOnce &&
         slab.ndim() > 0) {
@@ -116,7 +116,7 @@ DataArray computeFrame(const DataArray& var, const ViewSpec& spec, Device device
         const bool kept = !reduced.count(first);
         const bool mergeable = dim0 == first && !(spec.areaWeighted && op0 == ReduceOp::Mean);
         if (kept || mergeable) {
-            ViewSpec after = rest;
+            FrameSpec after = rest;
             if (mergeable) after.reductions.erase(after.reductions.begin());
             return runWithFallback(
                 device, slab,
@@ -127,7 +127,7 @@ DataArray computeFrame(const DataArray& var, const ViewSpec& spec, Device device
                         const DataArray reducedView = mapStreamed(
                             slab, [&](const DataArray& part) { return applyReductions(part, rest, s); }, d, s,
                             limits.slabBytes, limits.cancel, limits.progress);
-                        ViewSpec none = rest;
+                        FrameSpec none = rest;
                         none.reductions.clear();
                         f = computeView(reducedView, none, d, s);
                     } else {

@@ -147,7 +147,7 @@ public:
 
     ::py::dict view() const {
         alive();
-        const ViewSpec& s = window_->view();
+        const app::ViewSpec& s = window_->view();
         ::py::dict d;
         d["variable"] = s.variable;
         d["x"] = s.xDim;

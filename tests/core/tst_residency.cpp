@@ -24,44 +24,44 @@ const ReduceOp kOps[] = {ReduceOp::Sum, ReduceOp::Mean,  ReduceOp::Min,    Reduc
 
 // Every view shape of a (t, y, x) variable: a map, its transpose, a Hovmöller (t on Y), a line,
 // and each op over each dim.
-std::vector<ViewSpec> specsFor(std::int64_t nt) {
-    std::vector<ViewSpec> out;
+std::vector<FrameSpec> specsFor(std::int64_t nt) {
+    std::vector<FrameSpec> out;
     auto spec = [](std::string x, std::string y) {
-        ViewSpec s;
+        FrameSpec s;
         s.variable = "v";
         s.xDim = std::move(x);
         s.yDim = std::move(y);
         return s;
     };
     for (std::int64_t t : {std::int64_t(0), nt - 1}) {
-        ViewSpec map = spec("x", "y");
+        FrameSpec map = spec("x", "y");
         map.indices = {{"t", t}};
         out.push_back(map);
-        ViewSpec transposed = spec("y", "x");
+        FrameSpec transposed = spec("y", "x");
         transposed.indices = {{"t", t}};
         out.push_back(transposed);
     }
-    ViewSpec hovmoller = spec("x", "t");
+    FrameSpec hovmoller = spec("x", "t");
     hovmoller.indices = {{"y", 2}};
     out.push_back(hovmoller);
-    ViewSpec line = spec("t", "");
+    FrameSpec line = spec("t", "");
     line.indices = {{"y", 1}, {"x", 3}};
     out.push_back(line);
     for (ReduceOp op : kOps) {
-        ViewSpec overTime = spec("x", "y");
+        FrameSpec overTime = spec("x", "y");
         overTime.reductions = {{"t", op}};
         out.push_back(overTime);
-        ViewSpec zonal = spec("t", "y");
+        FrameSpec zonal = spec("t", "y");
         zonal.reductions = {{"x", op}};
         out.push_back(zonal);
-        ViewSpec both = spec("x", "");
+        FrameSpec both = spec("x", "");
         both.reductions = {{"t", op}, {"y", ReduceOp::Mean}};
         out.push_back(both);
     }
     return out;
 }
 
-QString describe(const ViewSpec& s) {
+QString describe(const FrameSpec& s) {
     QString r = QString("x=%1 y=%2").arg(str(s.xDim), str(s.yDim));
     for (const auto& [d, i] : s.indices) r += QString(" %1=%2").arg(str(d)).arg(i);
     for (const auto& [d, op] : s.reductions) r += QString(" %1(%2)").arg(str(name(op)), str(d));
@@ -106,7 +106,7 @@ private slots:
             const int readsBefore = source->reads;
             const TransferCounters before = transferCounters();
             std::vector<DataArray> fromMemory;
-            for (const ViewSpec& spec : specsFor(shape[0])) {
+            for (const FrameSpec& spec : specsFor(shape[0])) {
                 FallbackNote note;
                 fromMemory.push_back(computeFrame(resident, spec, device, note));
                 QVERIFY(!note.fellBack);
@@ -116,7 +116,7 @@ private slots:
             QCOMPARE(transferredSince(before).hostToDevice, std::uint64_t(0));
 
             std::size_t i = 0;
-            for (const ViewSpec& spec : specsFor(shape[0])) {
+            for (const FrameSpec& spec : specsFor(shape[0])) {
                 FallbackNote note;
                 const DataArray fromFile = computeFrame(lazy, spec, Device::host(), note).asHost();
                 const DataArray got = fromMemory[i++].asHost();

@@ -93,7 +93,7 @@ private slots:
         auto source = std::make_shared<MemorySource>(shape, DType::Float32,
                                                      randomValues(rng, DType::Float32, product(shape), 0.05));
         const DataArray lazy = lazyArray(source, shape, plain(DType::Float32));
-        ViewSpec spec;
+        FrameSpec spec;
         spec.variable = "v";
         spec.xDim = "w";
         spec.yDim = "x";
@@ -121,7 +121,7 @@ private slots:
                                                      randomValues(rng, DType::Float32, product(shape), 0.02));
         const DataArray lazy = lazyArray(source, shape, plain(DType::Float32));
         const std::size_t budget = std::size_t(1) << 20;
-        ViewSpec spec;
+        FrameSpec spec;
         spec.variable = "v";
         spec.xDim = "x";
         spec.yDim = "y";
@@ -187,7 +187,7 @@ private slots:
         minmaxStreamed(lazy, Device::host(), slab, nullptr, note);
         check(told, "range");
         told.clear();
-        ViewSpec spec;
+        FrameSpec spec;
         spec.variable = "v";
         spec.xDim = "x";
         spec.yDim = "t";

@@ -78,8 +78,8 @@ std::vector<double> byHand(const Written& w, const std::function<double(int, int
     return out;
 }
 
-ViewSpec globalMean(const std::string& var) {
-    ViewSpec s;
+FrameSpec globalMean(const std::string& var) {
+    FrameSpec s;
     s.variable = var;
     s.xDim = "time";
     s.reductions = {{"lat", ReduceOp::Mean}, {"lon", ReduceOp::Mean}};
@@ -120,7 +120,7 @@ private slots:
         }
         // Not the plain mean: the test can tell weighted from unweighted.
         FallbackNote note;
-        ViewSpec plain = globalMean("tas");
+        FrameSpec plain = globalMean("tas");
         plain.areaWeighted = false;
         const auto unweighted = computeFrame(ds["tas"], plain, device, note).asHost().values<double>();
         QVERIFY(std::abs(unweighted[0] - cosLat[0]) > 1e-3);
@@ -129,7 +129,7 @@ private slots:
     void latitudeAloneIsTheZonalAreaMean() {
         // Reducing only latitude, area-weighted: cos(lat)-weighted means for each (time, lon).
         const Dataset ds = openDataset(w_.path);
-        ViewSpec s;
+        FrameSpec s;
         s.variable = "tas";
         s.xDim = "lon";
         s.yDim = "time";
@@ -151,7 +151,7 @@ private slots:
 
     void withoutLatitudeItSaysWhy() {
         const Dataset ds = openDataset(w_.path);
-        ViewSpec s = globalMean("tas");
+        FrameSpec s = globalMean("tas");
         s.reductions = {{"lon", ReduceOp::Mean}};
         s.yDim = "lat";
         try {

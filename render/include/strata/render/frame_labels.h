@@ -22,7 +22,7 @@ std::string sliceValueLabel(const Coordinate& c);
 std::string sliceDescription(const DataArray& a);
 
 // "mean over lon, max over time": the reductions that made a frame, in the order applied; with
-// `areaWeighted`, the means are one "area-weighted mean over lat, lon" (see ViewSpec). Without,
+// `areaWeighted`, the means are one "area-weighted mean over lat, lon" (see FrameSpec). Without,
 // a mean over `latitude` (the latitude dim, when there is one) says it is
 // "mean over lat (unweighted)": high-latitude cells count as much as equatorial ones.
 std::string reductionDescription(const std::vector<std::pair<std::string, ReduceOp>>& reductions,

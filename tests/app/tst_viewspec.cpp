@@ -1,13 +1,14 @@
-// ViewSpec as a value: equality and a hash over every field (the frame's, the colouring and the
-// zoom window), and the Colouring it holds.
+// The app's ViewSpec as a value: equality and a hash over every field (the frame's, the
+// colouring, the zoom window and the projection), and the Colouring it holds.
 #include <QtTest>
 
 #include <functional>
 #include <unordered_set>
 
-#include "strata/core/view.h"
+#include "view_spec.h"
 
 using namespace strata;
+using strata::app::ViewSpec;
 
 namespace {
 
@@ -57,6 +58,11 @@ const std::vector<Change>& changes() {
         {"window x0", [](ViewSpec& s) { s.window->x0 = 10; }},
         {"window y1", [](ViewSpec& s) { s.window->y1 = 40; }},
         {"no window", [](ViewSpec& s) { s.window.reset(); }},
+        {"files",
+         [](ViewSpec& s) {
+             s.files = {"/data/a.nc", "/data/b.nc"};
+         }},
+        {"projection", [](ViewSpec& s) { s.projection = "Robinson"; }},
     };
     return all;
 }

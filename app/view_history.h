@@ -6,7 +6,7 @@
 // the next change records. Consecutive zoom and pan changes make one entry.
 #include <vector>
 
-#include "strata/core/view.h"
+#include "view_spec.h"
 
 namespace strata::app {
 

@@ -6,9 +6,10 @@
 #include <functional>
 #include <unordered_set>
 
-#include "strata/core/view.h"
+#include "view_spec.h"
 
 using namespace strata;
+using strata::app::ViewSpec;
 
 namespace {
 
@@ -70,6 +71,7 @@ const std::vector<Change>& viewOnlyChanges() {
          [](ViewSpec& s) {
              s.window = ViewWindow{10, 20, 30, 40};
          }},
+        {"projection", [](ViewSpec& s) { s.projection = "Mollweide"; }},
         {"indices listed in another order", [](ViewSpec& s) { std::swap(s.indices[0], s.indices[1]); }},
     };
     return changes;

@@ -1,0 +1,57 @@
+#pragma once
+// StatusPanel: the status bar's permanent part — the long computation the wanted frame waits on
+// with its Cancel, the open in progress with its Cancel, where the shown variable's data is with
+// Cancel load, the compute device, the render path and the last frame's time. It shows what it
+// is told and says which Cancel was pressed; the window decides what they mean.
+#include <QObject>
+#include <QString>
+
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QStatusBar;
+class QTimer;
+
+namespace strata::app {
+
+class StatusPanel : public QObject {
+    Q_OBJECT
+public:
+    explicit StatusPanel(QStatusBar* bar);
+
+    // An open in progress: the busy bar and its Cancel.
+    void setOpening(bool opening);
+    bool opening() const { return opening_; }
+    // The frame service computes: the busy bar (unless an open shows it already).
+    void setBusy(bool busy);
+
+    // The long computation the wanted frame waits on ("mean over time: 43 %"); empty: none.
+    // `cancellable`: there is a view on the screen to go back to.
+    void setTask(const QString& text, bool cancellable);
+
+    void setResidency(const QString& text, const QString& toolTip, bool loading);
+    void setDevice(const QString& text, const QString& toolTip);
+    void setRender(const QString& text, const QString& toolTip);
+    // The last frame's time; the label is refreshed at most twice a second (a repaint of the
+    // status bar per frame is work a step does not need).
+    void setFrameMs(double ms);
+
+    QLabel* deviceLabel() const { return device_; }
+    QLabel* renderLabel() const { return render_; }
+    QLabel* frameTimeLabel() const { return frameTime_; }
+
+signals:
+    void cancelOpenClicked();
+    void cancelLoadClicked();
+    void cancelTaskClicked();
+
+private:
+    QProgressBar* progress_;
+    QPushButton *cancelOpen_, *cancelLoad_, *cancelTask_;
+    QLabel *task_, *residency_, *device_, *render_, *frameTime_;
+    QTimer* frameTimer_;
+    double frameMs_ = 0;
+    bool opening_ = false;
+};
+
+} // namespace strata::app

@@ -1,0 +1,34 @@
+#pragma once
+// The app's view: what to compute (core's FrameSpec) and how to show it — the colouring, the
+// zoom and pan window and the map projection. The window, the command line, saved views and
+// Python all describe what they show as a ViewSpec; core sees only its FrameSpec.
+#include <optional>
+#include <string>
+
+#include "strata/core/colour_range.h"
+#include "strata/core/view.h"
+#include "strata/core/view_window.h"
+
+namespace strata::app {
+
+struct ViewSpec : FrameSpec {
+    Colouring colouring;
+    std::optional<ViewWindow> window; // zoom and pan of an image; unset shows the whole frame
+    // The map projection a longitude/latitude frame is drawn in (a name the render layer's
+    // Projection knows); empty: none, the frame in its own longitude and latitude. Like the
+    // window, it changes how a frame is seen, not its values.
+    std::string projection;
+
+    // The part that says what to compute.
+    const FrameSpec& frame() const { return *this; }
+    FrameSpec& frame() { return *this; }
+
+    friend bool operator==(const ViewSpec&, const ViewSpec&) = default;
+};
+
+} // namespace strata::app
+
+// A hash agreeing with ==, for unordered containers keyed by a view.
+template <> struct std::hash<strata::app::ViewSpec> {
+    std::size_t operator()(const strata::app::ViewSpec& s) const noexcept;
+};
