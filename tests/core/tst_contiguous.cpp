@@ -130,7 +130,7 @@ private slots:
         Variable v = test::makeArray(DType::Int16, {"y", "x"}, {2, 3}, {1, 2, 3, 4, 5, 6}).variable();
         v.attrs().set({"units", DType::Char, std::string("m")});
         Coordinates coords;
-        coords.set({"x", {"x"}, {3}, {10, 20, 30}, {}, {}, {}});
+        coords.set({"x", {"x"}, {3}, {10, 20, 30}, {}, {}, {}, {}, {}});
         const DataArray a("h", v, coords);
         const DataArray c = copyOn(b, a, [](const DataArray& x) { return x.transpose({"x", "y"}); });
         QCOMPARE(c.name(), std::string("h"));

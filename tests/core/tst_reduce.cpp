@@ -307,8 +307,8 @@ private slots:
         v.attrs().set({"units", DType::Char, std::string("K")});
         v.attrs().set({"scale_hint", DType::Char, std::string("x")});
         Coordinates coords;
-        coords.set({"time", {"time"}, {2}, {0, 1}, {}, {}, {}});
-        coords.set({"lat", {"lat"}, {3}, {-10, 0, 10}, {}, {}, {}});
+        coords.set({"time", {"time"}, {2}, {0, 1}, {}, {}, {}, {}, {}});
+        coords.set({"lat", {"lat"}, {3}, {-10, 0, 10}, {}, {}, {}, {}, {}});
         const DataArray a("air", v, coords);
         const DataArray m = run(b, a, {"time"}, ReduceOp::Mean);
         QCOMPARE(m.name(), std::string("air"));
