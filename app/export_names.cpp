@@ -27,7 +27,12 @@ std::string exportBaseName(const DataArray& frame,
     for (const Coordinate& c : frame.coords())
         if (c.dims.empty() && c.values.size() == 1)
             if (const std::string part = fileNamePart(c.labelWithUnits(0)); !part.empty()) out += "_" + part;
-    for (const auto& [dim, op] : reductions) out += "_" + std::string(name(op)) + "-" + fileNamePart(dim);
+    for (const auto& [dim, op] : reductions) { // appended piece by piece: GCC 12 warns falsely on "_" + ...
+        out += '_';
+        out += name(op);
+        out += '-';
+        out += fileNamePart(dim);
+    }
     return out;
 }
 
