@@ -37,6 +37,7 @@
 #include "strata/core/format.h"
 #include "strata/core/memory_budget.h"
 #include "strata/core/runtime.h"
+#include "strata/core/settings.h"
 #include "strata/core/transfer.h"
 #include "strata/io/multifile.h"
 #include "strata/render/frame_labels.h"
@@ -75,7 +76,7 @@ MainWindow::MainWindow(QWidget* parent)
       cancel_(new QPushButton(tr("Cancel"), this)), deviceLabel_(new QLabel(this)),
       renderLabel_(new QLabel(this)), frameTimeLabel_(new QLabel(this)) {
     clock_.start();
-    traceFrames_ = qEnvironmentVariableIsSet("STRATA_TRACE_FRAMES");
+    traceFrames_ = settings::traceFrames();
     setWindowTitle("Strata");
     setAcceptDrops(true);
     resize(1400, 900);

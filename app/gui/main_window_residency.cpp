@@ -11,6 +11,7 @@
 #include "main_window.h"
 #include "strata/core/memory_budget.h"
 #include "strata/core/runtime.h"
+#include "strata/core/settings.h"
 
 namespace strata::app {
 namespace {
@@ -36,9 +37,12 @@ void MainWindow::buildResidency() {
     connect(service_, &FrameService::residencyChanged, this, &MainWindow::onResidencyChanged);
 
     const QString saved = QSettings().value("residency/budget").toString();
-    if (!qEnvironmentVariableIsSet("STRATA_RESIDENT_BUDGET") && !saved.isEmpty())
-        if (const auto bytes = parseResidentBudget(saved.toStdString(), availableFor(computeDevice())))
-            service_->setResidentBudget(*bytes);
+    if (!saved.isEmpty()) {
+        const std::size_t available = availableFor(computeDevice());
+        if (!settings::residentBudget(available))
+            if (const auto bytes = parseResidentBudget(saved.toStdString(), available))
+                service_->setResidentBudget(*bytes);
+    }
 }
 
 void MainWindow::onResidencyChanged(const QString& variable) {
