@@ -7,6 +7,7 @@
 #include "batch.h"
 #include "cli.h"
 #include "strata/core/runtime.h"
+#include "strata/core/settings.h"
 
 #if STRATA_HAVE_GUI
 #include <QApplication>
@@ -62,7 +63,7 @@ int runWindow(int argc, char** argv, const strata::app::CliOptions& options) {
         files << QString::fromStdString(f);
     window.openFiles(files);
     // For scripts that run the window under a tool that reports when it exits (a sanitizer).
-    if (const int ms = qEnvironmentVariableIntValue("STRATA_QUIT_AFTER_MS"); ms > 0)
+    if (const int ms = strata::settings::quitAfterMs(); ms > 0)
         QTimer::singleShot(ms, &app, &QApplication::quit);
     return app.exec();
 }
@@ -91,6 +92,7 @@ int main(int argc, char** argv) {
         std::printf("strata %s\n", STRATA_VERSION);
         return 0;
     }
+    strata::settings::checkAll(); // a bad STRATA_* value is reported now, once, and not fatal
     if (options.cpu) strata::forceCpu(true);
     if (options.file.empty()) options.file = STRATA_SAMPLE;
     if (options.info || options.batch()) return runBatch(options);

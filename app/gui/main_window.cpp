@@ -28,6 +28,7 @@
 #include "strata/core/area.h"
 #include "strata/core/format.h"
 #include "strata/core/runtime.h"
+#include "strata/core/settings.h"
 #include "strata/core/transfer.h"
 #include "strata/io/multifile.h"
 #include "strata/render/coastline_status.h"
@@ -62,7 +63,7 @@ MainWindow::MainWindow(QWidget* parent)
       stack_(new QStackedWidget(this)), image_(new ImageView(this)), line_(new LinePlotView(this)),
       message_(new QLabel(this)), dimBar_(new DimensionBar(this)), slices_(new SlicePanel(this)),
       colour_(new ColourPanel(this)), datasetPanel_(new DatasetPanel(this)), series_(new SeriesDock(this)) {
-    timing_.trace = qEnvironmentVariableIsSet("STRATA_TRACE_FRAMES");
+    timing_.trace = settings::traceFrames();
     setWindowTitle("Strata");
     setAcceptDrops(true);
     resize(1400, 900);

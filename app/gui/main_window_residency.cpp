@@ -9,6 +9,7 @@
 #include "status_panel.h"
 #include "strata/core/memory_budget.h"
 #include "strata/core/runtime.h"
+#include "strata/core/settings.h"
 
 namespace strata::app {
 namespace {
@@ -21,9 +22,12 @@ std::size_t availableFor(Device d) { return d.isHost() ? hostAvailableMemory() :
 
 void MainWindow::buildResidency() {
     const QString saved = settings_.residentBudget();
-    if (!qEnvironmentVariableIsSet("STRATA_RESIDENT_BUDGET") && !saved.isEmpty())
-        if (const auto bytes = parseResidentBudget(saved.toStdString(), availableFor(computeDevice())))
-            service_->setResidentBudget(*bytes);
+    if (!saved.isEmpty()) {
+        const std::size_t available = availableFor(computeDevice());
+        if (!settings::residentBudget(available))
+            if (const auto bytes = parseResidentBudget(saved.toStdString(), available))
+                service_->setResidentBudget(*bytes);
+    }
 }
 
 void MainWindow::onResidencyChanged(const QString& variable) {

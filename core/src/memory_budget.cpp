@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "strata/core/error.h"
+#include "strata/core/settings.h"
 
 namespace strata {
 namespace {
@@ -15,7 +16,6 @@ struct Budget {
     std::once_flag fromEnv;
     std::atomic<std::size_t> bytes{kUnlimitedMemory};
     std::atomic<bool> overridden{false};
-    std::string envError; // set once, when the variable is not a size
 };
 
 Budget& budget() {
@@ -25,13 +25,8 @@ Budget& budget() {
 
 void readEnvironment(Budget& b) {
     std::call_once(b.fromEnv, [&b] {
-        const char* env = std::getenv("STRATA_MEMORY_BUDGET");
-        if (!env || !*env || b.overridden.load()) return;
-        if (const auto bytes = parseByteSize(env))
-            b.bytes.store(*bytes);
-        else
-            b.envError = std::string("STRATA_MEMORY_BUDGET='") + env +
-                         "' is not a size (write bytes, or a number with K, M, G or T)";
+        if (b.overridden.load()) return;
+        if (const auto bytes = settings::memoryBudget()) b.bytes.store(*bytes);
     });
 }
 
@@ -92,7 +87,6 @@ std::optional<std::size_t> parseByteSize(std::string_view text) {
 std::size_t memoryBudget() {
     Budget& b = budget();
     readEnvironment(b);
-    if (!b.envError.empty() && !b.overridden.load()) STRATA_FAIL(ValueError, b.envError);
     return b.bytes.load();
 }
 

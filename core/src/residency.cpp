@@ -17,6 +17,7 @@
 #include "strata/core/error.h"
 #include "strata/core/memory_budget.h"
 #include "strata/core/runtime.h"
+#include "strata/core/settings.h"
 
 namespace strata {
 namespace {
@@ -81,13 +82,7 @@ std::optional<std::size_t> parseResidentBudget(std::string_view text, std::size_
 
 std::size_t defaultResidentBudget(Device device) {
     const std::size_t available = device.isHost() ? hostAvailableMemory() : deviceFreeMemory(device);
-    if (const char* env = std::getenv("STRATA_RESIDENT_BUDGET"); env && *env) {
-        const auto bytes = parseResidentBudget(env, available);
-        STRATA_EXPECTS(bytes.has_value(), ValueError,
-                       std::string("STRATA_RESIDENT_BUDGET='") + env +
-                           "' is neither a size (512M, 8G) nor a share of free memory (50%)");
-        return *bytes;
-    }
+    if (const auto bytes = settings::residentBudget(available)) return *bytes;
     return std::size_t(double(available) * kDefaultShare);
 }
 

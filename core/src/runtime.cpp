@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "cuda_check.h"
+#include "strata/core/settings.h"
 
 namespace strata {
 namespace {
@@ -51,8 +52,7 @@ const CudaProbe& cudaProbe() {
 
 ComputeInfo decide() {
     ComputeInfo info;
-    const char* env = std::getenv("STRATA_CPU");
-    const bool envCpu = env && std::string(env) != "0" && std::string(env) != "";
+    const bool envCpu = settings::cpu();
     const std::string cpuName = "CPU (" + std::to_string(hostThreads()) + " threads)";
     if (forcedCpu || envCpu) {
         info = {Device::host(), cpuName, forcedCpu ? "CPU requested (--cpu)" : "STRATA_CPU is set", 0};

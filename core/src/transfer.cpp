@@ -2,10 +2,11 @@
 
 #include <atomic>
 #include <cstdio>
-#include <cstdlib>
 #if defined(__linux__)
 #include <execinfo.h>
 #endif
+
+#include "strata/core/settings.h"
 
 namespace strata {
 namespace {
@@ -29,8 +30,8 @@ std::uint64_t positive(std::int64_t n) { return n > 0 ? static_cast<std::uint64_
 // bytes cross that a counter says should not.
 std::uint64_t traceThreshold() {
     static const std::uint64_t n = [] {
-        const char* v = std::getenv("STRATA_TRACE_TRANSFERS");
-        return v && *v ? std::strtoull(v, nullptr, 10) : ~std::uint64_t(0);
+        const auto bytes = settings::traceTransfers();
+        return bytes ? std::uint64_t(*bytes) : ~std::uint64_t(0);
     }();
     return n;
 }

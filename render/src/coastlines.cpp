@@ -10,6 +10,7 @@
 #include <mutex>
 
 #include "strata/core/error.h"
+#include "strata/core/settings.h"
 #include "strata/render/coastline_status.h"
 
 namespace strata::detail {
@@ -82,10 +83,7 @@ std::vector<LonLatLine> readCoastShapefile(const std::string& path) {
     return out;
 }
 
-std::string coastlineDirectory() {
-    if (const char* d = std::getenv("STRATA_COASTLINES_DIR"); d && *d) return d;
-    return "/usr/share/cartopy/data/shapefiles/gshhs";
-}
+std::string coastlineDirectory() { return settings::coastlinesDir(); }
 
 const std::vector<CoastLevel>& coastLevels() {
     static std::mutex mutex;

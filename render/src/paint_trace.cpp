@@ -1,8 +1,9 @@
 #include "strata/render/paint_trace.h"
 
 #include <atomic>
-#include <cstdlib>
 #include <ctime>
+
+#include "strata/core/settings.h"
 
 namespace strata {
 namespace {
@@ -10,7 +11,7 @@ std::atomic<std::int64_t> began{0}, prepared{0}, rendered{0}, drawn{0}; // GUI t
 } // namespace
 
 bool paintTraceOn() {
-    static const bool on = std::getenv("STRATA_TRACE_FRAMES") != nullptr;
+    static const bool on = settings::traceFrames();
     return on;
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "strata/core/error.h"
+#include "strata/core/settings.h"
 
 namespace strata {
 
@@ -31,7 +32,7 @@ namespace {
 // Where to look, in order: $STRATA_VTKVIEWS, beside the executable, where the build put it
 // (for the test programs, which live elsewhere in the build tree).
 QStringList modulePlaces() {
-    if (const QString env = qEnvironmentVariable("STRATA_VTKVIEWS"); !env.isEmpty()) return {env};
+    if (const auto path = settings::vtkViewsPath()) return {QString::fromStdString(*path)};
     QStringList places;
     if (QCoreApplication::instance())
         places << QCoreApplication::applicationDirPath() + "/" STRATA_VTKVIEWS_NAME;

@@ -1,5 +1,6 @@
 // The command line as a user runs it: exit codes and one-line messages for misuse, and CSV
 // exports read back and compared value by value with the core's own results.
+#include <QRegularExpression>
 #include <QtTest>
 
 #include "app/strata_process.h"
@@ -55,6 +56,51 @@ QString writeScalarFile() {
         w.put(v, std::vector<double>{1, 2, 3});
     }
     return QString::fromStdString(path);
+}
+
+const QStringList kVariables{"STRATA_CPU",
+                             "STRATA_CPU_ISA",
+                             "STRATA_MEMORY_BUDGET",
+                             "STRATA_RESIDENT_BUDGET",
+                             "STRATA_OPEN_FILES",
+                             "STRATA_IO_THREADS",
+                             "STRATA_READ",
+                             "STRATA_HTTP_TOKEN",
+                             "STRATA_HTTP_TIMEOUT",
+                             "STRATA_TRACE_FRAMES",
+                             "STRATA_TRACE_TRANSFERS",
+                             "STRATA_QUIT_AFTER_MS",
+                             "STRATA_COASTLINES_DIR",
+                             "STRATA_VTKVIEWS"};
+const QString kGarbage = QStringLiteral("\x01 garbage 99999999999999999999G");
+
+// The environment with every STRATA_* variable set to a value none of them accepts.
+QProcessEnvironment garbageEnvironment() {
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (const QString& name : kVariables) env.insert(name, kGarbage);
+    return env;
+}
+
+// One warning on one line for each variable but those set to good values; the token's value
+// shown nowhere.
+void verifyGarbageWarnings(const QString& err, const QStringList& good = {}) {
+    const QStringList lines = err.split('\n');
+    for (const QString& name : kVariables) {
+        const QStringList said = lines.filter(QRegularExpression("^strata: " + name + "[=( ]"));
+        if (good.contains(name)) {
+            QVERIFY2(said.isEmpty(), qPrintable(said.join('\n')));
+            continue;
+        }
+        QVERIFY2(said.size() == 1,
+                 qPrintable(name + " warned " + QString::number(said.size()) + " times:\n" + err));
+        QVERIFY2(said.front().contains("expected") && said.front().contains("using the default"),
+                 qPrintable(said.front()));
+        if (name == "STRATA_HTTP_TOKEN")
+            QVERIFY2(!said.front().contains("garbage"), qPrintable(said.front()));
+        else
+            QVERIFY2(said.front().contains("'\\x01 garbage 99999999999999999999G'"),
+                     qPrintable(said.front()));
+    }
 }
 
 // The values of tas with `time`, `lat`, `lon` picked by the given functions of the row.
@@ -525,6 +571,42 @@ private slots:
         QVERIFY2(err.contains("computing on CPU") && err.contains("CPU requested (--cpu)"), qPrintable(err));
         QVERIFY2(err.contains("0 bytes copied device→host (the frame is on the host: nothing to copy)"),
                  qPrintable(err));
+    }
+
+    // Every STRATA_* variable set to garbage: --info still works, and stderr has one line for
+    // each variable, saying what it ignored (the token's value not shown).
+    void garbageInEveryVariableIsSurvived() {
+        QProcess p;
+        p.setProcessEnvironment(garbageEnvironment());
+        p.start(STRATA_APP_BINARY, {"--info", kSample});
+        QVERIFY(p.waitForFinished(120000));
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QVERIFY2(p.exitCode() == 0, qPrintable(err));
+        QVERIFY2(QString::fromUtf8(p.readAllStandardOutput()).contains("tas"), qPrintable(err));
+        verifyGarbageWarnings(err);
+    }
+
+    // The window too: a bad STRATA_RESIDENT_BUDGET threw in MainWindow's constructor and ended
+    // the program. With every variable bad but the one that quits it, it opens and quits.
+    void theWindowSurvivesGarbage() {
+#if !STRATA_HAVE_RENDER
+        QSKIP("built without the window");
+#endif
+        if (qEnvironmentVariableIsEmpty("DISPLAY")) QSKIP("needs an X display (run-tests.sh starts Xvfb)");
+        QTemporaryDir home;
+        QProcessEnvironment env = garbageEnvironment();
+        env.insert("STRATA_QUIT_AFTER_MS", "3000");
+        env.insert("HOME", home.path()); // no remembered view or settings
+        env.insert("XDG_CONFIG_HOME", home.path());
+        QProcess p;
+        p.setProcessEnvironment(env);
+        p.start(STRATA_APP_BINARY, {kSample});
+        QVERIFY(p.waitForFinished(120000));
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QVERIFY2(p.exitCode() == 0, qPrintable(err));
+        verifyGarbageWarnings(err, {"STRATA_QUIT_AFTER_MS"});
     }
 };
 

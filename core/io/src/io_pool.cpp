@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "strata/core/cancel.h"
+#include "strata/core/settings.h"
 
 namespace strata::io::detail {
 namespace {
@@ -103,10 +104,7 @@ Pool& pool() {
 
 int ioThreads() {
     static const int n = [] {
-        if (const char* env = std::getenv("STRATA_IO_THREADS")) {
-            const int v = std::atoi(env);
-            if (v >= 1 && v <= 256) return v;
-        }
+        if (const auto n = settings::ioThreads()) return *n;
         const unsigned hw = std::thread::hardware_concurrency();
         return hw == 0 ? 4 : int(std::min(hw, 64u));
     }();

@@ -15,6 +15,7 @@
 #include "nc_call.h"
 #include "nc_source.h"
 #include "strata/core/error.h"
+#include "strata/core/settings.h"
 #include "strata/io/netcdf.h"
 
 namespace strata::io::detail {
@@ -49,10 +50,7 @@ struct MemberFiles::State {
 
 namespace {
 std::size_t defaultCapacity() {
-    if (const char* env = std::getenv("STRATA_OPEN_FILES")) {
-        const long v = std::atol(env);
-        if (v >= 1 && v <= 100000) return std::size_t(v);
-    }
+    if (const auto n = settings::openFiles()) return *n;
     rlimit limit{};
     std::size_t soft = 1024;
     if (::getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) soft = limit.rlim_cur;

@@ -13,6 +13,7 @@
 #include "nc_call.h"
 #include "strata/core/array_view.h"
 #include "strata/core/error.h"
+#include "strata/core/settings.h"
 #include "strata/io/netcdf.h"
 
 namespace strata::io {
@@ -20,8 +21,7 @@ namespace {
 std::atomic<std::uint64_t> readsMade{0}, bytesRead{0};
 
 ReadMode initialMode() {
-    const char* env = std::getenv("STRATA_READ");
-    return env && std::string(env) == "netcdf-c" ? ReadMode::NetcdfC : ReadMode::Parallel;
+    return settings::reader() == settings::Reader::NetcdfC ? ReadMode::NetcdfC : ReadMode::Parallel;
 }
 std::atomic<ReadMode> mode{initialMode()};
 } // namespace

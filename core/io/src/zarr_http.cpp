@@ -12,6 +12,7 @@
 #include "strata/core/cancel.h"
 #include "strata/core/error.h"
 #include "strata/core/memory_budget.h"
+#include "strata/core/settings.h"
 #include "strata/io/zarr.h"
 
 namespace strata::io {
@@ -26,15 +27,6 @@ namespace {
 
 constexpr int kAttempts = 5;          // a GET is tried this often before its error is final
 constexpr long kConnectTimeoutS = 10; // to open a connection
-constexpr long kStallTimeoutS = 30;   // a transfer below 1 byte/s for this long is a time-out
-
-long envSeconds(const char* name, long fallback) {
-    if (const char* v = std::getenv(name)) {
-        const long s = std::atol(v);
-        if (s >= 1 && s <= 3600) return s;
-    }
-    return fallback;
-}
 
 // The URL without "user:password@", for messages.
 std::string withoutCredentials(const std::string& url) {
@@ -80,9 +72,8 @@ public:
         static CurlGlobal global;
         while (!url_.empty() && url_.back() == '/') url_.pop_back();
         name_ = withoutCredentials(url_);
-        if (const char* token = std::getenv("STRATA_HTTP_TOKEN"); token && *token)
-            auth_ = std::string("Authorization: Bearer ") + token;
-        stallS_ = envSeconds("STRATA_HTTP_TIMEOUT", kStallTimeoutS);
+        if (const auto token = settings::httpToken()) auth_ = "Authorization: Bearer " + *token;
+        stallS_ = settings::httpTimeoutSeconds(); // below 1 byte/s for this long is a time-out
     }
     ~HttpStore() override {
         for (CURL* h : idle_) curl_easy_cleanup(h);
@@ -179,7 +170,7 @@ private:
     }
 
     std::string url_, name_, auth_;
-    long stallS_ = kStallTimeoutS;
+    long stallS_ = 0; // seconds; set by the constructor
     mutable std::mutex mutex_;
     mutable std::vector<CURL*> idle_;
 };

@@ -1,12 +1,11 @@
 // reduceCpu and weightedMeanCpu: simplify the problem, pick the instruction-set variant, run.
-#include <cstdlib>
-#include <cstring>
 #include <vector>
 
 #include "backend.h"
 #include "cpu/reduce_isa.h"
 #include "cpu/reduce_plan.h"
 #include "strata/core/detail/dtype_visit.h"
+#include "strata/core/settings.h"
 
 namespace strata::detail {
 namespace cpu {
@@ -14,8 +13,7 @@ namespace cpu {
 bool useAvx2() {
 #if STRATA_CPU_HAVE_AVX2_VARIANT
     static const bool yes = [] {
-        const char* env = std::getenv("STRATA_CPU_ISA");
-        if (env && std::strcmp(env, "base") == 0) return false;
+        if (settings::cpuIsa() == settings::CpuIsa::Base) return false;
         __builtin_cpu_init();
         return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
     }();

@@ -13,8 +13,8 @@ namespace strata {
 
 inline constexpr std::size_t kUnlimitedMemory = static_cast<std::size_t>(-1);
 
-// The budget in bytes (kUnlimitedMemory when none). Throws ValueError naming the text when
-// STRATA_MEMORY_BUDGET is set but is not a size.
+// The budget in bytes (kUnlimitedMemory when none). A STRATA_MEMORY_BUDGET that is not a size
+// is warned about once and leaves it unlimited.
 std::size_t memoryBudget();
 void setMemoryBudget(std::size_t bytes); // kUnlimitedMemory lifts it
 // "512M" → 536870912; a plain number is bytes; K/M/G/T (optionally followed by "iB" or "B")

@@ -43,7 +43,8 @@ struct ResidencyStatus {
 
 // The budget for `device` unless set otherwise: STRATA_RESIDENT_BUDGET (a size such as "8G", or
 // a share of what is free such as "50%"), else 60 % of the device's free memory (of the host's
-// available memory on the CPU path). Throws ValueError naming the text when it is neither.
+// available memory on the CPU path). A value that is neither is warned about once and the
+// 60 % holds.
 std::size_t defaultResidentBudget(Device device);
 // "8G" → bytes; "40%" → 40 % of `available`; nullopt for anything else.
 std::optional<std::size_t> parseResidentBudget(std::string_view text, std::size_t available);

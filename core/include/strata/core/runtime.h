@@ -1,7 +1,7 @@
 #pragma once
 // Which backend computes, and why. Decided once, on first use: the first usable CUDA device,
 // unless CUDA was not compiled in, no device is usable, forceCpu(true) was called first, or
-// the environment variable STRATA_CPU is set to anything but "0".
+// the environment variable STRATA_CPU is on (strata/core/settings.h).
 #include <cstddef>
 #include <string>
 
