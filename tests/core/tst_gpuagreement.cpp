@@ -40,9 +40,16 @@ bool smallRun() {
     return e && std::string(e) != "0";
 }
 
+// "d3": appended, not "d" + to_string(i), which GCC 12 takes for an overlapping copy (-Wrestrict).
+std::string dimName(int i) {
+    std::string name = "d";
+    name += std::to_string(i);
+    return name;
+}
+
 std::vector<std::string> dimNames(int n) {
     std::vector<std::string> d;
-    for (int i = 0; i < n; ++i) d.push_back("d" + std::to_string(i));
+    for (int i = 0; i < n; ++i) d.push_back(dimName(i));
     return d;
 }
 
@@ -191,7 +198,7 @@ std::vector<View> viewsFor(int ndim) {
     v.push_back({"steps", [ndim](const DataArray& a) {
                      std::vector<Indexer> ix;
                      ix.push_back({"d0", Slice{1, std::nullopt, 2}});
-                     if (ndim > 1) ix.push_back({"d" + std::to_string(ndim - 1), Slice{0, std::nullopt, 3}});
+                     if (ndim > 1) ix.push_back({dimName(ndim - 1), Slice{0, std::nullopt, 3}});
                      return a.isel(ix);
                  }});
     if (ndim > 1) {
