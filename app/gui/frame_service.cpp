@@ -80,9 +80,9 @@ FrameService::~FrameService() {
     {
         std::lock_guard lock(mutex_);
         stopping_ = true;
+        interrupt_.cancel();
+        closing_.cancel();
     }
-    interrupt_ = true;
-    closing_ = true;
     wake_.notify_all();
     thread_.join();
     residency_->setListener({});
@@ -104,8 +104,8 @@ void FrameService::setDataset(std::shared_ptr<const Dataset> ds) {
     frameRanges_.reset();
     lastFrameSpec_.reset();
     rangesDue_ = false;
-    interrupt_ = true;
-    closing_ = true; // a whole variable's range being computed for the last file stops
+    interrupt_.cancel();
+    closing_.cancel(); // a whole variable's range being computed for the last file stops
     declined_.clear();
     residency_->clear(); // the loads of the last file stop at their next slab
 }
@@ -123,9 +123,9 @@ bool FrameService::waitForLoad(const std::string& variable, bool interruptible) 
     if (residency_->status(variable).state != Residence::Loading) return false;
     waitingForLoad_ = true; // the load must not give way to this very wait
     while (residency_->status(variable).state == Residence::Loading) {
-        if ((interruptible && interrupt_) || closing_) {
+        if ((interruptible && interrupt_.cancelled()) || closing_.cancelled()) {
             waitingForLoad_ = false;
-            if (closing_ || interruptible) throw CancelledError("'" + variable + "' was still loading");
+            if (closing_.cancelled() || interruptible) throw CancelledError("'" + variable + "' was still loading");
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
@@ -172,7 +172,7 @@ ViewLimits FrameService::limits() const {
     ViewLimits l;
     l.loadAtOnce = std::min<std::size_t>(budget / 4, std::size_t(256) << 20);
     l.slabBytes = std::max<std::size_t>(1, std::min<std::size_t>(budget / 16, std::size_t(64) << 20));
-    l.cancel = &interrupt_;
+    l.cancel = interrupt_;
     return l;
 }
 
@@ -189,7 +189,7 @@ std::uint64_t FrameService::requestFrame(const ViewSpec& spec, const std::string
         std::lock_guard lock(mutex_);
         id = nextId_++;
         showing_ = true;
-        interrupt_ = true; // newest wins: a streamed reduction of an older request stops
+        interrupt_.cancel(); // newest wins: a streamed reduction of an older request stops
         aheadFrom_ = std::chrono::steady_clock::now() + aheadWait_;
         const Job job{id, spec, steppingDim, direction};
         lastFrameSpec_ = spec;
@@ -367,8 +367,8 @@ void FrameService::run() {
             waitIdle(lock, [&] { return stopping_ || hasAnyWork() || rangesDue_; });
             if (stopping_) return;
             ds = dataset_;
-            interrupt_ = false; // requests from here on interrupt this job
-            closing_ = stopping_;
+            interrupt_ = CancelToken(); // requests from here on interrupt this job
+            closing_ = CancelToken();
             if (!hasWork() && !aheadJob_) { // only the table of frame ranges to make
                 rangesDue_ = false;
                 const std::optional<ViewSpec> spec = lastFrameSpec_;
@@ -424,7 +424,7 @@ double FrameService::serveFrame(const Job& job, const std::shared_ptr<const Data
         const StreamProgress progress = [this, id = job.id](double f) { emit computeProgress(id, f); };
         // A newer request (or Cancel, which asks for the view on the screen) aborts the reads
         // this frame waits on over HTTP, not only a streamed pass between slabs.
-        std::optional<CancelScope> interruptible(std::in_place, &interrupt_);
+        std::optional<CancelScope> interruptible(std::in_place, interrupt_);
         if (needsVariableRange(job.spec.colouring.range.mode))
             result->variableRange = variableRange(job.spec, ds, progress);
         if (hit) {
@@ -480,7 +480,7 @@ void FrameService::serveSeries(const Job& job, const std::shared_ptr<const Datas
             var = source(job.spec, ds);
         FallbackNote note;
         ViewLimits l = limits();
-        l.cancel = nullptr; // a series is not overtaken by frames
+        l.cancel = CancelToken(); // a series is not overtaken by frames
         result->series =
             computeFrame(var, job.spec, computeDevice(), note, l).asHost(); // the copy-to-host path
         result->line = std::make_shared<LineSeries>(thinnedForDrawing(lineSeries(result->series)));

@@ -219,8 +219,10 @@ private:
     std::optional<ViewSpec> lastFrameSpec_;       // the view asked for last
     bool rangesDue_ = false;                      // a load ended: make the view's table
     std::atomic<int> prefetchSteps_{8}, prefetchBehind_{2};
-    std::atomic<bool> interrupt_{false}; // a newer request: a streamed reduction in progress stops
-    std::atomic<bool> closing_{false};
+    // The job in progress's: cancelled by a newer request (a streamed reduction in progress
+    // stops), and by another file or stopping (a whole variable's range in progress stops too).
+    // Replaced when the worker takes a job (mutex held).
+    CancelToken interrupt_, closing_;
     std::atomic<bool> waitingForLoad_{false}; // the worker waits for a load (which must not yield to it)   //
                                               // another file, or stopping: a range in progress stops
     std::unique_ptr<Residency> residency_;

@@ -73,7 +73,7 @@ std::optional<MinMax> FrameService::variableRange(const ViewSpec& spec,
     // than memory); stopped when the file is closed or the service stops.
     std::pair<double, double> extremes;
     try {
-        extremes = minmaxStreamed(source(spec, ds), computeDevice(), limits().slabBytes, &closing_, progress);
+        extremes = minmaxStreamed(source(spec, ds), computeDevice(), limits().slabBytes, closing_, progress);
     } catch (const CancelledError&) {
         return std::nullopt;
     }

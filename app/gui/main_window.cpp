@@ -331,7 +331,7 @@ void MainWindow::openFiles(const QStringList& paths, std::optional<ViewSpec> ini
     const QString path = paths.size() == 1 ? paths[0] : q(fileSetLabel(toStd(paths)));
     cancelOpen();
     const std::uint64_t generation = ++openGeneration_;
-    openCancel_ = std::make_shared<std::atomic<bool>>(false);
+    openCancel_ = CancelToken();
     openWatcher_ = new QFutureWatcher<OpenOutcome>(this);
     progress_->show();
     cancel_->show();
@@ -349,9 +349,11 @@ void MainWindow::openFiles(const QStringList& paths, std::optional<ViewSpec> ini
             });
     watcher->setFuture(QtConcurrent::run([p = toStd(paths), cancel = openCancel_] {
         OpenOutcome out;
-        const CancelScope scope(cancel.get()); // Cancel stops its reads over HTTP
+        io::MultiOpenOptions options;
+        options.cancel = cancel; // Cancel stops its reads over HTTP
         try {
-            auto ds = std::make_shared<Dataset>(io::openPaths(p, out.notes)); // isolated, one or many
+            auto ds =
+                std::make_shared<Dataset>(io::openPaths(p, out.notes, options)); // isolated, one or many
             out.dataset = std::move(ds);
         } catch (const std::exception& e) {
             out.error = QString::fromStdString(e.what());
@@ -364,7 +366,7 @@ void MainWindow::cancelOpen() {
     if (!openWatcher_) return;
     ++openGeneration_; // its result, when it comes, is dropped
     openWatcher_ = nullptr;
-    if (openCancel_) openCancel_->store(true); // its transfers (a store over HTTP) are aborted
+    openCancel_.cancel(); // its transfers (a store over HTTP) are aborted
     progress_->hide();
     cancel_->hide();
     statusBar()->showMessage(tr("Opening cancelled"), 5000);

@@ -18,6 +18,7 @@
 #include <optional>
 
 #include "frame_service.h"
+#include "strata/core/cancel.h"
 #include "strata/io/netcdf.h"
 #include "strata/render/image_view.h"
 #include "strata/render/line_plot.h"
@@ -230,7 +231,7 @@ private:
     QFutureWatcher<OpenOutcome>* openWatcher_ = nullptr;
     std::uint64_t openGeneration_ = 0;
     // The open in progress's Cancel: its reads (a Zarr store's metadata over HTTP) stop.
-    std::shared_ptr<std::atomic<bool>> openCancel_;
+    CancelToken openCancel_;
 
     QStackedWidget* stack_;
     ImageView* image_;

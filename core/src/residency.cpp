@@ -214,9 +214,9 @@ void Residency::request(const std::string& key, const DataArray& var, Device dev
         } else {
             e.status.state = Residence::Loading;
             e.reserved = need; // before anything is allocated
-            e.cancel = std::make_shared<std::atomic<bool>>(false);
+            e.cancel = CancelToken();
             auto done = std::make_shared<std::atomic<bool>>(false);
-            loaders_.push_back({std::thread([this, key, var, device, cancel = e.cancel, need, done] {
+            loaders_.push_back({std::thread([this, key, var, device, cancel = *e.cancel, need, done] {
                                     load(key, var, device, cancel, need);
                                     done->store(true);
                                 }),
@@ -226,7 +226,7 @@ void Residency::request(const std::string& key, const DataArray& var, Device dev
     notify(key);
 }
 
-void Residency::load(std::string key, DataArray var, Device device, std::shared_ptr<std::atomic<bool>> cancel,
+void Residency::load(std::string key, DataArray var, Device device, CancelToken cancel,
                      std::size_t reserved) {
 #if defined(__linux__)
     // Below the threads the user waits on (the GUI's, the frames'): a load is background work.
@@ -241,7 +241,7 @@ void Residency::load(std::string key, DataArray var, Device device, std::shared_
         slab = device.isHost() ? hostSlabBytes_ : slabBytes_;
     }
     // Is this still the load of `key` (not cancelled and asked for again)?
-    auto ours = [&](Entry& e) { return e.cancel == cancel && !cancel->load(); };
+    auto ours = [&](Entry& e) { return e.cancel == cancel && !cancel.cancelled(); };
     try {
         OwnedStream stream(device);
         loaded = loadWhole(
@@ -256,21 +256,23 @@ void Residency::load(std::string key, DataArray var, Device device, std::shared_
                     busy = yield_;
                 }
                 notify(key);
-                while (busy && busy() && !cancel->load())
+                while (busy && busy() && !cancel.cancelled())
                     std::this_thread::sleep_for(std::chrono::milliseconds(1));
             },
-            *cancel, slab);
+            cancel, slab);
+    } catch (const CancelledError& e) {
+        failure = e.what(); // dropped below when the load was cancelled, as it is
     } catch (const OutOfMemoryError& e) {
         outOfMemory = true;
         failure = e.what();
     } catch (const std::exception& e) {
         failure = e.what();
     }
-    if (cancel->load()) loaded.reset(); // its memory goes before its reservation does
+    if (cancel.cancelled()) loaded.reset(); // its memory goes before its reservation does
     {
         std::lock_guard lock(mutex_);
         const auto it = entries_.find(key);
-        if (cancel->load()) { // cancelled: `loaded` is dropped, and with it the reservation
+        if (cancel.cancelled()) { // cancelled: `loaded` is dropped, and with it the reservation
             draining_ -= reserved;
             return;
         }
@@ -295,7 +297,7 @@ void Residency::cancel(const std::string& key) {
         const auto it = entries_.find(key);
         if (it == entries_.end() || it->second.status.state != Residence::Loading) return;
         // The reservation stays held until the loader has let its memory go (at its next slab).
-        it->second.cancel->store(true);
+        it->second.cancel->cancel();
         draining_ += it->second.reserved;
         entries_.erase(it);
     }
@@ -306,7 +308,7 @@ void Residency::clear() {
     std::lock_guard lock(mutex_);
     for (auto& [key, e] : entries_)
         if (e.cancel) {
-            e.cancel->store(true); // each load stops at its next slab; its thread is joined later
+            e.cancel->cancel(); // each load stops at its next slab; its thread is joined later
             draining_ += e.reserved;
         }
     entries_.clear();

@@ -18,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "strata/core/cancel.h"
 #include "strata/core/data_array.h"
 
 namespace strata {
@@ -51,14 +52,13 @@ std::optional<std::size_t> parseResidentBudget(std::string_view text, std::size_
 std::size_t hostAvailableMemory();
 
 // Loads the whole of `var` (lazy, dims in the file's order) onto `device`, decoded, slab by slab
-// along its first dim on `stream`, calling progress(fraction) after each slab. Returns nullopt
-// when `cancel` became true (nothing is kept). The transient memory besides the result is at
-// most two slabs of loadSlabBytes(var, slabBytes) (packed and decoded). Throws as
-// Variable::load does.
-std::optional<DataArray> loadWhole(const DataArray& var, Device device, Stream stream,
-                                   const std::function<void(double)>& progress,
-                                   const std::atomic<bool>& cancel,
-                                   std::size_t slabBytes = std::size_t(64) << 20);
+// along its first dim on `stream`, calling progress(fraction) after each slab. Throws
+// CancelledError once `cancel` is cancelled (nothing is kept; reads over the network abort).
+// The transient memory besides the result is at most two slabs of loadSlabBytes(var, slabBytes)
+// (packed and decoded). Throws as Variable::load does.
+DataArray loadWhole(const DataArray& var, Device device, Stream stream,
+                    const std::function<void(double)>& progress, const CancelToken& cancel,
+                    std::size_t slabBytes = std::size_t(64) << 20);
 
 // The slab a load of `var` reads at once: `slabBytes`, or more for a source that reads in
 // parallel (enough for all its threads: DataSource::parallelReadBytes).
@@ -100,15 +100,14 @@ private:
         std::optional<DataArray> data;
         std::size_t reserved = 0;
         std::uint64_t lastUse = 0;
-        std::shared_ptr<std::atomic<bool>> cancel; // the load in progress's
+        std::optional<CancelToken> cancel; // the load in progress's
         bool borrowed = false; // in memory on its device before it was asked for: not ours to count
     };
     struct Loader {
         std::thread thread;
         std::shared_ptr<std::atomic<bool>> done;
     };
-    void load(std::string key, DataArray var, Device device, std::shared_ptr<std::atomic<bool>> cancel,
-              std::size_t reserved);
+    void load(std::string key, DataArray var, Device device, CancelToken cancel, std::size_t reserved);
     void notify(const std::string& key);
     // Frees room for `bytes` by evicting unused resident variables, least recently used first
     // (mutex held). False when it cannot.

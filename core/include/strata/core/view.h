@@ -3,7 +3,6 @@
 // sliced (at an index) or reduced (with an op), the colouring, and the zoom and pan window.
 // The app's state and the command line's options both become a ViewSpec; computeView turns
 // one into a frame. A FrameKey is the part of it that decides the frame's values.
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -12,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "strata/core/cancel.h"
 #include "strata/core/colour_range.h"
 #include "strata/core/data_array.h"
 #include "strata/core/fallback.h"
@@ -83,7 +83,7 @@ DataArray computeView(const DataArray& var, const ViewSpec& spec, Device device,
 struct ViewLimits {
     std::size_t loadAtOnce = kUnlimitedMemory;
     std::size_t slabBytes = std::size_t(64) << 20;
-    const std::atomic<bool>* cancel = nullptr;     // a streamed reduction stops (CancelledError)
+    CancelToken cancel;                            // a streamed reduction stops (CancelledError)
     std::function<void(double fraction)> progress; // told after each slab of a streamed reduction
 };
 
