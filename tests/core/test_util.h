@@ -29,7 +29,11 @@ inline QString str(std::string_view s) { return QString::fromUtf8(s.data(), stat
 
 inline std::vector<std::string> dimNames(int n) {
     std::vector<std::string> d;
-    for (int i = 0; i < n; ++i) d.push_back("d" + std::to_string(i));
+    for (int i = 0; i < n; ++i) {
+        std::string name = "d"; // not "d" + to_string(i): GCC 12 warns of a false -Wrestrict there
+        name += std::to_string(i);
+        d.push_back(std::move(name));
+    }
     return d;
 }
 
