@@ -50,13 +50,6 @@ FrameService::FrameService(QObject* parent)
     : QObject(parent), residency_(std::make_unique<Residency>(defaultResidentBudget(computeDevice()))) {
     qRegisterMetaType<std::shared_ptr<const FrameResult>>();
     qRegisterMetaType<std::shared_ptr<const SeriesResult>>();
-    // A load gives way between its slabs while a frame or series the user asked for is computed
-    // (netCDF-C reads one thing at a time, and its lock is not fair: a load reading slab after
-    // slab would keep a step waiting for many of them).
-    residency_->setYield([this] {
-        std::lock_guard lock(mutex_);
-        return (working_ && !waitingForLoad_) || hasWork();
-    });
     residency_->setListener([this](const std::string& variable) {
         // A load that ended resident: the worker makes the table of the view's frame ranges,
         // so that the steps answered from the cache come with theirs.
@@ -86,7 +79,7 @@ FrameService::~FrameService() {
     wake_.notify_all();
     thread_.join();
     residency_->setListener({});
-    residency_->setYield({});
+    residency_->setYielding(false);
     residency_.reset(); // cancels the loads and waits for them
 }
 
@@ -107,6 +100,7 @@ void FrameService::setDataset(std::shared_ptr<const Dataset> ds) {
     interrupt_.cancel();
     closing_.cancel(); // a whole variable's range being computed for the last file stops
     declined_.clear();
+    yieldLocked();
     residency_->clear(); // the loads of the last file stop at their next slab
 }
 
@@ -121,16 +115,29 @@ bool FrameService::spansLoadDim(const ViewSpec& spec, const DataArray& var) {
 
 bool FrameService::waitForLoad(const std::string& variable, bool interruptible) {
     if (residency_->status(variable).state != Residence::Loading) return false;
-    waitingForLoad_ = true; // the load must not give way to this very wait
-    while (residency_->status(variable).state == Residence::Loading) {
-        if ((interruptible && interrupt_.cancelled()) || closing_.cancelled()) {
-            waitingForLoad_ = false;
-            if (closing_.cancelled() || interruptible) throw CancelledError("'" + variable + "' was still loading");
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    setWaitingForLoad(true); // the load must not give way to this very wait
+    try {
+        // interrupt_ is cancelled whenever closing_ is (another file, stopping).
+        residency_->waitWhileLoading(variable, interruptible ? interrupt_ : closing_);
+    } catch (...) {
+        setWaitingForLoad(false);
+        throw;
     }
-    waitingForLoad_ = false;
+    setWaitingForLoad(false);
     return true;
+}
+
+void FrameService::setWaitingForLoad(bool waiting) {
+    std::lock_guard lock(mutex_);
+    waitingForLoad_ = waiting;
+    yieldLocked();
+}
+
+void FrameService::yieldLocked() {
+    // A load gives way between its slabs while a frame or series the user asked for is computed
+    // (netCDF-C reads one thing at a time, and its lock is not fair: a load reading slab after
+    // slab would keep a step waiting for many of them).
+    residency_->setYielding((working_ && !waitingForLoad_) || hasWork());
 }
 
 ResidencyStatus FrameService::residency(const std::string& variable) const {
@@ -206,6 +213,7 @@ std::uint64_t FrameService::requestFrame(const ViewSpec& spec, const std::string
         } else {
             frameJob_ = job;
         }
+        yieldLocked();
     }
     wake_.notify_all();
     if (answer) // queued: the caller learns the id before the answer arrives
@@ -257,6 +265,7 @@ std::uint64_t FrameService::requestSeries(const ViewSpec& seriesSpec) {
         std::lock_guard lock(mutex_);
         id = nextId_++;
         seriesJob_ = Job{id, seriesSpec, {}, 0};
+        yieldLocked();
     }
     wake_.notify_all();
     return id;
@@ -385,6 +394,7 @@ void FrameService::run() {
                 job = isFrame ? *frameJob_ : *seriesJob_;
                 (isFrame ? frameJob_ : seriesJob_).reset();
                 working_ = true;
+                yieldLocked();
             }
         }
         if (isAhead) {
@@ -405,6 +415,7 @@ void FrameService::run() {
             std::lock_guard lock(mutex_);
             idle = !hasWork();
             working_ = !idle;
+            yieldLocked();
         }
         if (idle) emit busyChanged(false);
         // A new view (not a step) gets its next step only when its frame was quick to compute:

@@ -170,9 +170,11 @@ private:
     ViewLimits limits() const; // what a frame may read at once, from the residency's budget
     // Whether `spec` reads across the dim a load of `var` reads along (its first).
     static bool spansLoadDim(const ViewSpec& spec, const DataArray& var);
-    // Waits while `variable` loads (true when it was loading); throws CancelledError when the
-    // file closes, or (when `interruptible`) when a newer request comes.
+    // Waits while `variable` loads (true when it was loading), woken by the load; throws CancelledError when
+    // the file closes, or (when `interruptible`) when a newer request comes.
     bool waitForLoad(const std::string& variable, bool interruptible);
+    void setWaitingForLoad(bool waiting);
+    void yieldLocked(); // tells the residency whether loads give way now (mutex held)
     // The table of every frame's extremes for `spec`'s view, made (on the worker) once its
     // variable is resident on a device; frameRangeLocked looks a frame up in it (mutex held).
     void ensureFrameRanges(const ViewSpec& spec, const std::shared_ptr<const Dataset>& ds);
@@ -223,8 +225,7 @@ private:
     // stops), and by another file or stopping (a whole variable's range in progress stops too).
     // Replaced when the worker takes a job (mutex held).
     CancelToken interrupt_, closing_;
-    std::atomic<bool> waitingForLoad_{false}; // the worker waits for a load (which must not yield to it)   //
-                                              // another file, or stopping: a range in progress stops
+    bool waitingForLoad_ = false; // the worker waits for a load, which must not give way to it
     std::unique_ptr<Residency> residency_;
     std::set<std::string> declined_; // loads the user cancelled (mutex held)
     std::thread thread_;

@@ -8,7 +8,6 @@
 #endif
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -125,9 +124,29 @@ void Residency::setSlabBytes(std::size_t bytes) {
     slabBytes_ = hostSlabBytes_ = std::max<std::size_t>(bytes, 1);
 }
 
-void Residency::setYield(std::function<bool()> busy) {
-    std::lock_guard lock(mutex_);
-    yield_ = std::move(busy);
+void Residency::setYielding(bool yielding) {
+    {
+        std::lock_guard lock(mutex_);
+        yielding_ = yielding;
+    }
+    changed_.notify_all();
+}
+
+bool Residency::waitWhileLoading(const std::string& key, const CancelToken& cancel) {
+    // Declared before the lock: it ends (and stops waking this) after the lock is let go.
+    const CancelToken::Subscription wake = cancel.onCancel([this] {
+        { const std::lock_guard lock(mutex_); } // the waiter is waiting, or sees the cancel first
+        changed_.notify_all();
+    });
+    std::unique_lock lock(mutex_);
+    auto loading = [&] {
+        const auto it = entries_.find(key);
+        return it != entries_.end() && it->second.status.state == Residence::Loading;
+    };
+    if (!loading()) return false;
+    changed_.wait(lock, [&] { return !loading() || cancel.cancelled(); });
+    if (loading()) cancel.throwIfCancelled("'" + key + "' was still loading");
+    return true;
 }
 
 void Residency::setListener(std::function<void(const std::string&)> listener) {
@@ -247,17 +266,16 @@ void Residency::load(std::string key, DataArray var, Device device, CancelToken 
         loaded = loadWhole(
             var, device, stream.get(),
             [&](double fraction) {
-                std::function<bool()> busy;
                 {
                     std::lock_guard lock(mutex_);
                     const auto it = entries_.find(key);
                     if (it == entries_.end() || !ours(it->second)) return;
                     it->second.status.progress = fraction;
-                    busy = yield_;
                 }
                 notify(key);
-                while (busy && busy() && !cancel.cancelled())
-                    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+                // Gives way while asked to; woken when that ends or the load is cancelled.
+                std::unique_lock lock(mutex_);
+                changed_.wait(lock, [&] { return !yielding_ || cancel.cancelled(); });
             },
             cancel, slab);
     } catch (const CancelledError& e) {
@@ -301,7 +319,7 @@ void Residency::cancel(const std::string& key) {
         draining_ += it->second.reserved;
         entries_.erase(it);
     }
-    notify(key);
+    notify(key); // wakes the loader if it gives way, and those waiting for it
 }
 
 void Residency::clear() {
@@ -312,6 +330,7 @@ void Residency::clear() {
             draining_ += e.reserved;
         }
     entries_.clear();
+    changed_.notify_all(); // loaders giving way, and those waiting for them
 }
 
 void Residency::wait() {
@@ -329,6 +348,7 @@ void Residency::notify(const std::string& key) {
         std::lock_guard lock(mutex_);
         listener = listener_;
     }
+    changed_.notify_all();
     if (listener) listener(key);
 }
 

@@ -7,6 +7,7 @@
 // progress and cancel; a variable that cannot fit, or whose load runs out of memory, is
 // "streamed": read from the file as needed, with the reason kept for the user.
 #include <atomic>
+#include <condition_variable>
 #include <cstddef>
 #include <functional>
 #include <map>
@@ -86,10 +87,15 @@ public:
     void cancel(const std::string& key); // a load in progress stops; the key goes back to None
     void clear(); // cancels every load and drops every variable (a file closed); does not block
     void wait();  // until no load runs (tests, the command line)
+    // Until `key` is not loading (its load ended, failed or was cancelled): true when it was
+    // loading. Woken by the loader, never a poll. Throws CancelledError once `cancel` is
+    // cancelled while the load goes on.
+    bool waitWhileLoading(const std::string& key, const CancelToken& cancel);
     // Called on the loading thread whenever a key's status changes (progress included).
     void setListener(std::function<void(const std::string& key)> listener);
-    // Between slabs, loads wait while this says true (work the user waits for wants the file).
-    void setYield(std::function<bool()> busy);
+    // While set, loads wait between slabs (work the user waits for wants the file); clearing it
+    // wakes them.
+    void setYielding(bool yielding);
 
     // Slab size of loads (tests make it small to see progress and cancel mid-way).
     void setSlabBytes(std::size_t bytes);
@@ -128,7 +134,10 @@ private:
     std::size_t hostSlabBytes_ = std::size_t(4) << 20;
     std::uint64_t clock_ = 0;
     std::function<void(const std::string&)> listener_;
-    std::function<bool()> yield_;
+    bool yielding_ = false;
+    // Notified when a status changes (progress included), a load is cancelled, or yielding_ is
+    // cleared: what loaders and waitWhileLoading wait on.
+    std::condition_variable changed_;
 };
 
 } // namespace strata
