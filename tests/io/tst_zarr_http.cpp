@@ -12,6 +12,7 @@
 #include "strata/core/cancel.h"
 #include "strata/core/error.h"
 #include "strata/core/residency.h"
+#include "strata/core/streaming.h"
 #include "strata/io/multifile.h"
 #include "strata/io/netcdf.h"
 #include "strata/io/zarr.h"
@@ -257,6 +258,36 @@ private slots:
         const auto* p = static_cast<const unsigned char*>(v.buffer()->data());
         const std::vector<unsigned char> got(p, p + v.nbytes());
         QVERIFY(got == fileBytes(dir_.path() + "/codec_zstd.bin"));
+    }
+
+    // A streamed reduction's token reaches the reads of its slabs, made on other threads: it ends
+    // with CancelledError and no chunk sent in full (without the token there, it would wait on
+    // the held answers).
+    void streamedReductionCancelAbortsTransfers() {
+        QVERIFY(hold(true));
+        const QString base = serve({"--hold"});
+        QVERIFY(!base.isEmpty());
+        const Dataset ds = openDataset((base + "/codec_zstd.zarr").toStdString());
+        const DataArray var = ds["codec_zstd"];
+        const CancelToken cancel;
+        std::string outcome;
+        std::thread reducer([&] {
+            try {
+                reduceStreamed(var, var.dims()[0], ReduceOp::Mean, Device::host(), Stream::host(),
+                               std::size_t(1) << 10, cancel);
+                outcome = "reduced";
+            } catch (const CancelledError&) {
+                outcome = "cancelled";
+            } catch (const std::exception& e) {
+                outcome = e.what();
+            }
+        });
+        QTRY_VERIFY_WITH_TIMEOUT(!chunkRequests().isEmpty(), 60000); // a chunk is on its way
+        cancel.cancel();
+        reducer.join();
+        QCOMPARE(outcome, std::string("cancelled"));
+        QVERIFY2(doneLines().isEmpty(), qPrintable(doneLines().join("; ")));
+        QVERIFY(hold(false));
     }
 
     // The residency's cancel: the key goes back to None at once, and its loader, joined by the
