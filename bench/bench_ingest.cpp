@@ -82,7 +82,7 @@ int main(int argc, char** argv) {
     const Device device = computeDevice();
     for (io::ReadMode mode : {io::ReadMode::NetcdfC, io::ReadMode::Parallel}) {
         io::setReadMode(mode);
-        const std::atomic<bool> cancel{false};
+        const CancelToken cancel;
         std::optional<DataArray> loaded;
         const Timing t = timeIt(reps, [&] {
             const Stream s = defaultStream(device);

@@ -89,7 +89,7 @@ int main(int argc, char** argv) {
          double(bytes));
     host = {};
     const Device device = computeDevice();
-    const std::atomic<bool> cancel{false};
+    const CancelToken cancel;
     std::optional<DataArray> loaded;
     line("load onto " + device.toString(),
          timeIt(reps,

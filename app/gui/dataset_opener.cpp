@@ -2,7 +2,6 @@
 
 #include <QtConcurrent/QtConcurrentRun>
 
-#include "strata/core/cancel.h"
 #include "strata/io/multifile.h"
 
 namespace strata::app {
@@ -16,7 +15,7 @@ DatasetOpener::~DatasetOpener() {
 void DatasetOpener::open(const QStringList& paths, std::optional<ViewSpec> initial) {
     cancel();
     const std::uint64_t generation = ++generation_;
-    cancel_ = std::make_shared<std::atomic<bool>>(false);
+    cancel_ = CancelToken();
     auto* watcher = new QFutureWatcher<OpenOutcome>(this);
     watcher_ = watcher;
     connect(watcher, &QFutureWatcher<OpenOutcome>::finished, this,
@@ -31,9 +30,10 @@ void DatasetOpener::open(const QStringList& paths, std::optional<ViewSpec> initi
     for (const QString& p : paths) files.push_back(p.toStdString());
     watcher->setFuture(QtConcurrent::run([files, cancel = cancel_] {
         OpenOutcome out;
-        const CancelScope scope(cancel.get()); // Cancel stops its reads over HTTP
+        io::MultiOpenOptions options;
+        options.cancel = cancel; // Cancel stops its reads over HTTP
         try {
-            out.dataset = std::make_shared<Dataset>(io::openPaths(files, out.notes)); // isolated, one or many
+            out.dataset = std::make_shared<Dataset>(io::openPaths(files, out.notes, options)); // isolated, one or many
         } catch (const std::exception& e) {
             out.error = QString::fromStdString(e.what());
         }
@@ -45,7 +45,7 @@ bool DatasetOpener::cancel() {
     if (!watcher_) return false;
     ++generation_; // its result, when it comes, is dropped
     watcher_ = nullptr;
-    if (cancel_) cancel_->store(true); // its transfers (a store over HTTP) are aborted
+    cancel_.cancel(); // its transfers (a store over HTTP) are aborted
     return true;
 }
 

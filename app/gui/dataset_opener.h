@@ -5,10 +5,10 @@
 #include <QFutureWatcher>
 #include <QObject>
 #include <QStringList>
-#include <atomic>
 #include <memory>
 #include <optional>
 
+#include "strata/core/cancel.h"
 #include "strata/core/dataset.h"
 #include "strata/io/netcdf.h"
 #include "view_spec.h"
@@ -40,7 +40,7 @@ signals:
 private:
     QFutureWatcher<OpenOutcome>* watcher_ = nullptr;
     std::uint64_t generation_ = 0;
-    std::shared_ptr<std::atomic<bool>> cancel_; // the open in progress's: its reads stop
+    CancelToken cancel_; // the open in progress's: its reads stop
 };
 
 } // namespace strata::app

@@ -8,21 +8,25 @@
 // a few behind, so that a step on a compressed file is served from memory. A request whose
 // frame is cached is answered at once from the GUI thread, even while the worker is busy
 // computing ahead. Results arrive on the GUI thread as signals.
+// This class is the Qt adapter: its signals, its worker thread, and the composition of the
+// Qt-free parts in app/frames (the scheduler, the frame cache, the prefetch plan, the range book)
+// with the residency.
 #include <QObject>
 #include <QString>
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
-#include <functional>
-#include <list>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <set>
 #include <thread>
-#include <unordered_map>
 
+#include "frame_cache.h"   // FrameCache: the frames computed, with their colours
+#include "prefetch_plan.h" // PrefetchPlan: the steps computed ahead
+#include "range_book.h"    // RangeBook: the colour ranges known
+#include "scheduler.h"     // Scheduler: newest wins, and when the worker waits
+#include "strata/core/cancel.h"
 #include "strata/core/dataset.h"
 #include "strata/core/fallback.h"
 #include "strata/core/frame_ranges.h"
@@ -34,14 +38,6 @@
 #include "view_spec.h"
 
 namespace strata::app {
-
-// A variable of a file: what the whole variable's extremes are kept by.
-struct VariableKey {
-    std::string file;
-    std::string variable;
-    friend bool operator==(const VariableKey&, const VariableKey&) = default;
-};
-inline VariableKey variableKeyOf(const ViewSpec& spec) { return {spec.file, spec.variable}; }
 
 struct FrameResult {
     std::uint64_t id = 0;
@@ -128,103 +124,52 @@ signals:
     void computeProgress(quint64 id, double fraction);
 
 private:
-    struct Job {
-        std::uint64_t id = 0;
-        ViewSpec spec;
-        std::string steppingDim;
-        int direction = 0;
-    };
-    struct CacheEntry {
-        FrameKey key;
-        DataArray frame;
-        FallbackNote fallback;
-        std::size_t bytes = 0;                         // the frame's and the colours'
-        std::shared_ptr<const ColouredFrame> coloured; // with the colours of the spec it was made for
-    };
-    void run();
+    void run(); // the worker
     // Returns how long the frame took to compute (0 from the cache, -1 when it failed).
-    double serveFrame(const Job& job, const std::shared_ptr<const Dataset>& ds);
-    void serveSeries(const Job& job, const std::shared_ptr<const Dataset>& ds);
-    // The steps around `job`'s frame: all of them while the user steps (job.direction != 0),
-    // else only the next one along the first sliced dim.
-    void prefetch(const Job& job, const std::shared_ptr<const Dataset>& ds);
-    bool hasWork() const;    // a frame or series request waits (mutex held)
-    bool hasAnyWork() const; // that, or steps to compute around a frame (mutex held)
-    bool idleLocked() const; // isIdle, mutex held
-    // The worker waits on wake_ until `until` (or without end), idle when `ready` is false now.
-    template <class Ready>
-    void waitIdle(std::unique_lock<std::mutex>& lock, Ready ready,
-                  std::optional<std::chrono::steady_clock::time_point> until = std::nullopt);
-    std::optional<CacheEntry> cached(const FrameKey& key);       // a copy, taken under the lock
-    std::optional<CacheEntry> cachedLocked(const FrameKey& key); // the same, mutex held
+    double serveFrame(const FrameJob& job, const std::shared_ptr<const Dataset>& ds);
+    void serveSeries(const FrameJob& job, const std::shared_ptr<const Dataset>& ds);
+    // The steps around `job`'s frame (PrefetchPlan), until the user moves on.
+    void prefetch(const FrameJob& job, const std::shared_ptr<const Dataset>& ds);
+    std::optional<CachedFrame> cached(const FrameKey& key); // a copy, taken under the lock
     // The answer to `job` from the cache when it can be given without the worker (mutex held).
-    std::shared_ptr<FrameResult> answerFromCache(const Job& job);
-    void store(CacheEntry entry, const std::shared_ptr<const Dataset>& ds); // dropped unless ds is current
+    std::shared_ptr<FrameResult> answerFromCache(const FrameJob& job);
+    void store(CachedFrame entry, const std::shared_ptr<const Dataset>& ds); // dropped unless ds is current
     std::size_t cacheLimitLocked() const; // smaller while variables are resident on the host
-    void evictLocked(); // the least recently used frames, until the cache is within its limit
     std::optional<MinMax> variableRange(const ViewSpec& spec, const std::shared_ptr<const Dataset>& ds,
                                         const StreamProgress& progress = {});
     // The variable `spec` shows: its resident copy when there is one, else the file's (lazy).
-    // `load`: start loading it onto the compute device when it is not resident yet.
-    DataArray source(const ViewSpec& spec, const std::shared_ptr<const Dataset>& ds, bool load = false);
+    DataArray source(const ViewSpec& spec, const std::shared_ptr<const Dataset>& ds);
+    // Starts loading the variable `spec` shows onto the compute device in the background, unless
+    // it is resident, loading or streamed already, or the user cancelled its load.
+    void startLoad(const ViewSpec& spec, const std::shared_ptr<const Dataset>& ds);
     ViewLimits limits() const; // what a frame may read at once, from the residency's budget
     // Whether `spec` reads across the dim a load of `var` reads along (its first).
     static bool spansLoadDim(const ViewSpec& spec, const DataArray& var);
-    // Waits while `variable` loads (true when it was loading); throws CancelledError when the
-    // file closes, or (when `interruptible`) when a newer request comes.
+    // Waits while `variable` loads (true when it was loading), woken by the load; throws
+    // CancelledError when the file closes, or (when `interruptible`) when a newer request comes.
     bool waitForLoad(const std::string& variable, bool interruptible);
     // The table of every frame's extremes for `spec`'s view, made (on the worker) once its
-    // variable is resident on a device; frameRangeLocked looks a frame up in it (mutex held).
+    // variable is resident on a device.
     void ensureFrameRanges(const ViewSpec& spec, const std::shared_ptr<const Dataset>& ds);
-    std::optional<MinMax> frameRangeLocked(const ViewSpec& spec) const;
-    std::optional<MinMax> knownRangeLocked(const ViewSpec& spec) const; // computed before (mutex held)
-    std::optional<MinMax> knownRange(const ViewSpec& spec);             // the same, for a mode that needs it
+    std::optional<MinMax> knownRange(const ViewSpec& spec); // computed before, for a mode that needs it
     // For a cached frame of `spec`: its colours made anew when they are another spec's. False
     // when the frame is not cached.
     bool recolour(const ViewSpec& spec, const std::shared_ptr<const Dataset>& ds);
     // The entry for `frame` with its colours for `spec` (reused from `had` when they match).
-    CacheEntry entryFor(const FrameKey& key, const ViewSpec& spec, DataArray frame, FallbackNote note,
-                        std::optional<MinMax> variableRange, const std::optional<CacheEntry>& had = {});
+    CachedFrame entryFor(const FrameKey& key, const ViewSpec& spec, DataArray frame, FallbackNote note,
+                         std::optional<MinMax> variableRange, const std::optional<CachedFrame>& had = {});
 
-    mutable std::mutex mutex_;
-    std::condition_variable wake_;
-    std::shared_ptr<const Dataset> dataset_;
-    std::optional<Job> frameJob_, seriesJob_;
-    std::optional<Job> aheadJob_; // a frame answered from the cache: compute the steps around it
-    int posted_ = 0;              // answers from the cache on their way to the GUI thread
-    bool showing_ = false;        // a frame was asked for and is not on the screen yet
-    bool lowered_ = false;        // the worker's priority is lowered (worker thread only)
-    std::chrono::steady_clock::time_point aheadFrom_; // steps ahead wait for the screen until then
-    std::chrono::milliseconds aheadWait_{40};
-    std::uint64_t nextId_ = 1;
-    std::uint64_t generation_ = 0; // bumped by setDataset: work for an older dataset is dropped
-    bool stopping_ = false;
-    bool working_ = false;
-    // The worker waits (for a request or the screen) until waitReady_() or waitUntil_: idle
-    // while neither has come (see isIdle).
-    bool waiting_ = false;
-    std::function<bool()> waitReady_;
-    std::optional<std::chrono::steady_clock::time_point> waitUntil_;
-    std::list<CacheEntry> cache_; // most recent first
-    // Each entry of cache_ by its key.
-    std::unordered_map<FrameKey, std::list<CacheEntry>::iterator> cacheIndex_;
-    std::size_t cacheBytes_ = 0, cacheLimit_ = std::size_t(512) << 20;
-    std::list<std::pair<VariableKey, MinMax>> ranges_; // variable → whole extremes
-    struct FrameRangesEntry {
-        VariableKey variable;
-        std::string xDim, yDim;
-        std::shared_ptr<const FrameRanges> table; // null: it could not be made (not tried again)
-    };
-    std::optional<FrameRangesEntry> frameRanges_; // the view's; another view's replaces it
-    std::optional<ViewSpec> lastFrameSpec_;       // the view asked for last
-    bool rangesDue_ = false;                      // a load ended: make the view's table
+    Scheduler scheduler_;                  // thread-safe on its own
+    std::unique_ptr<Residency> residency_; // thread-safe on its own
+    mutable std::mutex mutex_;             // guards what follows, to thread_
+    FrameCache cache_;
+    std::size_t cacheLimit_ = std::size_t(512) << 20; // as set; cacheLimitLocked is what applies
+    RangeBook ranges_;
+    std::set<std::string> declined_; // loads the user cancelled
     std::atomic<int> prefetchSteps_{8}, prefetchBehind_{2};
-    std::atomic<bool> interrupt_{false}; // a newer request: a streamed reduction in progress stops
-    std::atomic<bool> closing_{false};
-    std::atomic<bool> waitingForLoad_{false}; // the worker waits for a load (which must not yield to it)   //
-                                              // another file, or stopping: a range in progress stops
-    std::unique_ptr<Residency> residency_;
-    std::set<std::string> declined_; // loads the user cancelled (mutex held)
+    // The worker thread's own: the tokens of the job it computes, and its lowered priority.
+    CancelToken interrupt_, closing_;
+    bool lowered_ = false;
     std::thread thread_;
 };
 

@@ -17,9 +17,9 @@ std::size_t loadSlabBytes(const DataArray& var, std::size_t slabBytes) {
     return std::max(slabBytes, 4 * source->parallelReadBytes());
 }
 
-std::optional<DataArray> loadWhole(const DataArray& var, Device device, Stream stream,
-                                   const std::function<void(double)>& progress,
-                                   const std::atomic<bool>& cancel, std::size_t slabBytes) {
+DataArray loadWhole(const DataArray& var, Device device, Stream stream,
+                    const std::function<void(double)>& progress, const CancelToken& cancel,
+                    std::size_t slabBytes) {
     if (var.isLoaded() || var.ndim() == 0 || var.size() == 0) {
         // On the device's own stream, as below: the result outlives `stream` (a loader's, gone
         // when it ends), and a buffer is freed on its stream.
@@ -49,31 +49,28 @@ std::optional<DataArray> loadWhole(const DataArray& var, Device device, Stream s
     const std::string& dim = var.dims()[0];
     const bool direct = device.isHost() && v.encoding().isIdentity() && v.encoding().problem.empty() &&
                         isNumeric(v.encoding().packed);
-    // A read stuck on the network (Zarr over HTTP) stops when `cancel` turns true, not only the
+    // A read stuck on the network (Zarr over HTTP) stops when `cancel` is cancelled, not only the
     // loop between slabs.
-    const CancelScope scope(&cancel);
-    try {
-        for (const SlabRows& slab : plan) {
-            if (cancel.load()) return std::nullopt;
-            const std::int64_t r = slab.first, n = slab.count;
-            char* dst = static_cast<char*>(out.data()) + std::size_t(r) * rowBytes;
-            const DataArray part = var.isel({Indexer{dim, Slice{r, r + n, 1}}});
-            if (direct) { // the stored values are the values: read them where they go
-                const Variable& p = part.variable();
-                p.source()->read(p.sourceStart(), p.sourceCount(), p.sourceStep(), dst);
-            } else {
-                const Variable s = part.load(device, stream).variable();
-                copyBytes(dst, device,
-                          static_cast<const char*>(s.buffer()->data()) + std::size_t(s.offset()) * elem,
-                          device, std::size_t(n) * rowBytes, stream);
-                stream.synchronize(); // the slab's memory is released next, and progress must be true
-            }
-            if (progress) progress(double(r + n) / double(rows));
+    const CancelScope scope(cancel);
+    const std::string what = "loading '" + var.name() + "'";
+    for (const SlabRows& slab : plan) {
+        cancel.throwIfCancelled(what);
+        const std::int64_t r = slab.first, n = slab.count;
+        char* dst = static_cast<char*>(out.data()) + std::size_t(r) * rowBytes;
+        const DataArray part = var.isel({Indexer{dim, Slice{r, r + n, 1}}});
+        if (direct) { // the stored values are the values: read them where they go
+            const Variable& p = part.variable();
+            p.source()->read(p.sourceStart(), p.sourceCount(), p.sourceStep(), dst);
+        } else {
+            const Variable s = part.load(device, stream).variable();
+            copyBytes(dst, device,
+                      static_cast<const char*>(s.buffer()->data()) + std::size_t(s.offset()) * elem, device,
+                      std::size_t(n) * rowBytes, stream);
+            stream.synchronize(); // the slab's memory is released next, and progress must be true
         }
-    } catch (const CancelledError&) {
-        if (cancel.load()) return std::nullopt;
-        throw;
+        if (progress) progress(double(r + n) / double(rows));
     }
+    cancel.throwIfCancelled(what); // a cancel seen by the last slab's read, or by progress
     Variable loaded(var.dims(), var.shape(), var.dtype(), std::move(out), var.attrs());
     return DataArray(var.name(), std::move(loaded), var.coords());
 }

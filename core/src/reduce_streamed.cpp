@@ -6,6 +6,7 @@
 
 #include "backend.h"
 #include "ops_common.h"
+#include "strata/core/cancel.h"
 #include "strata/core/error.h"
 #include "strata/core/fallback.h"
 #include "strata/core/streaming.h"
@@ -84,10 +85,10 @@ DataArray withData(const DataArray& like, Shape shape, DType dtype, Buffer data,
 }
 
 // `a` (lazy) in slabs of whole rows of its first dim, at most `slabBytes` decoded bytes each
-// (one row at least).
+// (one row at least). Reads wait on the network under `cancel`, on any thread.
 struct Slabs {
-    Slabs(const DataArray& a, Device device, Stream stream, std::size_t slabBytes)
-        : a(a), device(device), stream(stream), first(a.dims()[0]), rows(a.shape()[0]) {
+    Slabs(const DataArray& a, Device device, Stream stream, std::size_t slabBytes, const CancelToken& cancel)
+        : a(a), device(device), stream(stream), first(a.dims()[0]), rows(a.shape()[0]), cancel(cancel) {
         const std::size_t rowBytes =
             std::size_t(a.size() / std::max<std::int64_t>(rows, 1)) * sizeOf(a.dtype());
         step = std::max<std::int64_t>(1, std::int64_t(slabBytes / std::max<std::size_t>(rowBytes, 1)));
@@ -99,7 +100,10 @@ struct Slabs {
     // The same, loaded onto the device (on a thread of std::async while the last one is used).
     DataArray read(std::int64_t r) const { return part(r).load(device, stream); }
     std::future<DataArray> readAsync(std::int64_t r) const {
-        return std::async(std::launch::async, [this, r] { return read(r); });
+        return std::async(std::launch::async, [this, r] {
+            const CancelScope scope(cancel);
+            return read(r);
+        });
     }
 
     const DataArray& a;
@@ -107,13 +111,15 @@ struct Slabs {
     Stream stream;
     std::string first;
     std::int64_t rows, step = 1;
+    CancelToken cancel;
 };
 
 } // namespace
 
 DataArray reduceStreamed(const DataArray& a, const std::string& dim, ReduceOp op, Device device,
-                         Stream stream, std::size_t slabBytes, const std::atomic<bool>* cancel,
+                         Stream stream, std::size_t slabBytes, const CancelToken& cancel,
                          const StreamProgress& progress) {
+    const CancelScope scope(cancel);
     a.axis(dim); // names the dim and the dims there are when it is not one of them
     if (a.isLoaded() || a.size() == 0) return reduce(a.load(device, stream), {dim}, op, stream);
     const std::string& first = a.dims()[0];
@@ -121,9 +127,8 @@ DataArray reduceStreamed(const DataArray& a, const std::string& dim, ReduceOp op
         return mapStreamed(
             a, [&](const DataArray& slab) { return reduce(slab, {dim}, op, stream); }, device, stream,
             slabBytes, cancel, progress);
-    const Slabs slabs(a, device, stream, slabBytes);
+    const Slabs slabs(a, device, stream, slabBytes, cancel);
     const std::int64_t rows = slabs.rows, step = slabs.step;
-    auto stopped = [cancel] { return cancel && cancel->load(); };
 
     std::vector<std::string> kept;
     for (const auto& d : a.dims())
@@ -136,7 +141,7 @@ DataArray reduceStreamed(const DataArray& a, const std::string& dim, ReduceOp op
     std::optional<DataArray> extreme, arg; // along `dim`, for min/max/argmin/argmax
     for (std::int64_t r = 0; r < rows; r += step) {
         DataArray slab = next.get();
-        if (stopped()) throw CancelledError("the reduction over '" + dim + "' was cancelled");
+        cancel.throwIfCancelled("the reduction over '" + dim + "'");
         if (r + step < rows) next = slabs.readAsync(r + step); // read while this reduces
         const std::int64_t n = slab.size() / slab.shape()[0];
         detail::MergeProblem p;
@@ -247,10 +252,11 @@ DataArray reduceStreamed(const DataArray& a, const std::string& dim, ReduceOp op
 }
 
 DataArray mapStreamed(const DataArray& a, const std::function<DataArray(const DataArray& slab)>& f,
-                      Device device, Stream stream, std::size_t slabBytes, const std::atomic<bool>* cancel,
+                      Device device, Stream stream, std::size_t slabBytes, const CancelToken& cancel,
                       const StreamProgress& progress) {
     if (a.isLoaded() || a.size() == 0 || a.ndim() == 0) return f(a.load(device, stream));
-    const Slabs slabs(a, device, stream, slabBytes);
+    const CancelScope scope(cancel);
+    const Slabs slabs(a, device, stream, slabBytes, cancel);
     const std::string& first = slabs.first;
     const std::int64_t rows = slabs.rows, step = slabs.step;
     std::future<DataArray> next = slabs.readAsync(0);
@@ -259,7 +265,7 @@ DataArray mapStreamed(const DataArray& a, const std::function<DataArray(const Da
     std::int64_t outRowBytes = 0;
     for (std::int64_t r = 0; r < rows; r += step) {
         const DataArray slab = next.get();
-        if (cancel && cancel->load()) throw CancelledError("streaming '" + a.name() + "' was cancelled");
+        cancel.throwIfCancelled("streaming '" + a.name() + "'");
         if (r + step < rows) next = slabs.readAsync(r + step); // read while this one computes
         DataArray part = f(slab);
         STRATA_EXPECTS(
@@ -285,17 +291,18 @@ DataArray mapStreamed(const DataArray& a, const std::function<DataArray(const Da
 }
 
 std::pair<double, double> minmaxStreamed(const DataArray& a, Device device, std::size_t slabBytes,
-                                         const std::atomic<bool>* cancel, const StreamProgress& progress) {
+                                         const CancelToken& cancel, const StreamProgress& progress) {
     if (a.isLoaded() || a.ndim() == 0) {
         FallbackNote note;
         return minmaxValues(
             loadWithFallback(a, device, device.isHost() ? Stream::host() : defaultStream(device), note));
     }
     const Stream s = device.isHost() ? Stream::host() : defaultStream(device);
-    const Slabs slabs(a, device, s, slabBytes);
+    const CancelScope scope(cancel);
+    const Slabs slabs(a, device, s, slabBytes, cancel);
     double lo = NAN, hi = NAN;
     for (std::int64_t r = 0; r < slabs.rows; r += slabs.step) {
-        if (cancel && cancel->load()) throw CancelledError("the range of '" + a.name() + "' was cancelled");
+        cancel.throwIfCancelled("the range of '" + a.name() + "'");
         FallbackNote note;
         const auto [x, y] = minmaxValues(loadWithFallback(slabs.part(r), device, s, note));
         if (std::isfinite(x)) lo = std::isnan(lo) ? x : std::min(lo, x);

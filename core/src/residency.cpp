@@ -8,7 +8,6 @@
 #endif
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -120,9 +119,29 @@ void Residency::setSlabBytes(std::size_t bytes) {
     slabBytes_ = hostSlabBytes_ = std::max<std::size_t>(bytes, 1);
 }
 
-void Residency::setYield(std::function<bool()> busy) {
-    std::lock_guard lock(mutex_);
-    yield_ = std::move(busy);
+void Residency::setYielding(bool yielding) {
+    {
+        std::lock_guard lock(mutex_);
+        yielding_ = yielding;
+    }
+    changed_.notify_all();
+}
+
+bool Residency::waitWhileLoading(const std::string& key, const CancelToken& cancel) {
+    // Declared before the lock: it ends (and stops waking this) after the lock is let go.
+    const CancelToken::Subscription wake = cancel.onCancel([this] {
+        { const std::lock_guard lock(mutex_); } // the waiter is waiting, or sees the cancel first
+        changed_.notify_all();
+    });
+    std::unique_lock lock(mutex_);
+    auto loading = [&] {
+        const auto it = entries_.find(key);
+        return it != entries_.end() && it->second.status.state == Residence::Loading;
+    };
+    if (!loading()) return false;
+    changed_.wait(lock, [&] { return !loading() || cancel.cancelled(); });
+    if (loading()) cancel.throwIfCancelled("'" + key + "' was still loading");
+    return true;
 }
 
 void Residency::setListener(std::function<void(const std::string&)> listener) {
@@ -209,9 +228,9 @@ void Residency::request(const std::string& key, const DataArray& var, Device dev
         } else {
             e.status.state = Residence::Loading;
             e.reserved = need; // before anything is allocated
-            e.cancel = std::make_shared<std::atomic<bool>>(false);
+            e.cancel = CancelToken();
             auto done = std::make_shared<std::atomic<bool>>(false);
-            loaders_.push_back({std::thread([this, key, var, device, cancel = e.cancel, need, done] {
+            loaders_.push_back({std::thread([this, key, var, device, cancel = *e.cancel, need, done] {
                                     load(key, var, device, cancel, need);
                                     done->store(true);
                                 }),
@@ -221,7 +240,7 @@ void Residency::request(const std::string& key, const DataArray& var, Device dev
     notify(key);
 }
 
-void Residency::load(std::string key, DataArray var, Device device, std::shared_ptr<std::atomic<bool>> cancel,
+void Residency::load(std::string key, DataArray var, Device device, CancelToken cancel,
                      std::size_t reserved) {
 #if defined(__linux__)
     // Below the threads the user waits on (the GUI's, the frames'): a load is background work.
@@ -236,36 +255,37 @@ void Residency::load(std::string key, DataArray var, Device device, std::shared_
         slab = device.isHost() ? hostSlabBytes_ : slabBytes_;
     }
     // Is this still the load of `key` (not cancelled and asked for again)?
-    auto ours = [&](Entry& e) { return e.cancel == cancel && !cancel->load(); };
+    auto ours = [&](Entry& e) { return e.cancel == cancel && !cancel.cancelled(); };
     try {
         OwnedStream stream(device);
         loaded = loadWhole(
             var, device, stream.get(),
             [&](double fraction) {
-                std::function<bool()> busy;
                 {
                     std::lock_guard lock(mutex_);
                     const auto it = entries_.find(key);
                     if (it == entries_.end() || !ours(it->second)) return;
                     it->second.status.progress = fraction;
-                    busy = yield_;
                 }
                 notify(key);
-                while (busy && busy() && !cancel->load())
-                    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+                // Gives way while asked to; woken when that ends or the load is cancelled.
+                std::unique_lock lock(mutex_);
+                changed_.wait(lock, [&] { return !yielding_ || cancel.cancelled(); });
             },
-            *cancel, slab);
+            cancel, slab);
+    } catch (const CancelledError& e) {
+        failure = e.what(); // dropped below when the load was cancelled, as it is
     } catch (const OutOfMemoryError& e) {
         outOfMemory = true;
         failure = e.what();
     } catch (const std::exception& e) {
         failure = e.what();
     }
-    if (cancel->load()) loaded.reset(); // its memory goes before its reservation does
+    if (cancel.cancelled()) loaded.reset(); // its memory goes before its reservation does
     {
         std::lock_guard lock(mutex_);
         const auto it = entries_.find(key);
-        if (cancel->load()) { // cancelled: `loaded` is dropped, and with it the reservation
+        if (cancel.cancelled()) { // cancelled: `loaded` is dropped, and with it the reservation
             draining_ -= reserved;
             return;
         }
@@ -290,21 +310,22 @@ void Residency::cancel(const std::string& key) {
         const auto it = entries_.find(key);
         if (it == entries_.end() || it->second.status.state != Residence::Loading) return;
         // The reservation stays held until the loader has let its memory go (at its next slab).
-        it->second.cancel->store(true);
+        it->second.cancel->cancel();
         draining_ += it->second.reserved;
         entries_.erase(it);
     }
-    notify(key);
+    notify(key); // wakes the loader if it gives way, and those waiting for it
 }
 
 void Residency::clear() {
     std::lock_guard lock(mutex_);
     for (auto& [key, e] : entries_)
         if (e.cancel) {
-            e.cancel->store(true); // each load stops at its next slab; its thread is joined later
+            e.cancel->cancel(); // each load stops at its next slab; its thread is joined later
             draining_ += e.reserved;
         }
     entries_.clear();
+    changed_.notify_all(); // loaders giving way, and those waiting for them
 }
 
 void Residency::wait() {
@@ -322,6 +343,7 @@ void Residency::notify(const std::string& key) {
         std::lock_guard lock(mutex_);
         listener = listener_;
     }
+    changed_.notify_all();
     if (listener) listener(key);
 }
 

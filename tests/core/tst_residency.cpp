@@ -6,9 +6,11 @@
 #include <QtTest>
 
 #include <random>
+#include <thread>
 
 #include "fault_injection.h"
 #include "memory_source.h"
+#include "strata/core/cancel.h"
 #include "strata/core/residency.h"
 #include "strata/core/runtime.h"
 #include "strata/core/transfer.h"
@@ -227,6 +229,67 @@ private slots:
         QCOMPARE(other->reads.load(), 0);
         gate.unlock();
         QVERIFY(waitFor(residency, "a", Residence::Resident));
+    }
+
+    // While yielding is set a load stops between slabs (no read more), a cancel wakes it, and
+    // clearing yielding lets it go on.
+    void yieldingHoldsLoadsBetweenSlabs() {
+        const Shape shape{32, 8, 8};
+        auto source = std::make_shared<MemorySource>(shape, DType::Float32, std::vector<double>(2048, 1));
+        Residency residency(std::size_t(1) << 20);
+        residency.setSlabBytes(256); // a row a slab: 32 reads
+        residency.setYielding(true);
+        residency.request("v", lazyArray(source, shape, plain(DType::Float32)), Device::host());
+        QTRY_COMPARE(source->reads.load(), 1); // the first slab, then it gives way
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        QCOMPARE(source->reads.load(), 1);
+        QCOMPARE(residency.status("v").state, Residence::Loading);
+        residency.setYielding(false);
+        QVERIFY(waitFor(residency, "v", Residence::Resident));
+        QCOMPARE(source->reads.load(), 32);
+
+        auto held = std::make_shared<MemorySource>(shape, DType::Float32, std::vector<double>(2048, 1));
+        residency.setYielding(true);
+        residency.request("w", lazyArray(held, shape, plain(DType::Float32)), Device::host());
+        QTRY_COMPARE(held->reads.load(), 1);
+        residency.cancel("w"); // wakes the loader that gives way: wait() returns
+        residency.wait();
+        QCOMPARE(held->reads.load(), 1);
+        QCOMPARE(residency.status("w").state, Residence::None);
+    }
+
+    // waitWhileLoading returns when the load ends (woken by it), false at once when nothing
+    // loads, and throws CancelledError when its token is cancelled while the load goes on.
+    void waitWhileLoadingIsWokenByTheLoad() {
+        const Shape shape{32, 8, 8};
+        auto source = std::make_shared<MemorySource>(shape, DType::Float32, std::vector<double>(2048, 1));
+        Residency residency(std::size_t(1) << 20);
+        residency.setSlabBytes(256);
+        QVERIFY(!residency.waitWhileLoading("v", CancelToken()));
+        residency.setYielding(true); // held after its first slab
+        residency.request("v", lazyArray(source, shape, plain(DType::Float32)), Device::host());
+        const CancelToken cancel;
+        std::string outcome;
+        std::thread waiter([&] {
+            try {
+                outcome = residency.waitWhileLoading("v", cancel) ? "ended" : "not loading";
+            } catch (const CancelledError&) {
+                outcome = "cancelled";
+            }
+        });
+        QTRY_COMPARE(source->reads.load(), 1);
+        cancel.cancel();
+        waiter.join();
+        QCOMPARE(outcome, std::string("cancelled"));
+        QCOMPARE(residency.status("v").state, Residence::Loading); // the load itself goes on
+
+        std::thread second(
+            [&] { outcome = residency.waitWhileLoading("v", CancelToken()) ? "ended" : "none"; });
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        residency.setYielding(false);
+        second.join();
+        QCOMPARE(outcome, std::string("ended"));
+        QCOMPARE(residency.status("v").state, Residence::Resident);
     }
 
     void cancelMidLoad() {

@@ -153,13 +153,13 @@ private slots:
         std::mt19937_64 rng(3);
         auto source = std::make_shared<MemorySource>(shape, DType::Float64,
                                                      randomValues(rng, DType::Float64, product(shape)));
-        std::atomic<bool> cancel{false};
+        const CancelToken cancel;
         source->onRead = [&](int k) {
-            if (k == 3) cancel = true;
+            if (k == 3) cancel.cancel();
         };
         const DataArray lazy = lazyArray(source, shape, plain(DType::Float64));
         QVERIFY_THROWS_EXCEPTION(CancelledError, reduceStreamed(lazy, "t", ReduceOp::Mean, Device::host(),
-                                                                Stream::host(), 10 * 10 * 8, &cancel));
+                                                                Stream::host(), 10 * 10 * 8, cancel));
         QVERIFY(source->reads < 40);
     }
 
@@ -181,10 +181,10 @@ private slots:
         };
         std::vector<double> told;
         const StreamProgress note = [&](double f) { told.push_back(f); };
-        reduceStreamed(lazy, "t", ReduceOp::Mean, Device::host(), Stream::host(), slab, nullptr, note);
+        reduceStreamed(lazy, "t", ReduceOp::Mean, Device::host(), Stream::host(), slab, CancelToken(), note);
         check(told, "reduce along the first dim");
         told.clear();
-        minmaxStreamed(lazy, Device::host(), slab, nullptr, note);
+        minmaxStreamed(lazy, Device::host(), slab, CancelToken(), note);
         check(told, "range");
         told.clear();
         FrameSpec spec;

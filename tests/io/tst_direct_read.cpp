@@ -719,25 +719,24 @@ private slots:
         QVERIFY(lazy.source()->readPath().starts_with("parallel"));
         const DataArray var("v", Variable::lazy(lazy.dims(), lazy.shape(), lazy.encoding(),
                                                 std::make_shared<SmallSlabs>(lazy.source()), lazy.attrs()));
-        std::atomic<bool> cancel{false};
+        const CancelToken cancel;
         int reports = 0;
         const std::size_t slab = std::size_t(1) << 20; // 4 rows of 256 KiB: 12 slabs
         QCOMPARE(loadSlabBytes(var, slab), slab);
-        const auto cancelled = loadWhole(
-            var, Device::host(), Stream::host(),
-            [&](double) {
-                ++reports;
-                cancel = true;
-            },
-            cancel, slab);
-        QVERIFY(!cancelled);
+        QVERIFY_THROWS_EXCEPTION(CancelledError, loadWhole(
+                                                     var, Device::host(), Stream::host(),
+                                                     [&](double) {
+                                                         ++reports;
+                                                         cancel.cancel();
+                                                     },
+                                                     cancel, slab));
         QCOMPARE(reports, 1);
         const Bytes want = loadBytes(*openBoth(p).netcdfC.findVariable("v"), io::ReadMode::NetcdfC);
-        const std::atomic<bool> never{false};
+        const CancelToken never;
         for (const DataArray& again : {var, whole}) { // slab by slab, then as the reader asks
-            const auto loaded = loadWhole(again, Device::host(), Stream::host(), {}, never, slab);
-            QVERIFY(loaded);
-            const Variable& v = loaded->variable();
+            const DataArray loaded = loadWhole(again, Device::host(), Stream::host(), {}, never, slab);
+            QVERIFY(loaded.isLoaded());
+            const Variable& v = loaded.variable();
             const auto* bytes = static_cast<const unsigned char*>(v.buffer()->data());
             const QString d = firstDifference(want, Bytes(bytes, bytes + v.nbytes()), 4);
             QVERIFY2(d.isEmpty(), qPrintable(d));

@@ -12,6 +12,8 @@
 #include "strata/core/cancel.h"
 #include "strata/core/error.h"
 #include "strata/core/residency.h"
+#include "strata/core/streaming.h"
+#include "strata/io/multifile.h"
 #include "strata/io/netcdf.h"
 #include "strata/io/zarr.h"
 
@@ -200,12 +202,14 @@ private slots:
         QVERIFY(!notes.lines.empty() && notes.lines[0].find("cannot be listed") != std::string::npos);
     }
 
-    // Cancel stops a read waiting on a transfer.
+    // A token made the reading thread's stops a read waiting on a transfer.
     void cancelStopsATransfer() {
         const QString base = serve({"--slow", "20"});
         OpenNotes notes;
         std::string failure;
+        const CancelToken cancel;
         std::thread reader([&] {
+            const CancelScope scope(cancel);
             try {
                 const Dataset remote = openZarr((base + "/codec_gzip.zarr").toStdString(), notes);
                 failure = "opened";
@@ -216,7 +220,7 @@ private slots:
             }
         });
         QTRY_VERIFY_WITH_TIMEOUT(!logLines().isEmpty(), 15000); // the request reached the server
-        cancelHttpReads();
+        cancel.cancel();
         reader.join();
         QCOMPARE(failure, std::string("cancelled"));
     }
@@ -230,28 +234,60 @@ private slots:
         QVERIFY(!base.isEmpty());
         const Dataset ds = openDataset((base + "/codec_zstd.zarr").toStdString());
         const DataArray var = ds["codec_zstd"];
-        std::atomic<bool> cancel{false};
+        const CancelToken cancel;
         std::string outcome;
         std::thread loader([&] {
             try {
-                outcome = loadWhole(var, Device::host(), Stream::host(), {}, cancel) ? "loaded" : "cancelled";
+                loadWhole(var, Device::host(), Stream::host(), {}, cancel);
+                outcome = "loaded";
+            } catch (const CancelledError&) {
+                outcome = "cancelled";
             } catch (const std::exception& e) {
                 outcome = e.what();
             }
         });
         QTRY_VERIFY_WITH_TIMEOUT(!chunkRequests().isEmpty(), 60000); // a chunk is on its way
-        cancel = true;
+        cancel.cancel();
         loader.join();
         QCOMPARE(outcome, std::string("cancelled"));
         QVERIFY2(doneLines().isEmpty(), qPrintable(doneLines().join("; ")));
         QVERIFY(hold(false));
-        const std::atomic<bool> never{false};
-        const auto again = loadWhole(var, Device::host(), Stream::host(), {}, never);
-        QVERIFY(again.has_value());
-        const Variable& v = again->variable();
+        const DataArray again = loadWhole(var, Device::host(), Stream::host(), {}, CancelToken());
+        QVERIFY(again.isLoaded());
+        const Variable& v = again.variable();
         const auto* p = static_cast<const unsigned char*>(v.buffer()->data());
         const std::vector<unsigned char> got(p, p + v.nbytes());
         QVERIFY(got == fileBytes(dir_.path() + "/codec_zstd.bin"));
+    }
+
+    // A streamed reduction's token reaches the reads of its slabs, made on other threads: it ends
+    // with CancelledError and no chunk sent in full (without the token there, it would wait on
+    // the held answers).
+    void streamedReductionCancelAbortsTransfers() {
+        QVERIFY(hold(true));
+        const QString base = serve({"--hold"});
+        QVERIFY(!base.isEmpty());
+        const Dataset ds = openDataset((base + "/codec_zstd.zarr").toStdString());
+        const DataArray var = ds["codec_zstd"];
+        const CancelToken cancel;
+        std::string outcome;
+        std::thread reducer([&] {
+            try {
+                reduceStreamed(var, var.dims()[0], ReduceOp::Mean, Device::host(), Stream::host(),
+                               std::size_t(1) << 10, cancel);
+                outcome = "reduced";
+            } catch (const CancelledError&) {
+                outcome = "cancelled";
+            } catch (const std::exception& e) {
+                outcome = e.what();
+            }
+        });
+        QTRY_VERIFY_WITH_TIMEOUT(!chunkRequests().isEmpty(), 60000); // a chunk is on its way
+        cancel.cancel();
+        reducer.join();
+        QCOMPARE(outcome, std::string("cancelled"));
+        QVERIFY2(doneLines().isEmpty(), qPrintable(doneLines().join("; ")));
+        QVERIFY(hold(false));
     }
 
     // The residency's cancel: the key goes back to None at once, and its loader, joined by the
@@ -273,17 +309,17 @@ private slots:
         QVERIFY(hold(false));
     }
 
-    // An open's cancel flag (the window's Cancel while opening) stops the metadata's transfer.
-    void openCancelFlagStopsTheOpen() {
+    // An open's token (the window's Cancel while opening) stops the metadata's transfer: the
+    // open, as the window makes it, throws CancelledError naming the store.
+    void openCancelStopsTheOpen() {
         const QString base = serve({"--slow", "600"});
         QVERIFY(!base.isEmpty());
-        std::atomic<bool> cancel{false};
+        io::MultiOpenOptions options;
         std::string outcome;
         std::thread opener([&] {
-            const CancelScope scope(&cancel);
             try {
                 OpenNotes notes;
-                openZarr((base + "/codec_lz4.zarr").toStdString(), notes);
+                openPaths({(base + "/codec_lz4.zarr").toStdString()}, notes, options);
                 outcome = "opened";
             } catch (const CancelledError& e) {
                 outcome = std::string("cancelled: ") + e.what();
@@ -292,7 +328,7 @@ private slots:
             }
         });
         QTRY_VERIFY_WITH_TIMEOUT(!logLines().isEmpty(), 60000);
-        cancel = true;
+        options.cancel.cancel();
         opener.join();
         QVERIFY2(outcome.rfind("cancelled: ", 0) == 0 && outcome.find("codec_lz4.zarr") != std::string::npos,
                  outcome.c_str());

@@ -14,6 +14,7 @@
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -27,7 +28,7 @@ namespace {
 struct Job {
     std::size_t tasks = 0;
     const std::function<void(std::size_t)>* fn = nullptr;
-    const std::atomic<bool>* cancel = nullptr; // the caller's CancelScope, the helpers' too
+    std::optional<CancelToken> cancel; // the caller's CancelScope, the helpers' too
     std::atomic<std::size_t> next{0};
     std::atomic<bool> failed{false};
     std::mutex mutex;
@@ -37,7 +38,8 @@ struct Job {
 
     // Runs tasks until none is left; true when this thread ran the job's last one.
     void work() {
-        const CancelScope scope(cancel);
+        std::optional<CancelScope> scope;
+        if (cancel) scope.emplace(*cancel);
         std::size_t ran = 0;
         for (std::size_t i; (i = next.fetch_add(1)) < tasks; ++ran) {
             if (failed.load(std::memory_order_relaxed)) continue;
@@ -120,7 +122,7 @@ void ioParallel(std::size_t tasks, const std::function<void(std::size_t)>& fn) {
     auto job = std::make_shared<Job>();
     job->tasks = tasks;
     job->fn = &fn;
-    job->cancel = CancelScope::current();
+    if (const CancelToken* current = CancelScope::current()) job->cancel = *current;
     pool().post(job, int(std::min<std::size_t>(tasks - 1, std::size_t(ioThreads() - 1))));
     job->work();
     std::unique_lock<std::mutex> lock(job->mutex);

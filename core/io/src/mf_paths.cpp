@@ -6,6 +6,7 @@
 #include <set>
 
 #include "nc_call.h"
+#include "strata/core/cancel.h"
 #include "strata/core/error.h"
 #include "strata/io/multifile.h"
 #include "strata/io/zarr.h"
@@ -84,10 +85,16 @@ std::string fileSetLabel(const std::vector<std::string>& files) {
 }
 
 Dataset openPaths(const std::vector<std::string>& args, OpenNotes& notes, const MultiOpenOptions& options) {
+    const CancelScope scope(options.cancel); // a read waiting on the network aborts at once
     const std::vector<std::string> files = expandPaths(args);
     STRATA_EXPECTS(!files.empty(), ValueError, "no file to open");
-    if (files.size() == 1) return openDatasetIsolated(files[0], notes);
-    return openMultiDataset(files, notes, options);
+    const std::string what = "opening " + fileSetLabel(files);
+    options.cancel.throwIfCancelled(what);
+    Dataset ds =
+        files.size() == 1 ? openDatasetIsolated(files[0], notes) : openMultiDataset(files, notes, options);
+    // A member whose read was aborted is left out with a note: the open is cancelled all the same.
+    options.cancel.throwIfCancelled(what);
+    return ds;
 }
 
 std::string fileSetSummary(const std::vector<std::string>& files) {

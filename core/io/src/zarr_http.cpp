@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -15,14 +16,7 @@
 #include "strata/core/settings.h"
 #include "strata/io/zarr.h"
 
-namespace strata::io {
-namespace {
-std::atomic<std::uint64_t> cancelGeneration{0};
-} // namespace
-
-void cancelHttpReads() { cancelGeneration.fetch_add(1); }
-
-namespace detail {
+namespace strata::io::detail {
 namespace {
 
 constexpr int kAttempts = 5;          // a GET is tried this often before its error is final
@@ -46,9 +40,8 @@ struct Transfer {
     std::vector<unsigned char> body;
     std::uint64_t maxBytes = 0;
     bool tooLarge = false;
-    std::uint64_t generation = 0;
-    const std::atomic<bool>* cancel = nullptr; // the reading thread's CancelScope
-    bool cancelled() const { return generation != cancelGeneration.load() || (cancel && cancel->load()); }
+    std::optional<CancelToken> cancel; // the reading thread's CancelScope
+    bool cancelled() const { return cancel && cancel->cancelled(); }
 };
 
 std::size_t onData(char* data, std::size_t size, std::size_t n, void* user) {
@@ -84,12 +77,15 @@ public:
         const std::string url = url_ + "/" + key;
         const std::string shown = name_ + "/" + key;
         Transfer t;
-        t.generation = cancelGeneration.load();
-        t.cancel = CancelScope::current();
+        if (const CancelToken* current = CancelScope::current()) t.cancel = *current;
         std::string last;
         for (int attempt = 0; attempt < kAttempts; ++attempt) {
-            if (attempt > 0) { // 0.1 s, 0.2 s, 0.4 s, 0.8 s
-                std::this_thread::sleep_for(std::chrono::milliseconds(100 << (attempt - 1)));
+            if (attempt > 0) { // 0.1 s, 0.2 s, 0.4 s, 0.8 s, cut short by a cancel
+                const std::chrono::milliseconds pause(100 << (attempt - 1));
+                if (t.cancel)
+                    t.cancel->waitFor(pause);
+                else
+                    std::this_thread::sleep_for(pause);
             }
             if (t.cancelled()) STRATA_FAIL(CancelledError, shown + ": the read was cancelled");
             t.body.clear();
@@ -185,5 +181,4 @@ std::shared_ptr<const ZarrStore> openHttpStore(const std::string& url) {
     return std::make_shared<HttpStore>(url);
 }
 
-} // namespace detail
-} // namespace strata::io
+} // namespace strata::io::detail

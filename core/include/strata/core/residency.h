@@ -7,6 +7,7 @@
 // progress and cancel; a variable that cannot fit, or whose load runs out of memory, is
 // "streamed": read from the file as needed, with the reason kept for the user.
 #include <atomic>
+#include <condition_variable>
 #include <cstddef>
 #include <functional>
 #include <map>
@@ -18,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include "strata/core/cancel.h"
 #include "strata/core/data_array.h"
 
 namespace strata {
@@ -52,14 +54,13 @@ std::optional<std::size_t> parseResidentBudget(std::string_view text, std::size_
 std::size_t hostAvailableMemory();
 
 // Loads the whole of `var` (lazy, dims in the file's order) onto `device`, decoded, slab by slab
-// along its first dim on `stream`, calling progress(fraction) after each slab. Returns nullopt
-// when `cancel` became true (nothing is kept). The transient memory besides the result is at
-// most two slabs of loadSlabBytes(var, slabBytes) (packed and decoded). Throws as
-// Variable::load does.
-std::optional<DataArray> loadWhole(const DataArray& var, Device device, Stream stream,
-                                   const std::function<void(double)>& progress,
-                                   const std::atomic<bool>& cancel,
-                                   std::size_t slabBytes = std::size_t(64) << 20);
+// along its first dim on `stream`, calling progress(fraction) after each slab. Throws
+// CancelledError once `cancel` is cancelled (nothing is kept; reads over the network abort).
+// The transient memory besides the result is at most two slabs of loadSlabBytes(var, slabBytes)
+// (packed and decoded). Throws as Variable::load does.
+DataArray loadWhole(const DataArray& var, Device device, Stream stream,
+                    const std::function<void(double)>& progress, const CancelToken& cancel,
+                    std::size_t slabBytes = std::size_t(64) << 20);
 
 // The slab a load of `var` reads at once: `slabBytes`, or more for a source that reads in
 // parallel (enough for all its threads: DataSource::parallelReadBytes).
@@ -87,10 +88,15 @@ public:
     void cancel(const std::string& key); // a load in progress stops; the key goes back to None
     void clear(); // cancels every load and drops every variable (a file closed); does not block
     void wait();  // until no load runs (tests, the command line)
+    // Until `key` is not loading (its load ended, failed or was cancelled): true when it was
+    // loading. Woken by the loader, never a poll. Throws CancelledError once `cancel` is
+    // cancelled while the load goes on.
+    bool waitWhileLoading(const std::string& key, const CancelToken& cancel);
     // Called on the loading thread whenever a key's status changes (progress included).
     void setListener(std::function<void(const std::string& key)> listener);
-    // Between slabs, loads wait while this says true (work the user waits for wants the file).
-    void setYield(std::function<bool()> busy);
+    // While set, loads wait between slabs (work the user waits for wants the file); clearing it
+    // wakes them.
+    void setYielding(bool yielding);
 
     // Slab size of loads (tests make it small to see progress and cancel mid-way).
     void setSlabBytes(std::size_t bytes);
@@ -101,15 +107,14 @@ private:
         std::optional<DataArray> data;
         std::size_t reserved = 0;
         std::uint64_t lastUse = 0;
-        std::shared_ptr<std::atomic<bool>> cancel; // the load in progress's
+        std::optional<CancelToken> cancel; // the load in progress's
         bool borrowed = false; // in memory on its device before it was asked for: not ours to count
     };
     struct Loader {
         std::thread thread;
         std::shared_ptr<std::atomic<bool>> done;
     };
-    void load(std::string key, DataArray var, Device device, std::shared_ptr<std::atomic<bool>> cancel,
-              std::size_t reserved);
+    void load(std::string key, DataArray var, Device device, CancelToken cancel, std::size_t reserved);
     void notify(const std::string& key);
     // Frees room for `bytes` by evicting unused resident variables, least recently used first
     // (mutex held). False when it cannot.
@@ -130,7 +135,10 @@ private:
     std::size_t hostSlabBytes_ = std::size_t(4) << 20;
     std::uint64_t clock_ = 0;
     std::function<void(const std::string&)> listener_;
-    std::function<bool()> yield_;
+    bool yielding_ = false;
+    // Notified when a status changes (progress included), a load is cancelled, or yielding_ is
+    // cleared: what loaders and waitWhileLoading wait on.
+    std::condition_variable changed_;
 };
 
 } // namespace strata

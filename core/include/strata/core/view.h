@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "strata/core/cancel.h"
 #include "strata/core/data_array.h"
 #include "strata/core/fallback.h"
 #include "strata/core/memory_budget.h"
@@ -74,7 +75,7 @@ DataArray computeView(const DataArray& var, const FrameSpec& spec, Device device
 struct ViewLimits {
     std::size_t loadAtOnce = kUnlimitedMemory;
     std::size_t slabBytes = std::size_t(64) << 20;
-    const std::atomic<bool>* cancel = nullptr;     // a streamed reduction stops (CancelledError)
+    CancelToken cancel;                            // a streamed reduction stops (CancelledError)
     std::function<void(double fraction)> progress; // told after each slab of a streamed reduction
 };
 

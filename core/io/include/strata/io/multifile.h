@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "strata/core/cancel.h"
 #include "strata/core/dataset.h"
 #include "strata/io/netcdf.h"
 
@@ -21,6 +22,7 @@ struct MultiOpenOptions {
     int workers = 0;           // child processes reading metadata at once; 0: one per core (at least 2)
     int timeoutMs = 10000;     // a child still reading one file after this is stopped, the file named
     std::size_t openFiles = 0; // member files kept open at once; 0: STRATA_OPEN_FILES or a default
+    CancelToken cancel;        // openPaths: stops the open (CancelledError), its reads over HTTP at once
 };
 
 // Opens `paths` as one Dataset (`files` lists them in record order; `path` is the first).
@@ -36,6 +38,7 @@ Dataset openMultiDataset(const std::vector<std::string>& paths, OpenNotes& notes
 
 // The way to open what a user named (command-line arguments, files picked or dropped):
 // expandPaths, then one file through openDatasetIsolated, several through openMultiDataset.
+// Throws CancelledError once options.cancel is cancelled, however far the open has gone.
 Dataset openPaths(const std::vector<std::string>& args, OpenNotes& notes,
                   const MultiOpenOptions& options = {});
 

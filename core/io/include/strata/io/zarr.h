@@ -23,17 +23,13 @@ bool looksLikeZarr(const std::string& path);
 // An http(s) URL is read through libcurl (see core/io/src/zarr_http.h): its groups and arrays
 // come from consolidated metadata (.zmetadata, or zarr.json's consolidated_metadata); a
 // missing chunk (404) reads as the fill value; STRATA_HTTP_TOKEN, when set, is sent as a
-// bearer token and never shown; STRATA_HTTP_TIMEOUT (seconds) bounds a stalled transfer.
+// bearer token and never shown; STRATA_HTTP_TIMEOUT (seconds) bounds a stalled transfer. The
+// current thread's CancelToken (CancelScope) aborts its transfers: they throw CancelledError.
 Dataset openZarr(const std::string& path, OpenNotes& notes);
-
-// Stops every HTTP transfer in flight or about to start: the reads waiting on them throw
-// CancelledError. Reads started afterwards go ahead.
-void cancelHttpReads();
 
 } // namespace strata::io
 
 namespace strata {
-using io::cancelHttpReads;
 using io::looksLikeZarr;
 using io::openZarr;
 } // namespace strata
