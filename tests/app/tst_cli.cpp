@@ -10,6 +10,7 @@
 
 #include "io/nc_write.h"
 #include "strata/core/ops.h"
+#include "strata/core/settings.h"
 #include "strata/io/netcdf.h"
 
 using namespace strata;
@@ -58,26 +59,18 @@ QString writeScalarFile() {
     return QString::fromStdString(path);
 }
 
-const QStringList kVariables{"STRATA_CPU",
-                             "STRATA_CPU_ISA",
-                             "STRATA_MEMORY_BUDGET",
-                             "STRATA_RESIDENT_BUDGET",
-                             "STRATA_OPEN_FILES",
-                             "STRATA_IO_THREADS",
-                             "STRATA_READ",
-                             "STRATA_HTTP_TOKEN",
-                             "STRATA_HTTP_TIMEOUT",
-                             "STRATA_TRACE_FRAMES",
-                             "STRATA_TRACE_TRANSFERS",
-                             "STRATA_QUIT_AFTER_MS",
-                             "STRATA_COASTLINES_DIR",
-                             "STRATA_VTKVIEWS"};
+// Every variable the settings reader knows (tst_settings checks that list against its own).
+QStringList settingNames() {
+    QStringList names;
+    for (const settings::Variable& v : settings::variables()) names << QString::fromLatin1(v.name);
+    return names;
+}
 const QString kGarbage = QStringLiteral("\x01 garbage 99999999999999999999G");
 
 // The environment with every STRATA_* variable set to a value none of them accepts.
 QProcessEnvironment garbageEnvironment() {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    for (const QString& name : kVariables) env.insert(name, kGarbage);
+    for (const QString& name : settingNames()) env.insert(name, kGarbage);
     return env;
 }
 
@@ -85,7 +78,7 @@ QProcessEnvironment garbageEnvironment() {
 // shown nowhere.
 void verifyGarbageWarnings(const QString& err, const QStringList& good = {}) {
     const QStringList lines = err.split('\n');
-    for (const QString& name : kVariables) {
+    for (const QString& name : settingNames()) {
         const QStringList said = lines.filter(QRegularExpression("^strata: " + name + "[=( ]"));
         if (good.contains(name)) {
             QVERIFY2(said.isEmpty(), qPrintable(said.join('\n')));
