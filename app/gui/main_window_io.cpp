@@ -15,12 +15,10 @@
 #include <cstdio>
 
 #include "export_names.h"
+#include "export_view.h"
 #include "main_window.h"
 #include "strata/core/atomic_file.h"
 #include "strata/core/memory_budget.h"
-#include "strata/core/transfer.h"
-#include "strata/io/csv.h"
-#include "strata/io/geo.h"
 #include "strata/io/multifile.h"
 #include "view_json.h"
 
@@ -57,6 +55,19 @@ bool askSize(QWidget* parent, QSize& size) {
     return true;
 }
 
+// exportView's options in the window: the size asked for, and what the View menu shows beside
+// the view (coastlines, the grid's space); with -v, the details on stderr as the command line's.
+ExportOptions exportOptions(const ImageViewSettings& shown, QSize pixels, bool verbose) {
+    ExportOptions o;
+    o.width = pixels.width();
+    o.height = pixels.height();
+    o.coastlines = shown.coastlines;
+    o.lonLatGrid = shown.grid == GridSpace::LonLat;
+    o.verbose = verbose;
+    if (verbose) o.tell = [](const std::string& line) { std::fprintf(stderr, "strata: %s\n", line.c_str()); };
+    return o;
+}
+
 } // namespace
 
 bool MainWindow::exportPng(const QString& wanted, QSize pixels) {
@@ -66,19 +77,13 @@ bool MainWindow::exportPng(const QString& wanted, QSize pixels) {
     }
     const QString path = q(withExtension(wanted.toStdString(), "png"));
     try {
-        const TransferCounters before = transferCounters();
-        AtomicFile file(path.toStdString(), inputsOf(*ds_));
-        QImage image =
-            shown_.ndim() == 2 ? image_->renderImage(pixels) : renderLinePlot(line_->series(), pixels);
-        if (image.isNull() || !image.save(q(file.tempPath()), "PNG"))
-            throw IoError("cannot write " + path.toStdString() + ": the PNG could not be encoded or written");
-        file.commit();
-        const auto moved = transferredSince(before).deviceToHost;
+        const ExportResult r = exportView(*ds_, spec_, {ExportFormat::Png, path.toStdString()},
+                                          exportOptions(image_->settings(), pixels, verbose_));
         exportSize_ = pixels;
         QSettings().setValue("export/size", pixels);
         showSaved(
             tr("Saved %1, %2 × %3").arg(QFileInfo(path).fileName()).arg(pixels.width()).arg(pixels.height()),
-            path, moved);
+            path, r.bytesFromDevice);
         return true;
     } catch (const std::exception& e) {
         showError(tr("Export PNG failed"), q(e.what()), true);
@@ -93,7 +98,8 @@ bool MainWindow::exportCsv(const QString& wanted) {
     }
     const QString path = q(withExtension(wanted.toStdString(), "csv"));
     try {
-        const io::CsvResult r = writeCsv(io::withLatLon(shown_, *ds_), path.toStdString(), inputsOf(*ds_));
+        const ExportResult r = exportView(*ds_, spec_, {ExportFormat::Csv, path.toStdString()},
+                                          exportOptions(image_->settings(), exportSize_, verbose_));
         showSaved(r.rows == 1 ? tr("Saved %1, 1 row").arg(QFileInfo(path).fileName())
                               : tr("Saved %1, %2 rows").arg(QFileInfo(path).fileName()).arg(r.rows),
                   path, r.bytesFromDevice);
