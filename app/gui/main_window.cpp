@@ -407,8 +407,7 @@ void MainWindow::onOpened(const QStringList& paths, std::optional<ViewSpec> init
     ViewSpec fitted;
     bool have = initial && fitViewTo(*initial, *ds_, fitted);
     if (!have) {
-        const QByteArray saved =
-            QSettings().value("views/" + QFileInfo(path).absoluteFilePath()).toByteArray();
+        const QByteArray saved = QSettings().value(lastViewKey(*ds_)).toByteArray();
         if (!saved.isEmpty()) try {
                 have = fitViewTo(viewFromJsonText(saved), *ds_, fitted);
             } catch (const Error&) {
@@ -465,8 +464,7 @@ void MainWindow::showVariable(const QString& variablePath) {
         rememberView();
         var_ = var;
         ViewSpec spec;
-        const QByteArray saved =
-            QSettings().value("views/" + QFileInfo(q(ds_->path)).absoluteFilePath()).toByteArray();
+        const QByteArray saved = QSettings().value(lastViewKey(*ds_)).toByteArray();
         bool have = false;
         if (!saved.isEmpty()) try {
                 const ViewSpec last = viewFromJsonText(saved);

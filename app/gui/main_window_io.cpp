@@ -222,7 +222,7 @@ void MainWindow::rememberViewSoon() { rememberTimer_->start(); }
 void MainWindow::rememberView() {
     rememberTimer_->stop();
     if (!ds_ || ds_->path.empty() || spec_.variable.empty()) return; // in memory: nothing to key it by
-    QSettings().setValue("views/" + QFileInfo(q(ds_->path)).absoluteFilePath(), toJsonText(spec_));
+    QSettings().setValue(lastViewKey(*ds_), toJsonText(spec_));
     rememberColouring();
 }
 

@@ -1,10 +1,13 @@
 #include "view_json.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <cmath>
 
 #include "strata/core/error.h"
+#include "strata/io/multifile.h"
 
 namespace strata::app {
 namespace {
@@ -175,6 +178,12 @@ ViewSpec viewFromJsonText(const QByteArray& text) {
     if (doc.isNull()) bad(error.errorString() + " at offset " + QString::number(error.offset));
     if (!doc.isObject()) bad("the document must be an object");
     return viewFromJson(doc.object());
+}
+
+QString lastViewKey(const Dataset& ds) {
+    if (ds.files.empty()) return "views/" + QFileInfo(q(ds.path)).absoluteFilePath();
+    const QString folder = QFileInfo(q(ds.files.front())).absolutePath();
+    return "views/" + QDir(folder).filePath(q(fileSetLabel(ds.files)));
 }
 
 } // namespace strata::app

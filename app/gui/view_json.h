@@ -1,5 +1,5 @@
 #pragma once
-// The view as JSON, for View ▸ Save/Load and for the last view of each file.
+// The view as JSON, for View ▸ Save/Load and for the last view of each file (and its key).
 #include <QByteArray>
 #include <QJsonObject>
 
@@ -18,6 +18,10 @@ QJsonObject toJson(const ViewSpec& spec);
 ViewSpec viewFromJson(const QJsonObject& o);
 QByteArray toJsonText(const ViewSpec& spec);
 ViewSpec viewFromJsonText(const QByteArray& text); // ValueError for text that is not JSON
+// The QSettings key of a dataset's last view, the same for saving and for looking up:
+// "views/<absolute path>" for one file; for a file set, "views/<its folder>/<its label>"
+// ("views/data/tas_*.nc (3 files)"), whatever paths (files, a glob, a folder) opened it.
+QString lastViewKey(const Dataset& ds);
 // The colour fields alone (as in a view), for the colouring remembered per variable.
 QJsonObject toJson(const Colouring& colouring);
 Colouring colouringFromJson(const QJsonObject& o);
