@@ -4,23 +4,14 @@
 #include <charconv>
 #include <cstdio>
 
-#include "strata/core/area.h"
-#include "strata/core/atomic_file.h"
+#include "export_view.h"
 #include "strata/core/runtime.h"
-#include "strata/core/streaming.h"
-#include "strata/core/transfer.h"
-#include "strata/io/csv.h"
 #include "strata/io/multifile.h"
 #include "strata/io/netcdf.h"
 #include "view_roles.h"
 
 #if STRATA_HAVE_RENDER
-#include "strata/render/coastline_status.h"
 #include "strata/render/colormaps.h"
-#include "strata/render/frame_labels.h"
-#include "strata/render/image_export.h"
-#include "strata/render/line_plot.h"
-#include "virtual_display.h"
 #endif
 
 namespace strata::app {
@@ -53,15 +44,6 @@ std::string colormapList(const std::string& separator) {
 }
 namespace {
 
-// The command line computes one view and exits: a reduction of more than a few slabs is streamed
-// (read while the last slab reduces, memory held a few slabs) rather than loaded whole.
-ViewLimits commandLineLimits() {
-    ViewLimits l;
-    l.loadAtOnce = std::size_t(256) << 20;
-    l.slabBytes = std::size_t(64) << 20;
-    return l;
-}
-
 std::int64_t parseIndex(const std::string& dim, const std::string& text) {
     std::int64_t v = 0;
     auto r = std::from_chars(text.data(), text.data() + text.size(), v);
@@ -84,59 +66,6 @@ std::string firstDataVariable(const Dataset& ds) {
     if (best.empty()) throw UsageError(ds.path + ": no numeric data variable to show (use --var)");
     return best;
 }
-
-#if STRATA_HAVE_RENDER
-// The PNG of `frame` (an image, or a line plot for one dim), atomically, on a private virtual
-// display when there is none. Returns the device→host bytes the export moved.
-std::uint64_t writePng(const CliOptions& o, const Dataset& ds, const ViewSpec& spec, const DataArray& frame) {
-    const TransferCounters before = transferCounters();
-    AtomicFile file(o.exportPng, ds.files.empty() ? std::vector<std::string>{o.file} : ds.files);
-    const std::string title =
-        frameTitle(frame, spec.reductions, spec.areaWeighted, latitudeDim(variableOf(ds, spec.variable)));
-    if (o.verbose) std::fprintf(stderr, "strata: title: %s\n", title.c_str());
-    std::string xvfb; // "Xvfb on :N (pid P)" when one was started here
-    {
-        VirtualDisplay display; // only when there is no DISPLAY
-        if (display.started()) {
-            xvfb = "Xvfb on " + display.display() + " (pid " + std::to_string(display.pid()) + ")";
-            if (o.verbose) std::fprintf(stderr, "strata: no DISPLAY: started %s\n", xvfb.c_str());
-        }
-        const QString temp = QString::fromStdString(file.tempPath());
-        const QSize size(o.width, o.height);
-        if (frame.ndim() == 1) {
-            LineSeries series = lineSeries(frame.asHost());
-            series.title = title;
-            exportLinePlotPng(series, size, temp);
-        } else {
-            ImageFrame image{frame, title, std::nullopt, nullptr, std::nullopt};
-            if (needsVariableRange(spec.colouring.range.mode)) {
-                // The whole variable's extremes, computed where the frame was.
-                const Device device = frame.device();
-                image.variableRange =
-                    minmaxStreamed(variableOf(ds, spec.variable), device, commandLineLimits().slabBytes);
-            }
-            ImageViewSettings settings;
-            settings.colouring = spec.colouring;
-            settings.window = spec.window;
-            settings.coastlines = o.coastlines;
-            settings.grid = o.lonLatGrid ? GridSpace::LonLat : GridSpace::Index;
-            if (o.coastlines && isLonLatFrame(frame))
-                if (const std::string why = coastlineProblem(); !why.empty())
-                    std::fprintf(stderr, "strata: coastlines not drawn: %s\n", why.c_str());
-            settings.projection = o.projection;
-            if (!o.projection.empty() && !isLonLatFrame(frame))
-                std::fprintf(
-                    stderr,
-                    "strata: --projection %s not applied: the frame's x/y are not longitude/latitude\n",
-                    o.projection.c_str());
-            exportPng(image, settings, size, temp);
-        }
-    } // the virtual display stops here
-    if (o.verbose && !xvfb.empty()) std::fprintf(stderr, "strata: stopped %s\n", xvfb.c_str());
-    file.commit();
-    return transferredSince(before).deviceToHost;
-}
-#endif
 
 } // namespace
 
@@ -230,6 +159,7 @@ ViewSpec resolveView(const CliOptions& o, const Dataset& ds) {
         }
         spec.indices.push_back({d, var.nearestIndex(d, value)});
     }
+    spec.projection = o.projection; // checked and named as the render layer names it (cli.cpp)
     Colouring& colouring = spec.colouring;
     std::string cmap = o.colormap;
     if (cmap.size() > 2 && cmap.compare(cmap.size() - 2, 2, "_r") == 0) {
@@ -292,7 +222,6 @@ int runBatch(const CliOptions& o) {
         return 2;
     }
     try {
-        const Device device = computeDevice();
         if (o.verbose)
             std::fprintf(stderr, "strata: computing on %s (%s)\n", computeInfo().name.c_str(),
                          computeInfo().reason.c_str());
@@ -304,34 +233,31 @@ int runBatch(const CliOptions& o) {
                 std::fprintf(stderr, "strata: reading %s: %s\n", v.source()->describe().c_str(),
                              v.source()->readPath().c_str());
         }
-        FallbackNote note;
-        const DataArray frame =
-            computeFrame(variableOf(ds, spec.variable), spec, device, note, commandLineLimits());
-        if (note.fellBack) std::fprintf(stderr, "strata: %s\n", note.reason.c_str());
+        std::vector<ExportTarget> targets;
+        if (!o.exportCsv.empty()) targets.push_back({ExportFormat::Csv, o.exportCsv});
+        if (!o.exportPng.empty()) targets.push_back({ExportFormat::Png, o.exportPng});
+        ExportOptions options;
+        options.width = o.width;
+        options.height = o.height;
+        options.coastlines = o.coastlines;
+        options.lonLatGrid = o.lonLatGrid;
+        options.verbose = o.verbose;
+        options.tell = [](const std::string& line) { std::fprintf(stderr, "strata: %s\n", line.c_str()); };
+        const ExportReport report = exportView(ds, spec, targets, options);
         // Where the bytes counted came from, for --verbose.
-        const std::string from = frame.device().isHost()
+        const std::string from = report.frameDevice.isHost()
                                      ? std::string("the frame is on the host: nothing to copy")
-                                     : "from " + frame.device().toString() + ", " + computeInfo().name;
-        if (!o.exportCsv.empty()) {
-            const io::CsvResult r =
-                writeCsv(frame, o.exportCsv, ds.files.empty() ? std::vector<std::string>{o.file} : ds.files);
-            if (o.verbose)
+                                     : "from " + report.frameDevice.toString() + ", " + computeInfo().name;
+        for (const ExportResult& r : report.files) {
+            if (!o.verbose) continue;
+            if (r.format == ExportFormat::Csv)
                 std::fprintf(stderr, "strata: wrote %s: %lld rows, %llu bytes copied device→host (%s)\n",
-                             o.exportCsv.c_str(), static_cast<long long>(r.rows),
+                             r.path.c_str(), static_cast<long long>(r.rows),
                              static_cast<unsigned long long>(r.bytesFromDevice), from.c_str());
-        }
-        if (!o.exportPng.empty()) {
-#if STRATA_HAVE_RENDER
-            const std::uint64_t bytes = writePng(o, ds, spec, frame);
-            if (o.verbose)
+            else
                 std::fprintf(stderr, "strata: wrote %s: %dx%d, %llu bytes copied device→host (%s)\n",
-                             o.exportPng.c_str(), o.width, o.height, static_cast<unsigned long long>(bytes),
-                             from.c_str());
-#else
-            std::fprintf(stderr,
-                         "strata: --export-png needs the render layer (this build has STRATA_GUI off)\n");
-            return 1;
-#endif
+                             r.path.c_str(), o.width, o.height,
+                             static_cast<unsigned long long>(r.bytesFromDevice), from.c_str());
         }
     } catch (const ValueError& e) {
         std::fprintf(stderr, "strata: %s\n", e.what());

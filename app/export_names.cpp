@@ -27,7 +27,8 @@ std::string exportBaseName(const DataArray& frame,
     for (const Coordinate& c : frame.coords())
         if (c.dims.empty() && c.values.size() == 1)
             if (const std::string part = fileNamePart(c.labelWithUnits(0)); !part.empty()) out += "_" + part;
-    for (const auto& [dim, op] : reductions) { // appended piece by piece: GCC 12 warns falsely on "_" + ...
+    for (const auto& [dim, op] : reductions) {
+        // Appended piece by piece: "_" + std::string(...) trips GCC 12's -Wrestrict (a false alarm).
         out += '_';
         out += name(op);
         out += '-';

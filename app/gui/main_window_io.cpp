@@ -14,12 +14,10 @@
 #include <cstdio>
 
 #include "export_names.h"
+#include "export_view.h"
 #include "main_window.h"
 #include "strata/core/atomic_file.h"
 #include "strata/core/memory_budget.h"
-#include "strata/core/transfer.h"
-#include "strata/io/csv.h"
-#include "strata/io/geo.h"
 #include "strata/io/multifile.h"
 #include "view_json.h"
 
@@ -56,29 +54,37 @@ bool askSize(QWidget* parent, QSize& size) {
     return true;
 }
 
+// exportView's options in the window: the size asked for, and what the View menu shows beside
+// the view (coastlines, the grid's space); with -v, the details on stderr as the command line's.
+ExportOptions exportOptions(const ImageViewSettings& shown, QSize pixels, bool verbose) {
+    ExportOptions o;
+    o.width = pixels.width();
+    o.height = pixels.height();
+    o.coastlines = shown.coastlines;
+    o.lonLatGrid = shown.grid == GridSpace::LonLat;
+    o.verbose = verbose;
+    if (verbose) o.tell = [](const std::string& line) { std::fprintf(stderr, "strata: %s\n", line.c_str()); };
+    return o;
+}
+
 } // namespace
 
 bool MainWindow::exportPng(const QString& wanted, QSize pixels) {
     const auto& ds = ws_.dataset();
     const DataArray& shown = shownFrame();
-    if (!ds || shown.ndim() == 0) {
+    if (!ds || shown.ndim() == 0 || !ws_.screen().view) {
         showError(tr("Export PNG"), tr("nothing to export: no frame is shown"), false);
         return false;
     }
     const QString path = q(withExtension(wanted.toStdString(), "png"));
     try {
-        const TransferCounters before = transferCounters();
-        AtomicFile file(path.toStdString(), inputsOf(*ds));
-        QImage image =
-            shown.ndim() == 2 ? image_->renderImage(pixels) : renderLinePlot(line_->series(), pixels);
-        if (image.isNull() || !image.save(q(file.tempPath()), "PNG"))
-            throw IoError("cannot write " + path.toStdString() + ": the PNG could not be encoded or written");
-        file.commit();
-        const auto moved = transferredSince(before).deviceToHost;
+        ExportOptions options = exportOptions(image_->settings(), pixels, verbose_);
+        options.frame = shown; // the frame on the screen, of the view on the screen: not computed again
+        const ExportResult r = exportView(*ds, *ws_.screen().view, {ExportFormat::Png, path.toStdString()}, options);
         settings_.setExportSize(pixels);
         showSaved(
             tr("Saved %1, %2 × %3").arg(QFileInfo(path).fileName()).arg(pixels.width()).arg(pixels.height()),
-            path, moved);
+            path, r.bytesFromDevice);
         return true;
     } catch (const std::exception& e) {
         showError(tr("Export PNG failed"), q(e.what()), true);
@@ -89,13 +95,15 @@ bool MainWindow::exportPng(const QString& wanted, QSize pixels) {
 bool MainWindow::exportCsv(const QString& wanted) {
     const auto& ds = ws_.dataset();
     const DataArray& shown = shownFrame();
-    if (!ds || shown.ndim() == 0) {
+    if (!ds || shown.ndim() == 0 || !ws_.screen().view) {
         showError(tr("Export CSV"), tr("nothing to export: no frame is shown"), false);
         return false;
     }
     const QString path = q(withExtension(wanted.toStdString(), "csv"));
     try {
-        const io::CsvResult r = writeCsv(io::withLatLon(shown, *ds), path.toStdString(), inputsOf(*ds));
+        ExportOptions options = exportOptions(image_->settings(), settings_.exportSize(), verbose_);
+        options.frame = shown; // the frame on the screen, of the view on the screen: not computed again
+        const ExportResult r = exportView(*ds, *ws_.screen().view, {ExportFormat::Csv, path.toStdString()}, options);
         showSaved(r.rows == 1 ? tr("Saved %1, 1 row").arg(QFileInfo(path).fileName())
                               : tr("Saved %1, %2 rows").arg(QFileInfo(path).fileName()).arg(r.rows),
                   path, r.bytesFromDevice);

@@ -45,6 +45,10 @@ bool ImageContent::setFrame(ImageFrame frame) {
         for (std::size_t k = 0; sameCurv && k < a.size(); ++k)
             sameCurv = a[k]->name == b[k]->name && a[k]->values == b[k]->values;
     }
+    // The grids shown now point into the frame they came from: it lives until they are replaced
+    // (placeGrids compares them with the new ones), or a step between two frames of one grid
+    // reads the coordinates of a frame already freed.
+    const std::optional<ImageFrame> previous = std::move(frame_);
     frame_ = std::move(frame);
     hasMissing_.reset();
     extremes_.reset();

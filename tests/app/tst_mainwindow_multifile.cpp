@@ -1,6 +1,7 @@
 // The window on a file set (under Xvfb): File ▸ Open with several files, several files dropped,
 // the title and dataset panel naming the set, the series through a point across every file
-// (values from netCDF-C reads of each file), saved views and recent files keeping the set.
+// (values from netCDF-C reads of each file), saved views and recent files keeping the set, and
+// the set's last view restored when it is opened again.
 #include <QMimeData>
 #include <QTemporaryDir>
 #include <QTreeWidget>
@@ -133,6 +134,29 @@ private slots:
         QVERIFY(shown.wait(20000) || shown.count() > 0);
         QCOMPARE(w_->dataset()->files.size(), std::size_t(3));
         QCOMPARE(w_->windowTitle(), QString("tas_*.nc (3 files) — Strata"));
+    }
+
+    // A file set's last view comes back when the set is opened again, here through a glob that
+    // names the same files (it was saved under the first file and looked up under the set).
+    void lastViewOfASetIsRestored() {
+        Set s;
+        QVERIFY(openSet(*w_, s.files));
+        ViewSpec changed = w_->view();
+        QCOMPARE(changed.indexOf("time"), std::int64_t(0)); // the default view
+        changed.indices = {{"time", 3}};
+        changed.colouring.colormap = "magma";
+        QSignalSpy shown(w_.get(), &strata::app::MainWindow::frameShown);
+        w_->applyView(changed);
+        QVERIFY(shown.wait(20000) || shown.count() > 0);
+        QVERIFY(openSet(*w_, {QString(STRATA_TEST_DATA) + "/hgt.nc"})); // another file
+        QCOMPARE(QString::fromStdString(w_->view().variable), QString("HGT"));
+        QVERIFY(openSet(*w_, s.files));
+        QCOMPARE(w_->view().indexOf("time"), std::int64_t(3));
+        QCOMPARE(QString::fromStdString(w_->view().colouring.colormap), QString("magma"));
+        QVERIFY(openSet(*w_, {QString(STRATA_TEST_DATA) + "/hgt.nc"}));
+        QVERIFY(openSet(*w_, {s.dir.filePath("tas_*.nc")}));
+        QCOMPARE(w_->dataset()->files.size(), std::size_t(3));
+        QCOMPARE(w_->view().indexOf("time"), std::int64_t(3));
     }
 
 private:

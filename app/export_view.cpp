@@ -1,0 +1,128 @@
+#include "export_view.h"
+
+#include "strata/core/area.h"
+#include "strata/core/atomic_file.h"
+#include "strata/core/colour_range.h"
+#include "strata/core/runtime.h"
+#include "strata/core/streaming.h"
+#include "strata/core/transfer.h"
+#include "strata/io/csv.h"
+#include "strata/io/geo.h"
+#include "view_roles.h"
+
+#if STRATA_HAVE_RENDER
+#include "strata/render/coastline_status.h"
+#include "strata/render/frame_labels.h"
+#include "strata/render/image_export.h"
+#include "strata/render/line_plot.h"
+#include "virtual_display.h"
+#endif
+
+namespace strata::app {
+namespace {
+
+// An export computes one view and is done: a reduction of more than a few slabs is streamed
+// (read while the last slab reduces, memory held a few slabs) rather than loaded whole. The same
+// limits wherever the export starts, so that a streamed mean sums in the same order.
+ViewLimits exportLimits() {
+    ViewLimits l;
+    l.loadAtOnce = std::size_t(256) << 20;
+    l.slabBytes = std::size_t(64) << 20;
+    return l;
+}
+
+// The files an export must never replace: the file, or every file of a set.
+std::vector<std::string> inputsOf(const Dataset& ds) {
+    return ds.files.empty() ? std::vector<std::string>{ds.path} : ds.files;
+}
+
+ExportResult writeCsvOf(const Dataset& ds, const DataArray& frame, const std::string& path) {
+    // A frame on a grid mapping (Lambert, rotated pole) gets its cells' latitude and longitude.
+    const io::CsvResult r = writeCsv(io::withLatLon(frame, ds), path, inputsOf(ds));
+    return {path, ExportFormat::Csv, r.rows, r.bytesFromDevice};
+}
+
+#if STRATA_HAVE_RENDER
+// The PNG of `frame`: the image view's scene drawn offscreen, or the line plot of a 1-D frame;
+// on a private virtual display when there is none.
+ExportResult writePngOf(const Dataset& ds, const ViewSpec& view, const DataArray& frame,
+                        const std::string& path, const ExportOptions& o) {
+    auto tell = [&](const std::string& line) {
+        if (o.tell) o.tell(line);
+    };
+    const TransferCounters before = transferCounters();
+    AtomicFile file(path, inputsOf(ds));
+    const DataArray var = variableOf(ds, view.variable);
+    const std::string title = frameTitle(frame, view.reductions, view.areaWeighted, latitudeDim(var));
+    if (o.verbose) tell("title: " + title);
+    std::string xvfb; // "Xvfb on :N (pid P)" when one was started here
+    {
+        VirtualDisplay display; // only when there is no DISPLAY
+        if (display.started()) {
+            xvfb = "Xvfb on " + display.display() + " (pid " + std::to_string(display.pid()) + ")";
+            if (o.verbose) tell("no DISPLAY: started " + xvfb);
+        }
+        const QString temp = QString::fromStdString(file.tempPath());
+        const QSize size(o.width, o.height);
+        if (frame.ndim() == 1) {
+            LineSeries series = lineSeries(frame.asHost());
+            series.title = title;
+            exportLinePlotPng(series, size, temp);
+        } else {
+            ImageFrame image{frame, title, std::nullopt, nullptr, std::nullopt};
+            if (needsVariableRange(view.colouring.range.mode)) // the whole variable's extremes
+                image.variableRange = minmaxStreamed(var, frame.device(), exportLimits().slabBytes);
+            ImageViewSettings settings;
+            settings.colouring = view.colouring;
+            settings.window = view.window;
+            settings.coastlines = o.coastlines;
+            settings.grid = o.lonLatGrid ? GridSpace::LonLat : GridSpace::Index;
+            settings.projection = view.projection;
+            if (o.coastlines && isLonLatFrame(frame))
+                if (const std::string why = coastlineProblem(); !why.empty())
+                    tell("coastlines not drawn: " + why);
+            if (!view.projection.empty() && !isLonLatFrame(frame))
+                tell("--projection " + view.projection +
+                     " not applied: the frame's x/y are not longitude/latitude");
+            exportPng(image, settings, size, temp);
+        }
+    } // the virtual display stops here
+    if (o.verbose && !xvfb.empty()) tell("stopped " + xvfb);
+    file.commit();
+    return {path, ExportFormat::Png, 0, transferredSince(before).deviceToHost};
+}
+#endif
+
+} // namespace
+
+ExportReport exportView(const Dataset& ds, const ViewSpec& view, const std::vector<ExportTarget>& targets,
+                        const ExportOptions& options) {
+    ExportReport report;
+    report.frameDevice = computeDevice();
+    const DataArray frame =
+        options.frame.ndim() > 0
+            ? options.frame
+            : computeFrame(variableOf(ds, view.variable), view, report.frameDevice, report.note, exportLimits());
+    report.frameDevice = frame.device();
+    if (report.note.fellBack && options.tell) options.tell(report.note.reason);
+    for (const ExportTarget& t : targets) {
+        if (t.format == ExportFormat::Csv) {
+            report.files.push_back(writeCsvOf(ds, frame, t.path));
+            continue;
+        }
+#if STRATA_HAVE_RENDER
+        report.files.push_back(writePngOf(ds, view, frame, t.path, options));
+#else
+        (void)options;
+        STRATA_FAIL(Error, "--export-png needs the render layer (this build has STRATA_GUI off)");
+#endif
+    }
+    return report;
+}
+
+ExportResult exportView(const Dataset& ds, const ViewSpec& view, const ExportTarget& target,
+                        const ExportOptions& options) {
+    return exportView(ds, view, std::vector<ExportTarget>{target}, options).files.front();
+}
+
+} // namespace strata::app

@@ -1,0 +1,65 @@
+#pragma once
+// The one export of a view, for the window (File ▸ Export PNG/CSV) and the command line
+// (--export-png/--export-csv): the view's frame computed from the dataset, then written as CSV
+// (with latitude/longitude columns from the grid mapping) or as PNG (the image view's scene
+// rendered offscreen, or the line plot). The same view and options give the same bytes from both.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "strata/core/dataset.h"
+#include "view_spec.h"
+
+namespace strata::app {
+
+enum class ExportFormat { Png, Csv };
+
+// How a PNG is drawn: what is not part of the view (the window keeps these in its View menu, the
+// command line takes them as options). A CSV ignores them.
+struct ExportOptions {
+    int width = 1024, height = 768; // the PNG's pixels
+    bool coastlines = true;         // over longitude/latitude frames
+    bool lonLatGrid = true;         // a curvilinear frame's cells in longitude/latitude, else index space
+    bool verbose = false;           // `tell` is told the details too (the title, a virtual display)
+    // Told, as it happens, what the user may want to know, one line each (a fallback to the CPU,
+    // "coastlines not drawn: ..."); unset: nothing is told.
+    std::function<void(const std::string& line)> tell;
+    // The view's frame when it is already computed (the window's, on the screen): written as it
+    // is, not computed again. It must be the frame of the view exported (computeFrame's).
+    DataArray frame;
+};
+
+// One file to write.
+struct ExportTarget {
+    ExportFormat format = ExportFormat::Csv;
+    std::string path; // written atomically, never over one of the dataset's files
+};
+
+// What an export wrote.
+struct ExportResult {
+    std::string path;
+    ExportFormat format = ExportFormat::Csv;
+    std::int64_t rows = 0;             // a CSV's data rows
+    std::uint64_t bytesFromDevice = 0; // device→host bytes this file's writing moved
+};
+
+// What exporting a view did: one result per target, in order, and the frame's story.
+struct ExportReport {
+    std::vector<ExportResult> files;
+    Device frameDevice; // where the frame was computed
+    FallbackNote note;  // the frame fell back to the CPU, and why
+};
+
+// Computes `view`'s frame of `ds` once and writes each of `targets`. A view of one dim (no yDim)
+// is a line: its PNG is the line plot. Throws Error (ValueError, IndexError for a view that does
+// not fit; IoError for a file that cannot be written; Error for a PNG without a display or a
+// build without the render layer); files written before the failure stay.
+ExportReport exportView(const Dataset& ds, const ViewSpec& view, const std::vector<ExportTarget>& targets,
+                        const ExportOptions& options = {});
+
+// One file: exportView of one target, its result.
+ExportResult exportView(const Dataset& ds, const ViewSpec& view, const ExportTarget& target,
+                        const ExportOptions& options = {});
+
+} // namespace strata::app
