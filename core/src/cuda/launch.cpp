@@ -33,19 +33,4 @@ int multiprocessors() {
     return n;
 }
 
-Scratch::Scratch(std::size_t bytes, cudaStream_t stream) : stream_(stream) {
-    if (bytes == 0) return;
-    cudaError_t status = cudaMallocAsync(&data_, bytes, stream);
-    if (status != cudaSuccess) {
-        cudaGetLastError();
-        data_ = nullptr;
-        STRATA_FAIL(OutOfMemoryError,
-                    "out of GPU memory: could not allocate " + std::to_string(bytes) + " bytes of scratch");
-    }
-}
-
-Scratch::~Scratch() {
-    if (data_) cudaFreeAsync(data_, stream_);
-}
-
 } // namespace strata::cuda

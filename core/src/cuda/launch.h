@@ -1,13 +1,14 @@
 #pragma once
 // Private helpers of the CUDA backend's host launch code: the stream of a Stream, a guard
 // that makes the stream's device current, launch-error checks, device limits, and scratch
-// memory taken stream-ordered from the device's pool.
+// memory: a Buffer, taken stream-ordered from the device's pool.
 #include <cuda_runtime.h>
 
 #include <cstddef>
 #include <cstdint>
 
 #include "cuda_check.h"
+#include "strata/core/buffer.h"
 #include "strata/core/stream.h"
 
 // Throws CudaError naming the kernel and the place when the last launch failed.
@@ -39,19 +40,17 @@ private:
 // Multiprocessors of the current device (cached per device).
 int multiprocessors();
 
-// Scratch bytes on the stream's device, stream-ordered: allocated on `stream`, freed on it
-// when the object dies, so work queued before the free may still use it.
+// Scratch bytes on the stream's device: a Buffer, so counted in device memory use and subject
+// to injected faults like any other. Allocated on `stream`, freed on it when the object dies,
+// so work queued before the free may still use it. Throws OutOfMemoryError.
 class Scratch {
 public:
-    Scratch(std::size_t bytes, cudaStream_t stream);
-    ~Scratch();
-    Scratch(const Scratch&) = delete;
-    Scratch& operator=(const Scratch&) = delete;
-    template <class T> T* as() const { return static_cast<T*>(data_); }
+    Scratch(std::size_t bytes, Stream stream) : buffer_(bytes, stream.device(), stream) {}
+    template <class T> T* as() { return static_cast<T*>(buffer_.data()); }
+    template <class T> const T* as() const { return static_cast<const T*>(buffer_.data()); }
 
 private:
-    void* data_ = nullptr;
-    cudaStream_t stream_ = nullptr;
+    Buffer buffer_;
 };
 
 inline std::int64_t ceilDiv(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }

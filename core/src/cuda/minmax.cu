@@ -12,7 +12,7 @@ void minmaxCuda(const ArrayView& in, double* out2, Stream stream) {
     const cuda::StoreInfo st{out2, DType::Float64, ReduceOp::Min};
     visitNumeric(in.dtype, [&](auto tag) {
         using T = decltype(tag);
-        cuda::runReduce<cuda::FiniteAcc<T>, T, cuda::NoWeight>(plan, st, cuda::streamOf(stream));
+        cuda::runReduce<cuda::FiniteAcc<T>, T, cuda::NoWeight>(plan, st, stream);
     });
 }
 

@@ -170,7 +170,7 @@ void placeChunksCuda(const PlaceProblem& p, Stream stream) {
     const cudaStream_t s = cuda::streamOf(stream);
     // Freed on the stream after the kernel; the pageable source is staged before the copy
     // call returns, so `boxes` may go when this does.
-    cuda::Scratch onDevice(boxes.size() * sizeof(Box), s);
+    cuda::Scratch onDevice(boxes.size() * sizeof(Box), stream);
     STRATA_CUDA_TRY(cudaMemcpyAsync(onDevice.as<Box>(), boxes.data(), boxes.size() * sizeof(Box),
                                     cudaMemcpyHostToDevice, s));
     const int threads = int(std::clamp<i64>(cuda::roundUp(largest, 32), 32, 256));

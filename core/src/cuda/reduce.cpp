@@ -9,28 +9,27 @@ namespace strata::detail {
 void reduceCuda(const ReduceProblem& p, Stream stream) {
     cuda::DeviceGuard guard(stream);
     const cuda::ReducePlan plan = cuda::planReduce(p);
-    const cudaStream_t s = cuda::streamOf(stream);
     switch (p.op) {
     case ReduceOp::Sum:
     case ReduceOp::Mean:
     case ReduceOp::Count:
-        cuda::reduceSums(plan, s);
+        cuda::reduceSums(plan, stream);
         break;
     case ReduceOp::Std:
     case ReduceOp::Var:
-        cuda::reduceMoments(plan, s);
+        cuda::reduceMoments(plan, stream);
         break;
     case ReduceOp::Min:
-        cuda::reduceMin(plan, s);
+        cuda::reduceMin(plan, stream);
         break;
     case ReduceOp::Max:
-        cuda::reduceMax(plan, s);
+        cuda::reduceMax(plan, stream);
         break;
     case ReduceOp::ArgMin:
-        cuda::reduceArgMin(plan, s);
+        cuda::reduceArgMin(plan, stream);
         break;
     case ReduceOp::ArgMax:
-        cuda::reduceArgMax(plan, s);
+        cuda::reduceArgMax(plan, stream);
         break;
     }
 }
@@ -38,16 +37,15 @@ void reduceCuda(const ReduceProblem& p, Stream stream) {
 void weightedMeanCuda(const ReduceProblem& p, Stream stream) {
     cuda::DeviceGuard guard(stream);
     STRATA_EXPECTS(p.weights.data != nullptr || p.in.size() == 0, ValueError, "weighted mean needs weights");
-    const cudaStream_t s = cuda::streamOf(stream);
     if (p.weights.dtype == DType::Float32) {
-        cuda::reduceWeightedF32(cuda::planReduce(p), s);
+        cuda::reduceWeightedF32(cuda::planReduce(p), stream);
     } else if (p.weights.dtype == DType::Float64) {
-        cuda::reduceWeightedF64(cuda::planReduce(p), s);
+        cuda::reduceWeightedF64(cuda::planReduce(p), stream);
     } else {
-        cuda::Scratch compact(std::size_t(cuda::compactWeightCount(p.weights)) * sizeof(double), s);
+        cuda::Scratch compact(std::size_t(cuda::compactWeightCount(p.weights)) * sizeof(double), stream);
         ReduceProblem q = p;
-        q.weights = cuda::convertWeights(p.weights, compact.as<double>(), s);
-        cuda::reduceWeightedF64(cuda::planReduce(q), s);
+        q.weights = cuda::convertWeights(p.weights, compact.as<double>(), cuda::streamOf(stream));
+        cuda::reduceWeightedF64(cuda::planReduce(q), stream);
     }
 }
 

@@ -200,7 +200,8 @@ void launchFinalize(const Scratch& partials, i64 nOut, i64 chunks, const StoreIn
 }
 
 template <class Acc, class T, class W>
-void launchColumns(const ReducePlan& plan, const Dims& reduced, const StoreInfo& st, cudaStream_t stream) {
+void launchColumns(const ReducePlan& plan, const Dims& reduced, const StoreInfo& st, Stream stream) {
+    const cudaStream_t s = streamOf(stream);
     ColumnArgs a;
     a.data = plan.data;
     a.weights = plan.weights;
@@ -223,15 +224,15 @@ void launchColumns(const ReducePlan& plan, const Dims& reduced, const StoreInfo&
     STRATA_EXPECTS(ceilDiv(a.nOut, bx) < (i64(1) << 31) && grid.y <= 65535u, ValueError,
                    "reduction too large for one launch");
     if (a.splits == 1) {
-        columnsKernel<Acc, T, W><<<grid, block, 0, stream>>>(a);
+        columnsKernel<Acc, T, W><<<grid, block, 0, s>>>(a);
         STRATA_CUDA_CHECK_LAUNCH("columnsKernel");
         return;
     }
     Scratch partials(std::size_t(a.nOut * a.splits) * sizeof(Acc), stream);
     a.partials = partials.as<Acc>();
-    columnsKernel<Acc, T, W><<<grid, block, 0, stream>>>(a);
+    columnsKernel<Acc, T, W><<<grid, block, 0, s>>>(a);
     STRATA_CUDA_CHECK_LAUNCH("columnsKernel");
-    launchFinalize<Acc>(partials, a.nOut, a.splits, st, stream);
+    launchFinalize<Acc>(partials, a.nOut, a.splits, st, s);
 }
 
 template <class Acc, class T, class W, int VEC>
@@ -248,7 +249,7 @@ void launchRowsWith(const RowArgs& a, i64 blocks, cudaStream_t stream) {
 }
 
 template <class Acc, class T, class W>
-void launchRows(const ReducePlan& plan, const Dims& reduced, const StoreInfo& st, cudaStream_t stream) {
+void launchRows(const ReducePlan& plan, const Dims& reduced, const StoreInfo& st, Stream stream) {
     constexpr int kVec = int(16 / sizeof(T));
     RowArgs a;
     a.data = plan.data;
@@ -296,17 +297,18 @@ void launchRows(const ReducePlan& plan, const Dims& reduced, const StoreInfo& st
     }
     STRATA_EXPECTS(blocks < (i64(1) << 31), ValueError, "reduction too large for one launch");
     Scratch partials(a.blockGroup && a.chunks > 1 ? std::size_t(blocks) * sizeof(Acc) : 0, stream);
+    const cudaStream_t s = streamOf(stream);
     a.partials = a.blockGroup && a.chunks > 1 ? partials.as<Acc>() : nullptr;
     if (vec)
-        launchRowsWith<Acc, T, W, kVec>(a, blocks, stream);
+        launchRowsWith<Acc, T, W, kVec>(a, blocks, s);
     else
-        launchRowsWith<Acc, T, W, 1>(a, blocks, stream);
-    if (a.partials) launchFinalize<Acc>(partials, a.nOut, a.chunks, st, stream);
+        launchRowsWith<Acc, T, W, 1>(a, blocks, s);
+    if (a.partials) launchFinalize<Acc>(partials, a.nOut, a.chunks, st, s);
 }
 
 // Runs the reduction of `plan` with accumulator Acc over data of type T (weights of W).
 template <class Acc, class T, class W>
-void runReduce(const ReducePlan& plan, const StoreInfo& st, cudaStream_t stream) {
+void runReduce(const ReducePlan& plan, const StoreInfo& st, Stream stream) {
     if (plan.nOut == 0) return;
     Dims reduced = plan.reduced;
     if (reduced.n == 0) { // nothing reduced: each output is its one element

@@ -4,7 +4,7 @@
 
 namespace strata::cuda {
 
-void reduceMin(const ReducePlan& plan, cudaStream_t stream) {
+void reduceMin(const ReducePlan& plan, Stream stream) {
     const StoreInfo st{plan.out, plan.outType, plan.op};
     visitNumeric(plan.dtype, [&](auto tag) {
         using T = decltype(tag);

@@ -4,7 +4,7 @@
 
 namespace strata::cuda {
 
-void reduceMoments(const ReducePlan& plan, cudaStream_t stream) {
+void reduceMoments(const ReducePlan& plan, Stream stream) {
     const StoreInfo st{plan.out, plan.outType, plan.op};
     visitNumeric(plan.dtype, [&](auto tag) {
         using T = decltype(tag);
