@@ -8,9 +8,11 @@
 #include <array>
 #include <cctype>
 #include <cmath>
+#include <iomanip>
 #include <limits>
 #include <map>
 #include <mutex>
+#include <sstream>
 #include <thread>
 
 #include "projection_math.h"
@@ -26,25 +28,61 @@ using detail::ProjParams;
 constexpr double kRadius = 6371000; // metres: the sphere every projection here is on
 constexpr double kDeg = M_PI / 180;
 
+// The Lambert conformal conic's constants (cartopy's defaults), degrees: written here only.
+// Its PROJ string (lambertProj) and its own formula's parameters (setLambert) are both made
+// from them, so the host's PROJ path and the GPU's formula cannot drift apart.
+struct LambertConic {
+    double lat1, lat2; // the standard parallels, where the scale is true
+    double lat0, lon0; // the origin: map (0, 0)
+};
+constexpr LambertConic kLambert{33, 45, 39, -96};
+
+// `v` in its shortest exact form ("33", "-96", "6371000"), as PROJ reads it back.
+std::string number(double v) {
+    std::ostringstream s;
+    s << std::setprecision(17) << v;
+    return s.str();
+}
+
+// A PROJ definition on the sphere of kRadius.
+std::string onSphere(const std::string& definition) { return definition + " +R=" + number(kRadius); }
+
+std::string lambertProj(const LambertConic& c) {
+    return onSphere("+proj=lcc +lat_1=" + number(c.lat1) + " +lat_2=" + number(c.lat2) +
+                    " +lat_0=" + number(c.lat0) + " +lon_0=" + number(c.lon0));
+}
+
+// The own formula's parameters of the conic (Snyder's n, F and ρ0 over R).
+void setLambert(ProjParams& params, const LambertConic& c) {
+    const double p1 = c.lat1 * kDeg, p2 = c.lat2 * kDeg, p0 = c.lat0 * kDeg;
+    params.lon0 = c.lon0 * kDeg;
+    auto t = [](double phi) { return std::tan(M_PI / 4 + phi / 2); };
+    params.n = std::log(std::cos(p1) / std::cos(p2)) / std::log(t(p2) / t(p1));
+    params.F = std::cos(p1) * std::pow(t(p1), params.n) / params.n;
+    params.rho0 = params.F / std::pow(t(p0), params.n);
+}
+
 struct Named {
     const char* name;
     ProjKind kind;
-    const char* proj;
+    std::string proj;
     double latLo, latHi; // degrees drawn
 };
 
 // cartopy's names and (for the Lambert conformal) its defaults; all on a sphere of kRadius.
-const std::array<Named, 6> kNamed{{
-    {"PlateCarree", ProjKind::PlateCarree, "+proj=eqc +R=6371000 +lon_0=0", -90, 90},
-    {"Robinson", ProjKind::Robinson, "+proj=robin +R=6371000 +lon_0=0", -90, 90},
-    {"Mollweide", ProjKind::Mollweide, "+proj=moll +R=6371000 +lon_0=0", -90, 90},
-    {"NorthPolarStereo", ProjKind::NorthPolarStereo, "+proj=stere +lat_0=90 +lon_0=0 +k_0=1 +R=6371000", 0,
-     90},
-    {"SouthPolarStereo", ProjKind::SouthPolarStereo, "+proj=stere +lat_0=-90 +lon_0=0 +k_0=1 +R=6371000", -90,
-     0},
-    {"LambertConformal", ProjKind::LambertConformal,
-     "+proj=lcc +lat_1=33 +lat_2=45 +lat_0=39 +lon_0=-96 +R=6371000", -30, 90},
-}};
+const std::array<Named, 6>& named() {
+    static const std::array<Named, 6> all{{
+        {"PlateCarree", ProjKind::PlateCarree, onSphere("+proj=eqc +lon_0=0"), -90, 90},
+        {"Robinson", ProjKind::Robinson, onSphere("+proj=robin +lon_0=0"), -90, 90},
+        {"Mollweide", ProjKind::Mollweide, onSphere("+proj=moll +lon_0=0"), -90, 90},
+        {"NorthPolarStereo", ProjKind::NorthPolarStereo, onSphere("+proj=stere +lat_0=90 +lon_0=0 +k_0=1"), 0,
+         90},
+        {"SouthPolarStereo", ProjKind::SouthPolarStereo, onSphere("+proj=stere +lat_0=-90 +lon_0=0 +k_0=1"),
+         -90, 0},
+        {"LambertConformal", ProjKind::LambertConformal, lambertProj(kLambert), -30, 90},
+    }};
+    return all;
+}
 
 std::string lower(std::string_view s) {
     std::string out(s);
@@ -99,14 +137,7 @@ struct Projection::Impl {
         params.R = kRadius;
         params.latLo = n.latLo * kDeg;
         params.latHi = n.latHi * kDeg;
-        if (n.kind == ProjKind::LambertConformal) {
-            const double p1 = 33 * kDeg, p2 = 45 * kDeg, p0 = 39 * kDeg;
-            params.lon0 = -96 * kDeg;
-            auto t = [](double phi) { return std::tan(M_PI / 4 + phi / 2); };
-            params.n = std::log(std::cos(p1) / std::cos(p2)) / std::log(t(p2) / t(p1));
-            params.F = std::cos(p1) * std::pow(t(p1), params.n) / params.n;
-            params.rho0 = params.F / std::pow(t(p0), params.n);
-        }
+        if (n.kind == ProjKind::LambertConformal) setLambert(params, kLambert);
         if (n.kind == ProjKind::Robinson) fitRobinson();
         extent = outline();
     }
@@ -191,7 +222,7 @@ Projection Projection::byName(std::string_view name) {
     static std::mutex mutex;
     static std::map<std::string, std::shared_ptr<const Impl>> made;
     const std::string key = lower(name);
-    for (const Named& n : kNamed) {
+    for (const Named& n : named()) {
         if (lower(n.name) != key) continue;
         std::lock_guard lock(mutex);
         auto& impl = made[n.name];
@@ -206,7 +237,7 @@ Projection Projection::byName(std::string_view name) {
 const std::vector<std::string>& Projection::knownNames() {
     static const std::vector<std::string> names = [] {
         std::vector<std::string> v;
-        for (const Named& n : kNamed) v.emplace_back(n.name);
+        for (const Named& n : named()) v.emplace_back(n.name);
         return v;
     }();
     return names;

@@ -186,6 +186,71 @@ private slots:
         }
     }
 
+    // The Lambert conic's constants have one owner that both paths derive from. Read back from
+    // the PROJ string, they must be what the own formula (the GPU's path) is built on, by the
+    // projection's definition: the origin (lon_0, lat_0) maps to (0, 0), the central meridian
+    // to x = 0, the scale along a parallel is true on lat_1 and lat_2 (a secant cone: below 1
+    // between them, above outside); and PROJ agrees with the formula at every point tried.
+    void lambertFormulaIsTheProjString() {
+        const Projection p = Projection::byName("LambertConformal");
+        const std::string& def = p.projString();
+        const auto param = [&](const char* key) {
+            const std::size_t at = def.find(std::string(" +") + key + "=");
+            if (at == std::string::npos) qFatal("no %s in %s", key, def.c_str());
+            return std::stod(def.substr(at + std::strlen(key) + 3));
+        };
+        const double lat1 = param("lat_1"), lat2 = param("lat_2"), lat0 = param("lat_0"),
+                     lon0 = param("lon_0"), R = param("R");
+        QVERIFY(def.rfind("+proj=lcc ", 0) == 0);
+        QVERIFY(lat1 != lat2); // a secant cone: otherwise the scale test below says nothing
+        const ProjParams& f = p.params();
+        const auto fwd = [&](double lonDeg, double latDeg, double& x, double& y) {
+            QVERIFY(projForward(f, lonDeg * kDeg, latDeg * kDeg, x, y));
+        };
+        double x = 1, y = 1;
+        fwd(lon0, lat0, x, y);
+        QVERIFY2(std::fabs(x) < 1e-6 && std::fabs(y) < 1e-6,
+                 qPrintable(QString("origin at %1, %2").arg(x).arg(y)));
+        for (double lat = -20; lat <= 80; lat += 5) {
+            fwd(lon0, lat, x, y);
+            QVERIFY2(std::fabs(x) < 1e-6, qPrintable(QString("central meridian at x = %1").arg(x)));
+        }
+        // The scale along a parallel: a chord of 1e-6 rad of longitude over its length on the sphere.
+        const auto scale = [&](double latDeg) {
+            const double d = 1e-6 / kDeg; // degrees
+            double xa = 0, ya = 0, xb = 0, yb = 0;
+            fwd(lon0 - d / 2, latDeg, xa, ya);
+            fwd(lon0 + d / 2, latDeg, xb, yb);
+            return std::hypot(xb - xa, yb - ya) / (R * std::cos(latDeg * kDeg) * 1e-6);
+        };
+        QVERIFY2(std::fabs(scale(lat1) - 1) < 1e-7,
+                 qPrintable(QString("scale %1 on lat_1").arg(scale(lat1), 0, 'g', 12)));
+        QVERIFY2(std::fabs(scale(lat2) - 1) < 1e-7,
+                 qPrintable(QString("scale %1 on lat_2").arg(scale(lat2), 0, 'g', 12)));
+        QVERIFY(scale((lat1 + lat2) / 2) < 1 - 1e-4);
+        QVERIFY(scale(std::max(lat1, lat2) + 15) > 1 + 1e-4 && scale(std::min(lat1, lat2) - 15) > 1 + 1e-4);
+        // And PROJ, given the string, projects a grid of points as the formula does.
+        std::vector<double> lon, lat;
+        for (double b = -25; b <= 85; b += 2.5)
+            for (double l = -180; l < 180; l += 7.5) {
+                lon.push_back(l);
+                lat.push_back(b);
+            }
+        std::vector<double> px = lon, py = lat;
+        p.forward(px, py);
+        for (std::size_t i = 0; i < lon.size(); ++i) {
+            fwd(lon[i], lat[i], x, y);
+            QVERIFY2(std::fabs(x - px[i]) < 1e-3 && std::fabs(y - py[i]) < 1e-3,
+                     qPrintable(QString("at %1, %2: formula %3, %4; PROJ %5, %6")
+                                    .arg(lon[i])
+                                    .arg(lat[i])
+                                    .arg(x, 0, 'f', 4)
+                                    .arg(y, 0, 'f', 4)
+                                    .arg(px[i], 0, 'f', 4)
+                                    .arg(py[i], 0, 'f', 4)));
+        }
+    }
+
     void extentHoldsTheGlobe() {
         // Robinson: the equator spans 2 · 0.8487 · π R, the poles lie at ±1.3523 R.
         const MapExtent e = Projection::byName("Robinson").extent();
