@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "strata/core/cf_axis.h"
 #include "strata/core/error.h"
 
 namespace strata::app {
@@ -11,33 +12,12 @@ bool contains(const std::vector<std::string>& v, const std::string& s) {
     return std::find(v.begin(), v.end(), s) != v.end();
 }
 
-std::string lower(std::string s) {
-    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
-
-// What a coordinate's CF attributes say it is: 'y' for latitude-like, 'x' for longitude-like.
-char cfAxisOf(const Coordinate& c) {
-    const auto text = [&](const char* name) { return lower(c.attrs.text(name).value_or("")); };
-    const std::string units = text("units"), standard = text("standard_name"), axis = text("axis");
-    static const char* const northUnits[] = {"degrees_north", "degree_north", "degree_n",
-                                             "degrees_n",     "degreen",      "degreesn"};
-    static const char* const eastUnits[] = {"degrees_east", "degree_east", "degree_e",
-                                            "degrees_e",    "degreee",     "degreese"};
-    if (std::find(std::begin(northUnits), std::end(northUnits), units) != std::end(northUnits)) return 'y';
-    if (std::find(std::begin(eastUnits), std::end(eastUnits), units) != std::end(eastUnits)) return 'x';
-    if (standard == "latitude" || standard == "grid_latitude" || standard == "projection_y_coordinate")
-        return 'y';
-    if (standard == "longitude" || standard == "grid_longitude" || standard == "projection_x_coordinate")
-        return 'x';
-    if (axis == "y") return 'y';
-    if (axis == "x") return 'x';
-    return 0;
-}
-
-std::string dimWithAxis(const DataArray& var, char axis) {
+// The first dim of `var` whose index coordinate prefers `axis` by CF (cf_axis.h).
+std::string dimWithAxis(const DataArray& var, ScreenAxis axis) {
     for (const auto& d : var.dims())
-        if (const Coordinate* c = var.coords().find(d); c && c->isIndex() && cfAxisOf(*c) == axis) return d;
+        if (const Coordinate* c = var.coords().find(d);
+            c && c->isIndex() && screenAxisOf(cfAxisOf(c->attrs)) == axis)
+            return d;
     return {};
 }
 
@@ -101,8 +81,8 @@ Role roleOf(const ViewSpec& spec, const std::string& dim) {
     return Role::Slice;
 }
 
-std::string latitudeLikeDim(const DataArray& var) { return dimWithAxis(var, 'y'); }
-std::string longitudeLikeDim(const DataArray& var) { return dimWithAxis(var, 'x'); }
+std::string latitudeLikeDim(const DataArray& var) { return dimWithAxis(var, ScreenAxis::Y); }
+std::string longitudeLikeDim(const DataArray& var) { return dimWithAxis(var, ScreenAxis::X); }
 
 std::string defaultVariable(const Dataset& ds) {
     std::vector<std::string> bounds;

@@ -21,8 +21,8 @@ const char* roleName(Role r); // "X", "Y", "Slice", "Reduce"
 // Where `dim` is in `spec` (Slice for a dim the spec does not mention).
 Role roleOf(const ViewSpec& spec, const std::string& dim);
 
-// The dims of `var` recognised from CF attributes of their coordinates (units degrees_north,
-// standard_name latitude, axis Y, projection_y_coordinate; and the X/longitude equivalents),
+// The dims of `var` whose coordinates prefer the screen's Y (X) axis by CF (screenAxisOf in
+// cf_axis.h: latitude, grid_latitude, projection_y_coordinate, axis Y; and the X equivalents),
 // empty when none is.
 std::string latitudeLikeDim(const DataArray& var);
 std::string longitudeLikeDim(const DataArray& var);

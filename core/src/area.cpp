@@ -1,19 +1,14 @@
 #include "strata/core/area.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <sstream>
 
+#include "strata/core/cf_axis.h"
 #include "strata/core/error.h"
 
 namespace strata {
 namespace {
-
-std::string lower(std::string s) {
-    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
 
 bool within(const std::vector<std::string>& some, const std::vector<std::string>& all) {
     return std::all_of(some.begin(), some.end(), [&](const std::string& d) {
@@ -32,18 +27,9 @@ std::string areaVariable(const Attributes& attrs) {
 
 } // namespace
 
-bool isLatitude(const Coordinate& c) {
-    static const char* const north[] = {"degrees_north", "degree_north", "degree_n",
-                                        "degrees_n",     "degreen",      "degreesn"};
-    const std::string units = lower(c.attrs.text("units").value_or(""));
-    const std::string standard = lower(c.attrs.text("standard_name").value_or(""));
-    return std::find(std::begin(north), std::end(north), units) != std::end(north) ||
-           standard == "latitude" || standard == "grid_latitude";
-}
-
 std::string latitudeDim(const DataArray& a) {
     for (const auto& d : a.dims())
-        if (const Coordinate* c = a.coords().find(d); c && c->isIndex() && isLatitude(*c)) return d;
+        if (const Coordinate* c = a.coords().find(d); c && c->isIndex() && isLatitudeLike(c->attrs)) return d;
     return {};
 }
 

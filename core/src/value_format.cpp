@@ -6,6 +6,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "strata/core/cf_axis.h"
 #include "strata/core/coordinate.h"
 
 namespace strata {
@@ -13,10 +14,6 @@ namespace {
 
 constexpr int kMaxDecimals = 10;
 constexpr std::size_t kMaxSampled = 100'000; // values a decision looks at, at most
-
-bool oneOf(const std::string& s, std::initializer_list<const char*> names) {
-    return std::any_of(names.begin(), names.end(), [&](const char* n) { return s == n; });
-}
 
 // |v| to `decimals` places, halves rounded away from zero ("5.63" for 5.625, which printf
 // alone makes "5.62"), and whether it is all zeros (no sign, no hemisphere then).
@@ -133,13 +130,6 @@ DateResolution resolutionOf(const Coordinate& c) {
 }
 
 } // namespace
-
-bool isLatitudeUnits(const std::string& u) {
-    return oneOf(u, {"degrees_north", "degree_north", "degrees_N", "degree_N", "degreesN", "degreeN"});
-}
-bool isLongitudeUnits(const std::string& u) {
-    return oneOf(u, {"degrees_east", "degree_east", "degrees_E", "degree_E", "degreesE", "degreeE"});
-}
 
 std::string ValueFormat::number(double v) const {
     if (!std::isfinite(v)) return std::isnan(v) ? "nan" : v > 0 ? "inf" : "-inf";

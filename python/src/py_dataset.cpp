@@ -8,6 +8,7 @@
 
 #include "py_array.h"
 #include "py_import.h"
+#include "strata/core/cf_axis.h"
 #include "strata/core/error.h"
 #include "strata/core/runtime.h"
 #include "strata/io/netcdf.h"
@@ -101,8 +102,6 @@ Device parseDevice(const std::string& text) {
     return out;
 }
 
-bool mentionsSince(const std::string& units) { return units.find(" since ") != std::string::npos; }
-
 Coordinate importCoordinate(const ::py::dict& d, const std::string& context) {
     Coordinate c;
     c.name = d["name"].cast<std::string>();
@@ -120,7 +119,7 @@ Coordinate importCoordinate(const ::py::dict& d, const std::string& context) {
                    ValueError,
                    context + ": coordinate '" + c.name + "' has " + std::to_string(c.values.size()) +
                        " values for its shape");
-    if (auto units = c.attrs.text("units"); units && mentionsSince(*units)) {
+    if (auto units = c.attrs.text("units"); units && isTimeUnits(*units)) {
         try {
             TimeAxis axis;
             axis.units = parseTimeUnits(*units);

@@ -1,5 +1,6 @@
 #include "coast_plan.h"
 
+#include "strata/core/cf_axis.h"
 #include "strata/render/coastline_status.h"
 
 #include <algorithm>
@@ -9,15 +10,9 @@
 namespace strata::detail {
 namespace {
 
-std::string attr(const AxisGrid& g, const char* name) {
-    return g.coordinate ? g.coordinate->attrs.text(name).value_or("") : std::string();
-}
-
-bool isAxis(const AxisGrid& g, const char* standardName, std::initializer_list<const char*> units) {
-    if (g.fromIndices || !g.coordinate) return false;
-    if (attr(g, "standard_name") == standardName) return true;
-    const std::string u = attr(g, "units");
-    return std::any_of(units.begin(), units.end(), [&](const char* v) { return u == v; });
+// True when the axis shows a coordinate (not bare indices) whose attributes `is` holds for.
+bool isAxis(const AxisGrid& g, bool (*is)(const Attributes&)) {
+    return !g.fromIndices && g.coordinate && is(g.coordinate->attrs);
 }
 
 // The part of segment a→b inside `r`: false when none (Liang–Barsky); t0, t1 along it.
@@ -86,10 +81,7 @@ private:
 } // namespace
 
 bool isLonLatView(const AxisGrid& x, const AxisGrid& y) {
-    return isAxis(x, "longitude",
-                  {"degrees_east", "degree_east", "degree_E", "degrees_E", "degreeE", "degreesE"}) &&
-           isAxis(y, "latitude",
-                  {"degrees_north", "degree_north", "degree_N", "degrees_N", "degreeN", "degreesN"});
+    return isAxis(x, isLongitude) && isAxis(y, isLatitude);
 }
 
 int chooseCoastLevel(const std::vector<CoastLevel>& levels, double degreesPerPixel) {

@@ -18,8 +18,8 @@ struct PixelPolyline {
     friend bool operator==(const PixelPolyline&, const PixelPolyline&) = default;
 };
 
-// True when the frame's x axis is a CF longitude and its y axis a CF latitude (units
-// degrees_east / degrees_north and their CF spellings, or standard_name longitude / latitude).
+// True when the frame's x axis is a true CF longitude and its y axis a true CF latitude
+// (isLongitude, isLatitude of cf_axis.h; a rotated pole's grid axes are not).
 bool isLonLatView(const AxisGrid& x, const AxisGrid& y);
 
 // The level to draw of `levels` (coarsest first, as coastLevels() lists them) for a view that

@@ -5,16 +5,11 @@
 #include <cmath>
 #include <limits>
 
+#include "strata/core/cf_axis.h"
 #include "strata/core/error.h"
 
 namespace strata {
 namespace {
-
-bool isAxis(const Attributes& a, const char* standardName, std::initializer_list<const char*> units) {
-    if (a.text("standard_name").value_or("") == standardName) return true;
-    const std::string u = a.text("units").value_or("");
-    return std::any_of(units.begin(), units.end(), [&](const char* v) { return u == v; });
-}
 
 // `x` moved by whole turns to within half a turn of `ref`.
 double unwrapped(double x, double ref) { return x - 360 * std::round((x - ref) / 360); }
@@ -133,15 +128,6 @@ void finish(CurvilinearGrid& g) {
 }
 
 } // namespace
-
-bool isLongitude(const Attributes& a) {
-    return isAxis(a, "longitude",
-                  {"degrees_east", "degree_east", "degree_E", "degrees_E", "degreeE", "degreesE"});
-}
-bool isLatitude(const Attributes& a) {
-    return isAxis(a, "latitude",
-                  {"degrees_north", "degree_north", "degree_N", "degrees_N", "degreeN", "degreesN"});
-}
 
 bool CurvilinearGrid::valid(std::int64_t k) const {
     return std::isfinite(cornerLon[static_cast<std::size_t>(k * 4)]);

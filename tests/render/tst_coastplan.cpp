@@ -9,6 +9,7 @@
 
 #include "../../render/src/coast_plan.h"
 #include "strata/core/error.h"
+#include "strata/render/coastline_status.h"
 
 using namespace strata;
 using namespace strata::detail;
@@ -34,7 +35,7 @@ struct AxisWith {
     Coordinate coordinate;
     AxisGrid grid;
     AxisWith(const char* units, const char* standardName = nullptr) {
-        coordinate.name = "c";
+        coordinate.name = std::string("c"); // not from a literal: GCC 12 warns wrongly (-Wrestrict)
         if (units) coordinate.attrs.set({"units", DType::Char, std::string(units)});
         if (standardName) coordinate.attrs.set({"standard_name", DType::Char, std::string(standardName)});
         grid.centres = {0, 1};
@@ -49,6 +50,23 @@ bool near(const std::vector<double>& a, const std::vector<double>& b) {
     for (std::size_t i = 0; i < a.size(); ++i)
         if (std::abs(a[i] - b[i]) > 1e-9) return false;
     return true;
+}
+
+// A 2 × 3 frame (lat, lon) whose index coordinates carry only `lonUnits` and `latUnits`.
+DataArray frameOver(const char* lonUnits, const char* latUnits) {
+    Coordinates cs;
+    const auto add = [&](const char* name, int n, const char* units) {
+        Coordinate c;
+        c.name = name;
+        c.dims = {name};
+        c.shape = {n};
+        for (int i = 0; i < n; ++i) c.values.push_back(10.0 * i);
+        c.attrs.set({"units", DType::Char, std::string(units)});
+        cs.set(c);
+    };
+    add("lon", 3, lonUnits);
+    add("lat", 2, latUnits);
+    return DataArray::fromHost("v", {"lat", "lon"}, {2, 3}, std::vector<float>(6, 1.0f), cs);
 }
 
 std::string gshhsCoarse() { return coastlineDirectory() + "/c/GSHHS_c_L1.shp"; }
@@ -67,6 +85,19 @@ private slots:
         QVERIFY(!isLonLatView(lon.grid, metres.grid));
         lon.grid.fromIndices = true;
         QVERIFY(!isLonLatView(lon.grid, lat.grid));
+    }
+
+    // CF compares units without regard to case: a frame whose coordinates say only
+    // "Degrees_East" and "Degrees_North" gets coastlines, as it gets an area mean and lon/lat
+    // roles. A rotated pole's grid axes do not: their degrees are not the Earth's.
+    void cfUnitsInAnyCaseGetCoastlines() {
+        AxisWith lon("Degrees_East"), lat("Degrees_North"), rlon("degrees", "grid_longitude"),
+            rlat("degrees", "grid_latitude");
+        QVERIFY(isLonLatView(lon.grid, lat.grid));
+        QVERIFY(!isLonLatView(rlon.grid, rlat.grid));
+        QVERIFY(isLonLatFrame(frameOver("Degrees_East", "Degrees_North")));
+        QVERIFY(isLonLatFrame(frameOver("DEGREESE", "degreeN")));
+        QVERIFY(!isLonLatFrame(frameOver("degrees", "degrees")));
     }
 
     void levelOfDetailByZoom() {

@@ -25,7 +25,8 @@ Coordinate coord(const std::string& name, std::vector<std::string> dims, std::ve
 }
 
 // A 3 × 4 frame (y, x) with lon = lon0 + 10 i (wrapped into [0, 360)), lat = 5 j.
-DataArray frame(double lon0, bool transposedCoords = false) {
+DataArray frame(double lon0, bool transposedCoords = false, const char* east = "degrees_east",
+                const char* north = "degrees_north") {
     std::vector<double> lon, lat;
     for (int j = 0; j < 3; ++j)
         for (int i = 0; i < 4; ++i) {
@@ -40,11 +41,11 @@ DataArray frame(double lon0, bool transposedCoords = false) {
                 lonT.push_back(lon[static_cast<std::size_t>(j * 4 + i)]);
                 latT.push_back(lat[static_cast<std::size_t>(j * 4 + i)]);
             }
-        cs.set(coord("glon", {"x", "y"}, {4, 3}, lonT, "degrees_east"));
-        cs.set(coord("glat", {"x", "y"}, {4, 3}, latT, "degrees_north"));
+        cs.set(coord("glon", {"x", "y"}, {4, 3}, lonT, east));
+        cs.set(coord("glat", {"x", "y"}, {4, 3}, latT, north));
     } else {
-        cs.set(coord("glon", {"y", "x"}, {3, 4}, lon, "degrees_east"));
-        cs.set(coord("glat", {"y", "x"}, {3, 4}, lat, "degrees_north"));
+        cs.set(coord("glon", {"y", "x"}, {3, 4}, lon, east));
+        cs.set(coord("glat", {"y", "x"}, {3, 4}, lat, north));
     }
     return DataArray::fromHost("v", {"y", "x"}, {3, 4}, std::vector<float>(12, 1.0f), cs);
 }
@@ -67,6 +68,14 @@ private slots:
         plain.set(coord("b", {"y", "x"}, {3, 4}, std::vector<double>(12), "m"));
         QVERIFY(
             !curvilinearGrid(DataArray::fromHost("v", {"y", "x"}, {3, 4}, std::vector<float>(12), plain)));
+    }
+
+    // CF compares units without regard to case: "Degrees_East" / "Degrees_North" alone make
+    // 2-D coordinates a longitude and a latitude, as they do for area means.
+    void recognisesCfUnitsInAnyCase() {
+        QVERIFY(curvilinearGrid(frame(0, false, "Degrees_East", "Degrees_North")).has_value());
+        QVERIFY(curvilinearGrid(frame(0, true, "DEGREESE", "degreeN")).has_value());
+        QVERIFY(!curvilinearGrid(frame(0, false, "degrees", "degrees")).has_value());
     }
 
     void derivesCornersFromCentres() {

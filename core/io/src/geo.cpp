@@ -3,33 +3,24 @@
 #include <cmath>
 #include <limits>
 
-#include "strata/core/area.h"
+#include "strata/core/cf_axis.h"
 #include "strata/core/error.h"
 #include "strata/io/grid_mapping.h"
 
 namespace strata::io {
 namespace {
 
-std::string standardName(const Coordinate& c) { return c.attrs.text("standard_name").value_or(""); }
-
-bool isLongitude(const Coordinate& c) {
-    const std::string s = standardName(c);
-    return isLongitudeUnits(c.attrs.text("units").value_or("")) || s == "longitude" || s == "grid_longitude";
-}
-
-// A coordinate over the frame's two dims (in either order) whose `is` holds, and the flat
-// position of (row, column) in it.
-const Coordinate* over(const DataArray& frame, bool (*is)(const Coordinate&)) {
+// A coordinate over the frame's two dims (in either order) whose attributes `is` holds for
+// (isLatitudeLike, isLongitudeLike), and the flat position of (row, column) in it.
+const Coordinate* over(const DataArray& frame, bool (*is)(const Attributes&)) {
     const std::vector<std::string> reversed(frame.dims().rbegin(), frame.dims().rend());
     for (const auto& c : frame.coords())
-        if (!c.isIndex() && (c.dims == frame.dims() || c.dims == reversed) && is(c)) return &c;
+        if (!c.isIndex() && (c.dims == frame.dims() || c.dims == reversed) && is(c.attrs)) return &c;
     return nullptr;
 }
 std::int64_t flat(const DataArray& frame, const Coordinate& c, std::int64_t row, std::int64_t column) {
     return c.dims == frame.dims() ? row * frame.shape()[1] + column : column * frame.shape()[0] + row;
 }
-
-bool isLatitudeCoordinate(const Coordinate& c) { return isLatitude(c); }
 
 ValueFormat angleFormat(ValueFormat::Kind kind, double step) {
     ValueFormat f;
@@ -57,9 +48,9 @@ LatLonLocator::LatLonLocator(const Dataset& ds, const DataArray& var)
         for (const auto& d : var.dims()) {
             const Coordinate* c = var.coords().find(d);
             if (!c || !c->isIndex()) continue;
-            const std::string s = standardName(*c);
-            if (s == "projection_x_coordinate") xDim_ = d;
-            if (s == "projection_y_coordinate") yDim_ = d;
+            const CfAxis kind = cfAxisOf(c->attrs);
+            if (kind == CfAxis::ProjectionX) xDim_ = d;
+            if (kind == CfAxis::ProjectionY) yDim_ = d;
         }
         if (xDim_.empty() || yDim_.empty()) {
             for (const auto& d : var.dims()) { // CF's axis attribute, when the standard names are absent
@@ -95,8 +86,8 @@ std::optional<LatLonLocator::Axes> LatLonLocator::projectedAxes(const DataArray&
 std::optional<LatLon> LatLonLocator::at(const DataArray& frame, std::int64_t row, std::int64_t column) const {
     if (frame.ndim() != 2 || row < 0 || column < 0 || row >= frame.shape()[0] || column >= frame.shape()[1])
         return std::nullopt;
-    const Coordinate* lat = over(frame, isLatitudeCoordinate);
-    const Coordinate* lon = over(frame, isLongitude);
+    const Coordinate* lat = over(frame, isLatitudeLike);
+    const Coordinate* lon = over(frame, isLongitudeLike);
     if (lat && lon)
         return LatLon{lat->values[std::size_t(flat(frame, *lat, row, column))],
                       lon->values[std::size_t(flat(frame, *lon, row, column))]};
@@ -116,12 +107,12 @@ double LatLonLocator::cellDegrees(const DataArray& frame) const {
 }
 
 ValueFormat LatLonLocator::latFormat(const DataArray& frame) const {
-    if (const Coordinate* lat = over(frame, isLatitudeCoordinate)) return lat->valueFormat();
+    if (const Coordinate* lat = over(frame, isLatitudeLike)) return lat->valueFormat();
     return angleFormat(ValueFormat::Kind::Latitude, cellDegrees(frame));
 }
 
 ValueFormat LatLonLocator::lonFormat(const DataArray& frame) const {
-    if (const Coordinate* lon = over(frame, isLongitude)) return lon->valueFormat();
+    if (const Coordinate* lon = over(frame, isLongitudeLike)) return lon->valueFormat();
     return angleFormat(ValueFormat::Kind::Longitude, cellDegrees(frame));
 }
 

@@ -1,13 +1,13 @@
 #include "nc_coords.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstddef>
 #include <limits>
 #include <sstream>
 #include <vector>
 
+#include "strata/core/cf_axis.h"
 #include "strata/core/error.h"
 #include "strata/core/memory_budget.h"
 
@@ -46,12 +46,6 @@ namespace {
 // Coordinates stay on the host as doubles; refuse absurd ones (1 GiB of doubles).
 constexpr std::int64_t kMaxCoordinateValues = std::int64_t(1) << 27;
 
-bool mentionsSince(const std::string& units) {
-    std::string lower;
-    for (char c : units) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return lower.find(" since ") != std::string::npos;
-}
-
 std::vector<double> readAsDoubles(const Variable& v) {
     const DType packed = v.encoding().packed;
     const auto n = static_cast<std::size_t>(v.size());
@@ -70,7 +64,7 @@ std::vector<double> readAsDoubles(const Variable& v) {
 std::optional<TimeAxis> decodeDates(const std::vector<double>& values, const Attributes& attrs,
                                     const std::string& context, std::string& problem) {
     const auto units = attrs.text("units");
-    if (!units || !mentionsSince(*units)) return std::nullopt;
+    if (!units || !isTimeUnits(*units)) return std::nullopt;
     try {
         TimeAxis axis;
         axis.units = parseTimeUnits(*units);

@@ -8,10 +8,8 @@
 
 namespace strata {
 
-// True for a CF latitude: units degrees_north (or a variant), or standard_name latitude or
-// grid_latitude (a rotated pole keeps areas).
-bool isLatitude(const Coordinate& c);
-// The dim of `a` whose index coordinate is a CF latitude, or empty.
+// The dim of `a` whose index coordinate is a CF latitude, true or a rotated pole's (a grid
+// latitude keeps areas): isLatitudeLike (cf_axis.h). Empty when there is none.
 std::string latitudeDim(const DataArray& a);
 
 struct AreaWeights {

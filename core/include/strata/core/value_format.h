@@ -36,11 +36,8 @@ struct ValueFormat {
 // (0..10) that put every value within 1 % of the axis's smallest step of its label (10 % of a
 // typical cell for a coordinate of more dims, such as 2-D latitude); for dates,
 // the coarsest resolution at which the smallest step shows and every date reads differently.
-// Latitude and longitude are recognised by CF's units (degrees_north, degrees_east, ...).
+// Latitude and longitude are recognised by CF's units (isLatitudeUnits, isLongitudeUnits of
+// cf_axis.h): the units say the values are degrees north or east.
 ValueFormat valueFormatOf(const Coordinate& c);
-
-// True when `units` is one of CF's spellings of degrees north (east).
-bool isLatitudeUnits(const std::string& units);
-bool isLongitudeUnits(const std::string& units);
 
 } // namespace strata

@@ -1,12 +1,12 @@
 #pragma once
 // A curvilinear grid: a frame whose two dims are spanned by 2-D longitude/latitude coordinates
-// (named by the variable's CF `coordinates` attribute, recognised by their CF units or
-// standard_name). Each cell is a quadrilateral in lon/lat space: its corners from the CF
-// `bounds` of the 2-D coordinates when the frame carries them (shape (y, x, 4)), else derived
-// from the centres (the mean on the sphere of the four centres around each corner, extrapolated
-// one step along the grid lines at the edges). Longitudes are unwrapped per cell about its centre, so that no
-// cell spans the globe at the seam (0/360 or ±180). Everything here lives on the host, as index coordinates
-// do.
+// (named by the variable's CF `coordinates` attribute, recognised as a true longitude and
+// latitude by isLongitude and isLatitude of strata/core/cf_axis.h). Each cell is a quadrilateral in lon/lat
+// space: its corners from the CF `bounds` of the 2-D coordinates when the frame carries them (shape (y, x,
+// 4)), else derived from the centres (the mean on the sphere of the four centres around each corner,
+// extrapolated one step along the grid lines at the edges). Longitudes are unwrapped per cell about its
+// centre, so that no cell spans the globe at the seam (0/360 or ±180). Everything here lives on the host, as
+// index coordinates do.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -17,11 +17,6 @@
 #include "strata/core/view_window.h"
 
 namespace strata {
-
-// True for a CF longitude (standard_name longitude, or units degrees_east and its CF spellings),
-// and for a CF latitude (latitude, degrees_north, ...).
-bool isLongitude(const Attributes& attrs);
-bool isLatitude(const Attributes& attrs);
 
 struct CurvilinearGrid {
     std::int64_t rows = 0, columns = 0; // the frame's dims 0 and 1
