@@ -196,6 +196,23 @@ ViewSpec resolveView(const CliOptions& o, const Dataset& ds) {
     return spec;
 }
 
+std::vector<ExportTarget> exportTargetsOf(const CliOptions& o) {
+    std::vector<ExportTarget> targets;
+    if (!o.exportCsv.empty()) targets.push_back({ExportFormat::Csv, o.exportCsv});
+    if (!o.exportPng.empty()) targets.push_back({ExportFormat::Png, o.exportPng});
+    return targets;
+}
+
+ExportOptions exportOptionsOf(const CliOptions& o) {
+    ExportOptions options;
+    options.width = o.width;
+    options.height = o.height;
+    options.coastlines = o.coastlines;
+    options.lonLatGrid = o.lonLatGrid;
+    options.verbose = o.verbose;
+    return options;
+}
+
 int runBatch(const CliOptions& o) {
     Dataset ds;
     OpenNotes notes;
@@ -233,17 +250,9 @@ int runBatch(const CliOptions& o) {
                 std::fprintf(stderr, "strata: reading %s: %s\n", v.source()->describe().c_str(),
                              v.source()->readPath().c_str());
         }
-        std::vector<ExportTarget> targets;
-        if (!o.exportCsv.empty()) targets.push_back({ExportFormat::Csv, o.exportCsv});
-        if (!o.exportPng.empty()) targets.push_back({ExportFormat::Png, o.exportPng});
-        ExportOptions options;
-        options.width = o.width;
-        options.height = o.height;
-        options.coastlines = o.coastlines;
-        options.lonLatGrid = o.lonLatGrid;
-        options.verbose = o.verbose;
+        ExportOptions options = exportOptionsOf(o);
         options.tell = [](const std::string& line) { std::fprintf(stderr, "strata: %s\n", line.c_str()); };
-        const ExportReport report = exportView(ds, spec, targets, options);
+        const ExportReport report = exportView(ds, spec, exportTargetsOf(o), options);
         // Where the bytes counted came from, for --verbose.
         const std::string from = report.frameDevice.isHost()
                                      ? std::string("the frame is on the host: nothing to copy")

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "cli.h"
+#include "export_view.h"
 #include "strata/core/dataset.h"
 #include "view_spec.h"
 
@@ -15,6 +16,10 @@ ViewSpec resolveView(const CliOptions& options, const Dataset& ds);
 // The names of the colour maps --cmap takes, joined by `separator` (empty in a build without
 // the render layer).
 std::string colormapList(const std::string& separator);
+
+// The files --export-csv/--export-png name, and how they are drawn (size, coastlines, grid).
+std::vector<ExportTarget> exportTargetsOf(const CliOptions& options);
+ExportOptions exportOptionsOf(const CliOptions& options);
 
 // Runs --info / --export-*; returns the exit status (messages already printed to stderr).
 int runBatch(const CliOptions& options);

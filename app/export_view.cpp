@@ -99,10 +99,10 @@ ExportReport exportView(const Dataset& ds, const ViewSpec& view, const std::vect
                         const ExportOptions& options) {
     ExportReport report;
     report.frameDevice = computeDevice();
-    const DataArray frame =
-        options.frame.ndim() > 0
-            ? options.frame
-            : computeFrame(variableOf(ds, view.variable), view, report.frameDevice, report.note, exportLimits());
+    const DataArray frame = options.frame.ndim() > 0
+                                ? options.frame
+                                : computeFrame(variableOf(ds, view.variable), view, report.frameDevice,
+                                               report.note, exportLimits());
     report.frameDevice = frame.device();
     if (report.note.fellBack && options.tell) options.tell(report.note.reason);
     for (const ExportTarget& t : targets) {

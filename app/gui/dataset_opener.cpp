@@ -33,7 +33,8 @@ void DatasetOpener::open(const QStringList& paths, std::optional<ViewSpec> initi
         io::MultiOpenOptions options;
         options.cancel = cancel; // Cancel stops its reads over HTTP
         try {
-            out.dataset = std::make_shared<Dataset>(io::openPaths(files, out.notes, options)); // isolated, one or many
+            out.dataset =
+                std::make_shared<Dataset>(io::openPaths(files, out.notes, options)); // isolated, one or many
         } catch (const std::exception& e) {
             out.error = QString::fromStdString(e.what());
         }

@@ -80,7 +80,8 @@ bool MainWindow::exportPng(const QString& wanted, QSize pixels) {
     try {
         ExportOptions options = exportOptions(image_->settings(), pixels, verbose_);
         options.frame = shown; // the frame on the screen, of the view on the screen: not computed again
-        const ExportResult r = exportView(*ds, *ws_.screen().view, {ExportFormat::Png, path.toStdString()}, options);
+        const ExportResult r =
+            exportView(*ds, *ws_.screen().view, {ExportFormat::Png, path.toStdString()}, options);
         settings_.setExportSize(pixels);
         showSaved(
             tr("Saved %1, %2 × %3").arg(QFileInfo(path).fileName()).arg(pixels.width()).arg(pixels.height()),
@@ -103,7 +104,8 @@ bool MainWindow::exportCsv(const QString& wanted) {
     try {
         ExportOptions options = exportOptions(image_->settings(), settings_.exportSize(), verbose_);
         options.frame = shown; // the frame on the screen, of the view on the screen: not computed again
-        const ExportResult r = exportView(*ds, *ws_.screen().view, {ExportFormat::Csv, path.toStdString()}, options);
+        const ExportResult r =
+            exportView(*ds, *ws_.screen().view, {ExportFormat::Csv, path.toStdString()}, options);
         showSaved(r.rows == 1 ? tr("Saved %1, 1 row").arg(QFileInfo(path).fileName())
                               : tr("Saved %1, %2 rows").arg(QFileInfo(path).fileName()).arg(r.rows),
                   path, r.bytesFromDevice);

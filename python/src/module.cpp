@@ -9,6 +9,7 @@
 #include "strata/core/runtime.h"
 #include "strata/core/transfer.h"
 #ifdef STRATA_PY_HAVE_GUI
+#include "py_export.h"
 #include "py_show.h"
 #endif
 
@@ -70,6 +71,7 @@ PYBIND11_MODULE(_strata, m) {
     strata::py::bindDatasets(m);
 #ifdef STRATA_PY_HAVE_GUI
     strata::py::bindShow(m);
+    strata::py::bindExport(m);
     m.attr("has_window") = true;
 #else
     m.attr("has_window") = false;

@@ -41,8 +41,11 @@ from .convert import as_array, open  # noqa: E402
 from .backend import StrataBackend  # noqa: E402
 from .show import View, show  # noqa: E402
 
+if hasattr(_strata, "export_view"):  # a build with the window
+    from ._strata import export_view  # noqa: E402, F401
+
 __all__ = [
     "open", "show", "View", "StrataBackend", "as_array", "compute_device", "compute_reason",
     "transfer_counters", "Error", "ValueError", "IndexError", "DecodeError", "NetcdfError",
     "IoError", "CudaError", "OutOfMemoryError", "CancelledError",
-]
+] + (["export_view"] if hasattr(_strata, "export_view") else [])
