@@ -5,6 +5,21 @@
 #include "strata/core/view.h"
 
 namespace strata {
+namespace {
+
+// The fields FrameSpec and FrameKey share, in their order.
+template <class Frame> std::size_t hashFrameFields(std::size_t seed, const Frame& f) {
+    hashCombine(seed, f.file);
+    hashCombine(seed, f.variable);
+    hashCombine(seed, f.xDim);
+    hashCombine(seed, f.yDim);
+    hashCombine(seed, f.indices);
+    hashCombine(seed, f.reductions);
+    hashCombine(seed, f.areaWeighted);
+    return seed;
+}
+
+} // namespace
 
 FrameKey keyOf(const FrameSpec& spec) {
     FrameKey k{spec.file,    spec.variable,   spec.xDim,        spec.yDim,
@@ -16,28 +31,12 @@ FrameKey keyOf(const FrameSpec& spec) {
 } // namespace strata
 
 std::size_t std::hash<strata::FrameKey>::operator()(const strata::FrameKey& k) const noexcept {
-    std::size_t seed = 0;
-    strata::hashCombine(seed, k.file);
-    strata::hashCombine(seed, k.variable);
-    strata::hashCombine(seed, k.xDim);
-    strata::hashCombine(seed, k.yDim);
-    strata::hashCombine(seed, k.indices);
-    strata::hashCombine(seed, k.reductions);
-    strata::hashCombine(seed, k.areaWeighted);
-    return seed;
+    return strata::hashFrameFields(0, k);
 }
 
 std::size_t std::hash<strata::FrameSpec>::operator()(const strata::FrameSpec& s) const noexcept {
-    // Over the fields as they are (indices in their order), as == compares them.
+    // Over the fields as they are (indices in their order), as == compares them; and the files.
     std::size_t seed = 0;
-    strata::hashCombine(seed, s.file);
-    strata::hashCombine(seed, s.files.size());
     for (const std::string& f : s.files) strata::hashCombine(seed, f);
-    strata::hashCombine(seed, s.variable);
-    strata::hashCombine(seed, s.xDim);
-    strata::hashCombine(seed, s.yDim);
-    strata::hashCombine(seed, s.indices);
-    strata::hashCombine(seed, s.reductions);
-    strata::hashCombine(seed, s.areaWeighted);
-    return seed;
+    return strata::hashFrameFields(seed, s);
 }
