@@ -3,7 +3,10 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 SAMPLE := resources/sample/tas_rectilinear_grid_2D.nc
-LAUNCHER := $(shell command -v ccache >/dev/null 2>&1 && echo -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
+# Looked for when configure runs (`=`, not `:=`), after setup has installed ccache: on a fresh
+# machine the first configure then has the launcher the next ones have. A launcher that appears
+# between two configures relinks every target.
+LAUNCHER = $(shell command -v ccache >/dev/null 2>&1 && echo -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
 
 .PHONY: all setup configure build run test clean format
 
