@@ -448,10 +448,10 @@ void MainWindow::present(const ViewChange& c) {
 }
 
 void MainWindow::applyView(const ViewSpec& spec, const std::string& steppingDim, int direction) {
-    show(spec, true, steppingDim, direction);
+    showView(spec, true, steppingDim, direction);
 }
 
-void MainWindow::show(const ViewSpec& spec, bool record, const std::string& steppingDim, int direction) {
+void MainWindow::showView(const ViewSpec& spec, bool record, const std::string& steppingDim, int direction) {
     if (!ws_.dataset()) return;
     const ViewSpec before = view();
     const bool variableChanged = spec.variable != before.variable;

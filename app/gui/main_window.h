@@ -158,7 +158,7 @@ private:
     // when the view does not fit the dataset.
     bool change(const ViewSpec& next, bool record = true);
     // applyView's body: `spec` made the view (kept for Undo when `record`), its frame asked for.
-    void show(const ViewSpec& spec, bool record, const std::string& steppingDim = {}, int direction = 0);
+    void showView(const ViewSpec& spec, bool record, const std::string& steppingDim = {}, int direction = 0);
     void present(const ViewChange& c);
     void requestFrame(const ViewSpec& before, const std::string& steppingDim, int direction);
     void replay(const ViewSpec& spec); // an undone or redone view

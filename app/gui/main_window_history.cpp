@@ -33,7 +33,7 @@ void MainWindow::redo() {
 
 void MainWindow::replay(const ViewSpec& spec) {
     if (spec.variable != view().variable) datasetPanel_->setCurrent(QString::fromStdString(spec.variable));
-    show(spec, false);
+    showView(spec, false);
     updateUndoActions();
 }
 
