@@ -9,10 +9,11 @@
 #include "../../render/src/colour_bar_plan.h"
 #include "render/image_compare.h"
 #include "render/render_fixtures.h"
-#include "strata/core/view.h"
+#include "view_spec.h"
 #include "strata/io/netcdf.h"
 
 using namespace strata;
+using strata::app::ViewSpec;
 
 namespace {
 

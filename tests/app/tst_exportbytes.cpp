@@ -15,7 +15,7 @@
 
 #include "strata/core/runtime.h"
 #include "strata/core/transfer.h"
-#include "strata/core/view.h"
+#include "view_spec.h"
 #include "strata/io/csv.h"
 #include "strata/io/netcdf.h"
 
@@ -26,6 +26,7 @@
 #endif
 
 using namespace strata;
+using strata::app::ViewSpec;
 
 namespace {
 

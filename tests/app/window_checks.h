@@ -10,7 +10,7 @@
 #include <cmath>
 
 #include "main_window.h"
-#include "strata/core/view.h"
+#include "view_spec.h"
 #include "view_roles.h"
 #include "window_fixture.h"
 
@@ -19,7 +19,7 @@ namespace test {
 using strata::DataArray;
 using strata::Device;
 using strata::Stream;
-using strata::ViewSpec;
+using strata::app::ViewSpec;
 using strata::app::FrameService;
 using strata::app::MainWindow;
 
