@@ -15,6 +15,7 @@
 #include "view_roles.h"
 
 using namespace strata;
+using strata::app::ViewSpec;
 using strata::app::MainWindow;
 
 namespace {

@@ -13,6 +13,7 @@
 #include "nc_read.h"
 
 using namespace strata;
+using strata::app::ViewSpec;
 
 namespace {
 
