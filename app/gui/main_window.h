@@ -201,6 +201,8 @@ private:
     // A view the window makes for itself (a file's remembered last view, a variable's first
     // view) is shown in the window's projection; a zoom made in another one goes.
     void keepProjection(ViewSpec& spec) const;
+    // The frame on the screen when it is the view's frame (else none: an export computes it).
+    DataArray frameOnScreen() const;
     void exportPngDialog();
     void exportCsvDialog();
     void saveViewDialog();

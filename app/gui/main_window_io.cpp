@@ -69,19 +69,24 @@ ExportOptions exportOptions(const ImageViewSettings& shown, QSize pixels, bool v
 
 } // namespace
 
+DataArray MainWindow::frameOnScreen() const {
+    const OnScreen& s = ws_.screen();
+    // A colour, zoom or projection changed since: the same frame, seen otherwise.
+    return s.view && keyOf(*s.view) == keyOf(view()) ? s.frame : DataArray();
+}
+
 bool MainWindow::exportPng(const QString& wanted, QSize pixels) {
     const auto& ds = ws_.dataset();
     const DataArray& shown = shownFrame();
-    if (!ds || shown.ndim() == 0 || !ws_.screen().view) {
+    if (!ds || shown.ndim() == 0) {
         showError(tr("Export PNG"), tr("nothing to export: no frame is shown"), false);
         return false;
     }
     const QString path = q(withExtension(wanted.toStdString(), "png"));
     try {
         ExportOptions options = exportOptions(image_->settings(), pixels, verbose_);
-        options.frame = shown; // the frame on the screen, of the view on the screen: not computed again
-        const ExportResult r =
-            exportView(*ds, *ws_.screen().view, {ExportFormat::Png, path.toStdString()}, options);
+        options.frame = frameOnScreen(); // not computed again when it is the view's
+        const ExportResult r = exportView(*ds, view(), {ExportFormat::Png, path.toStdString()}, options);
         settings_.setExportSize(pixels);
         showSaved(
             tr("Saved %1, %2 × %3").arg(QFileInfo(path).fileName()).arg(pixels.width()).arg(pixels.height()),
@@ -96,16 +101,15 @@ bool MainWindow::exportPng(const QString& wanted, QSize pixels) {
 bool MainWindow::exportCsv(const QString& wanted) {
     const auto& ds = ws_.dataset();
     const DataArray& shown = shownFrame();
-    if (!ds || shown.ndim() == 0 || !ws_.screen().view) {
+    if (!ds || shown.ndim() == 0) {
         showError(tr("Export CSV"), tr("nothing to export: no frame is shown"), false);
         return false;
     }
     const QString path = q(withExtension(wanted.toStdString(), "csv"));
     try {
         ExportOptions options = exportOptions(image_->settings(), settings_.exportSize(), verbose_);
-        options.frame = shown; // the frame on the screen, of the view on the screen: not computed again
-        const ExportResult r =
-            exportView(*ds, *ws_.screen().view, {ExportFormat::Csv, path.toStdString()}, options);
+        options.frame = frameOnScreen(); // not computed again when it is the view's
+        const ExportResult r = exportView(*ds, view(), {ExportFormat::Csv, path.toStdString()}, options);
         showSaved(r.rows == 1 ? tr("Saved %1, 1 row").arg(QFileInfo(path).fileName())
                               : tr("Saved %1, %2 rows").arg(QFileInfo(path).fileName()).arg(r.rows),
                   path, r.bytesFromDevice);
