@@ -25,13 +25,13 @@
 
 namespace {
 
+#if STRATA_HAVE_GUI
 // True when the command line asks for a particular view (not only a file).
 bool asksForView(const strata::app::CliOptions& o) {
     return !o.variable.empty() || !o.xDim.empty() || !o.yDim.empty() || !o.isel.empty() || !o.sel.empty() ||
            !o.reduce.empty() || o.colormap != "viridis" || o.range != "frame";
 }
 
-#if STRATA_HAVE_GUI
 int runWindow(int argc, char** argv, const strata::app::CliOptions& options) {
     using namespace strata::app;
     if (!std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY") && !std::getenv("QT_QPA_PLATFORM")) {
