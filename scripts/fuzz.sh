@@ -26,9 +26,11 @@ else
   shift $(( $# > 2 ? 2 : $# )) || true
 fi
 case "$build" in /*) ;; *) build="$root/$build" ;; esac
-# STRATA_FUZZ_TARGET=fuzz_zarr fuzzes the Zarr reader instead (seeds: tests/data/zarr_fuzz).
+# STRATA_FUZZ_TARGET=fuzz_zarr fuzzes the Zarr reader instead (seeds: tests/data/zarr_fuzz),
+# STRATA_FUZZ_TARGET=fuzz_expression the expression parser (seeds: tests/data/expression_fuzz).
 target=${STRATA_FUZZ_TARGET:-fuzz_netcdf}
 fuzzer="$build/tests/io/$target"
+[ "$target" = fuzz_expression ] && fuzzer="$build/tests/core/$target"
 
 export LSAN_OPTIONS="suppressions=$root/tests/io/fuzz_lsan.supp:print_suppressions=0"
 # Huge requests return null, as glibc's would (netCDF-C then reports NC_ENOMEM).
@@ -89,6 +91,10 @@ if [ "$target" = fuzz_zarr ]; then
   corpus="$build/fuzz-corpus-zarr" seeds="$build/fuzz-seeds-zarr"
   mkdir -p "$corpus" "$seeds"
   cp -f "$root"/tests/data/zarr_fuzz/* "$seeds/"
+elif [ "$target" = fuzz_expression ]; then
+  corpus="$build/fuzz-corpus-expression" seeds="$build/fuzz-seeds-expression"
+  mkdir -p "$corpus" "$seeds"
+  cp -f "$root"/tests/data/expression_fuzz/* "$seeds/"
 else
   find "$root/tests/data/bad" -name '*.nc' ! -name 'hdf5_crash_*' ! -name 'hdf5_hang*' -exec cp -f {} "$seeds/" \;
   find "$root/tests/data" -maxdepth 1 -name '*.nc' -size -100k -exec cp -f {} "$seeds/" \;
