@@ -27,7 +27,7 @@ mutants=(
   "csv-header-x-before-y|core/io/src/csv.cpp|tst_cli|s/for (const auto\& d : frame.dims()) header += field(d) + \",\";/for (auto d = frame.dims().rbegin(); d != frame.dims().rend(); ++d) header += field(*d) + \",\";/"
   "scale-factor-dropped|core/src/cf.cpp|tst_cfencoding tst_netcdf|s/    if (scale) e.scale = \*scale;/    (void)scale;/"
   "reduce-dims-reversed|core/src/ops_reduce.cpp|tst_reduce|s/    Variable v(s.keptDims, s.keptShape, type/    Variable v(std::vector<std::string>(s.keptDims.rbegin(), s.keptDims.rend()), s.keptShape, type/"
-  "range-kept-across-files|app/gui/frame_service.cpp|tst_frameservice|/^    ranges_.clear();\$/d @@ s/if (k == key) return r;/if (k.variable == key.variable) return r;/"
+  "range-kept-across-files|app/frames/range_book.cpp|tst_rangebook tst_frameservice|/^    variables_.clear();\$/d @@ s/if (k == key) return r;/if (k.variable == key.variable) return r;/"
 )
 
 fail() {
