@@ -9,8 +9,8 @@
 #include "../../render/src/colour_bar_plan.h"
 #include "render/image_compare.h"
 #include "render/render_fixtures.h"
-#include "view_spec.h"
 #include "strata/io/netcdf.h"
+#include "view_spec.h"
 
 using namespace strata;
 using strata::app::ViewSpec;

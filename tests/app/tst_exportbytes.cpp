@@ -15,9 +15,9 @@
 
 #include "strata/core/runtime.h"
 #include "strata/core/transfer.h"
-#include "view_spec.h"
 #include "strata/io/csv.h"
 #include "strata/io/netcdf.h"
+#include "view_spec.h"
 
 #if __has_include("strata/render/image_export.h")
 #define STRATA_TEST_PNG 1 // this build has the render layer: the binary writes PNGs

@@ -15,8 +15,8 @@
 #include "view_roles.h"
 
 using namespace strata;
-using strata::app::ViewSpec;
 using strata::app::MainWindow;
+using strata::app::ViewSpec;
 
 namespace {
 

@@ -10,8 +10,8 @@
 #include <cmath>
 
 #include "main_window.h"
-#include "view_spec.h"
 #include "view_roles.h"
+#include "view_spec.h"
 #include "window_fixture.h"
 
 namespace test {
@@ -19,9 +19,9 @@ namespace test {
 using strata::DataArray;
 using strata::Device;
 using strata::Stream;
-using strata::app::ViewSpec;
 using strata::app::FrameService;
 using strata::app::MainWindow;
+using strata::app::ViewSpec;
 
 // The values of two arrays, on the host, NaN equal to NaN; the reason they differ, or empty.
 inline QString difference(const DataArray& shown, const DataArray& expected) {
