@@ -4,9 +4,10 @@
 // place (applyView and its lighter kin all end in Workspace::apply, and present() tells the
 // widgets); frames come from the FrameService off the GUI thread; files open through the
 // DatasetOpener; what is kept between sessions goes through WindowSettings; the status bar's
-// permanent part is a StatusPanel. Its files, by what they do: main_window.cpp (building,
-// opening, the view), _colour, _grid, _history, _io (exports, saved views, recent files), _keys,
-// _memory (data from Python), _probe (hover and series), _projection, _residency, _state, _task.
+// permanent part is a StatusPanel. Its files, by what they do: main_window.cpp (building and
+// wiring), _open (opening, a variable's first view), _view (changes, frames), _colour, _grid,
+// _history, _io (exports, saved views, recent files), _keys, _memory (data from Python),
+// _probe (hover and series), _projection, _residency, _state, _task.
 #include <QMainWindow>
 #include <QMessageBox>
 #include <QPointer>

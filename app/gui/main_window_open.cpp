@@ -1,0 +1,180 @@
+// Opening: File ▸ Open, a drop, the command line or a recent entry (through the DatasetOpener,
+// off the GUI thread), then the first view of the dataset (the command line's, the file's last
+// one, or its first variable's default view), and showing another variable of it.
+#include <QAction>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <cstdio>
+
+#include "colour_panel.h"
+#include "dataset_panel.h"
+#include "dimension_bar.h"
+#include "main_window.h"
+#include "series_dock.h"
+#include "slice_panel.h"
+#include "status_panel.h"
+#include "strata/io/multifile.h"
+
+namespace strata::app {
+namespace {
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+std::vector<std::string> toStd(const QStringList& list) {
+    std::vector<std::string> out;
+    for (const QString& s : list) out.push_back(s.toStdString());
+    return out;
+}
+
+std::string spliced(const std::vector<std::string>& lines) {
+    std::string out;
+    for (const auto& l : lines) out += (out.empty() ? "" : "\n") + l;
+    return out;
+}
+
+// What an open of `paths` is called: the path, or the file set's label.
+QString openLabel(const QStringList& paths) {
+    return paths.size() == 1 ? paths[0] : q(fileSetLabel(toStd(paths)));
+}
+
+} // namespace
+
+void MainWindow::openDialog() {
+    const QStringList paths = QFileDialog::getOpenFileNames(
+        this, tr("Open netCDF files (several: one dataset along time)"), settings_.lastFolder(),
+        tr("netCDF files (*.nc *.nc4 *.cdf *.h5 *.netcdf);;All files (*)"));
+    if (!paths.isEmpty()) openFiles(paths);
+}
+
+void MainWindow::openFile(const QString& path, std::optional<ViewSpec> initial) {
+    openFiles({path}, initial);
+}
+
+void MainWindow::openFiles(const QStringList& paths, std::optional<ViewSpec> initial) {
+    if (paths.isEmpty()) return;
+    opener_->open(paths, std::move(initial));
+    status_->setOpening(true);
+    statusBar()->showMessage(tr("Opening %1…").arg(openLabel(paths)));
+}
+
+void MainWindow::cancelOpen() {
+    if (!opener_->cancel()) return;
+    status_->setOpening(false);
+    statusBar()->showMessage(tr("Opening cancelled"), 5000);
+}
+
+void MainWindow::onOpened(const QStringList& paths, const std::optional<ViewSpec>& wanted,
+                          const OpenOutcome& outcome) {
+    status_->setOpening(false);
+    const QString path = openLabel(paths);
+    if (!outcome.error.isEmpty()) {
+        showError(tr("Cannot open %1").arg(QFileInfo(path).fileName()), outcome.error, true);
+        emit openFailed(outcome.error);
+        return;
+    }
+    rememberView();
+    clearSeries(); // the last file's series means nothing here
+    ws_.setDataset(outcome.dataset);
+    const Dataset& ds = *ws_.dataset();
+    service_->setDataset(ws_.dataset());
+    datasetPanel_->setDataset(ws_.dataset());
+    settings_.addRecent(paths);
+    rebuildRecentMenu();
+    settings_.setLastFolder(QFileInfo(q(ds.path)).absolutePath());
+    setWindowTitle(QString("%1 — Strata")
+                       .arg(ds.files.empty() ? QFileInfo(path).fileName() : q(fileSetLabel(ds.files))));
+    if (!outcome.notes.lines.empty())
+        statusBar()->showMessage(q(spliced(outcome.notes.lines)), 10000);
+    else
+        statusBar()->showMessage(tr("Opened %1").arg(path), 4000);
+
+    std::optional<ViewSpec> initial = wanted;
+    if (!initial && initialView_) { // the command line's view, once
+        try {
+            initial = initialView_(ds);
+            if (initial) keepProjection(*initial); // --projection
+        } catch (const Error& e) {
+            showError(tr("Cannot show the view asked for"), q(e.what()), true);
+        }
+        initialView_ = nullptr;
+    }
+    ViewSpec fitted;
+    bool have = initial && fitViewTo(*initial, ds, fitted);
+    if (!have) {
+        const std::optional<ViewSpec> last = settings_.lastView(ds);
+        have = last && fitViewTo(*last, ds, fitted);
+        keepProjection(fitted);
+    }
+    if (have) {
+        datasetPanel_->setCurrent(q(fitted.variable));
+        applyView(fitted);
+    } else if (const std::string first = defaultVariable(ds); !first.empty()) {
+        showVariable(q(first));
+    } else {
+        showNothing(tr("%1 has no numeric variable to show.").arg(path));
+    }
+    ws_.forgetHistory(); // the first view of a file is not a change to undo
+    updateUndoActions();
+    emit datasetOpened(path);
+}
+
+void MainWindow::showNothing(const QString& message) {
+    stack_->setCurrentWidget(message_);
+    message_->setText(message);
+    dimBar_->clear();
+    slices_->clear();
+    ws_.clearView(); // nothing of the previous file's view stays
+    endTask();
+}
+
+void MainWindow::showVariable(const QString& variablePath) {
+    service_->allowLoad(variablePath.toStdString()); // shown anew: loaded even if once cancelled
+    if (!ws_.dataset()) return;
+    const Dataset& ds = *ws_.dataset();
+    try {
+        const std::string path = variablePath.toStdString();
+        const DataArray var = variableOf(ds, path);
+        if (isNumeric(var.dtype()) && var.ndim() == 0) {
+            showScalar(variablePath, var);
+            return;
+        }
+        if (!isNumeric(var.dtype())) {
+            showError(tr("Cannot show %1").arg(variablePath),
+                      tr("%1: variable '%2' is %3 with %4 dims: nothing to draw")
+                          .arg(q(ds.path), variablePath, q(std::string(name(var.dtype()))))
+                          .arg(var.ndim()),
+                      false);
+            return;
+        }
+        for (const auto& d : var.dims())
+            if (var.sizeOf(d) == 0) {
+                showError(tr("Cannot show %1").arg(variablePath),
+                          tr("%1: variable '%2' holds no values: dim '%3' has length 0")
+                              .arg(q(ds.path), variablePath, q(d)),
+                          false);
+                return;
+            }
+        rememberView();
+        ViewSpec spec;
+        const std::optional<ViewSpec> last = settings_.lastView(ds);
+        const bool have = last && last->variable == path && fitViewTo(*last, ds, spec);
+        if (!have) {
+            const ViewSpec& now = view();
+            spec = defaultView(groupOf(ds, path), var.name());
+            spec.variable = path;
+            spec.colouring = colouringFor(path); // its own, or the defaults: not the last variable's
+            spec.projection = now.projection;
+            if (spec.xDim == now.xDim && spec.yDim == now.yDim) spec.window = now.window; // same axes
+        }
+        keepProjection(spec);
+        datasetPanel_->setCurrent(variablePath);
+        applyView(spec);
+    } catch (const Error& e) {
+        showError(tr("Cannot show %1").arg(variablePath), q(e.what()), false);
+    }
+}
+
+} // namespace strata::app

@@ -1,0 +1,197 @@
+// The view: every change goes through Workspace::apply (change), and present() tells the
+// widgets; a change that needs a new frame asks the frame service for it, and the frame, when it
+// comes, is handed to the image or the line view and timed to the screen.
+#include <QAction>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <cstdio>
+
+#include "colour_panel.h"
+#include "dataset_panel.h"
+#include "dimension_bar.h"
+#include "main_window.h"
+#include "series_dock.h"
+#include "slice_panel.h"
+#include "status_panel.h"
+#include "strata/core/area.h"
+#include "strata/core/transfer.h"
+#include "strata/render/coastline_status.h"
+#include "strata/render/frame_labels.h"
+#include "strata/render/paint_trace.h"
+
+namespace strata::app {
+namespace {
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+} // namespace
+
+bool MainWindow::change(const ViewSpec& wanted, bool record) {
+    ViewSpec next = wanted;
+    canonicaliseProjection(next);
+    ViewChange c;
+    try {
+        c = ws_.apply(next, record);
+    } catch (const Error& e) {
+        showError(tr("Cannot show this view"), q(e.what()), false);
+        return false;
+    }
+    present(c);
+    return true;
+}
+
+void MainWindow::present(const ViewChange& c) {
+    const ViewSpec& v = view();
+    showProjection();
+    if (c.variable) clearSeries(); // another variable's series
+    if (c.roles || dimBar_->chip(q(v.xDim)) == nullptr) {
+        dimBar_->show(ws_.variable(), v);
+        slices_->show(ws_.variable(), v);
+        series_->setDims(v.slicedDims(ws_.variable().dims()), v.xDim, v.yDim);
+        series_->setCell(-1, -1); // a click on the old frame means nothing now
+    } else {
+        slices_->setIndices(v); // a loaded view, or a jump: the sliders follow
+    }
+    if (colour_->colouring() != v.colouring) colour_->set(v.colouring); // not on every step: typing goes on
+    updateUndoActions();
+    rememberViewSoon();
+    emit viewChanged();
+}
+
+void MainWindow::applyView(const ViewSpec& spec, const std::string& steppingDim, int direction) {
+    showView(spec, true, steppingDim, direction);
+}
+
+void MainWindow::showView(const ViewSpec& spec, bool record, const std::string& steppingDim, int direction) {
+    if (!ws_.dataset()) return;
+    const ViewSpec before = view();
+    const bool variableChanged = spec.variable != before.variable;
+    if (!change(spec, record)) return;
+    requestFrame(before, steppingDim, direction);
+    if (variableChanged) onResidencyChanged(q(view().variable)); // where this one's data is
+}
+
+void MainWindow::requestFrame(const ViewSpec& before, const std::string& steppingDim, int direction) {
+    const std::uint64_t id = service_->requestFrame(view(), steppingDim, direction);
+    ws_.awaitFrame(id);
+    noteTask(before);
+    timing_.requested(id);
+}
+
+void MainWindow::assignDim(const QString& dim, Role role, ReduceOp op) {
+    const ViewSpec& now = view();
+    const ViewSpec next = assignRole(now, ws_.variable().dims(), dim.toStdString(), role, op);
+    if (next.xDim == now.xDim && next.yDim == now.yDim && next.reductions == now.reductions &&
+        next.indices == now.indices) {
+        statusBar()->showMessage(tr("%1 stays where it is: a view needs a dim on X").arg(dim), 4000);
+        return;
+    }
+    applyView(next);
+}
+
+void MainWindow::setCoastlines(bool on) {
+    ImageViewSettings s = image_->settings();
+    s.coastlines = on;
+    image_->setSettings(s);
+    if (auto* a = findChild<QAction*>("coastlinesAction"); a && a->isChecked() != on) a->setChecked(on);
+    if (on)
+        if (const std::string why = coastlineProblem(); !why.empty())
+            statusBar()->showMessage(tr("Coastlines not drawn: %1").arg(QString::fromStdString(why)), 10000);
+}
+
+ImageViewSettings MainWindow::imageSettings() const {
+    ImageViewSettings s = image_->settings();
+    s.colouring = view().colouring;
+    s.window = view().window;
+    s.projection = view().projection;
+    return s;
+}
+
+void MainWindow::onColourChanged() {
+    if (!ws_.dataset()) return;
+    const ViewSpec before = view();
+    ViewSpec next = before;
+    next.colouring = colour_->colouring();
+    const bool needsWhole =
+        needsVariableRange(next.colouring.range.mode) && !needsVariableRange(before.colouring.range.mode);
+    if (!change(next)) return;
+    if (needsWhole) { // the frame service works out the variable's extremes
+        requestFrame(before, {}, 0);
+        return;
+    }
+    try {
+        image_->setSettings(imageSettings());
+    } catch (const Error& e) {
+        showError(tr("Colour"), q(e.what()), false);
+    }
+}
+
+void MainWindow::onFrameReady(const std::shared_ptr<const FrameResult>& r) {
+    if (!ws_.awaitsFrame(r->id)) return; // overtaken: a newer request is on its way
+    timing_.arrived();
+    endTask();
+    if (!r->error.isEmpty()) {
+        showError(tr("Cannot compute this view"), r->error, false);
+        return;
+    }
+    updateDeviceLabel(&r->fallback);
+    if (r->fallback.fellBack) statusBar()->showMessage(q(r->fallback.reason), 8000);
+    const DataArray& frame = r->frame;
+    const std::string lat = latitudeDim(ws_.variable());
+    try {
+        if (frame.ndim() == 2) {
+            image_->setSettings(imageSettings());
+            image_->setFrame(ImageFrame{frame,
+                                        frameTitle(frame, r->spec.reductions, r->spec.areaWeighted, lat),
+                                        r->variableRange, r->coloured, r->frameRange});
+            stack_->setCurrentWidget(image_);
+        } else {
+            LineSeries line = r->line ? *r->line : lineSeries(frame.asHost()); // drawn from the host
+            line.title = frameTitle(frame, r->spec.reductions, r->spec.areaWeighted, lat);
+            line_->setSeries(std::move(line));
+            stack_->setCurrentWidget(line_);
+        }
+        ws_.showFrame({view(), frame, r->variableRange, r->frameRange});
+        timing_.handedOver(r->id);
+        lastError_.clear();
+    } catch (const Error& e) {
+        showError(tr("Cannot show this view"), q(e.what()), false);
+        return;
+    }
+    rememberViewSoon();
+    emit frameShown();
+}
+
+void MainWindow::onPresented() {
+    const std::optional<double> ms = timing_.presented();
+    if (!ms) return;
+    service_->frameShown(); // the worker may now compute the steps around it
+    status_->setFrameMs(*ms);
+    if (timing_.trace) {
+        // The ms from the request to the screen, from the request to the frame's arrival on the
+        // GUI thread, and from there to the end of setFrame (the rest is the paint and the swap).
+        // Then the bytes copied device → host by this process so far (0 on a GPU-resident path).
+        // Last, for a frame drawn by GL: the ms from setFrame's end to the paint, of the paint
+        // until the GPU has drawn it, and from there to the swap's end (the display's own
+        // presentation of the window's pixels), then of the paint, the ms bringing the scene up
+        // to date and issuing VTK's render; -1 where the raster path painted.
+        const qint64 now = timing_.presentedNs(), requested = timing_.requestNs();
+        const qint64 arrived = timing_.arrivedNs(), handed = timing_.handedOverNs();
+        const PaintTimes p = lastPaint();
+        const bool gl = p.beganNs >= handed && p.drawnNs >= p.beganNs;
+        const auto span = [gl](qint64 from, qint64 to) { return gl ? double(to - from) / 1e6 : -1.0; };
+        std::fprintf(stderr, "strata-frame %lld %.3f %.3f %.3f %llu %.3f %.3f %.3f %.3f %.3f\n",
+                     static_cast<long long>(now), *ms, double(arrived - requested) / 1e6,
+                     double(handed - arrived) / 1e6,
+                     static_cast<unsigned long long>(transferCounters().deviceToHost),
+                     span(handed, p.beganNs), span(p.beganNs, p.drawnNs), span(p.drawnNs, now),
+                     span(p.beganNs, p.preparedNs), span(p.preparedNs, p.renderedNs));
+        std::fflush(stderr);
+    }
+}
+
+} // namespace strata::app
