@@ -145,7 +145,7 @@ bool Residency::waitWhileLoading(const std::string& key, const CancelToken& canc
 }
 
 void Residency::setListener(std::function<void(const std::string&)> listener) {
-    std::lock_guard lock(mutex_);
+    std::lock_guard lock(listenerMutex_);
     listener_ = std::move(listener);
 }
 
@@ -338,13 +338,9 @@ void Residency::wait() {
 }
 
 void Residency::notify(const std::string& key) {
-    std::function<void(const std::string&)> listener;
-    {
-        std::lock_guard lock(mutex_);
-        listener = listener_;
-    }
     changed_.notify_all();
-    if (listener) listener(key);
+    const std::lock_guard lock(listenerMutex_);
+    if (listener_) listener_(key);
 }
 
 } // namespace strata

@@ -5,6 +5,7 @@
 #include "test_seed.h"
 #include <QtTest>
 
+#include <atomic>
 #include <random>
 #include <thread>
 
@@ -233,6 +234,30 @@ private slots:
 
     // While yielding is set a load stops between slabs (no read more), a cancel wakes it, and
     // clearing yielding lets it go on.
+    // The window's frame service frees what its listener uses right after replacing it: a call
+    // that was in progress must have ended by then, and none may start after. (A call that
+    // outlived setListener read a freed residency: the CI crash of 2026-12-05.)
+    void aReplacedListenerIsNoLongerRunning() {
+        const Shape shape{32, 8, 8};
+        auto source = std::make_shared<MemorySource>(shape, DType::Float32, std::vector<double>(2048, 1));
+        Residency residency(std::size_t(1) << 20);
+        residency.setSlabBytes(256); // a row a slab: 32 progress calls
+        std::atomic<int> entered{0};
+        std::atomic<bool> replaced{false}, calledAfter{false};
+        residency.setListener([&](const std::string&) {
+            ++entered;
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            if (replaced) calledAfter = true;
+        });
+        residency.request("v", lazyArray(source, shape, plain(DType::Float32)), Device::host());
+        QTRY_VERIFY(entered.load() >= 2); // a loader's call is (most likely) in its sleep now
+        residency.setListener({});
+        replaced = true;
+        residency.wait();
+        QVERIFY(!calledAfter);
+        QCOMPARE(residency.status("v").state, Residence::Resident);
+    }
+
     void yieldingHoldsLoadsBetweenSlabs() {
         const Shape shape{32, 8, 8};
         auto source = std::make_shared<MemorySource>(shape, DType::Float32, std::vector<double>(2048, 1));

@@ -92,7 +92,8 @@ public:
     // loading. Woken by the loader, never a poll. Throws CancelledError once `cancel` is
     // cancelled while the load goes on.
     bool waitWhileLoading(const std::string& key, const CancelToken& cancel);
-    // Called on the loading thread whenever a key's status changes (progress included).
+    // Called on the loading thread whenever a key's status changes (progress included). Once
+    // setListener returns, the listener it replaced is not running and is never called again.
     void setListener(std::function<void(const std::string& key)> listener);
     // While set, loads wait between slabs (work the user waits for wants the file); clearing it
     // wakes them.
@@ -134,6 +135,9 @@ private:
     std::size_t slabBytes_ = std::size_t(16) << 20;
     std::size_t hostSlabBytes_ = std::size_t(4) << 20;
     std::uint64_t clock_ = 0;
+    // Held while the listener runs (never with mutex_), so that replacing it waits for a call in
+    // progress: a listener may use what its owner frees once it is replaced.
+    std::mutex listenerMutex_;
     std::function<void(const std::string&)> listener_;
     bool yielding_ = false;
     // Notified when a status changes (progress included), a load is cancelled, or yielding_ is
