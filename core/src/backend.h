@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <span>
 
+#include "derived_program.h"
 #include "strata/core/array_view.h"
 #include "strata/core/cf.h"
 #include "strata/core/chunks.h"
@@ -97,6 +98,11 @@ void colormapCpu(const ColormapProblem& p);
 // `packed` is contiguous in enc.packed; `out` holds packed.size() values of enc.decoded.
 void decodeCfCpu(const ArrayView& packed, const CfEncoding& enc, void* out);
 void placeChunksCpu(const PlaceProblem& p);
+// Derived variables (derived_program.h): the program at each of the box's n elements, into
+// `out` (contiguous, C order over the box, Float32 or Float64); a table chunk; the tables.
+void derivedEvalCpu(const DerivedProgram& p, const DerivedBox& box, std::int64_t n, void* out, DType outType);
+void derivedTableCpu(const DerivedTableProblem& q);
+void derivedFinishCpu(const DerivedFinishProblem& f);
 
 #if STRATA_HAVE_CUDA
 // ---- CUDA (core/src/cuda) ----
@@ -110,6 +116,11 @@ void colormapCuda(const ColormapProblem& p, Stream stream);
 void decodeCfCuda(const ArrayView& packed, const CfEncoding& enc, void* out, Stream stream);
 // Copies the boxes to the device on `stream` before it returns; the caller may free them then.
 void placeChunksCuda(const PlaceProblem& p, Stream stream);
+// The program, leaves and maps are on the device already.
+void derivedEvalCuda(const DerivedProgram& p, const DerivedBox& box, std::int64_t n, void* out, DType outType,
+                     Stream stream);
+void derivedTableCuda(const DerivedTableProblem& q, Stream stream);
+void derivedFinishCuda(const DerivedFinishProblem& f, Stream stream);
 #endif
 
 } // namespace strata::detail

@@ -60,11 +60,20 @@ std::string oneLine(std::string s) {
     return s;
 }
 
-[[noreturn]] void failAt(std::string_view text, std::size_t offset, const std::string& problem) {
+} // namespace
+
+void failInExpression(std::string_view statement, int column, const std::string& problem) {
     constexpr std::size_t kShown = 80; // a long statement is shown cut
-    const std::string shown = std::string(text.substr(0, kShown)) + (text.size() > kShown ? "..." : "");
-    STRATA_FAIL(ValueError, oneLine("expression \"" + shown + "\" column " +
-                                    std::to_string(columnOf(text, offset)) + ": " + problem));
+    const std::string shown =
+        std::string(statement.substr(0, kShown)) + (statement.size() > kShown ? "..." : "");
+    STRATA_FAIL(ValueError,
+                oneLine("expression \"" + shown + "\" column " + std::to_string(column) + ": " + problem));
+}
+
+namespace {
+
+[[noreturn]] void failAt(std::string_view text, std::size_t offset, const std::string& problem) {
+    failInExpression(text, columnOf(text, offset), problem);
 }
 
 enum class Tok { Number, Name, String, Op, End };

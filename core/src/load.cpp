@@ -263,6 +263,13 @@ Variable loadVariable(const Variable& v, Device device, Stream stream) {
         return empty;
     }
 
+    // A computed source (a derived variable) evaluates the box where it is asked for.
+    if (std::optional<Buffer> computed =
+            v.source()->evaluate(v.sourceStart(), v.sourceCount(), v.sourceStep(), device, stream)) {
+        auto shared = std::make_shared<const Buffer>(std::move(*computed));
+        return Variable(v.dims(), v.shape(), v.dtype(), std::move(shared), visibleStrides(v), 0, v.attrs());
+    }
+
     const CfEncoding& enc = v.encoding();
     STRATA_EXPECTS(enc.problem.empty(), DecodeError, describe(v) + ": " + enc.problem);
     STRATA_EXPECTS(isNumeric(enc.packed), ValueError,

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "strata/core/buffer.h"
 #include "strata/core/chunks.h"
 
 namespace strata {
@@ -32,6 +33,16 @@ public:
     // a whole-variable load reads in slabs of whole chunks (load_plan.h). Empty: a read costs
     // the same wherever it starts.
     virtual std::vector<std::int64_t> chunkShape() const { return {}; }
+
+    // Sources that compute their values (derived variables): the box evaluated on `device`, a
+    // new contiguous buffer of the decoded type ordered on `stream`. nullopt: read() it instead.
+    virtual std::optional<Buffer> evaluate(std::span<const std::int64_t> start,
+                                           std::span<const std::int64_t> count,
+                                           std::span<const std::int64_t> stride, Device device,
+                                           Stream stream) const {
+        (void)start, (void)count, (void)stride, (void)device, (void)stream;
+        return std::nullopt;
+    }
 
     // Sources stored in filtered chunks: the box [start, start + count) as chunks for a device
     // to place (chunks.h), so that the CPU only inflates. nullopt: read() it instead.

@@ -70,6 +70,10 @@ inline constexpr int kMaxExpressionDepth = 64;
 // those GROUP and DIM arguments.
 Expression parseExpression(std::string_view text);
 
+// Throws ValueError as the parser does for a problem found later (an unknown variable, dims
+// that do not match): the statement, the 1-based column and the problem, on one line.
+[[noreturn]] void failInExpression(std::string_view statement, int column, const std::string& problem);
+
 // The expression in a canonical, fully parenthesised form: `(a + (b * c))`, `(-x)`,
 // `f(a, "month")`, numbers in their shortest exact form. It parses back to the same tree when
 // it stays within the limits (a long chain's parentheses may not).

@@ -1,0 +1,799 @@
+// Derived variables: a statement compiled against a dataset (names, dims, units, tables) into
+// stack programs, and the dataset's variables that hold them.
+#include "strata/core/derived.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <set>
+
+#include "derived_impl.h"
+#include "strata/core/error.h"
+
+namespace strata {
+
+using detail::CodeUnit;
+using detail::Compiled;
+using detail::DerivedInstr;
+using detail::DerivedOp;
+using detail::Group;
+using detail::LeafRef;
+using detail::TableSpec;
+using detail::WindowKind;
+
+std::string inputKey(const VariableRef& ref) {
+    return ref.alias.empty() ? ref.name : ref.alias + "." + ref.name;
+}
+
+namespace {
+
+constexpr const char* kExpressionAttr = "expression";
+
+// The dim of a time axis (an index coordinate with CF time units) among `dims`; -1 when none.
+int timeAxisOf(const Dataset& ds, const std::vector<std::string>& dims) {
+    for (std::size_t i = 0; i < dims.size(); ++i)
+        if (const Coordinate* c = ds.coords.find(dims[i]); c && c->isIndex() && c->time) return int(i);
+    return -1;
+}
+
+bool isLeap(int year, Calendar c) {
+    const bool julian = year % 4 == 0;
+    const bool gregorian = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    switch (c) {
+    case Calendar::NoLeap:
+    case Calendar::Day360:
+        return false;
+    case Calendar::AllLeap:
+        return true;
+    case Calendar::Julian:
+        return julian;
+    case Calendar::ProlepticGregorian:
+        return gregorian;
+    case Calendar::Standard:
+        return year < 1583 ? julian : gregorian;
+    }
+    return gregorian;
+}
+
+// The day of the year in the date's calendar, as cftime counts it (1-based).
+int dayOfYear(const DateTime& d, Calendar c) {
+    if (c == Calendar::Day360) return (d.month - 1) * 30 + d.day;
+    static constexpr int kBefore[12] = {0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334};
+    return kBefore[d.month - 1] + d.day + (d.month > 2 && isLeap(d.year, c) ? 1 : 0);
+}
+
+int groupValue(Group g, const DateTime& d, Calendar c) {
+    switch (g) {
+    case Group::Month:
+        return d.month;
+    case Group::Season:
+        return d.month % 12 / 3 + 1; // DJF 1, MAM 2, JJA 3, SON 4
+    case Group::DayOfYear:
+        return dayOfYear(d, c);
+    case Group::Hour:
+        return d.hour;
+    }
+    return 0;
+}
+
+Group parseGroup(const std::string& s) {
+    if (s == "month") return Group::Month;
+    if (s == "season") return Group::Season;
+    if (s == "dayofyear") return Group::DayOfYear;
+    return Group::Hour; // the parser let only these four through
+}
+
+std::string groupMember(Group g, int value) {
+    switch (g) {
+    case Group::Month: {
+        static const char* kMonths[12] = {"January",   "February", "March",    "April",
+                                          "May",       "June",     "July",     "August",
+                                          "September", "October",  "November", "December"};
+        return value >= 1 && value <= 12 ? kMonths[value - 1] : "month " + std::to_string(value);
+    }
+    case Group::Season: {
+        static const char* kSeasons[4] = {"DJF", "MAM", "JJA", "SON"};
+        return value >= 1 && value <= 4 ? kSeasons[value - 1] : "season " + std::to_string(value);
+    }
+    case Group::DayOfYear:
+        return "day of year " + std::to_string(value);
+    case Group::Hour:
+        return "hour " + std::to_string(value);
+    }
+    return {};
+}
+
+bool isKelvin(const std::string& u) {
+    return u == "K" || u == "kelvin" || u == "Kelvin" || u == "degK" || u == "deg_K";
+}
+
+const std::map<std::string, DerivedOp>& unaryFunctions() {
+    static const std::map<std::string, DerivedOp> m = {
+        {"abs", DerivedOp::Abs},       {"sqrt", DerivedOp::Sqrt},     {"exp", DerivedOp::Exp},
+        {"log", DerivedOp::Log},       {"log10", DerivedOp::Log10},   {"sin", DerivedOp::Sin},
+        {"cos", DerivedOp::Cos},       {"tan", DerivedOp::Tan},       {"arcsin", DerivedOp::Arcsin},
+        {"arccos", DerivedOp::Arccos}, {"arctan", DerivedOp::Arctan}, {"floor", DerivedOp::Floor},
+        {"ceil", DerivedOp::Ceil},     {"isnan", DerivedOp::IsNan}};
+    return m;
+}
+const std::map<std::string, DerivedOp>& binaryFunctions() {
+    static const std::map<std::string, DerivedOp> m = {{"arctan2", DerivedOp::Arctan2},
+                                                       {"hypot", DerivedOp::Hypot},
+                                                       {"minimum", DerivedOp::Minimum},
+                                                       {"maximum", DerivedOp::Maximum},
+                                                       {"fillna", DerivedOp::Fillna}};
+    return m;
+}
+// Functions whose result has the units of their (first) operand.
+bool keepsUnits(const std::string& f) {
+    static const std::set<std::string> keep = {
+        "abs",  "floor", "ceil",         "hypot",       "minimum", "maximum",     "fillna",
+        "clip", "where", "rolling_mean", "rolling_sum", "diff",    "climatology", "anomaly"};
+    return keep.count(f) > 0;
+}
+
+DerivedOp binaryOp(ExprOp op) {
+    switch (op) {
+    case ExprOp::Add:
+        return DerivedOp::Add;
+    case ExprOp::Subtract:
+        return DerivedOp::Subtract;
+    case ExprOp::Multiply:
+        return DerivedOp::Multiply;
+    case ExprOp::Divide:
+        return DerivedOp::Divide;
+    case ExprOp::Power:
+        return DerivedOp::Power;
+    case ExprOp::Less:
+        return DerivedOp::Less;
+    case ExprOp::LessEqual:
+        return DerivedOp::LessEqual;
+    case ExprOp::Greater:
+        return DerivedOp::Greater;
+    case ExprOp::GreaterEqual:
+        return DerivedOp::GreaterEqual;
+    case ExprOp::Equal:
+        return DerivedOp::Equal;
+    case ExprOp::NotEqual:
+        return DerivedOp::NotEqual;
+    case ExprOp::And:
+        return DerivedOp::And;
+    case ExprOp::Or:
+        return DerivedOp::Or;
+    default:
+        return DerivedOp::Add;
+    }
+}
+bool isComparison(ExprOp op) { return op >= ExprOp::Less && op <= ExprOp::NotEqual; }
+
+// What a node gives: its dims (in order), whether it is a mask, a bare number, its units.
+struct Info {
+    std::vector<std::string> dims;
+    bool mask = false;
+    bool number = false;
+    double value = 0;
+    std::string units;
+    bool unitsKnown = false; // units is the node's (possibly empty) units
+    std::string reason;      // "kept", "converted"
+};
+
+// A derived variable's statement with the derived variables it uses expanded in place.
+struct Expanded {
+    Expression expression;
+};
+
+class Compiler {
+public:
+    Compiler(const Dataset& ds, const std::vector<DatasetAlias>& others, Compiled& out)
+        : ds_(ds), others_(others), out_(out) {}
+
+    void compile(const Expression& e) {
+        statement_ = e.text;
+        out_.statement = e.text;
+        out_.name = e.name;
+        Info info = visit(e.root, out_.main, {});
+        if (info.dims.empty())
+            failInExpression(statement_, e.root.column,
+                             "the expression reads no variable: it must have dims");
+        finish(out_.main, info.dims);
+        bool f64 = false;
+        for (const auto& in : out_.inputs) f64 = f64 || in.array.dtype() == DType::Float64;
+        out_.dtype = f64 ? DType::Float64 : DType::Float32;
+        for (auto& t : out_.tables) t.dtype = out_.dtype;
+        if (!e.units.empty()) {
+            out_.units = e.units;
+            out_.unitsReason = "set";
+        } else if (info.unitsKnown && !info.units.empty()) {
+            out_.units = info.units;
+            out_.unitsReason = info.reason.empty() ? "kept" : info.reason;
+        } else {
+            out_.unitsReason = "none";
+        }
+        dims_ = info.dims;
+    }
+
+    const std::vector<std::string>& dims() const { return dims_; }
+    std::int64_t sizeOf(const std::string& d) const { return sizes_.at(d); }
+    // New dims (climatology groups): name → coordinate values.
+    const std::map<std::string, std::vector<double>>& newDims() const { return newDims_; }
+
+private:
+    [[noreturn]] void fail(const ExprNode& n, const std::string& problem) const {
+        failInExpression(statement_, n.column, problem);
+    }
+
+    void noteDim(const ExprNode& n, const std::string& dim, std::int64_t size, const std::string& who) {
+        const auto it = sizes_.find(dim);
+        if (it == sizes_.end()) {
+            sizes_[dim] = size;
+            sizeFrom_[dim] = who;
+        } else if (it->second != size) {
+            fail(n, "dim '" + dim + "' is " + std::to_string(it->second) + " long in " + sizeFrom_[dim] +
+                        " and " + std::to_string(size) + " in " + who +
+                        ": dims of one name must have one size");
+        }
+    }
+
+    static std::vector<std::string> unite(const std::vector<std::string>& a,
+                                          const std::vector<std::string>& b) {
+        std::vector<std::string> out = a;
+        for (const auto& d : b)
+            if (std::find(out.begin(), out.end(), d) == out.end()) out.push_back(d);
+        return out;
+    }
+
+    void emit(CodeUnit& u, DerivedInstr in, int pushes) {
+        u.code.push_back(in);
+        depth_[&u] += pushes;
+        u.stack = std::max(u.stack, depth_[&u]);
+    }
+    void emitOp(CodeUnit& u, DerivedOp op, int pushes) {
+        DerivedInstr in;
+        in.op = op;
+        emit(u, in, pushes);
+    }
+
+    int leafOf(CodeUnit& u, LeafRef ref, const std::map<std::string, std::pair<int, int>>& shifts) {
+        int found = -1;
+        for (std::size_t i = 0; i < u.leaves.size(); ++i)
+            if (u.leaves[i].kind == ref.kind && u.leaves[i].index == ref.index &&
+                u.leaves[i].byTime == ref.byTime)
+                found = int(i);
+        if (found < 0) {
+            u.leaves.push_back(ref);
+            found = int(u.leaves.size() - 1);
+        }
+        for (const auto& [dim, s] : shifts) {
+            auto [it, fresh] = u.leaves[found].shifts.emplace(dim, s);
+            if (!fresh)
+                it->second = {std::min(it->second.first, s.first), std::max(it->second.second, s.second)};
+        }
+        return found;
+    }
+
+    Info variable(const ExprNode& n, CodeUnit& u, const std::map<std::string, std::pair<int, int>>& shifts) {
+        const Dataset* source = &ds_;
+        if (!n.alias.empty()) {
+            source = nullptr;
+            std::string aliases;
+            for (const auto& o : others_) {
+                if (o.alias == n.alias) source = o.dataset.get();
+                aliases += (aliases.empty() ? "" : ", ") + o.alias;
+            }
+            if (!source)
+                fail(n, "no dataset is open as '" + n.alias + "'" +
+                            (aliases.empty() ? " (no other dataset is open)" : " (open: " + aliases + ")"));
+        }
+        const std::string key = inputKey({n.alias, n.name});
+        const Variable* v = source->findVariable(n.name);
+        if (!v) {
+            std::string list;
+            for (const auto& name : source->dataVariables()) list += (list.empty() ? "" : ", ") + name;
+            fail(n, "unknown variable '" + key + "' (variables: " + list + ")");
+        }
+        if (!isNumeric(v->dtype()))
+            fail(n, "'" + key + "' holds " + std::string(name(v->dtype())) + ", not numbers");
+        DataArray array = (*source)[n.name];
+        for (int i = 0; i < array.ndim(); ++i) {
+            const std::string& d = array.dims()[i];
+            noteDim(n, d, array.shape()[i], "'" + key + "'");
+            if (source != &ds_) checkGrid(n, key, array, d);
+        }
+        int index = -1;
+        for (std::size_t i = 0; i < out_.inputs.size(); ++i)
+            if (out_.inputs[i].ref == VariableRef{n.alias, n.name}) index = int(i);
+        if (index < 0) {
+            out_.inputs.push_back({VariableRef{n.alias, n.name}, array});
+            index = int(out_.inputs.size() - 1);
+        }
+        LeafRef ref;
+        ref.kind = LeafRef::Kind::Input;
+        ref.index = index;
+        DerivedInstr in;
+        in.op = DerivedOp::Load;
+        in.leaf = std::int16_t(leafOf(u, ref, shifts));
+        emit(u, in, 1);
+        Info info;
+        info.dims = array.dims();
+        info.units = array.attrs().text("units").value_or("");
+        info.unitsKnown = true;
+        return info;
+    }
+
+    // Another dataset's variable must lie on this dataset's grid: the same coordinate values.
+    void checkGrid(const ExprNode& n, const std::string& key, const DataArray& array,
+                   const std::string& dim) const {
+        const Coordinate* theirs = array.coords().find(dim);
+        const Coordinate* ours = ds_.coords.find(dim);
+        if (!theirs || !ours || !theirs->isIndex() || !ours->isIndex()) return;
+        bool same = theirs->values.size() == ours->values.size();
+        for (std::size_t i = 0; same && i < ours->values.size(); ++i) {
+            const double a = ours->values[i], b = theirs->values[i];
+            same = (std::isnan(a) && std::isnan(b)) || std::fabs(a - b) <= 1e-9 * std::max(1.0, std::fabs(a));
+        }
+        if (!same) {
+            auto span = [](const Coordinate& c) {
+                return c.values.empty() ? std::string("empty")
+                                        : std::to_string(c.values.size()) + " values, " + c.label(0) +
+                                              " to " + c.label(std::int64_t(c.values.size() - 1));
+            };
+            fail(n, "'" + key + "' is on another grid: its " + dim + " has " + span(*theirs) +
+                        ", this dataset's " + span(*ours) + " (regridding is not supported)");
+        }
+    }
+
+    Info visit(const ExprNode& n, CodeUnit& u, const std::map<std::string, std::pair<int, int>>& shifts) {
+        switch (n.kind) {
+        case ExprNode::Kind::Number: {
+            DerivedInstr in;
+            in.op = DerivedOp::Const;
+            in.value = n.number;
+            emit(u, in, 1);
+            Info info;
+            info.number = true;
+            info.value = n.number;
+            return info;
+        }
+        case ExprNode::Kind::String:
+            fail(n, "a string may only be a group or a dim argument");
+        case ExprNode::Kind::Variable:
+            return variable(n, u, shifts);
+        case ExprNode::Kind::Unary: {
+            Info a = visit(n.args[0], u, shifts);
+            if (n.op == ExprOp::Not) {
+                if (!a.mask) fail(n, "'~' takes a mask (a comparison, isnan, & or |)");
+                emitOp(u, DerivedOp::Not, 0);
+                return a;
+            }
+            emitOp(u, DerivedOp::Negate, 0);
+            a.value = -a.value;
+            a.mask = false;
+            return a;
+        }
+        case ExprNode::Kind::Binary:
+            return binary(n, u, shifts);
+        case ExprNode::Kind::Call:
+            return call(n, u, shifts);
+        }
+        fail(n, "an expression of an unknown kind");
+    }
+
+    Info binary(const ExprNode& n, CodeUnit& u, const std::map<std::string, std::pair<int, int>>& shifts) {
+        const Info a = visit(n.args[0], u, shifts);
+        const Info b = visit(n.args[1], u, shifts);
+        if (n.op == ExprOp::And || n.op == ExprOp::Or) {
+            const char* op = n.op == ExprOp::And ? "&" : "|";
+            if (!a.mask || !b.mask)
+                fail(n, std::string("'") + op + "' combines masks: write (a > 0) " + op +
+                            " (b < 1), with the comparisons in parentheses");
+        }
+        emitOp(u, binaryOp(n.op), -1);
+        Info out;
+        out.dims = unite(a.dims, b.dims);
+        out.mask = isComparison(n.op) || n.op == ExprOp::And || n.op == ExprOp::Or;
+        out.number = a.number && b.number;
+        out.unitsKnown = true;
+        if (n.op == ExprOp::Add || n.op == ExprOp::Subtract) {
+            const double sign = n.op == ExprOp::Add ? 1.0 : -1.0;
+            if (!a.number && !b.number && a.unitsKnown && b.unitsKnown && a.units == b.units) {
+                out.units = a.units;
+            } else if (!a.number && b.number && isKelvin(a.units) &&
+                       std::fabs(sign * b.value + 273.15) < 1e-9) {
+                out.units = "degC";
+                out.reason = "converted";
+            }
+        }
+        return out;
+    }
+
+    Info call(const ExprNode& n, CodeUnit& u, const std::map<std::string, std::pair<int, int>>& shifts) {
+        const std::string& f = n.name;
+        if (auto it = unaryFunctions().find(f); it != unaryFunctions().end()) {
+            Info a = visit(n.args[0], u, shifts);
+            emitOp(u, it->second, 0);
+            a.mask = f == "isnan";
+            a.number = false;
+            if (!keepsUnits(f)) a.units.clear();
+            return a;
+        }
+        if (auto it = binaryFunctions().find(f); it != binaryFunctions().end()) {
+            const Info a = visit(n.args[0], u, shifts);
+            const Info b = visit(n.args[1], u, shifts);
+            emitOp(u, it->second, -1);
+            Info out;
+            out.dims = unite(a.dims, b.dims);
+            out.unitsKnown = true;
+            if (keepsUnits(f) && (b.number || b.units == a.units)) out.units = a.units;
+            return out;
+        }
+        if (f == "where" || f == "clip") {
+            const Info a = visit(n.args[0], u, shifts);
+            const Info b = visit(n.args[1], u, shifts);
+            const Info c = visit(n.args[2], u, shifts);
+            if (f == "where" && !a.mask)
+                fail(n.args[0], "where's first argument must be a mask (a comparison, isnan, & or |)");
+            emitOp(u, f == "where" ? DerivedOp::Where : DerivedOp::Clip, -2);
+            Info out;
+            out.dims = unite(unite(a.dims, b.dims), c.dims);
+            out.unitsKnown = true;
+            if (f == "clip")
+                out.units = a.units;
+            else if (b.number || c.number || b.units == c.units)
+                out.units = b.number ? c.units : b.units;
+            return out;
+        }
+        if (f == "rolling_mean" || f == "rolling_sum" || f == "diff") return window(n, u, shifts);
+        if (f == "climatology" || f == "anomaly" || f == "std_anomaly") return climatology(n, u, shifts);
+        fail(n, "unknown function '" + f + "'");
+    }
+
+    Info window(const ExprNode& n, CodeUnit& u, std::map<std::string, std::pair<int, int>> shifts) {
+        const std::string& dim = n.args[1].name;
+        DerivedInstr begin;
+        begin.op = DerivedOp::WindowBegin;
+        if (n.name == "diff") {
+            begin.window = WindowKind::Diff;
+            begin.lo = -1;
+            begin.hi = 0;
+        } else {
+            const int window = int(n.args[2].number);
+            begin.window = n.name == "rolling_mean" ? WindowKind::Mean : WindowKind::Sum;
+            begin.lo = -(window / 2); // centred as xarray's rolling(center=True)
+            begin.hi = window - 1 - window / 2;
+        }
+        const std::size_t at = u.code.size();
+        windowDims_[&u].push_back({at, dim});
+        emit(u, begin, 2);
+        auto& s = shifts[dim];
+        s = {s.first + begin.lo, s.second + begin.hi};
+        Info x = visit(n.args[0], u, shifts);
+        if (std::find(x.dims.begin(), x.dims.end(), dim) == x.dims.end()) {
+            std::string list;
+            for (const auto& d : x.dims) list += (list.empty() ? "" : ", ") + d;
+            fail(n.args[1],
+                 n.name + " along '" + dim + "', which its operand does not have (dims: " + list + ")");
+        }
+        DerivedInstr end = begin;
+        end.op = DerivedOp::WindowEnd;
+        end.jump = std::int32_t(at + 1);
+        windowDims_[&u].push_back({u.code.size(), dim});
+        emit(u, end, -2);
+        u.code[at].jump = std::int32_t(u.code.size());
+        x.mask = false;
+        x.number = false;
+        return x;
+    }
+
+    Info climatology(const ExprNode& n, CodeUnit& u,
+                     const std::map<std::string, std::pair<int, int>>& shifts) {
+        TableSpec t;
+        const Group group = parseGroup(n.args[1].name);
+        t.groupDim = n.args[1].name;
+        const Info x = visit(n.args[0], t.x, {});
+        t.timeAxis = timeAxisOf(ds_, x.dims);
+        if (t.timeAxis < 0) {
+            std::string list;
+            for (const auto& d : x.dims) list += (list.empty() ? "" : ", ") + d;
+            fail(n, n.name + " needs a time dim (a coordinate with CF time units); its operand has dims (" +
+                        list + ")");
+        }
+        const std::string timeDim = x.dims[std::size_t(t.timeAxis)];
+        finish(t.x, x.dims);
+        const Coordinate& time = *ds_.coords.find(timeDim);
+        if (!time.problem.empty()) fail(n, "the time of '" + timeDim + "' cannot be read: " + time.problem);
+        const auto& dates = time.time->dates;
+        const Calendar calendar = time.time->calendar;
+        int firstYear = dates.empty() ? 0 : dates.front().year, lastYear = firstYear;
+        for (const auto& d : dates) {
+            firstYear = std::min(firstYear, d.year);
+            lastYear = std::max(lastYear, d.year);
+        }
+        t.firstYear = firstYear;
+        t.lastYear = lastYear;
+        if (n.args.size() == 4) {
+            t.firstYear = int(n.args[2].number);
+            t.lastYear = int(n.args[3].number);
+        }
+        std::set<int> present;
+        std::vector<int> values(dates.size());
+        for (std::size_t i = 0; i < dates.size(); ++i)
+            present.insert(values[i] = groupValue(group, dates[i], calendar));
+        t.groupValues.assign(present.begin(), present.end());
+        std::vector<std::vector<std::int32_t>> rows(t.groupValues.size());
+        t.groupOf.resize(dates.size());
+        for (std::size_t i = 0; i < dates.size(); ++i) {
+            const int row =
+                int(std::lower_bound(t.groupValues.begin(), t.groupValues.end(), double(values[i])) -
+                    t.groupValues.begin());
+            t.groupOf[i] = row;
+            if (dates[i].year >= t.firstYear && dates[i].year <= t.lastYear)
+                rows[std::size_t(row)].push_back(std::int32_t(i));
+        }
+        t.first.push_back(0);
+        for (std::size_t g = 0; g < rows.size(); ++g) {
+            if (rows[g].empty())
+                fail(n, "no " + groupMember(group, int(t.groupValues[g])) + " in the base period " +
+                            std::to_string(t.firstYear) + "–" + std::to_string(t.lastYear) +
+                            "; the record has years " + std::to_string(firstYear) + "–" +
+                            std::to_string(lastYear));
+            t.members.insert(t.members.end(), rows[g].begin(), rows[g].end());
+            t.first.push_back(std::int32_t(t.members.size()));
+        }
+        t.points = 1;
+        for (std::size_t i = 0; i < x.dims.size(); ++i)
+            if (int(i) != t.timeAxis) t.points *= sizes_.at(x.dims[i]);
+        t.needStd = n.name == "std_anomaly";
+        depth_.erase(&t.x); // the unit moves: a later one may take its address
+        windowDims_.erase(&t.x);
+        out_.tables.push_back(std::move(t));
+        const int table = int(out_.tables.size() - 1);
+
+        Info out;
+        out.unitsKnown = true;
+        if (n.name == "climatology") {
+            const std::string& g = out_.tables[std::size_t(table)].groupDim;
+            noteDim(n, g, std::int64_t(out_.tables[std::size_t(table)].groupValues.size()), n.name + "(...)");
+            if (const auto it = newDims_.find(g);
+                it != newDims_.end() && it->second != out_.tables[std::size_t(table)].groupValues)
+                fail(n, "two climatologies by " + g + " with different groups");
+            newDims_[g] = out_.tables[std::size_t(table)].groupValues;
+            if (const Coordinate* c = ds_.coords.find(g); c && !ds_.findDim(g))
+                fail(n, "the group dim '" + g + "' would hide the dataset's coordinate of that name");
+            LeafRef ref;
+            ref.kind = LeafRef::Kind::TableMean;
+            ref.index = table;
+            DerivedInstr in;
+            in.op = DerivedOp::Load;
+            in.leaf = std::int16_t(leafOf(u, ref, shifts));
+            emit(u, in, 1);
+            out.dims = x.dims;
+            out.dims[std::size_t(out_.tables[std::size_t(table)].timeAxis)] = g;
+            out.units = x.units;
+            return out;
+        }
+        // The anomaly: x at the index, less its group's mean (over its standard deviation).
+        const Info again = visit(n.args[0], u, shifts);
+        (void)again;
+        LeafRef mean;
+        mean.kind = LeafRef::Kind::TableMean;
+        mean.index = table;
+        mean.byTime = true;
+        DerivedInstr in;
+        in.op = DerivedOp::Load;
+        in.leaf = std::int16_t(leafOf(u, mean, shifts));
+        emit(u, in, 1);
+        emitOp(u, DerivedOp::Subtract, -1);
+        if (n.name == "std_anomaly") {
+            LeafRef sd = mean;
+            sd.kind = LeafRef::Kind::TableStd;
+            in.leaf = std::int16_t(leafOf(u, sd, shifts));
+            emit(u, in, 1);
+            emitOp(u, DerivedOp::Divide, -1);
+        } else {
+            out.units = x.units;
+        }
+        out.dims = x.dims;
+        return out;
+    }
+
+    // Fixes the unit's index space and resolves its windows' dims into it.
+    void finish(CodeUnit& u, const std::vector<std::string>& dims) {
+        u.dims = dims;
+        u.shape.clear();
+        for (const auto& d : dims) u.shape.push_back(sizes_.at(d));
+        for (const auto& [at, dim] : windowDims_[&u])
+            u.code[at].dim = std::int8_t(std::find(dims.begin(), dims.end(), dim) - dims.begin());
+        if (int(dims.size()) > kMaxDims)
+            failInExpression(statement_, 1, "the result has more than " + std::to_string(kMaxDims) + " dims");
+        if (u.stack > detail::kDerivedDepths[std::size(detail::kDerivedDepths) - 1])
+            failInExpression(statement_, 1, "the expression is too deep to evaluate");
+    }
+
+    const Dataset& ds_;
+    const std::vector<DatasetAlias>& others_;
+    Compiled& out_;
+    std::string statement_;
+    std::map<std::string, std::int64_t> sizes_;
+    std::map<std::string, std::string> sizeFrom_;
+    std::map<const CodeUnit*, int> depth_;
+    std::map<const CodeUnit*, std::vector<std::pair<std::size_t, std::string>>> windowDims_;
+    std::map<std::string, std::vector<double>> newDims_;
+    std::vector<std::string> dims_;
+};
+
+// The derived variables of a dataset, by name, with their statements as written.
+std::vector<std::pair<std::string, std::string>> derivedStatements(const Dataset& ds) {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const auto& [name, v] : ds.variables)
+        if (const DerivedSource* s = derivedSourceOf(v)) out.emplace_back(name, s->statement());
+    return out;
+}
+
+// `e` with every derived variable it names replaced by that variable's expression (expanded in
+// turn). `defs` are the statements by name; `path` the names being expanded (a cycle check).
+void expand(ExprNode& n, const std::map<std::string, Expression>& defs, std::vector<std::string>& path,
+            const std::string& statement) {
+    if (n.kind == ExprNode::Kind::Variable && n.alias.empty()) {
+        const auto it = defs.find(n.name);
+        if (it != defs.end()) {
+            if (std::find(path.begin(), path.end(), n.name) != path.end()) {
+                std::string cycle;
+                for (const auto& p : path) cycle += p + " → ";
+                failInExpression(statement, n.column, "a cycle between derived variables: " + cycle + n.name);
+            }
+            path.push_back(n.name);
+            ExprNode inner = it->second.root;
+            expand(inner, defs, path, it->second.text);
+            path.pop_back();
+            n = std::move(inner);
+            return;
+        }
+    }
+    for (auto& a : n.args) expand(a, defs, path, statement);
+}
+
+Variable makeVariable(Compiled compiled, const Compiler& c) {
+    auto state = std::make_shared<DerivedSource::State>();
+    state->compiled = std::move(compiled);
+    const Compiled& k = state->compiled;
+    Shape shape;
+    for (const auto& d : c.dims()) shape.push_back(c.sizeOf(d));
+    CfEncoding enc;
+    enc.packed = enc.decoded = k.dtype;
+    Attributes attrs;
+    if (!k.units.empty()) attrs.set({"units", DType::Char, k.units});
+    attrs.set({"long_name", DType::Char, k.statement});
+    attrs.set({kExpressionAttr, DType::Char, k.statement});
+    return Variable::lazy(c.dims(), shape, enc, std::make_shared<DerivedSource>(state), attrs);
+}
+
+} // namespace
+
+const DerivedSource* derivedSourceOf(const Variable& v) {
+    return dynamic_cast<const DerivedSource*>(v.source().get());
+}
+
+void derive(Dataset& ds, std::string_view statement, const std::vector<DatasetAlias>& others) {
+    const Expression parsed = parseExpression(statement);
+    if (const Variable* v = ds.findVariable(parsed.name); v && !derivedSourceOf(*v))
+        failInExpression(statement, 1,
+                         "'" + parsed.name +
+                             "' is a variable of the file: a derived variable needs another name");
+    // Every derived variable, the new one in its place (or last), rebuilt against the stored ones.
+    std::vector<std::pair<std::string, std::string>> statements = derivedStatements(ds);
+    // The other datasets the derived variables read, the ones given now replacing those of an alias.
+    std::vector<DatasetAlias> aliases = others;
+    for (const auto& [name, v] : ds.variables)
+        if (const DerivedSource* s = derivedSourceOf(v))
+            for (const DatasetAlias& a : s->others())
+                if (std::none_of(aliases.begin(), aliases.end(),
+                                 [&](const DatasetAlias& b) { return b.alias == a.alias; }))
+                    aliases.push_back(a);
+    bool replaced = false;
+    for (auto& [name, text] : statements)
+        if (name == parsed.name) {
+            text = parsed.text;
+            replaced = true;
+        }
+    if (!replaced) statements.emplace_back(parsed.name, parsed.text);
+    std::map<std::string, Expression> defs;
+    for (const auto& [name, text] : statements)
+        defs[name] = name == parsed.name ? parsed : parseExpression(text);
+
+    Dataset next = ds;
+    next.variables.erase(std::remove_if(next.variables.begin(), next.variables.end(),
+                                        [](const auto& nv) { return derivedSourceOf(nv.second) != nullptr; }),
+                         next.variables.end());
+    std::map<std::string, std::vector<double>> groupDims;
+    const Dataset stored = next; // what the expressions read
+    for (const auto& [name, text] : statements) {
+        Expression e = defs.at(name);
+        std::vector<std::string> path{name};
+        expand(e.root, defs, path, e.text);
+        Compiled compiled;
+        Compiler c(stored, aliases, compiled);
+        c.compile(e);
+        for (const auto& in : compiled.inputs)
+            for (const DatasetAlias& a : aliases)
+                if (a.alias == in.ref.alias &&
+                    std::none_of(compiled.others.begin(), compiled.others.end(),
+                                 [&](const DatasetAlias& b) { return b.alias == a.alias; }))
+                    compiled.others.push_back(a);
+        compiled.statement = text;
+        for (const auto& [dim, values] : c.newDims()) groupDims[dim] = values;
+        next.variables.emplace_back(name, makeVariable(std::move(compiled), c));
+    }
+    // The climatologies' group dims and their coordinates.
+    for (const auto& [dim, values] : groupDims) {
+        if (const Dimension* d = next.findDim(dim)) {
+            if (d->length != std::int64_t(values.size()))
+                failInExpression(statement, 1,
+                                 "the group dim '" + dim + "' would clash with the dataset's dim of length " +
+                                     std::to_string(d->length));
+            continue;
+        }
+        next.dims.push_back({dim, std::int64_t(values.size()), false});
+        Coordinate c;
+        c.name = dim;
+        c.dims = {dim};
+        c.shape = {std::int64_t(values.size())};
+        c.values = values;
+        c.dtype = DType::Int32;
+        if (dim == "season") c.attrs.set({"flag_meanings", DType::Char, std::string("DJF MAM JJA SON")});
+        next.coords.set(std::move(c));
+    }
+    ds = std::move(next);
+}
+
+bool removeDerived(Dataset& ds, std::string_view name) {
+    const Variable* v = ds.findVariable(name);
+    if (!v || !derivedSourceOf(*v)) return false;
+    const std::string statement = derivedSourceOf(*v)->statement();
+    Dataset next = ds;
+    next.variables.erase(std::remove_if(next.variables.begin(), next.variables.end(),
+                                        [&](const auto& nv) { return nv.first == name; }),
+                         next.variables.end());
+    // The others are rebuilt without it: one that used it fails, naming it.
+    std::vector<std::pair<std::string, std::string>> rest = derivedStatements(next);
+    next.variables.erase(std::remove_if(next.variables.begin(), next.variables.end(),
+                                        [](const auto& nv) { return derivedSourceOf(nv.second) != nullptr; }),
+                         next.variables.end());
+    std::vector<DatasetAlias> aliases;
+    for (const auto& [n, v] : ds.variables)
+        if (const DerivedSource* s = derivedSourceOf(v))
+            for (const DatasetAlias& a : s->others()) aliases.push_back(a);
+    for (const auto& [n, text] : rest) derive(next, text, aliases);
+    ds = std::move(next);
+    return true;
+}
+
+// ---- DerivedSource ----
+
+DerivedSource::DerivedSource(std::shared_ptr<State> state) : state_(std::move(state)) {}
+DerivedSource::~DerivedSource() = default;
+
+const std::string& DerivedSource::statement() const { return state_->compiled.statement; }
+const std::string& DerivedSource::name() const { return state_->compiled.name; }
+const std::string& DerivedSource::units() const { return state_->compiled.units; }
+const std::string& DerivedSource::unitsReason() const { return state_->compiled.unitsReason; }
+
+std::vector<VariableRef> DerivedSource::inputs() const {
+    std::vector<VariableRef> out;
+    for (const auto& in : state_->compiled.inputs) out.push_back(in.ref);
+    return out;
+}
+
+const std::vector<DatasetAlias>& DerivedSource::others() const { return state_->compiled.others; }
+
+void DerivedSource::setResidentLookup(ResidentLookup lookup) const {
+    std::lock_guard lock(state_->mutex);
+    state_->lookup = std::move(lookup);
+}
+
+std::string DerivedSource::describe() const {
+    return "derived variable '" + state_->compiled.statement + "'";
+}
+
+std::string DerivedSource::readPath() const { return "derived: evaluated from its inputs, fused"; }
+
+} // namespace strata

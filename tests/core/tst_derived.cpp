@@ -1,0 +1,513 @@
+// Derived variables: every function, window and climatology against loops written here over the
+// host values, on fresh random inputs with NaNs; the cuda rows run the same on the GPU (inputs
+// resident there, and lazy). Frames and reductions of a derived variable go through the one
+// frame pipeline. Bad statements give messages that name the problem.
+#include "test_seed.h"
+#include <QtTest>
+
+#include <cmath>
+#include <random>
+#include <set>
+
+#include "memory_source.h"
+#include "strata/core/derived.h"
+#include "strata/core/runtime.h"
+#include "strata/core/view.h"
+#include "test_util.h"
+
+using namespace strata;
+using namespace test;
+
+namespace {
+
+constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
+
+// (time, lat, lon) with a CF time axis of daily steps in `calendar`; u, v, tas (K) random with
+// NaNs; w (lat, lon); each stored lazily (a memory source) or loaded on the host.
+struct Fixture {
+    Dataset ds;
+    std::int64_t nt = 0, ny = 4, nx = 6;
+    std::vector<double> u, v, tas, w;
+    std::vector<DateTime> dates;
+};
+
+Coordinate timeCoordinate(std::int64_t nt, double step, const std::string& units, Calendar calendar,
+                          std::vector<DateTime>& dates) {
+    Coordinate c;
+    c.name = "time";
+    c.dims = {"time"};
+    c.shape = {nt};
+    TimeAxis axis;
+    axis.units = parseTimeUnits(units);
+    axis.calendar = calendar;
+    for (std::int64_t i = 0; i < nt; ++i) {
+        c.values.push_back(double(i) * step);
+        axis.dates.push_back(decodeTime(c.values.back(), axis.units, calendar));
+    }
+    dates = axis.dates;
+    c.time = axis;
+    c.attrs.set({"units", DType::Char, units});
+    return c;
+}
+
+Coordinate indexCoordinate(const std::string& name, std::int64_t n, double first, double step) {
+    Coordinate c;
+    c.name = name;
+    c.dims = {name};
+    c.shape = {n};
+    for (std::int64_t i = 0; i < n; ++i) c.values.push_back(first + step * double(i));
+    return c;
+}
+
+Variable stored(bool lazy, const std::vector<std::string>& dims, const Shape& shape,
+                const std::vector<double>& values, const std::string& units) {
+    Attributes attrs;
+    if (!units.empty()) attrs.set({"units", DType::Char, units});
+    if (lazy) {
+        auto source = std::make_shared<MemorySource>(shape, DType::Float32, values);
+        return Variable::lazy(dims, shape, plain(DType::Float32), source, attrs);
+    }
+    Variable v = makeArray(DType::Float32, dims, shape, values).variable();
+    v.attrs() = attrs;
+    return v;
+}
+
+Fixture makeFixture(std::uint64_t seed, bool lazy, std::int64_t nt = 3 * 365 + 40, double step = 1.0,
+                    const std::string& units = "days since 1990-01-01",
+                    Calendar calendar = Calendar::NoLeap) {
+    Fixture f;
+    f.nt = nt;
+    std::mt19937_64 rng(seed);
+    const Shape shape{f.nt, f.ny, f.nx};
+    const std::int64_t n = product(shape);
+    auto floats = [&](std::int64_t count, double nanFraction) {
+        std::vector<double> out = randomValues(rng, DType::Float32, count, nanFraction);
+        return out;
+    };
+    f.u = floats(n, 0.05);
+    f.v = floats(n, 0.05);
+    f.tas = floats(n, 0.05);
+    f.w = floats(f.ny * f.nx, 0.1);
+    for (auto& x : f.u) x = float(x - 280.0); // winds around 0
+    for (auto& x : f.v) x = float(x - 280.0);
+    f.ds.path = "memory.nc";
+    f.ds.dims = {{"time", f.nt, true}, {"lat", f.ny, false}, {"lon", f.nx, false}};
+    f.ds.coords.set(timeCoordinate(f.nt, step, units, calendar, f.dates));
+    f.ds.coords.set(indexCoordinate("lat", f.ny, -45, 30));
+    f.ds.coords.set(indexCoordinate("lon", f.nx, 0, 60));
+    const std::vector<std::string> dims{"time", "lat", "lon"};
+    f.ds.variables.emplace_back("u", stored(lazy, dims, shape, f.u, "m s-1"));
+    f.ds.variables.emplace_back("v", stored(lazy, dims, shape, f.v, "m s-1"));
+    f.ds.variables.emplace_back("tas", stored(lazy, dims, shape, f.tas, "K"));
+    f.ds.variables.emplace_back("w", stored(lazy, {"lat", "lon"}, {f.ny, f.nx}, f.w, ""));
+    return f;
+}
+
+// The derived variable evaluated whole on the backend's device, as host values.
+std::vector<double> evaluate(const Dataset& ds, const std::string& name, bool cuda) {
+    const Device device = cuda ? Device::cuda(0) : Device::host();
+    const Stream stream = cuda ? defaultStream(device) : Stream::host();
+    return ds[name].load(device, stream).asHost().values<double>();
+}
+
+bool sameValues(const std::vector<double>& actual, const std::vector<double>& expected, double rel = 2e-6,
+                double abs = 1e-5) {
+    if (actual.size() != expected.size()) {
+        qWarning("sizes differ: %zu vs %zu", actual.size(), expected.size());
+        return false;
+    }
+    for (std::size_t i = 0; i < actual.size(); ++i) {
+        const double a = actual[i], e = expected[i];
+        if (std::isnan(a) && std::isnan(e)) continue;
+        if (std::isinf(a) && a == e) continue;
+        if (std::isnan(a) || std::isnan(e) || std::fabs(a - e) > abs + rel * std::fabs(e)) {
+            qWarning("element %zu: %.9g, expected %.9g", i, a, e);
+            return false;
+        }
+    }
+    return true;
+}
+
+// Day of the year of a noleap date, written out here (not the library's).
+int noleapDay(const DateTime& d) {
+    static const int days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    int n = d.day;
+    for (int m = 1; m < d.month; ++m) n += days[m - 1];
+    return n;
+}
+
+// The climatology of `x` (time, lat, lon) by `key` over years [y0, y1]: per group, per point,
+// mean and std (ddof 0) of the non-NaN values; groups in ascending key order.
+struct Climate {
+    std::vector<int> keys;
+    std::vector<double> mean, sd; // [group][point]
+};
+Climate climatology(const Fixture& f, const std::vector<double>& x,
+                    const std::function<int(const DateTime&)>& key, int y0, int y1) {
+    Climate r;
+    std::set<int> present;
+    for (const auto& d : f.dates) present.insert(key(d));
+    r.keys.assign(present.begin(), present.end());
+    const std::int64_t points = f.ny * f.nx;
+    for (int k : r.keys)
+        for (std::int64_t p = 0; p < points; ++p) {
+            double s = 0, n = 0;
+            for (std::int64_t t = 0; t < f.nt; ++t)
+                if (key(f.dates[t]) == k && f.dates[t].year >= y0 && f.dates[t].year <= y1 &&
+                    !std::isnan(x[t * points + p])) {
+                    s += x[t * points + p];
+                    n += 1;
+                }
+            const double mean = n > 0 ? s / n : kNan;
+            double q = 0;
+            for (std::int64_t t = 0; t < f.nt; ++t)
+                if (key(f.dates[t]) == k && f.dates[t].year >= y0 && f.dates[t].year <= y1 &&
+                    !std::isnan(x[t * points + p]))
+                    q += (x[t * points + p] - mean) * (x[t * points + p] - mean);
+            r.mean.push_back(mean);
+            r.sd.push_back(n > 0 ? std::sqrt(q / n) : kNan);
+        }
+    return r;
+}
+
+std::string messageOf(const std::function<void()>& fn) {
+    try {
+        fn();
+    } catch (const ValueError& e) {
+        return e.what();
+    }
+    return "(no error)";
+}
+
+} // namespace
+
+class TestDerived : public QObject {
+    Q_OBJECT
+private slots:
+    void cleanup() { test::reportSeedOnFailure(); }
+
+    void elementWise_data() {
+        QTest::addColumn<bool>("cuda");
+        QTest::addColumn<bool>("lazy");
+        QTest::newRow("cpu, loaded") << false << false;
+        QTest::newRow("cpu, lazy") << false << true;
+        QTest::newRow("cuda, loaded") << true << false;
+        QTest::newRow("cuda, lazy") << true << true;
+    }
+    void elementWise() {
+        QFETCH(bool, cuda);
+        QFETCH(bool, lazy);
+        if (cuda && cudaDeviceCount() == 0) STRATA_SKIP_WITHOUT_GPU("no CUDA device");
+        Fixture f = makeFixture(testSeed(), lazy, 50);
+        derive(f.ds, "speed = hypot(u, v)");
+        derive(f.ds, "celsius = tas - 273.15");
+        derive(f.ds, "picked = where((u > 0) & ~isnan(v), u, v * 2)");
+        derive(f.ds, "mixed [m/s] = clip(u, -5, 5) ** 2 / w + fillna(v, -1)");
+        derive(f.ds, "angle = arctan2(v, u) + minimum(u, v) - maximum(abs(u), 0.5) + floor(u) * ceil(v)");
+        derive(f.ds, "ratio = u / 0");
+        derive(f.ds, "twice = speed * 2"); // a derived variable read by another
+        const std::int64_t n = f.nt * f.ny * f.nx, points = f.ny * f.nx;
+        std::vector<double> speed(n), celsius(n), picked(n), mixed(n), angle(n), ratio(n), twice(n);
+        auto fl = [](double x) { return double(float(x)); };
+        for (std::int64_t i = 0; i < n; ++i) {
+            const double u = f.u[i], v = f.v[i], w = f.w[i % points];
+            speed[i] = fl(std::hypot(u, v));
+            celsius[i] = fl(f.tas[i] - 273.15);
+            picked[i] = fl(u > 0 && !std::isnan(v) ? u : v * 2);
+            const double c = std::isnan(u) ? kNan : std::min(std::max(u, -5.0), 5.0);
+            mixed[i] = fl(c * c / w + (std::isnan(v) ? -1 : v));
+            const double mn = std::isnan(u) || std::isnan(v) ? kNan : std::min(u, v);
+            const double mx = std::isnan(u) ? kNan : std::max(std::fabs(u), 0.5);
+            angle[i] = fl(std::atan2(v, u) + mn - mx + std::floor(u) * std::ceil(v));
+            ratio[i] = fl(u / 0.0);
+            twice[i] = fl(std::hypot(u, v) * 2);
+        }
+        QVERIFY(sameValues(evaluate(f.ds, "speed", cuda), speed));
+        QVERIFY(sameValues(evaluate(f.ds, "celsius", cuda), celsius));
+        QVERIFY(sameValues(evaluate(f.ds, "picked", cuda), picked));
+        QVERIFY(sameValues(evaluate(f.ds, "mixed", cuda), mixed));
+        QVERIFY(sameValues(evaluate(f.ds, "angle", cuda), angle));
+        QVERIFY(sameValues(evaluate(f.ds, "ratio", cuda), ratio)); // ±inf, and NaN for 0/0
+        QVERIFY(sameValues(evaluate(f.ds, "twice", cuda), twice));
+        QVERIFY(std::count_if(ratio.begin(), ratio.end(), [](double x) { return std::isinf(x); }) > n / 2);
+
+        // Units: kept, converted, set, or none.
+        QCOMPARE(f.ds["speed"].attrs().text("units").value_or(""), std::string("m s-1"));
+        QCOMPARE(f.ds["celsius"].attrs().text("units").value_or(""), std::string("degC"));
+        QCOMPARE(derivedSourceOf(f.ds["celsius"].variable())->unitsReason(), std::string("converted"));
+        QCOMPARE(f.ds["mixed"].attrs().text("units").value_or(""), std::string("m/s"));
+        QCOMPARE(derivedSourceOf(f.ds["angle"].variable())->unitsReason(), std::string("none"));
+        QVERIFY(!f.ds["angle"].attrs().contains("units"));
+        QCOMPARE(derivedSourceOf(f.ds["twice"].variable())->statement(), std::string("twice = speed * 2"));
+    }
+
+    // Broadcasting by name: w (lat, lon) + u (time, lat, lon) has dims (lat, lon, time).
+    void broadcastingFollowsTheFirstOperand_data() { STRATA_BACKEND_ROWS(); }
+    void broadcastingFollowsTheFirstOperand() {
+        STRATA_BACKEND(backend);
+        Fixture f = makeFixture(testSeed(), false, 20);
+        derive(f.ds, "s = w + u");
+        const DataArray s = f.ds["s"];
+        QCOMPARE(s.dims(), (std::vector<std::string>{"lat", "lon", "time"}));
+        const std::vector<double> got = evaluate(f.ds, "s", backend.cuda);
+        std::vector<double> expected;
+        for (std::int64_t y = 0; y < f.ny; ++y)
+            for (std::int64_t x = 0; x < f.nx; ++x)
+                for (std::int64_t t = 0; t < f.nt; ++t)
+                    expected.push_back(double(float(f.w[y * f.nx + x] + f.u[(t * f.ny + y) * f.nx + x])));
+        QVERIFY(sameValues(got, expected));
+        QVERIFY(s.coords().find("time") && s.coords().find("lat"));
+    }
+
+    // Centred rolling windows as xarray's rolling(center=True) (NaN where the window is
+    // incomplete or holds a NaN), and differences as xarray's diff placed on the dataset's dim
+    // (NaN first).
+    void windows_data() {
+        QTest::addColumn<bool>("cuda");
+        QTest::addColumn<int>("window");
+        for (int w : {1, 4, 5})
+            for (bool c : {false, true})
+                QTest::newRow(qPrintable(QString("%1, %2").arg(c ? "cuda" : "cpu").arg(w))) << c << w;
+    }
+    void windows() {
+        QFETCH(bool, cuda);
+        QFETCH(int, window);
+        if (cuda && cudaDeviceCount() == 0) STRATA_SKIP_WITHOUT_GPU("no CUDA device");
+        Fixture f = makeFixture(testSeed(), true, 30);
+        derive(f.ds, "m = rolling_mean(u, \"time\", " + std::to_string(window) + ")");
+        derive(f.ds, "s = rolling_sum(u * 2, \"lon\", " + std::to_string(window) + ")");
+        derive(f.ds, "d = diff(u, \"time\")");
+        derive(f.ds, "dd = diff(rolling_mean(u, \"time\", " + std::to_string(window) + "), \"lon\")");
+        const std::int64_t n = f.nt * f.ny * f.nx;
+        auto at = [&](std::int64_t t, std::int64_t y, std::int64_t x) {
+            return f.u[(t * f.ny + y) * f.nx + x];
+        };
+        const int lo = -(window / 2), hi = window - 1 - window / 2;
+        auto rollTime = [&](std::int64_t t, std::int64_t y, std::int64_t x) {
+            if (t + lo < 0 || t + hi >= f.nt) return kNan;
+            double s = 0;
+            for (int k = lo; k <= hi; ++k) s += at(t + k, y, x);
+            return s / window;
+        };
+        std::vector<double> m(n), s(n), d(n), dd(n);
+        for (std::int64_t t = 0; t < f.nt; ++t)
+            for (std::int64_t y = 0; y < f.ny; ++y)
+                for (std::int64_t x = 0; x < f.nx; ++x) {
+                    const std::int64_t i = (t * f.ny + y) * f.nx + x;
+                    m[i] = double(float(rollTime(t, y, x)));
+                    double sum = 0;
+                    if (x + lo < 0 || x + hi >= f.nx)
+                        sum = kNan;
+                    else
+                        for (int k = lo; k <= hi; ++k) sum += at(t, y, x + k) * 2;
+                    s[i] = double(float(sum));
+                    d[i] = t == 0 ? kNan : double(float(at(t, y, x) - at(t - 1, y, x)));
+                    dd[i] = x == 0 ? kNan : double(float(rollTime(t, y, x) - rollTime(t, y, x - 1)));
+                }
+        QVERIFY(sameValues(evaluate(f.ds, "m", cuda), m));
+        QVERIFY(sameValues(evaluate(f.ds, "s", cuda), s));
+        QVERIFY(sameValues(evaluate(f.ds, "d", cuda), d));
+        QVERIFY(sameValues(evaluate(f.ds, "dd", cuda), dd, 1e-5, 1e-4));
+        // A box of the middle of the record reads only the steps its windows reach.
+        const DataArray slab = f.ds["m"].isel({{"time", Slice{10, 12, 1}}});
+        const Device device = cuda ? Device::cuda(0) : Device::host();
+        const std::vector<double> part =
+            slab.load(device, cuda ? defaultStream(device) : Stream::host()).asHost().values<double>();
+        QVERIFY(sameValues(part,
+                           std::vector<double>(m.begin() + 10 * f.ny * f.nx, m.begin() + 12 * f.ny * f.nx)));
+    }
+
+    // Climatologies by month, season and day of year over a base period; anomalies and
+    // standardised anomalies against them; a frame of the anomaly and its mean over time.
+    void climatologies_data() {
+        QTest::addColumn<bool>("cuda");
+        QTest::addColumn<bool>("lazy");
+        QTest::addColumn<QString>("group");
+        for (bool c : {false, true})
+            for (bool l : {false, true})
+                for (const char* g : {"month", "season", "dayofyear"})
+                    QTest::newRow(
+                        qPrintable(QString("%1, %2, %3").arg(c ? "cuda" : "cpu", l ? "lazy" : "loaded", g)))
+                        << c << l << QString(g);
+    }
+    void climatologies() {
+        QFETCH(bool, cuda);
+        QFETCH(bool, lazy);
+        QFETCH(QString, group);
+        if (cuda && cudaDeviceCount() == 0) STRATA_SKIP_WITHOUT_GPU("no CUDA device");
+        Fixture f = makeFixture(testSeed(), lazy);
+        const std::string g = group.toStdString();
+        derive(f.ds, "c = climatology(tas - 273.15, \"" + g + "\", 1990, 1991)");
+        derive(f.ds, "a = anomaly(tas, \"" + g + "\", 1991, 1992)");
+        derive(f.ds, "z = std_anomaly(tas, \"" + g + "\")");
+        std::function<int(const DateTime&)> key = [](const DateTime& d) { return d.month; };
+        if (g == "season") key = [](const DateTime& d) { return d.month % 12 / 3 + 1; };
+        if (g == "dayofyear") key = noleapDay;
+        std::vector<double> celsius(f.tas.size());
+        for (std::size_t i = 0; i < celsius.size(); ++i) celsius[i] = double(float(f.tas[i] - 273.15));
+        const Climate c = climatology(f, celsius, key, 1990, 1991);
+        const Climate a = climatology(f, f.tas, key, 1991, 1992);
+        const Climate z = climatology(f, f.tas, key, 1990, 1993);
+        const DataArray cv = f.ds["c"];
+        QCOMPARE(cv.dims(), (std::vector<std::string>{g, "lat", "lon"}));
+        QCOMPARE(cv.shape()[0], std::int64_t(c.keys.size()));
+        const Coordinate* groups = cv.coords().find(g);
+        QVERIFY(groups);
+        for (std::size_t i = 0; i < c.keys.size(); ++i) QCOMPARE(groups->values[i], double(c.keys[i]));
+        QVERIFY(sameValues(evaluate(f.ds, "c", cuda), c.mean, 1e-5, 1e-4));
+
+        const std::int64_t points = f.ny * f.nx;
+        std::vector<double> an, zn;
+        for (std::int64_t t = 0; t < f.nt; ++t) {
+            const auto row = [&](const Climate& r) {
+                return std::int64_t(std::find(r.keys.begin(), r.keys.end(), key(f.dates[t])) -
+                                    r.keys.begin());
+            };
+            for (std::int64_t p = 0; p < points; ++p) {
+                const double x = f.tas[t * points + p];
+                an.push_back(double(float(x - float(a.mean[row(a) * points + p]))));
+                // The tables hold the variable's type (float32), as xarray's groupby gives.
+                zn.push_back(double(float((x - double(float(z.mean[row(z) * points + p]))) /
+                                          double(float(z.sd[row(z) * points + p])))));
+            }
+        }
+        QVERIFY(sameValues(evaluate(f.ds, "a", cuda), an, 1e-5, 1e-4));
+        QVERIFY(sameValues(evaluate(f.ds, "z", cuda), zn, 1e-4, 1e-3));
+
+        // The frame pipeline: a map of one step, and the mean over time, of the anomaly.
+        const Device device = cuda ? Device::cuda(0) : Device::host();
+        FallbackNote note;
+        FrameSpec map;
+        map.variable = "a";
+        map.xDim = "lon";
+        map.yDim = "lat";
+        map.indices = {{"time", 400}};
+        const std::vector<double> frame =
+            computeFrame(f.ds["a"], map, device, note).asHost().values<double>();
+        QVERIFY(sameValues(frame, std::vector<double>(an.begin() + 400 * points, an.begin() + 401 * points),
+                           1e-5, 1e-4));
+        FrameSpec mean = map;
+        mean.indices.clear();
+        mean.reductions = {{"time", ReduceOp::Mean}};
+        const std::vector<double> meaned =
+            computeFrame(f.ds["a"], mean, device, note).asHost().values<double>();
+        for (std::int64_t p = 0; p < points; ++p) {
+            double s = 0, n = 0;
+            for (std::int64_t t = 0; t < f.nt; ++t)
+                if (!std::isnan(an[t * points + p])) {
+                    s += an[t * points + p];
+                    n += 1;
+                }
+            QVERIFY2(close(meaned[p], s / n, 1e-4, 1e-4), qPrintable(QString::number(p)));
+        }
+        QVERIFY(note.reason.empty());
+    }
+
+    // Resident inputs are read where they are: the lookup is asked, and nothing is read from
+    // the file for a box of a derived variable whose inputs are all resident.
+    void residentInputsAreUsed_data() { STRATA_BACKEND_ROWS(); }
+    void residentInputsAreUsed() {
+        STRATA_BACKEND(backend);
+        Fixture f = makeFixture(testSeed(), true, 40);
+        derive(f.ds, "speed = hypot(u, v)");
+        const Device device = backend.cuda ? Device::cuda(0) : Device::host();
+        const Stream stream = backend.cuda ? defaultStream(device) : Stream::host();
+        const DataArray u = f.ds["u"].load(device, stream), v = f.ds["v"].load(device, stream);
+        std::atomic<int> asked{0};
+        derivedSourceOf(f.ds["speed"].variable())
+            ->setResidentLookup([&](const std::string& key) -> std::optional<DataArray> {
+                ++asked;
+                if (key == "u") return u;
+                if (key == "v") return v;
+                return std::nullopt;
+            });
+        auto* us = dynamic_cast<const MemorySource*>(f.ds.findVariable("u")->source().get());
+        auto* vs = dynamic_cast<const MemorySource*>(f.ds.findVariable("v")->source().get());
+        const int readsBefore = us->reads + vs->reads;
+        FallbackNote note;
+        FrameSpec map;
+        map.variable = "speed";
+        map.xDim = "lon";
+        map.yDim = "lat";
+        map.indices = {{"time", 7}};
+        const std::vector<double> frame =
+            computeFrame(f.ds["speed"], map, device, note).asHost().values<double>();
+        QCOMPARE(us->reads + vs->reads, readsBefore);
+        QVERIFY(asked >= 2);
+        const std::int64_t points = f.ny * f.nx;
+        for (std::int64_t p = 0; p < points; ++p)
+            QVERIFY(close(frame[p], double(float(std::hypot(f.u[7 * points + p], f.v[7 * points + p]))), 1e-6,
+                          1e-6));
+    }
+
+    void badStatementsAreNamed() {
+        Fixture f = makeFixture(testSeed(), false, 800);
+        auto fails = [&](const std::string& statement, const std::string& needle) {
+            Dataset copy = f.ds;
+            const std::string m = messageOf([&] { derive(copy, statement); });
+            if (m.find(needle) == std::string::npos)
+                qWarning("'%s' gave '%s', not containing '%s'", statement.c_str(), m.c_str(), needle.c_str());
+            return m.find(needle) != std::string::npos && copy.variables.size() == f.ds.variables.size();
+        };
+        QVERIFY(fails("x = tass + 1", "unknown variable 'tass' (variables: u, v, tas, w)"));
+        QVERIFY(fails("x = b.tas + 1", "no dataset is open as 'b'"));
+        QVERIFY(fails("x = tas +", "column"));
+        QVERIFY(fails("tas = u + 1", "'tas' is a variable of the file"));
+        QVERIFY(fails("x = (u > 0) & v", "combines masks"));
+        QVERIFY(fails("x = u > 0 & v < 1", "comparisons cannot be chained"));
+        QVERIFY(fails("x = ~u", "takes a mask"));
+        QVERIFY(fails("x = where(u, u, v)", "must be a mask"));
+        QVERIFY(
+            fails("x = rolling_mean(w, \"time\", 3)", "which its operand does not have (dims: lat, lon)"));
+        QVERIFY(fails("x = anomaly(w, \"month\")", "needs a time dim"));
+        QVERIFY(fails("x = anomaly(u, \"month\", 2050, 2060)",
+                      "no January in the base period 2050–2060; the record has years 1990–1992"));
+        QVERIFY(fails("x = anomaly(u, \"month\", 1992, 1990)", "first year comes after its last year"));
+        QVERIFY(fails("x = 3 * 4", "reads no variable"));
+        // Dims of one name, two sizes.
+        Dataset other = f.ds;
+        other.variables.emplace_back("short", stored(false, {"lat"}, {3}, {1, 2, 3}, ""));
+        const std::string m = messageOf([&] { derive(other, "x = w + short"); });
+        QVERIFY2(m.find("dim 'lat' is 4 long in 'w' and 3 in 'short'") != std::string::npos, m.c_str());
+        // A cycle: redefining a so that it reads b, which reads a.
+        Dataset cyc = f.ds;
+        derive(cyc, "a = u + 1");
+        derive(cyc, "b = a * 2");
+        const std::string c = messageOf([&] { derive(cyc, "a = b - 1"); });
+        QVERIFY2(c.find("a cycle between derived variables: a → b → a") != std::string::npos, c.c_str());
+        QCOMPARE(derivedSourceOf(*cyc.findVariable("a"))->statement(), std::string("a = u + 1")); // unchanged
+        // Redefining a variable rebuilds those that read it.
+        derive(cyc, "a = u + 10");
+        const std::vector<double> b = evaluate(cyc, "b", false);
+        QVERIFY(close(b[1], double(float(float(f.u[1] + 10) * 2)), 1e-6, 1e-5) || std::isnan(f.u[1]));
+        QVERIFY(removeDerived(cyc, "b"));
+        QVERIFY(!cyc.findVariable("b") && cyc.findVariable("a"));
+        // The limits of the parser hold for derived variables too.
+        std::string deep = "x = " + std::string(70, '(') + "u" + std::string(70, ')');
+        QVERIFY(fails(deep, "nested deeper than 64"));
+        QVERIFY(fails("x = u + " + std::string(5000, '1'), "4096"));
+    }
+
+    // Another dataset's variables, by alias: on the same grid they combine; on another grid the
+    // message names both.
+    void otherDatasetsByAlias() {
+        Fixture a = makeFixture(testSeed(), false, 30);
+        Fixture b = makeFixture(testSeed() + 1, true, 30);
+        auto other = std::make_shared<const Dataset>(b.ds);
+        derive(a.ds, "d = u - b.u", {{"b", other}});
+        const std::vector<double> got = evaluate(a.ds, "d", false);
+        for (std::size_t i = 0; i < got.size(); ++i)
+            QVERIFY(close(got[i], double(float(a.u[i] - b.u[i])), 1e-6, 1e-5) || std::isnan(a.u[i] - b.u[i]));
+        QCOMPARE(derivedSourceOf(*a.ds.findVariable("d"))->inputs(),
+                 (std::vector<VariableRef>{{"", "u"}, {"b", "u"}}));
+        Dataset shifted = b.ds;
+        shifted.coords.set(indexCoordinate("lat", b.ny, -40, 30));
+        const std::string m = messageOf([&] {
+            derive(a.ds, "e = u - c.u", {{"c", std::make_shared<const Dataset>(shifted)}});
+        });
+        QVERIFY2(m.find("'c.u' is on another grid: its lat has 4 values") != std::string::npos, m.c_str());
+    }
+};
+
+QTEST_APPLESS_MAIN(TestDerived)
+#include "tst_derived.moc"
