@@ -189,6 +189,7 @@ public:
 
     void compile(const Expression& e) {
         statement_ = e.text;
+        root_ = &e.root;
         out_.statement = e.text;
         out_.name = e.name;
         Info info = visit(e.root, out_.main, {});
@@ -547,6 +548,7 @@ private:
         windowDims_.erase(&t.x);
         out_.tables.push_back(std::move(t));
         const int table = int(out_.tables.size() - 1);
+        if (&n == root_) out_.rootTable = table;
 
         Info out;
         out.unitsKnown = true;
@@ -613,6 +615,7 @@ private:
     const std::vector<DatasetAlias>& others_;
     Compiled& out_;
     std::string statement_;
+    const ExprNode* root_ = nullptr;
     std::map<std::string, std::int64_t> sizes_;
     std::map<std::string, std::string> sizeFrom_;
     std::map<const CodeUnit*, int> depth_;
@@ -652,7 +655,29 @@ void expand(ExprNode& n, const std::map<std::string, Expression>& defs, std::vec
     for (auto& a : n.args) expand(a, defs, path, statement);
 }
 
-Variable makeVariable(Compiled compiled, const Compiler& c) {
+// A title for the panel and the colour bar: the statement, or for a climatology or an anomaly
+// at the top, what it is against ("tas anomaly vs 1991–2020 monthly climatology").
+std::string titleOf(const Expression& e, const Compiled& k) {
+    const ExprNode& root = e.root;
+    if (root.kind != ExprNode::Kind::Call || k.tables.empty()) return e.text;
+    const bool anomaly = root.name == "anomaly" || root.name == "std_anomaly";
+    if (!anomaly && root.name != "climatology") return e.text;
+    const std::string& g = root.args[1].name;
+    const std::string adjective = g == "month"       ? "monthly"
+                                  : g == "season"    ? "seasonal"
+                                  : g == "dayofyear" ? "daily"
+                                                     : "hourly";
+    const ExprNode& x = root.args[0];
+    const std::string what = x.kind == ExprNode::Kind::Variable ? inputKey({x.alias, x.name}) : toString(x);
+    if (k.rootTable < 0) return e.text;
+    const TableSpec& own = k.tables[std::size_t(k.rootTable)];
+    const std::string years = std::to_string(own.firstYear) + "–" + std::to_string(own.lastYear);
+    if (!anomaly) return what + " " + adjective + " climatology " + years;
+    return what + (root.name == "std_anomaly" ? " standardised anomaly" : " anomaly") + " vs " + years + " " +
+           adjective + " climatology";
+}
+
+Variable makeVariable(Compiled compiled, const Compiler& c, const std::string& title) {
     auto state = std::make_shared<DerivedSource::State>();
     state->compiled = std::move(compiled);
     const Compiled& k = state->compiled;
@@ -662,7 +687,7 @@ Variable makeVariable(Compiled compiled, const Compiler& c) {
     enc.packed = enc.decoded = k.dtype;
     Attributes attrs;
     if (!k.units.empty()) attrs.set({"units", DType::Char, k.units});
-    attrs.set({"long_name", DType::Char, k.statement});
+    attrs.set({"long_name", DType::Char, title});
     attrs.set({kExpressionAttr, DType::Char, k.statement});
     return Variable::lazy(c.dims(), shape, enc, std::make_shared<DerivedSource>(state), attrs);
 }
@@ -721,7 +746,8 @@ void derive(Dataset& ds, std::string_view statement, const std::vector<DatasetAl
                     compiled.others.push_back(a);
         compiled.statement = text;
         for (const auto& [dim, values] : c.newDims()) groupDims[dim] = values;
-        next.variables.emplace_back(name, makeVariable(std::move(compiled), c));
+        const std::string title = titleOf(defs.at(name), compiled);
+        next.variables.emplace_back(name, makeVariable(std::move(compiled), c, title));
     }
     // The climatologies' group dims and their coordinates.
     for (const auto& [dim, values] : groupDims) {
@@ -743,6 +769,12 @@ void derive(Dataset& ds, std::string_view statement, const std::vector<DatasetAl
         next.coords.set(std::move(c));
     }
     ds = std::move(next);
+}
+
+std::vector<std::string> derivedStatementsOf(const Dataset& ds) {
+    std::vector<std::string> out;
+    for (const auto& [name, text] : derivedStatements(ds)) out.push_back(text);
+    return out;
 }
 
 bool removeDerived(Dataset& ds, std::string_view name) {

@@ -2,6 +2,7 @@
 // the box of the input that the box and its windows touch, loaded on the device), the
 // climatology tables (per device, once), and the two backends' passes.
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 
 #include "backend.h"
@@ -11,8 +12,8 @@
 namespace strata::detail {
 namespace {
 
-// The most a table's chunk of non-resident inputs may take at once.
-constexpr std::size_t kTableChunkBytes = std::size_t(256) << 20;
+// The most a table's chunk of non-resident inputs may take at once (tests make it small).
+std::atomic<std::size_t> tableChunkBytes{std::size_t(256) << 20};
 
 struct Prepared {
     std::vector<DerivedLeaf> leaves;
@@ -120,13 +121,18 @@ DerivedProgram programOn(const CodeUnit& u, const std::vector<DerivedLeaf>& leav
         p.leaves = leaves.data();
         return p;
     }
-    auto upload = [&](const void* src, std::size_t bytes) {
-        held.emplace_back(std::max<std::size_t>(bytes, 1), device, stream);
-        if (bytes) copyBytes(held.back().data(), device, src, Device::host(), bytes, stream);
-        return held.back().data();
-    };
-    p.code = static_cast<const DerivedInstr*>(upload(u.code.data(), u.code.size() * sizeof(DerivedInstr)));
-    p.leaves = static_cast<const DerivedLeaf*>(upload(leaves.data(), leaves.size() * sizeof(DerivedLeaf)));
+    // One allocation and one copy for both (a frame's fixed cost).
+    const std::size_t codeBytes = u.code.size() * sizeof(DerivedInstr);
+    const std::size_t at = (codeBytes + 63) / 64 * 64;
+    const std::size_t total = at + leaves.size() * sizeof(DerivedLeaf);
+    std::vector<unsigned char> packed(std::max<std::size_t>(total, 1));
+    if (codeBytes) std::memcpy(packed.data(), u.code.data(), codeBytes);
+    if (!leaves.empty()) std::memcpy(packed.data() + at, leaves.data(), leaves.size() * sizeof(DerivedLeaf));
+    held.emplace_back(packed.size(), device, stream);
+    copyBytes(held.back().data(), device, packed.data(), Device::host(), packed.size(), stream);
+    auto* base = static_cast<unsigned char*>(held.back().data());
+    p.code = reinterpret_cast<const DerivedInstr*>(base);
+    p.leaves = reinterpret_cast<const DerivedLeaf*>(base + at);
     return p;
 }
 
@@ -155,6 +161,8 @@ void evaluateInto(const Evaluation& e, const CodeUnit& unit, const DerivedBox& b
 }
 
 } // namespace
+
+void setTableChunkBytes(std::size_t bytes) { tableChunkBytes = bytes ? bytes : std::size_t(256) << 20; }
 
 Buffer evaluateUnit(const Evaluation& e, const CodeUnit& unit, const DerivedBox& box, DType dtype,
                     Device device, Stream stream) {
@@ -199,7 +207,8 @@ TableData computeTable(const Evaluation& e, int t, Device device, Stream stream)
         bytesPerStep += a.variable().nbytes() / std::size_t(std::max<std::int64_t>(along, 1));
     }
     const std::int64_t chunk =
-        bytesPerStep == 0 ? steps : std::max<std::int64_t>(1, std::int64_t(kTableChunkBytes / bytesPerStep));
+        bytesPerStep == 0 ? steps
+                          : std::max<std::int64_t>(1, std::int64_t(tableChunkBytes.load() / bytesPerStep));
 
     std::vector<Buffer> held;
     bool firstChunk = true;

@@ -65,6 +65,7 @@ struct Compiled {
     std::vector<InputLeaf> inputs;
     std::vector<TableSpec> tables;
     std::vector<DatasetAlias> others; // the other datasets it reads
+    int rootTable = -1;               // the table of a climatology or anomaly at the top
     DType dtype = DType::Float32;
 };
 
@@ -77,6 +78,9 @@ struct Evaluation {
 };
 Buffer evaluateUnit(const Evaluation& e, const CodeUnit& unit, const DerivedBox& box, DType dtype,
                     Device device, Stream stream);
+// The most input bytes a table reads at once when its inputs are not resident (0: the default,
+// 256 MiB); tests make it small to merge many chunks.
+void setTableChunkBytes(std::size_t bytes);
 // Computes table `t` on `device`.
 TableData computeTable(const Evaluation& e, int t, Device device, Stream stream);
 

@@ -9,6 +9,7 @@
 #include <random>
 #include <set>
 
+#include "derived_impl.h"
 #include "memory_source.h"
 #include "strata/core/derived.h"
 #include "strata/core/runtime.h"
@@ -26,7 +27,7 @@ constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
 // NaNs; w (lat, lon); each stored lazily (a memory source) or loaded on the host.
 struct Fixture {
     Dataset ds;
-    std::int64_t nt = 0, ny = 4, nx = 6;
+    std::int64_t nt = 0, ny = 4, nx = 12; // rows of 12: the CPU runs them as blocks
     std::vector<double> u, v, tas, w;
     std::vector<DateTime> dates;
 };
@@ -94,7 +95,7 @@ Fixture makeFixture(std::uint64_t seed, bool lazy, std::int64_t nt = 3 * 365 + 4
     f.ds.dims = {{"time", f.nt, true}, {"lat", f.ny, false}, {"lon", f.nx, false}};
     f.ds.coords.set(timeCoordinate(f.nt, step, units, calendar, f.dates));
     f.ds.coords.set(indexCoordinate("lat", f.ny, -45, 30));
-    f.ds.coords.set(indexCoordinate("lon", f.nx, 0, 60));
+    f.ds.coords.set(indexCoordinate("lon", f.nx, 0, 30));
     const std::vector<std::string> dims{"time", "lat", "lon"};
     f.ds.variables.emplace_back("u", stored(lazy, dims, shape, f.u, "m s-1"));
     f.ds.variables.emplace_back("v", stored(lazy, dims, shape, f.v, "m s-1"));
@@ -186,19 +187,15 @@ class TestDerived : public QObject {
 private slots:
     void cleanup() { test::reportSeedOnFailure(); }
 
-    void elementWise_data() {
-        QTest::addColumn<bool>("cuda");
-        QTest::addColumn<bool>("lazy");
-        QTest::newRow("cpu, loaded") << false << false;
-        QTest::newRow("cpu, lazy") << false << true;
-        QTest::newRow("cuda, loaded") << true << false;
-        QTest::newRow("cuda, lazy") << true << true;
-    }
+    // Inputs loaded on the host, and lazy (read by the box).
+    void elementWise_data() { STRATA_BACKEND_ROWS(); }
     void elementWise() {
-        QFETCH(bool, cuda);
-        QFETCH(bool, lazy);
-        if (cuda && cudaDeviceCount() == 0) STRATA_SKIP_WITHOUT_GPU("no CUDA device");
-        Fixture f = makeFixture(testSeed(), lazy, 50);
+        STRATA_BACKEND(backend);
+        for (bool lazy : {false, true})
+            if (elementWiseWith(backend.cuda, lazy), QTest::currentTestFailed()) return;
+    }
+    void elementWiseWith(bool cuda, bool lazy) {
+        Fixture f = makeFixture(testSeed() + lazy, lazy, 50);
         derive(f.ds, "speed = hypot(u, v)");
         derive(f.ds, "celsius = tas - 273.15");
         derive(f.ds, "picked = where((u > 0) & ~isnan(v), u, v * 2)");
@@ -262,18 +259,14 @@ private slots:
     // Centred rolling windows as xarray's rolling(center=True) (NaN where the window is
     // incomplete or holds a NaN), and differences as xarray's diff placed on the dataset's dim
     // (NaN first).
-    void windows_data() {
-        QTest::addColumn<bool>("cuda");
-        QTest::addColumn<int>("window");
-        for (int w : {1, 4, 5})
-            for (bool c : {false, true})
-                QTest::newRow(qPrintable(QString("%1, %2").arg(c ? "cuda" : "cpu").arg(w))) << c << w;
-    }
+    void windows_data() { STRATA_BACKEND_ROWS(); }
     void windows() {
-        QFETCH(bool, cuda);
-        QFETCH(int, window);
-        if (cuda && cudaDeviceCount() == 0) STRATA_SKIP_WITHOUT_GPU("no CUDA device");
-        Fixture f = makeFixture(testSeed(), true, 30);
+        STRATA_BACKEND(backend);
+        for (int window : {1, 4, 5})
+            if (windowsOf(backend.cuda, window), QTest::currentTestFailed()) return;
+    }
+    void windowsOf(bool cuda, int window) {
+        Fixture f = makeFixture(testSeed() + window, true, 30);
         derive(f.ds, "m = rolling_mean(u, \"time\", " + std::to_string(window) + ")");
         derive(f.ds, "s = rolling_sum(u * 2, \"lon\", " + std::to_string(window) + ")");
         derive(f.ds, "d = diff(u, \"time\")");
@@ -319,24 +312,20 @@ private slots:
 
     // Climatologies by month, season and day of year over a base period; anomalies and
     // standardised anomalies against them; a frame of the anomaly and its mean over time.
-    void climatologies_data() {
-        QTest::addColumn<bool>("cuda");
-        QTest::addColumn<bool>("lazy");
-        QTest::addColumn<QString>("group");
-        for (bool c : {false, true})
-            for (bool l : {false, true})
-                for (const char* g : {"month", "season", "dayofyear"})
-                    QTest::newRow(
-                        qPrintable(QString("%1, %2, %3").arg(c ? "cuda" : "cpu", l ? "lazy" : "loaded", g)))
-                        << c << l << QString(g);
-    }
+    void climatologies_data() { STRATA_BACKEND_ROWS(); }
     void climatologies() {
-        QFETCH(bool, cuda);
-        QFETCH(bool, lazy);
-        QFETCH(QString, group);
-        if (cuda && cudaDeviceCount() == 0) STRATA_SKIP_WITHOUT_GPU("no CUDA device");
-        Fixture f = makeFixture(testSeed(), lazy);
-        const std::string g = group.toStdString();
+        STRATA_BACKEND(backend);
+        for (bool lazy : {false, true})
+            for (const char* g : {"month", "season", "dayofyear"})
+                if (climatologiesOf(backend.cuda, lazy, g), QTest::currentTestFailed()) return;
+    }
+    void climatologiesOf(bool cuda, bool lazy, const std::string& g) {
+        // Lazy inputs are read a few steps at a time, each chunk's moments merged into the table.
+        detail::setTableChunkBytes(lazy ? 4 * 12 * 4 * 37 : 0);
+        struct Reset {
+            ~Reset() { detail::setTableChunkBytes(0); }
+        } reset;
+        Fixture f = makeFixture(testSeed() + lazy, lazy);
         derive(f.ds, "c = climatology(tas - 273.15, \"" + g + "\", 1990, 1991)");
         derive(f.ds, "a = anomaly(tas, \"" + g + "\", 1991, 1992)");
         derive(f.ds, "z = std_anomaly(tas, \"" + g + "\")");

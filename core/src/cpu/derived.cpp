@@ -1,9 +1,20 @@
-// Derived variables on the CPU: the program of derived_program.h per element, over the pool.
+// Derived variables on the CPU. The program of derived_program.h runs on rows: along the box's
+// innermost dim, each instruction works on a block of up to kBlock elements at once (a loop the
+// compiler vectorises), so the interpreter's cost is paid once a block, not once an element.
+// Programs whose windows or time maps run along the innermost dim (where an element's window
+// may be cut off at the row's ends) take the per-element path the GPU takes.
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <vector>
+
 #include "backend.h"
 #include "cpu/thread_pool.h"
 
 namespace strata::detail {
 namespace {
+
+constexpr int kBlock = 256;
 
 // Calls fn.template operator()<Depth>() with the smallest compiled depth that holds `stack`.
 template <class F> void withDepth(int stack, F&& fn) {
@@ -15,30 +26,374 @@ template <class F> void withDepth(int stack, F&& fn) {
         fn.template operator()<kDerivedDepths[2]>();
 }
 
+// Whether rows along dim `last` can run as blocks: no window along it, no leaf mapped along it.
+bool rowsRun(const DerivedProgram& p, int last) {
+    for (int pc = 0; pc < p.length; ++pc) {
+        const DerivedInstr& in = p.code[pc];
+        if ((in.op == DerivedOp::WindowBegin || in.op == DerivedOp::WindowEnd) && in.dim == last)
+            return false;
+        if (in.op == DerivedOp::Load && p.leaves[in.leaf].mapDim == last) return false;
+    }
+    return true;
+}
+
+template <class T> void loadBlock(const T* base, std::int64_t stride, int n, double* out) {
+    if (stride == 1)
+        for (int j = 0; j < n; ++j) out[j] = double(base[j]);
+    else if (stride == 0)
+        for (int j = 0; j < n; ++j) out[j] = double(base[0]);
+    else
+        for (int j = 0; j < n; ++j) out[j] = double(base[std::int64_t(j) * stride]);
+}
+
+// The program over n (<= kBlock) elements of a row: index[] is the first element's, the row
+// runs along `last` in steps of `step`. The result goes to out[0..n).
+class RowEvaluator {
+public:
+    RowEvaluator(const DerivedProgram& p, int last)
+        : p_(p), last_(last), stack_(std::size_t(p.stack + 1) * kBlock) {}
+
+    void run(const std::int64_t* index, std::int64_t step, int n, double* out) {
+        std::int64_t shift[kMaxDims] = {};
+        int sp = 0;
+        auto at = [&](int i) { return stack_.data() + std::size_t(i) * kBlock; };
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        for (int pc = 0; pc < p_.length; ++pc) {
+            const DerivedInstr& in = p_.code[pc];
+            switch (in.op) {
+            case DerivedOp::Const: {
+                double* d = at(sp++);
+                for (int j = 0; j < n; ++j) d[j] = in.value;
+                break;
+            }
+            case DerivedOp::Load: {
+                const DerivedLeaf& l = p_.leaves[in.leaf];
+                std::int64_t o = 0;
+                for (int d = 0; d < p_.ndim; ++d) {
+                    const std::int64_t i = index[d] + shift[d];
+                    if (d == l.mapDim)
+                        o += std::int64_t(l.map[i]) * l.mapStride;
+                    else
+                        o += (i - l.origin[d]) * l.strides[d];
+                }
+                const std::int64_t stride = l.strides[last_] * step;
+                double* d = at(sp++);
+                switch (l.dtype) {
+                case DType::Float32:
+                    loadBlock(static_cast<const float*>(l.data) + o, stride, n, d);
+                    break;
+                case DType::Float64:
+                    loadBlock(static_cast<const double*>(l.data) + o, stride, n, d);
+                    break;
+                default:
+                    for (int j = 0; j < n; ++j)
+                        d[j] = derivedLoad(l.data, l.dtype, o + std::int64_t(j) * stride);
+                }
+                break;
+            }
+            case DerivedOp::WindowBegin: { // along another dim than the row's: one answer for the row
+                const std::int64_t i = index[in.dim] + shift[in.dim];
+                if (i + in.lo < 0 || i + in.hi >= p_.shape[in.dim]) {
+                    double* d = at(sp++);
+                    for (int j = 0; j < n; ++j) d[j] = nan;
+                    pc = in.jump - 1;
+                    break;
+                }
+                shift[in.dim] += in.lo;
+                double* acc = at(sp++);
+                for (int j = 0; j < n; ++j) acc[j] = 0;
+                at(sp++)[0] = double(in.lo);
+                break;
+            }
+            case DerivedOp::WindowEnd: {
+                const double* v = at(--sp);
+                const int k = int(at(sp - 1)[0]);
+                double* acc = at(sp - 2);
+                const double sign = (in.window == WindowKind::Diff && k == in.lo) ? -1.0 : 1.0;
+                for (int j = 0; j < n; ++j) acc[j] += sign * v[j];
+                if (k < in.hi) {
+                    at(sp - 1)[0] = double(k + 1);
+                    shift[in.dim] += 1;
+                    pc = in.jump - 1;
+                } else {
+                    shift[in.dim] -= in.hi;
+                    --sp;
+                    if (in.window == WindowKind::Mean) {
+                        const double w = double(in.hi - in.lo + 1);
+                        for (int j = 0; j < n; ++j) acc[j] /= w;
+                    }
+                }
+                break;
+            }
+            case DerivedOp::Where: {
+                sp -= 2;
+                double* c = at(sp - 1);
+                const double *a = at(sp), *b = at(sp + 1);
+                for (int j = 0; j < n; ++j) c[j] = c[j] != 0.0 ? a[j] : b[j];
+                break;
+            }
+            case DerivedOp::Clip: {
+                sp -= 2;
+                double* x = at(sp - 1);
+                const double *lo = at(sp), *hi = at(sp + 1);
+                for (int j = 0; j < n; ++j)
+                    x[j] = std::isnan(x[j]) || std::isnan(lo[j]) || std::isnan(hi[j])
+                               ? nan
+                               : (x[j] < lo[j] ? lo[j] : (x[j] > hi[j] ? hi[j] : x[j]));
+                break;
+            }
+            default:
+                if (isUnary(in.op)) {
+                    unary(in.op, at(sp - 1), n);
+                } else {
+                    --sp;
+                    binary(in.op, at(sp - 1), at(sp), n);
+                }
+            }
+        }
+        std::memcpy(out, at(0), std::size_t(n) * sizeof(double));
+    }
+
+private:
+    static bool isUnary(DerivedOp op) {
+        return op == DerivedOp::Negate || op == DerivedOp::Not ||
+               (op >= DerivedOp::Abs && op <= DerivedOp::IsNan);
+    }
+    static void unary(DerivedOp op, double* a, int n) {
+        switch (op) {
+        case DerivedOp::Negate:
+            for (int j = 0; j < n; ++j) a[j] = -a[j];
+            break;
+        case DerivedOp::Not:
+            for (int j = 0; j < n; ++j) a[j] = a[j] == 0.0 ? 1.0 : 0.0;
+            break;
+        case DerivedOp::Abs:
+            for (int j = 0; j < n; ++j) a[j] = std::fabs(a[j]);
+            break;
+        case DerivedOp::IsNan:
+            for (int j = 0; j < n; ++j) a[j] = std::isnan(a[j]) ? 1.0 : 0.0;
+            break;
+        case DerivedOp::Sqrt:
+            for (int j = 0; j < n; ++j) a[j] = std::sqrt(a[j]);
+            break;
+        case DerivedOp::Exp:
+            for (int j = 0; j < n; ++j) a[j] = std::exp(a[j]);
+            break;
+        case DerivedOp::Log:
+            for (int j = 0; j < n; ++j) a[j] = std::log(a[j]);
+            break;
+        case DerivedOp::Floor:
+            for (int j = 0; j < n; ++j) a[j] = std::floor(a[j]);
+            break;
+        case DerivedOp::Ceil:
+            for (int j = 0; j < n; ++j) a[j] = std::ceil(a[j]);
+            break;
+        default: // the transcendental ones, as the per-element path has them
+            for (int j = 0; j < n; ++j) {
+                DerivedInstr in;
+                in.op = op;
+                const DerivedInstr code[2] = {{DerivedOp::Const, WindowKind::Sum, 0, 0, 0, 0, 0, a[j]}, in};
+                DerivedProgram p;
+                p.code = code;
+                p.length = 2;
+                a[j] = derivedEval<2>(p, nullptr);
+            }
+        }
+    }
+    static void binary(DerivedOp op, double* a, const double* b, int n) {
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        switch (op) {
+        case DerivedOp::Add:
+            for (int j = 0; j < n; ++j) a[j] += b[j];
+            break;
+        case DerivedOp::Subtract:
+            for (int j = 0; j < n; ++j) a[j] -= b[j];
+            break;
+        case DerivedOp::Multiply:
+            for (int j = 0; j < n; ++j) a[j] *= b[j];
+            break;
+        case DerivedOp::Divide:
+            for (int j = 0; j < n; ++j) a[j] /= b[j];
+            break;
+        case DerivedOp::Less:
+            for (int j = 0; j < n; ++j) a[j] = a[j] < b[j] ? 1.0 : 0.0;
+            break;
+        case DerivedOp::Greater:
+            for (int j = 0; j < n; ++j) a[j] = a[j] > b[j] ? 1.0 : 0.0;
+            break;
+        case DerivedOp::LessEqual:
+            for (int j = 0; j < n; ++j) a[j] = a[j] <= b[j] ? 1.0 : 0.0;
+            break;
+        case DerivedOp::GreaterEqual:
+            for (int j = 0; j < n; ++j) a[j] = a[j] >= b[j] ? 1.0 : 0.0;
+            break;
+        case DerivedOp::And:
+            for (int j = 0; j < n; ++j) a[j] = a[j] != 0.0 && b[j] != 0.0 ? 1.0 : 0.0;
+            break;
+        case DerivedOp::Or:
+            for (int j = 0; j < n; ++j) a[j] = a[j] != 0.0 || b[j] != 0.0 ? 1.0 : 0.0;
+            break;
+        case DerivedOp::Power:
+            for (int j = 0; j < n; ++j) a[j] = std::pow(a[j], b[j]);
+            break;
+        case DerivedOp::Arctan2:
+            for (int j = 0; j < n; ++j) a[j] = std::atan2(a[j], b[j]);
+            break;
+        case DerivedOp::Hypot:
+            for (int j = 0; j < n; ++j) a[j] = std::hypot(a[j], b[j]);
+            break;
+        case DerivedOp::Minimum:
+            for (int j = 0; j < n; ++j)
+                a[j] = std::isnan(a[j]) || std::isnan(b[j]) ? nan : (a[j] < b[j] ? a[j] : b[j]);
+            break;
+        case DerivedOp::Maximum:
+            for (int j = 0; j < n; ++j)
+                a[j] = std::isnan(a[j]) || std::isnan(b[j]) ? nan : (a[j] > b[j] ? a[j] : b[j]);
+            break;
+        case DerivedOp::Fillna:
+            for (int j = 0; j < n; ++j) a[j] = std::isnan(a[j]) ? b[j] : a[j];
+            break;
+        default: // the rest, as the per-element path has them
+            for (int j = 0; j < n; ++j) {
+                DerivedInstr in;
+                in.op = op;
+                const DerivedInstr code[3] = {{DerivedOp::Const, WindowKind::Sum, 0, 0, 0, 0, 0, a[j]},
+                                              {DerivedOp::Const, WindowKind::Sum, 0, 0, 0, 0, 0, b[j]},
+                                              in};
+                DerivedProgram p;
+                p.code = code;
+                p.length = 3;
+                a[j] = derivedEval<2>(p, nullptr);
+            }
+        }
+    }
+
+    const DerivedProgram& p_;
+    int last_;
+    std::vector<double> stack_;
+};
+
+// The rows of a box along its innermost dim: rows × length elements.
+struct Rows {
+    int last = 0;
+    std::int64_t length = 1, rows = 1;
+};
+Rows rowsOf(const DerivedProgram& p, const DerivedBox& box) {
+    Rows r;
+    r.last = p.ndim - 1;
+    r.length = box.count[r.last];
+    for (int d = 0; d < r.last; ++d) r.rows *= box.count[d];
+    return r;
+}
+
+template <class Out> void storeRow(const double* v, int n, Out* out) {
+    for (int j = 0; j < n; ++j) out[j] = static_cast<Out>(v[j]);
+}
+
 } // namespace
 
 void derivedEvalCpu(const DerivedProgram& p, const DerivedBox& box, std::int64_t n, void* out,
                     DType outType) {
-    withDepth(p.stack, [&]<int Depth>() {
-        cpu::parallelFor(n, 4096, [&](std::int64_t begin, std::int64_t end) {
-            std::int64_t index[kMaxDims];
-            for (std::int64_t k = begin; k < end; ++k) {
-                derivedBoxIndex(box, p.ndim, k, index);
-                const double v = derivedEval<Depth>(p, index);
-                if (outType == DType::Float64)
-                    static_cast<double*>(out)[k] = v;
-                else
-                    static_cast<float*>(out)[k] = static_cast<float>(v);
-            }
+    const Rows r = rowsOf(p, box);
+    if (p.ndim == 0 || !rowsRun(p, r.last) || r.length < 8) {
+        withDepth(p.stack, [&]<int Depth>() {
+            cpu::parallelFor(n, 4096, [&](std::int64_t begin, std::int64_t end) {
+                std::int64_t index[kMaxDims];
+                for (std::int64_t k = begin; k < end; ++k) {
+                    derivedBoxIndex(box, p.ndim, k, index);
+                    const double v = derivedEval<Depth>(p, index);
+                    if (outType == DType::Float64)
+                        static_cast<double*>(out)[k] = v;
+                    else
+                        static_cast<float*>(out)[k] = static_cast<float>(v);
+                }
+            });
         });
+        return;
+    }
+    // Rows × blocks, spread over the pool.
+    const std::int64_t blocksPerRow = (r.length + kBlock - 1) / kBlock;
+    cpu::parallelFor(r.rows * blocksPerRow, 16, [&](std::int64_t begin, std::int64_t end) {
+        RowEvaluator eval(p, r.last);
+        double values[kBlock];
+        std::int64_t index[kMaxDims];
+        for (std::int64_t b = begin; b < end; ++b) {
+            const std::int64_t row = b / blocksPerRow, first = (b % blocksPerRow) * kBlock;
+            const int m = int(std::min<std::int64_t>(kBlock, r.length - first));
+            const std::int64_t k = row * r.length + first;
+            derivedBoxIndex(box, p.ndim, k, index);
+            eval.run(index, box.step[r.last], m, values);
+            if (outType == DType::Float64)
+                storeRow(values, m, static_cast<double*>(out) + k);
+            else
+                storeRow(values, m, static_cast<float*>(out) + k);
+        }
     });
 }
 
 void derivedTableCpu(const DerivedTableProblem& q) {
-    withDepth(q.program.stack, [&]<int Depth>() {
-        cpu::parallelFor(q.points, 64, [&](std::int64_t begin, std::int64_t end) {
-            for (std::int64_t p = begin; p < end; ++p) derivedTablePoint<Depth>(q, p);
+    // Points run along x's innermost dim (not time) in blocks: for each block and group, the
+    // members' values come as rows (contiguous in a leaf stored time-first), and each point's
+    // moments are updated across the row.
+    const int last = q.program.ndim - 1;
+    if (last == q.timeDim || !rowsRun(q.program, last) || q.program.shape[last] < 8) {
+        withDepth(q.program.stack, [&]<int Depth>() {
+            cpu::parallelFor(q.points, 64, [&](std::int64_t begin, std::int64_t end) {
+                for (std::int64_t p = begin; p < end; ++p) derivedTablePoint<Depth>(q, p);
+            });
         });
+        return;
+    }
+    const std::int64_t length = q.program.shape[last];
+    const std::int64_t rows = q.points / length;
+    const std::int64_t blocksPerRow = (length + kBlock - 1) / kBlock;
+    cpu::parallelFor(rows * blocksPerRow, 4, [&](std::int64_t begin, std::int64_t end) {
+        RowEvaluator eval(q.program, last);
+        double v[kBlock], n[kBlock], mean[kBlock], m2[kBlock];
+        std::int64_t index[kMaxDims] = {};
+        for (std::int64_t b = begin; b < end; ++b) {
+            const std::int64_t row = b / blocksPerRow, first = (b % blocksPerRow) * kBlock;
+            const int m = int(std::min<std::int64_t>(kBlock, length - first));
+            const std::int64_t p0 = row * length + first; // the block's first point
+            std::int64_t rest = p0;
+            for (int d = last; d >= 0; --d) {
+                if (d == q.timeDim) continue;
+                const std::int64_t s = q.program.shape[d];
+                index[d] = rest % s;
+                rest /= s;
+            }
+            for (int g = 0; g < q.groups.groups; ++g) {
+                for (int j = 0; j < m; ++j) n[j] = mean[j] = m2[j] = 0;
+                for (int k = q.groups.first[g]; k < q.groups.first[g + 1]; ++k) {
+                    const std::int64_t t = q.groups.members[k];
+                    if (t < q.t0 || t >= q.t1) continue;
+                    index[q.timeDim] = t;
+                    eval.run(index, 1, m, v);
+                    for (int j = 0; j < m; ++j) {
+                        const double ok = v[j] == v[j] ? 1.0 : 0.0;
+                        const double x = ok != 0.0 ? v[j] : 0.0;
+                        n[j] += ok;
+                        const double delta = (x - mean[j]) * ok;
+                        mean[j] += n[j] > 0 ? delta / n[j] : 0.0;
+                        m2[j] += delta * (x - mean[j]);
+                    }
+                }
+                for (int j = 0; j < m; ++j) {
+                    const std::int64_t at = std::int64_t(g) * q.points + p0 + j;
+                    const double na = q.first ? 0.0 : q.count[at];
+                    if (na == 0) {
+                        q.count[at] = n[j];
+                        q.mean[at] = mean[j];
+                        q.m2[at] = m2[j];
+                    } else if (n[j] > 0) {
+                        const double total = na + n[j], delta = mean[j] - q.mean[at];
+                        q.mean[at] += delta * n[j] / total;
+                        q.m2[at] += m2[j] + delta * delta * na * n[j] / total;
+                        q.count[at] = total;
+                    }
+                }
+            }
+        }
     });
 }
 

@@ -37,6 +37,9 @@ struct DatasetAlias {
 // as it was when it throws.
 void derive(Dataset& ds, std::string_view statement, const std::vector<DatasetAlias>& others = {});
 
+// The statements of the dataset's derived variables, in the order they were made.
+std::vector<std::string> derivedStatementsOf(const Dataset& ds);
+
 // Removes a derived variable (and the coordinates only it used). False when there is none.
 bool removeDerived(Dataset& ds, std::string_view name);
 
