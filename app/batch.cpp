@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "export_view.h"
+#include "strata/core/derived.h"
 #include "strata/core/runtime.h"
 #include "strata/io/multifile.h"
 #include "strata/io/netcdf.h"
@@ -213,12 +214,30 @@ ExportOptions exportOptionsOf(const CliOptions& o) {
     return options;
 }
 
+void applyDerived(const CliOptions& o, Dataset& ds) {
+    std::vector<DatasetAlias> others;
+    for (const auto& [alias, path] : o.with) {
+        OpenNotes notes;
+        others.push_back({alias, std::make_shared<const Dataset>(io::openPaths({path}, notes))});
+    }
+    for (const std::string& statement : o.derive) derive(ds, statement, others);
+}
+
 int runBatch(const CliOptions& o) {
     Dataset ds;
     OpenNotes notes;
     try {
         // A file that crashes HDF5 costs a child process; several files open as one set.
         ds = io::openPaths(o.files.empty() ? std::vector<std::string>{o.file} : o.files, notes);
+    } catch (const Error& e) {
+        std::fprintf(stderr, "strata: %s\n", e.what());
+        return 1;
+    }
+    try {
+        applyDerived(o, ds);
+    } catch (const ValueError& e) {
+        std::fprintf(stderr, "strata: %s\n", e.what());
+        return 2;
     } catch (const Error& e) {
         std::fprintf(stderr, "strata: %s\n", e.what());
         return 1;

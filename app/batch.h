@@ -24,4 +24,8 @@ ExportOptions exportOptionsOf(const CliOptions& options);
 // Runs --info / --export-*; returns the exit status (messages already printed to stderr).
 int runBatch(const CliOptions& options);
 
+// Opens the --with datasets and adds the --derive variables to `ds`, in order. Throws Error
+// naming the file or the expression.
+void applyDerived(const CliOptions& options, Dataset& ds);
+
 } // namespace strata::app

@@ -55,7 +55,14 @@ CliOptions parseCommandLine(const std::vector<std::string>& args) {
             o.verbose = true;
         else if (a == "--var")
             o.variable = value();
-        else if (a == "--x")
+        else if (a == "--derive")
+            o.derive.push_back(value());
+        else if (a == "--with") {
+            auto [alias, path] = splitAssignment(a, value());
+            if (alias == "a")
+                throw UsageError("--with: the alias 'a' is the first dataset's; take b, c, ...");
+            o.with.emplace_back(std::move(alias), std::move(path));
+        } else if (a == "--x")
             o.xDim = value();
         else if (a == "--y")
             o.yDim = value();
@@ -114,6 +121,13 @@ unlimited dim, else time). With --export-png or --export-csv no window opens: th
 options describe is computed and written.
 
   --var NAME          the variable to show (default: the first data variable)
+  --derive 'NAME = EXPR'
+                      a derived variable (repeatable; --var NAME shows it): + - * / ** and
+                      comparisons, & | ~, where(), abs sqrt exp log hypot clip fillna ...,
+                      climatology/anomaly/std_anomaly(x, "month", 1991, 2020),
+                      rolling_mean/rolling_sum(x, "time", 30), diff(x, "time");
+                      NAME [units] = EXPR sets the units
+  --with ALIAS=PATH   another dataset, whose variables expressions read as ALIAS.NAME
   --x DIM, --y DIM    the dims on the axes (default: the last two; one dim with --x only: a line)
   --isel DIM=INDEX    slice DIM at INDEX (dims without a role are sliced at 0)
   --sel DIM=VALUE     slice DIM at the nearest coordinate value (ISO 8601 dates for time)
@@ -147,6 +161,8 @@ examples:
   strata tas.nc --info
   strata tas.nc --var tas --sel time=2005-07-16 --export-csv july.csv
   strata tas.nc --var tas --reduce time=mean --cmap RdBu --range 250,310 --export-png mean.png
+  strata tas.nc --derive 'tas_anom = anomaly(tas, "month", 1991, 2020)' --var tas_anom --export-png a.png
+  strata run1.nc --with b=run2.nc --derive 'dt = tas - b.tas' --var dt --reduce time=mean --export-csv dt.csv
   strata hgt.nc --var HGT --x lon --y time --isel lat=36 --export-csv hovmoller.csv
   strata 'tas_*.nc' --var tas --x time --isel lat=300 --isel lon=700 --export-csv series.csv
 

@@ -18,6 +18,8 @@ struct CliOptions {
     std::string file;               // the first FILE
     std::vector<std::string> files; // every FILE: files, quoted globs or directories (a file set)
     std::string variable;
+    std::vector<std::string> derive;                       // --derive 'NAME = EXPR', in order
+    std::vector<std::pair<std::string, std::string>> with; // --with ALIAS=PATH: other datasets
     std::string xDim, yDim;
     std::vector<std::pair<std::string, std::string>> isel;   // DIM, INDEX text
     std::vector<std::pair<std::string, std::string>> sel;    // DIM, VALUE text

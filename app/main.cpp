@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "strata/core/runtime.h"
 #include "strata/core/settings.h"
+#include "strata/io/multifile.h"
 
 #if STRATA_HAVE_GUI
 #include <QApplication>
@@ -54,6 +55,20 @@ int runWindow(int argc, char** argv, const strata::app::CliOptions& options) {
     if (!options.coastlines) window.setCoastlines(false);
     if (!options.lonLatGrid) window.setGridSpace(strata::GridSpace::Index);
     if (!options.projection.empty()) window.setProjection(QString::fromStdString(options.projection));
+    if (!options.derive.empty() || !options.with.empty()) {
+        try { // the --with datasets open here; the --derive variables join the file once it is open
+            std::vector<strata::DatasetAlias> others;
+            for (const auto& [alias, path] : options.with) {
+                strata::OpenNotes notes;
+                others.push_back(
+                    {alias, std::make_shared<const strata::Dataset>(strata::io::openPaths({path}, notes))});
+            }
+            window.setInitialDerived(options.derive, std::move(others));
+        } catch (const strata::Error& e) {
+            std::fprintf(stderr, "strata: %s\n", e.what());
+            return 1;
+        }
+    }
     if (asksForView(options))
         window.setInitialView([options](const strata::Dataset& ds) { return resolveView(options, ds); });
     window.show();

@@ -34,5 +34,6 @@ std::size_t std::hash<strata::app::ViewSpec>::operator()(const strata::app::View
     strata::app::hashColouring(seed, s.colouring);
     strata::app::hashWindow(seed, s.window);
     strata::hashCombine(seed, s.projection);
+    for (const std::string& d : s.derived) strata::hashCombine(seed, d);
     return seed;
 }

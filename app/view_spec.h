@@ -18,6 +18,9 @@ struct ViewSpec : FrameSpec {
     // Projection knows); empty: none, the frame in its own longitude and latitude. Like the
     // window, it changes how a frame is seen, not its values.
     std::string projection;
+    // The derived variables' statements (`NAME = EXPR`) a saved view brings with it, so that it
+    // shows a derived variable in a dataset opened afresh; empty in the window's own view.
+    std::vector<std::string> derived;
 
     // The part that says what to compute.
     const FrameSpec& frame() const { return *this; }

@@ -8,6 +8,7 @@
 #include <QVBoxLayout>
 
 #include "frame_service.h"
+#include "strata/core/derived.h"
 #include "strata/io/multifile.h"
 
 namespace strata::app {
@@ -62,6 +63,12 @@ DatasetPanel::DatasetPanel(QWidget* parent)
     layout->addWidget(split);
     connect(tree_, &QTreeWidget::currentItemChanged, this,
             [this](QTreeWidgetItem* item, QTreeWidgetItem*) { onCurrentChanged(item); });
+    connect(tree_, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem* item, int) {
+        if (!ds_ || item->data(kName, kKindRole).toString() != "derived") return;
+        const QString path = item->data(kName, kPathRole).toString();
+        if (const Variable* v = ds_->findVariable(path.toStdString()))
+            if (const DerivedSource* d = derivedSourceOf(*v)) emit derivedEditRequested(q(d->statement()));
+    });
 }
 
 void DatasetPanel::clear() {
@@ -118,6 +125,20 @@ void DatasetPanel::fillGroup(QTreeWidgetItem* parent, const Dataset& group, cons
         item->setData(kName, kKindRole, isData ? "variable" : "coordinate");
         if (!isNumeric(v.dtype()) || v.ndim() == 0)
             item->setForeground(kName, QPalette().brush(QPalette::Disabled, QPalette::Text));
+        if (const DerivedSource* derived = derivedSourceOf(v)) { // marked, and editable
+            item->setText(kName, q(name) + " ƒ");
+            item->setData(kName, kKindRole, "derived");
+            item->setText(kUnits, derived->units().empty() ? tr("(no units)") : q(derived->units()));
+            item->setToolTip(kName, tr("Derived: %1\nUnits: %2 (%3)\nDouble-click to edit")
+                                        .arg(q(derived->statement()),
+                                             derived->units().empty() ? tr("none") : q(derived->units()),
+                                             q(derived->unitsReason())));
+            item->setToolTip(
+                kUnits, derived->unitsReason() == "none"
+                            ? tr("No units: only + and - of equal units, K − 273.15 and functions "
+                                 "that keep their operand's units have them; set them as NAME [units] = …")
+                            : tr("Units %1").arg(q(derived->unitsReason())));
+        }
         if (const auto& warnings = v.encoding().warnings; !warnings.empty()) {
             item->setIcon(kName, style()->standardIcon(QStyle::SP_MessageBoxWarning));
             item->setToolTip(kName, warningText(warnings));
@@ -187,9 +208,9 @@ void DatasetPanel::onCurrentChanged(QTreeWidgetItem* item) {
     if (!item || !ds_) return;
     const QString kind = item->data(kName, kKindRole).toString();
     const QString path = item->data(kName, kPathRole).toString();
-    if (kind == "variable" || kind == "coordinate") {
+    if (kind == "variable" || kind == "coordinate" || kind == "derived") {
         const Dataset& g = groupOf(*ds_, path.toStdString());
-        if (const Variable* v = g.findVariable(item->text(kName).toStdString()))
+        if (const Variable* v = g.findVariable(path.section('/', -1).toStdString()))
             showAttributes(tr("Attributes of %1").arg(item->text(kName)), v->attrs(), v->encoding().warnings);
         if (!updating_) emit variableChosen(path);
     } else if (kind == "file") {

@@ -33,6 +33,8 @@ public:
 
 signals:
     void variableChosen(const QString& variablePath);
+    // A derived variable double-clicked: its statement, to edit.
+    void derivedEditRequested(const QString& statement);
 
 private:
     void fillGroup(QTreeWidgetItem* parent, const Dataset& group, const QString& prefix);

@@ -126,6 +126,10 @@ void DimChip::contextMenuEvent(QContextMenuEvent* e) {
     for (ReduceOp op : chipReduceOps())
         reduce->addAction(opText(op), this, [this, op] { emit opAsked(dim_, op); });
     if (areaMeanOffered_) reduce->addAction(tr("area mean"), this, [this] { emit areaMeanAsked(dim_); });
+    if (anomalyOffered_) {
+        menu.addSeparator();
+        menu.addAction(tr("&Anomaly…"), this, [this] { emit anomalyAsked(dim_); });
+    }
     menu.exec(e->globalPos());
 }
 
@@ -197,6 +201,10 @@ void DimensionBar::show(const DataArray& var, const ViewSpec& spec) {
         connect(c, &DimChip::areaMeanAsked, this,
                 [this](const QString& dim) { emit opChosen(dim, ReduceOp::Mean, true); });
         c->setAreaMeanOffered(areaOffered);
+        if (const Coordinate* t = var.coords().find(d); t && t->isIndex() && t->time) {
+            c->setAnomalyOffered(true);
+            connect(c, &DimChip::anomalyAsked, this, &DimensionBar::anomalyRequested);
+        }
         if (role == Role::Reduce) c->setReduceOp(opOf(spec, d), spec.areaWeighted);
         slots_[role]->addChip(c);
         c->show(); // now, not when the layout gets round to it

@@ -26,6 +26,8 @@ public:
     void setReduceOp(std::optional<ReduceOp> op, bool areaWeighted = false);
     // Whether "area mean" is among the ops (the variable has a CF latitude or cell areas).
     void setAreaMeanOffered(bool on);
+    // Whether "Anomaly…" is on its menu (a CF time dim).
+    void setAnomalyOffered(bool on) { anomalyOffered_ = on; }
     QToolButton* opButton() const { return opButton_; }
 
 signals:
@@ -34,6 +36,7 @@ signals:
     void roleAsked(const QString& dim, strata::app::Role role);
     void opAsked(const QString& dim, strata::ReduceOp op);
     void areaMeanAsked(const QString& dim);
+    void anomalyAsked(const QString& dim);
 
 protected:
     void mousePressEvent(QMouseEvent* e) override;
@@ -48,6 +51,7 @@ private:
     QToolButton* opButton_;
     QAction* areaMean_ = nullptr; // in the op button's menu
     bool areaMeanOffered_ = false;
+    bool anomalyOffered_ = false;
     QPoint pressedAt_;
     bool pressed_ = false, dragging_ = false;
     QPointer<QLabel> ghost_; // follows the cursor while dragging
@@ -85,6 +89,8 @@ signals:
     // An op chosen on a reduced chip's menu: `areaWeighted` for "area mean" (every mean of the
     // view becomes one area-weighted mean), false for the other ops, plain "mean" included.
     void opChosen(const QString& dim, strata::ReduceOp op, bool areaWeighted);
+    // "Anomaly…" on a time dim's chip.
+    void anomalyRequested(const QString& dim);
 
 private:
     void onDropped(const QString& dim, QPoint globalPosition);

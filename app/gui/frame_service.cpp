@@ -13,6 +13,7 @@
 #include <unistd.h>
 #endif
 
+#include "strata/core/derived.h"
 #include "strata/core/error.h"
 #include "strata/core/ops.h"
 #include "strata/core/runtime.h"
@@ -44,7 +45,7 @@ ViewSpec withIndex(ViewSpec s, const std::string& dim, std::int64_t index) {
 } // namespace
 
 FrameService::FrameService(QObject* parent)
-    : QObject(parent), residency_(std::make_unique<Residency>(defaultResidentBudget(computeDevice()))) {
+    : QObject(parent), residency_(std::make_shared<Residency>(defaultResidentBudget(computeDevice()))) {
     qRegisterMetaType<std::shared_ptr<const FrameResult>>();
     qRegisterMetaType<std::shared_ptr<const SeriesResult>>();
     // Said from the worker: a queued signal to the GUI thread.
@@ -82,6 +83,13 @@ void FrameService::setDataset(std::shared_ptr<const Dataset> ds) {
     ranges_.clear();
     declined_.clear();
     residency_->clear(); // the loads of the last file stop at their next slab
+}
+
+void FrameService::updateDataset(std::shared_ptr<const Dataset> ds) {
+    std::lock_guard lock(mutex_);
+    scheduler_.setDataset(std::move(ds));
+    cache_.clear();
+    ranges_.clear();
 }
 
 std::shared_ptr<const Dataset> FrameService::dataset() const { return scheduler_.dataset(); }
@@ -136,12 +144,31 @@ DataArray FrameService::source(const ViewSpec& spec, const std::shared_ptr<const
 }
 
 void FrameService::startLoad(const ViewSpec& spec, const std::shared_ptr<const Dataset>& ds) {
+    const DataArray shown = variableOf(*ds, spec.variable);
+    if (const DerivedSource* derived = derivedSourceOf(shown.variable())) {
+        // A derived variable is never made whole: its inputs become resident (those of this
+        // dataset; another's are read by the box), and its frames are evaluated from them.
+        derived->setResidentLookup([weak = std::weak_ptr<Residency>(residency_)](const std::string& key) {
+            const std::shared_ptr<Residency> r = weak.lock();
+            if (!r) return std::optional<DataArray>();
+            return r->get(key);
+        });
+        for (const VariableRef& in : derived->inputs()) {
+            if (!in.alias.empty() || residency_->get(in.name)) continue;
+            {
+                std::lock_guard lock(mutex_);
+                if (declined_.count(in.name)) continue;
+            }
+            residency_->request(in.name, variableOf(*ds, in.name), computeDevice());
+        }
+        return;
+    }
     if (residency_->get(spec.variable)) return;
     {
         std::lock_guard lock(mutex_);
         if (declined_.count(spec.variable)) return;
     }
-    residency_->request(spec.variable, variableOf(*ds, spec.variable), computeDevice());
+    residency_->request(spec.variable, shown, computeDevice());
 }
 
 ViewLimits FrameService::limits() const {

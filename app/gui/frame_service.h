@@ -74,6 +74,9 @@ public:
 
     // The file the requests refer to; drops the cache and any pending work.
     void setDataset(std::shared_ptr<const Dataset> ds);
+    // The same files with derived variables added, changed or removed: what is resident stays;
+    // frames computed before go (a derived variable may have another meaning now).
+    void updateDataset(std::shared_ptr<const Dataset> ds);
     std::shared_ptr<const Dataset> dataset() const;
 
     // Newest wins. `steppingDim`/`direction` (+1, -1): the dim the user is stepping along, so
@@ -159,9 +162,10 @@ private:
     CachedFrame entryFor(const FrameKey& key, const ViewSpec& spec, DataArray frame, FallbackNote note,
                          std::optional<MinMax> variableRange, const std::optional<CachedFrame>& had = {});
 
-    Scheduler scheduler_;                  // thread-safe on its own
-    std::unique_ptr<Residency> residency_; // thread-safe on its own
-    mutable std::mutex mutex_;             // guards what follows, to thread_
+    Scheduler scheduler_; // thread-safe on its own
+    std::shared_ptr<Residency>
+        residency_;            // thread-safe on its own; derived variables' lookups hold it weakly
+    mutable std::mutex mutex_; // guards what follows, to thread_
     FrameCache cache_;
     std::size_t cacheLimit_ = std::size_t(512) << 20; // as set; cacheLimitLocked is what applies
     RangeBook ranges_;

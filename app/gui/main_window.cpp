@@ -135,6 +135,9 @@ void MainWindow::connectParts() {
     connect(colour_, &ColourPanel::changed, this, &MainWindow::onColourChanged);
     colour_->setShownRangeSource([this] { return shownColourRange(); });
     connect(datasetPanel_, &DatasetPanel::variableChosen, this, &MainWindow::showVariable);
+    connect(dimBar_, &DimensionBar::anomalyRequested, this, &MainWindow::anomalyDialog);
+    connect(datasetPanel_, &DatasetPanel::derivedEditRequested, this,
+            [this](const QString& statement) { derivedDialog(statement); });
     connect(image_, &ImageView::cellHovered, this, &MainWindow::onHover);
     connect(image_, &ImageView::cellClicked, this, [this](const Pick& p) {
         if (p.inside) plotSeriesAt(p.row, p.column);
@@ -198,6 +201,9 @@ void MainWindow::buildMenus() {
     });
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
+    file->addSeparator();
+    file->addAction(tr("New &Derived Variable…"), QKeySequence(Qt::CTRL | Qt::Key_D), this,
+                    [this] { derivedDialog(); });
     file->addSeparator();
     file->addAction(tr("Export &PNG…"), QKeySequence(Qt::CTRL | Qt::Key_E), this,
                     &MainWindow::exportPngDialog);

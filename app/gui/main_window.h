@@ -19,6 +19,7 @@
 #include "dataset_opener.h"
 #include "frame_service.h"
 #include "frame_timing.h"
+#include "strata/core/derived.h"
 #include "strata/render/image_view.h"
 #include "strata/render/line_plot.h"
 #include "view_roles.h"
@@ -59,6 +60,15 @@ public:
     void setInitialView(std::function<ViewSpec(const Dataset&)> resolve) {
         initialView_ = std::move(resolve);
     }
+    // Derived variables (`NAME = EXPR`, the command line's --derive) added to the next file
+    // opened, reading `others` by alias (--with); used once.
+    void setInitialDerived(std::vector<std::string> statements, std::vector<DatasetAlias> others = {}) {
+        initialDerived_ = std::move(statements);
+        others_ = std::move(others);
+    }
+    // Adds (or redefines) a derived variable of the open dataset and shows it: the view stays
+    // when it is the one shown. False, with the message shown, when the statement is refused.
+    bool addDerived(const QString& statement);
     bool opening() const { return opener_->opening(); }
     // Shows a Dataset held in memory (its path empty), titled `title`: `variable`, or the first
     // numeric one; a newer one of the same shape keeps the view (main_window_memory.cpp).
@@ -173,6 +183,11 @@ private:
     void onColourChanged();
     void onResidencyChanged(const QString& variable);
     void chooseResidentBudget();
+    void derivedDialog(const QString& statement = {}); // _derived: File ▸ New Derived Variable…
+    // A saved view's derived variables added to the open dataset (those it has as written are
+    // left); throws Error when one is refused.
+    void addDerivedQuietly(const std::vector<std::string>& statements);
+    void anomalyDialog(const QString& timeDim); // _derived: Anomaly… on a time dim's chip
     void showScalar(const QString& variablePath, const DataArray& var);
     void showNothing(const QString& message); // a dataset without a numeric variable
     void clearSeries();                       // another file or variable: the dock forgets its series
@@ -235,6 +250,9 @@ private:
         double done = -1; // the fraction of its streamed pass done; < 0: none told
     } task_;
     std::function<ViewSpec(const Dataset&)> initialView_;
+    std::vector<std::string> initialDerived_;
+    std::vector<DatasetAlias> others_; // the datasets derived variables read by alias
+    QPointer<QDialog> anomaly_;        // the Anomaly… dialog while it is open
     bool verbose_ = false;
 };
 

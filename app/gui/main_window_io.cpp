@@ -133,7 +133,9 @@ bool MainWindow::saveView(const QString& path) {
         const auto& ds = ws_.dataset();
         AtomicFile file(path.toStdString(), ds ? inputsOf(*ds) : std::vector<std::string>{});
         QFile out(q(file.tempPath()));
-        if (!out.open(QIODevice::WriteOnly) || out.write(toJsonText(view())) < 0)
+        ViewSpec saved = view();
+        if (ds) saved.derived = derivedStatementsOf(*ds); // the view's variable may be one of them
+        if (!out.open(QIODevice::WriteOnly) || out.write(toJsonText(saved)) < 0)
             throw IoError("cannot write " + path.toStdString() + ": " + out.errorString().toStdString());
         out.close();
         file.commit();
@@ -176,8 +178,9 @@ bool MainWindow::loadView(const QString& path) {
             return true;
         }
         if (!ds) throw ValueError("the view names no file and none is open");
+        if (!v.derived.empty()) addDerivedQuietly(v.derived);
         ViewSpec fitted;
-        if (!fitViewTo(v, *ds, fitted))
+        if (!fitViewTo(v, *ws_.dataset(), fitted))
             throw ValueError("the view does not fit " + ds->path + ": no variable '" + v.variable +
                              "' with dim '" + v.xDim + "'");
         applyView(fitted);

@@ -77,7 +77,21 @@ void MainWindow::onOpened(const QStringList& paths, const std::optional<ViewSpec
     }
     rememberView();
     clearSeries(); // the last file's series means nothing here
-    ws_.setDataset(outcome.dataset);
+    std::shared_ptr<const Dataset> opened = outcome.dataset;
+    std::vector<std::string> statements = initialDerived_; // the command line's --derive, once
+    if (wanted)
+        statements.insert(statements.end(), wanted->derived.begin(), wanted->derived.end()); // a saved view's
+    if (!statements.empty()) {
+        auto withDerived = std::make_shared<Dataset>(*opened);
+        try {
+            for (const std::string& statement : statements) derive(*withDerived, statement, others_);
+            opened = std::move(withDerived);
+        } catch (const Error& e) {
+            showError(tr("Cannot derive a variable"), q(e.what()), true);
+        }
+        initialDerived_.clear();
+    }
+    ws_.setDataset(opened);
     const Dataset& ds = *ws_.dataset();
     service_->setDataset(ws_.dataset());
     datasetPanel_->setDataset(ws_.dataset());

@@ -63,6 +63,11 @@ QJsonObject toJson(const ViewSpec& spec) {
         o["files"] = files;
     }
     o["variable"] = q(spec.variable);
+    if (!spec.derived.empty()) {
+        QJsonArray derived;
+        for (const auto& d : spec.derived) derived.append(q(d));
+        o["derived"] = derived;
+    }
     o["x"] = q(spec.xDim);
     o["y"] = q(spec.yDim);
     QJsonObject indices;
@@ -162,6 +167,13 @@ ViewSpec viewFromJson(const QJsonObject& o) {
     spec.colouring = colouringFromJson(o);
     if (o.contains("window") && !o.value("window").isNull()) spec.window = windowFromJson(o.value("window"));
     spec.projection = textField(o, "projection", false);
+    if (o.contains("derived")) { // optional: views saved before derived variables have none
+        if (!o.value("derived").isArray()) bad("'derived' must be a list of statements");
+        for (const QJsonValue& d : o.value("derived").toArray()) {
+            if (!d.isString()) bad("'derived' must be a list of statements");
+            spec.derived.push_back(d.toString().toStdString());
+        }
+    }
     return spec;
 }
 

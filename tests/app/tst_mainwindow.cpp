@@ -26,6 +26,7 @@
 #include <QTreeWidget>
 #include <cmath>
 
+#include "anomaly_dialog.h"
 #include "colour_panel.h"
 #include "dataset_panel.h"
 #include "dimension_bar.h"
@@ -679,6 +680,100 @@ private slots:
         const QByteArray x = a.readAll(), y = b.readAll();
         QVERIFY(x.size() > 1000);
         QVERIFY2(x == y, "the window's CSV and the command line's differ");
+    }
+
+    // Derived variables in the window: Anomaly… on the time chip (its sliders move the base
+    // period and redraw), a statement of File ▸ New Derived Variable…, and a saved view that
+    // brings its derived variable to the file opened afresh. Frames against netCDF-C's values.
+    void derivedVariablesAndTheAnomalyDialog() {
+        QVERIFY(open(kHgt));
+        QCOMPARE(QString::fromStdString(w_->view().variable), QString("HGT"));
+        const nctest::NcValues& f = hgtFromNetcdf();
+        QCOMPARE(f.values.size(), std::size_t(21 * 73 * 144));
+        auto at = [&](std::size_t t, std::size_t i) { return double(f.values[t * 73 * 144 + i]); };
+        auto frameIs = [&](const std::function<double(std::size_t)>& expected) -> QString {
+            const std::vector<double> v = w_->shownFrame().asHost().values<double>();
+            if (v.size() != 73 * 144) return QString("%1 values").arg(v.size());
+            for (std::size_t i = 0; i < v.size(); ++i) {
+                const double e = expected(i);
+                if (!(std::fabs(v[i] - e) <= 1e-3 * std::max(1.0, std::fabs(e)) ||
+                      (std::isnan(v[i]) && std::isnan(e))))
+                    return QString("value %1: %2, expected %3").arg(i).arg(v[i]).arg(e);
+            }
+            return {};
+        };
+
+        // Anomaly… on the time chip. The record: January 1958, then the Februaries of 1958–1977;
+        // the base period starts as all of it (it does not hold 1991–2020).
+        ViewSpec map; // a map of February 1958 (the file's last view may be another)
+        map.variable = "HGT";
+        map.xDim = "lon";
+        map.yDim = "lat";
+        map.indices = {{"time", 1}};
+        w_->applyView(map);
+        QVERIFY(settle());
+        QVERIFY(w_->dimensionBar()->chip("time"));
+        emit w_->dimensionBar()->anomalyRequested("time");
+        auto* dialog = w_->findChild<AnomalyDialog*>();
+        QVERIFY(dialog);
+        QCOMPARE(dialog->firstYear()->value(), 1958);
+        QCOMPARE(dialog->lastYear()->value(), 1977);
+        QTRY_COMPARE(QString::fromStdString(w_->view().variable), QString("HGT_anomaly"));
+        QCOMPARE(w_->view().indexOf("time"), std::int64_t(1)); // seen as HGT was
+        verifyShown();
+        // February 1958 against the mean of the Februaries of the base period.
+        auto februaries = [&](std::size_t i, std::size_t last) {
+            double s = 0, n = 0;
+            for (std::size_t t = 1; t <= last; ++t)
+                if (!std::isnan(at(t, i))) s += at(t, i), n += 1;
+            return s / n;
+        };
+        QString why = frameIs([&](std::size_t i) { return at(1, i) - februaries(i, 20); });
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        QCOMPARE(w_->view().colouring.colormap, std::string("RdBu"));
+        QVERIFY(w_->datasetPanel()->itemOf("HGT_anomaly"));
+        QCOMPARE(w_->datasetPanel()->itemOf("HGT_anomaly")->text(0), QString("HGT_anomaly ƒ"));
+        QCOMPARE(QString::fromStdString(w_->shownFrame().attrs().text("long_name").value_or("")),
+                 QString("HGT anomaly vs 1958–1977 monthly climatology"));
+        // The base period's last year moved to 1960: a new climatology (three Februaries).
+        dialog->lastYear()->setValue(1960);
+        QTRY_VERIFY(w_->dataset()->findVariable("HGT_anomaly") &&
+                    derivedSourceOf(*w_->dataset()->findVariable("HGT_anomaly"))->statement() ==
+                        "HGT_anomaly = anomaly(HGT, \"month\", 1958, 1960)");
+        verifyShown();
+        why = frameIs([&](std::size_t i) { return at(1, i) - februaries(i, 3); });
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        QCOMPARE(QString::fromStdString(w_->shownFrame().attrs().text("long_name").value_or("")),
+                 QString("HGT anomaly vs 1958–1960 monthly climatology"));
+        dialog->close();
+
+        // A statement of File ▸ New Derived Variable…, shown with the slice it was at.
+        ViewSpec sixth = w_->view(); // the sixth step (February 1961)
+        sixth.indices = {{"time", 5}};
+        w_->applyView(sixth);
+        QVERIFY(settle());
+        QVERIFY(w_->addDerived("twice [gpm] = HGT_anomaly * 0 + HGT * 2"));
+        QTRY_COMPARE(QString::fromStdString(w_->view().variable), QString("twice"));
+        verifyShown();
+        why = frameIs([&](std::size_t i) { return at(5, i) * 2; });
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        // A refused statement says why, and changes nothing.
+        QVERIFY(!w_->addDerived("bad = HGT +"));
+        QVERIFY(!w_->dataset()->findVariable("bad"));
+
+        // Saved, and loaded on the file opened afresh: the view brings its derived variables.
+        QTemporaryDir dir;
+        const QString path = QDir(dir.path()).filePath("derived-view.json");
+        QVERIFY(w_->saveView(path));
+        QFile saved(path);
+        QVERIFY(saved.open(QIODevice::ReadOnly));
+        QVERIFY(saved.readAll().contains("twice [gpm] = HGT_anomaly * 0 + HGT * 2"));
+        QVERIFY(open(kSample));
+        QVERIFY(w_->loadView(path));
+        QTRY_COMPARE(QString::fromStdString(w_->view().variable), QString("twice"));
+        verifyShown();
+        why = frameIs([&](std::size_t i) { return at(5, i) * 2; });
+        QVERIFY2(why.isEmpty(), qPrintable(why));
     }
 
     void aBadFileShowsAnErrorAndTheAppGoesOn() {
