@@ -9,7 +9,9 @@
 #include "py_array.h"
 #include "py_import.h"
 #include "strata/core/cf_axis.h"
+#include "strata/core/derived.h"
 #include "strata/core/error.h"
+#include "strata/core/expression.h"
 #include "strata/core/runtime.h"
 #include "strata/io/netcdf.h"
 
@@ -196,6 +198,40 @@ void bindDatasets(::py::module_& m) {
           "Reads a file's numeric variables whole onto a device; the parts of a Dataset.");
     m.def("_make_dataset", &makeDataset, ::py::arg("variables"), ::py::arg("coords"), ::py::arg("attrs"),
           ::py::arg("title"));
+    m.def(
+        "_derive",
+        [](const HeldDataset& h, const std::string& statement) {
+            Dataset ds = *h.dataset;
+            derive(ds, statement);
+            const std::string n = parseExpression(statement).name;
+            const DataArray d = ds[n];
+            // Computed where its inputs are: the GPU when one of them is there.
+            Device device = Device::host();
+            if (const DerivedSource* s = derivedSourceOf(d.variable()))
+                for (const VariableRef& in : s->inputs())
+                    if (const Variable* v = ds.findVariable(in.name);
+                        v && v->isLoaded() && v->device().isCuda())
+                        device = v->device();
+            Variable computed;
+            {
+                ::py::gil_scoped_release nogil;
+                const Stream stream = device.isCuda() ? defaultStream(device) : Stream::host();
+                computed = d.variable().load(device, stream);
+                stream.synchronize();
+            }
+            ::py::dict out;
+            out["name"] = n;
+            out["dims"] = computed.dims();
+            out["attrs"] = exportAttributes(computed.attrs());
+            out["array"] = ExportedArray::of(computed, "derived variable '" + n + "'");
+            ::py::list coords; // the coordinates of its dims (a climatology's group among them)
+            for (const std::string& dim : computed.dims())
+                if (const Coordinate* c = ds.coords.find(dim)) coords.append(exportCoordinate(*c));
+            out["coords"] = coords;
+            return out;
+        },
+        ::py::arg("dataset"), ::py::arg("statement"),
+        "The derived variable `statement` defines, computed whole from the dataset's arrays where they are.");
     m.def(
         "_import_array",
         [](::py::handle array, std::vector<std::string> dims) {
