@@ -8,7 +8,7 @@ import numpy as np
 
 from . import _strata
 
-#CF attributes xarray moves to.encoding when it decodes(Strata decodes them the same way).
+# CF attributes xarray moves to .encoding when it decodes (Strata decodes them the same way).
 _ENCODING = ("_FillValue", "missing_value", "scale_factor", "add_offset", "coordinates")
 _STRATA_DTYPES = ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
                   "float32", "float64")
@@ -96,18 +96,17 @@ def _to_xarray(parts):
 
 def _have_cupy():
     try:
-        import cupy
-#noqa : F401 return True except ImportError : return False
+        import cupy  # noqa: F401
+        return True
+    except ImportError:
+        return False
 
-                def open(
-                    path,
-                    device =
-                        None) : ""
-                                "Reads the netCDF file at `path` with Strata's reader into an xarray Dataset.
 
-            Every numeric data variable is read whole and
-            decoded(CF masking and packing) on `device`: "cuda"(or "cuda:N") gives CuPy arrays,
-            "cpu" NumPy arrays; None: where Strata computes
+def open(path, device=None):
+    """Reads the netCDF file at `path` with Strata's reader into an xarray Dataset.
+
+    Every numeric data variable is read whole and decoded (CF masking and packing) on `device`:
+    "cuda" (or "cuda:N") gives CuPy arrays, "cpu" NumPy arrays; None: where Strata computes
     (the GPU when there is one and CuPy is installed). The arrays are views of Strata's buffers, without a copy;
     NumPy's are read-only. Coordinates are on the host (dates decoded as xarray does).
     Raises strata.NetcdfError (also an OSError) when the file cannot be read."""
@@ -151,45 +150,52 @@ def _register_accessor():
             return self._ds.assign({da.name: da})
 
     import warnings
-    with warnings.catch_warnings():  # registered once per process;
-a reload warns warnings.simplefilter("ignore") xr.register_dataset_accessor("strata")(_StrataAccessor)
+    with warnings.catch_warnings():  # registered once per process; a reload warns
+        warnings.simplefilter("ignore")
+        xr.register_dataset_accessor("strata")(_StrataAccessor)
 
-#-- -- xarray(or arrays) to Strata
 
-        def _host(values)
-    : if hasattr (values, "get") and
-    not isinstance(values, np.ndarray)
-    : #CuPy values = values.get() return np.asarray(values)
+# ---- xarray (or arrays) to Strata
 
-                         def _coordinate_parts(name, var)
-    : ""
-      "A coordinate's parts for Strata: values as host doubles, dates as numbers with CF units."
-      "" values = _host(var.values) attrs = dict(
-    var.attrs) dtype = "float64" if np.issubdtype(values.dtype, np.datetime64)
-    : if np.isnat(values).any()
-    : return None seconds =
-    (values - np.datetime64("1970-01-01T00:00:00", "ns")) / np.timedelta64(1, "s") attrs.update(
-                                                                units = "seconds since 1970-01-01",
-                                                                calendar = "proleptic_gregorian") numbers =
-        seconds.astype(np.float64) elif values.dtype == object and values.size and
-        hasattr(values.flat[0], "calendar")
-    : import cftime calendar =
-            values.flat[0].calendar or "standard" units = "days since 1970-01-01" numbers =
-                np.asarray(cftime.date2num(values.ravel(), units, calendar = calendar),
-                           dtype = np.float64) attrs.update(units = units,
-                                                            calendar = calendar) elif values.dtype.kind in
-                "iuf" : numbers = values.astype(np.float64) if str (values.dtype) in _STRATA_DTYPES : dtype =
-                    str(values.dtype) else : return None #text coordinates : not labels Strata draws return {"name": str(name), "dims": [str(d) for d in var.dims], "shape": list(values.shape),
-            "values": numbers.ravel().tolist(), "dtype": dtype, "attrs": attrs
-}
+def _host(values):
+    if hasattr(values, "get") and not isinstance(values, np.ndarray):  # CuPy
+        values = values.get()
+    return np.asarray(values)
 
-def _strata_dataset(obj, dims = None, name = None)
-    : ""
-      "A Strata Dataset (held in memory, no data copied) for an xarray DataArray or Dataset, or a
-      bare array with `dims`;
-and the variable to show.""
-                         "
-    try : import xarray as xr except ImportError:
+
+def _coordinate_parts(name, var):
+    """A coordinate's parts for Strata: values as host doubles, dates as numbers with CF units."""
+    values = _host(var.values)
+    attrs = dict(var.attrs)
+    dtype = "float64"
+    if np.issubdtype(values.dtype, np.datetime64):
+        if np.isnat(values).any():
+            return None
+        seconds = (values - np.datetime64("1970-01-01T00:00:00", "ns")) / np.timedelta64(1, "s")
+        attrs.update(units="seconds since 1970-01-01", calendar="proleptic_gregorian")
+        numbers = seconds.astype(np.float64)
+    elif values.dtype == object and values.size and hasattr(values.flat[0], "calendar"):
+        import cftime
+        calendar = values.flat[0].calendar or "standard"
+        units = "days since 1970-01-01"
+        numbers = np.asarray(cftime.date2num(values.ravel(), units, calendar=calendar), dtype=np.float64)
+        attrs.update(units=units, calendar=calendar)
+    elif values.dtype.kind in "iuf":
+        numbers = values.astype(np.float64)
+        if str(values.dtype) in _STRATA_DTYPES:
+            dtype = str(values.dtype)
+    else:
+        return None  # text coordinates: not labels Strata draws
+    return {"name": str(name), "dims": [str(d) for d in var.dims], "shape": list(values.shape),
+            "values": numbers.ravel().tolist(), "dtype": dtype, "attrs": attrs}
+
+
+def _strata_dataset(obj, dims=None, name=None):
+    """A Strata Dataset (held in memory, no data copied) for an xarray DataArray or Dataset, or a
+    bare array with `dims`; and the variable to show."""
+    try:
+        import xarray as xr
+    except ImportError:
         xr = None
     if xr is not None and isinstance(obj, xr.DataArray):
         var = str(name or obj.name or "data")
