@@ -139,6 +139,15 @@ STRATA_DERIVED_HD double derivedLoad(const void* p, DType t, std::int64_t i) {
 }
 
 STRATA_DERIVED_HD bool derivedNan(double v) { return v != v; }
+
+// hypot as sqrt(a² + b²) where the squares cannot overflow or lose range (any float32 input):
+// a few times faster than the C library's careful one, and as exact after rounding to float;
+// beyond, and for infinities and NaN (hypot(inf, NaN) is inf), the library's.
+STRATA_DERIVED_HD double derivedHypot(double a, double b) {
+    const double x = fabs(a), y = fabs(b);
+    const bool plain = x < 1e150 && y < 1e150 && (x == 0 || x > 1e-150) && (y == 0 || y > 1e-150);
+    return plain ? sqrt(a * a + b * b) : hypot(a, b);
+}
 STRATA_DERIVED_HD double derivedMask(bool b) { return b ? 1.0 : 0.0; }
 
 // The value of the program at `index` (absolute, in the index space). `Depth` bounds the
@@ -304,7 +313,7 @@ STRATA_DERIVED_HD double derivedEval(const DerivedProgram& p, const std::int64_t
                 a = atan2(a, b);
                 break;
             case DerivedOp::Hypot:
-                a = hypot(a, b);
+                a = derivedHypot(a, b);
                 break;
             case DerivedOp::Minimum:
                 a = derivedNan(a) || derivedNan(b) ? nan : (a < b ? a : b);

@@ -240,7 +240,7 @@ private:
             for (int j = 0; j < n; ++j) a[j] = std::atan2(a[j], b[j]);
             break;
         case DerivedOp::Hypot:
-            for (int j = 0; j < n; ++j) a[j] = std::hypot(a[j], b[j]);
+            for (int j = 0; j < n; ++j) a[j] = derivedHypot(a[j], b[j]);
             break;
         case DerivedOp::Minimum:
             for (int j = 0; j < n; ++j)
@@ -349,7 +349,7 @@ void derivedTableCpu(const DerivedTableProblem& q) {
     const std::int64_t blocksPerRow = (length + kBlock - 1) / kBlock;
     cpu::parallelFor(rows * blocksPerRow, 4, [&](std::int64_t begin, std::int64_t end) {
         RowEvaluator eval(q.program, last);
-        double v[kBlock], n[kBlock], mean[kBlock], m2[kBlock];
+        double v[kBlock], n[kBlock], shift[kBlock], s1[kBlock], s2[kBlock], mean[kBlock], m2[kBlock];
         std::int64_t index[kMaxDims] = {};
         for (std::int64_t b = begin; b < end; ++b) {
             const std::int64_t row = b / blocksPerRow, first = (b % blocksPerRow) * kBlock;
@@ -363,20 +363,26 @@ void derivedTableCpu(const DerivedTableProblem& q) {
                 rest /= s;
             }
             for (int g = 0; g < q.groups.groups; ++g) {
-                for (int j = 0; j < m; ++j) n[j] = mean[j] = m2[j] = 0;
+                // Sums about a shift (each point's first value): no division in the loop, and
+                // no cancellation for values far from zero (temperatures in K).
+                for (int j = 0; j < m; ++j) n[j] = s1[j] = s2[j] = 0, shift[j] = std::numeric_limits<double>::quiet_NaN();
                 for (int k = q.groups.first[g]; k < q.groups.first[g + 1]; ++k) {
                     const std::int64_t t = q.groups.members[k];
                     if (t < q.t0 || t >= q.t1) continue;
                     index[q.timeDim] = t;
                     eval.run(index, 1, m, v);
                     for (int j = 0; j < m; ++j) {
-                        const double ok = v[j] == v[j] ? 1.0 : 0.0;
-                        const double x = ok != 0.0 ? v[j] : 0.0;
-                        n[j] += ok;
-                        const double delta = (x - mean[j]) * ok;
-                        mean[j] += n[j] > 0 ? delta / n[j] : 0.0;
-                        m2[j] += delta * (x - mean[j]);
+                        const bool ok = v[j] == v[j];
+                        if (ok && shift[j] != shift[j]) shift[j] = v[j];
+                        const double d = ok ? v[j] - shift[j] : 0.0;
+                        n[j] += ok ? 1.0 : 0.0;
+                        s1[j] += d;
+                        s2[j] += d * d;
                     }
+                }
+                for (int j = 0; j < m; ++j) {
+                    mean[j] = n[j] > 0 ? shift[j] + s1[j] / n[j] : 0.0;
+                    m2[j] = n[j] > 0 ? std::max(0.0, s2[j] - s1[j] * s1[j] / n[j]) : 0.0;
                 }
                 for (int j = 0; j < m; ++j) {
                     const std::int64_t at = std::int64_t(g) * q.points + p0 + j;
