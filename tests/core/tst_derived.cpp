@@ -202,9 +202,10 @@ private slots:
         derive(f.ds, "mixed [m/s] = clip(u, -5, 5) ** 2 / w + fillna(v, -1)");
         derive(f.ds, "angle = arctan2(v, u) + minimum(u, v) - maximum(abs(u), 0.5) + floor(u) * ceil(v)");
         derive(f.ds, "ratio = u / 0");
-        derive(f.ds, "twice = speed * 2"); // a derived variable read by another
+        derive(f.ds, "twice = speed * 2");      // a derived variable read by another
+        derive(f.ds, "hinf = hypot(u / 0, v)"); // hypot(±inf, NaN) is inf, as C's hypot has it
         const std::int64_t n = f.nt * f.ny * f.nx, points = f.ny * f.nx;
-        std::vector<double> speed(n), celsius(n), picked(n), mixed(n), angle(n), ratio(n), twice(n);
+        std::vector<double> speed(n), celsius(n), picked(n), mixed(n), angle(n), ratio(n), twice(n), hinf(n);
         auto fl = [](double x) { return double(float(x)); };
         for (std::int64_t i = 0; i < n; ++i) {
             const double u = f.u[i], v = f.v[i], w = f.w[i % points];
@@ -218,6 +219,7 @@ private slots:
             angle[i] = fl(std::atan2(v, u) + mn - mx + std::floor(u) * std::ceil(v));
             ratio[i] = fl(u / 0.0);
             twice[i] = fl(std::hypot(u, v) * 2);
+            hinf[i] = fl(std::hypot(u / 0.0, v));
         }
         QVERIFY(sameValues(evaluate(f.ds, "speed", cuda), speed));
         QVERIFY(sameValues(evaluate(f.ds, "celsius", cuda), celsius));
@@ -226,6 +228,9 @@ private slots:
         QVERIFY(sameValues(evaluate(f.ds, "angle", cuda), angle));
         QVERIFY(sameValues(evaluate(f.ds, "ratio", cuda), ratio)); // ±inf, and NaN for 0/0
         QVERIFY(sameValues(evaluate(f.ds, "twice", cuda), twice));
+        QVERIFY(sameValues(evaluate(f.ds, "hinf", cuda), hinf));
+        QVERIFY(std::count_if(hinf.begin(), hinf.end(), [](double x) { return std::isinf(x); }) >
+                std::count_if(ratio.begin(), ratio.end(), [](double x) { return std::isinf(x); }) * 9 / 10);
         QVERIFY(std::count_if(ratio.begin(), ratio.end(), [](double x) { return std::isinf(x); }) > n / 2);
 
         // Units: kept, converted, set, or none.

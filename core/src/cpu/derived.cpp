@@ -239,9 +239,21 @@ private:
         case DerivedOp::Arctan2:
             for (int j = 0; j < n; ++j) a[j] = std::atan2(a[j], b[j]);
             break;
-        case DerivedOp::Hypot:
-            for (int j = 0; j < n; ++j) a[j] = derivedHypot(a[j], b[j]);
+        case DerivedOp::Hypot: { // sqrt(a² + b²) vectorised; the rare others as derivedHypot has them
+            // NaN needs nothing more (sqrt gives NaN, as hypot does but for an infinity, which
+            // is among the rare); huge, tiny and infinite operands do.
+            double r[kBlock];
+            int rare = 0;
+            for (int j = 0; j < n; ++j) {
+                const double x = std::fabs(a[j]), y = std::fabs(b[j]);
+                rare |= int(x >= 1e150 || y >= 1e150 || (x != 0 && x < 1e-150) || (y != 0 && y < 1e-150));
+                r[j] = std::sqrt(a[j] * a[j] + b[j] * b[j]);
+            }
+            if (rare)
+                for (int j = 0; j < n; ++j) r[j] = derivedHypot(a[j], b[j]);
+            std::memcpy(a, r, std::size_t(n) * sizeof(double));
             break;
+        }
         case DerivedOp::Minimum:
             for (int j = 0; j < n; ++j)
                 a[j] = std::isnan(a[j]) || std::isnan(b[j]) ? nan : (a[j] < b[j] ? a[j] : b[j]);
@@ -344,57 +356,73 @@ void derivedTableCpu(const DerivedTableProblem& q) {
         });
         return;
     }
+    // Blocks of whole rows of about kTablePoints points: for each member, the block's values are
+    // read as one stretch of memory (a leaf stored time-first), and its moments stay in cache.
+    constexpr std::int64_t kTablePoints = 8192;
     const std::int64_t length = q.program.shape[last];
     const std::int64_t rows = q.points / length;
-    const std::int64_t blocksPerRow = (length + kBlock - 1) / kBlock;
-    cpu::parallelFor(rows * blocksPerRow, 4, [&](std::int64_t begin, std::int64_t end) {
+    const std::int64_t rowsPerBlock = std::max<std::int64_t>(1, kTablePoints / length);
+    const std::int64_t blocks = (rows + rowsPerBlock - 1) / rowsPerBlock;
+    cpu::parallelFor(blocks, 1, [&](std::int64_t begin, std::int64_t end) {
         RowEvaluator eval(q.program, last);
-        double v[kBlock], n[kBlock], shift[kBlock], s1[kBlock], s2[kBlock], mean[kBlock], m2[kBlock];
+        const std::size_t most = std::size_t(rowsPerBlock * length);
+        std::vector<double> n(most), shift(most), s1(most), s2(most);
+        double v[kBlock];
         std::int64_t index[kMaxDims] = {};
-        for (std::int64_t b = begin; b < end; ++b) {
-            const std::int64_t row = b / blocksPerRow, first = (b % blocksPerRow) * kBlock;
-            const int m = int(std::min<std::int64_t>(kBlock, length - first));
-            const std::int64_t p0 = row * length + first; // the block's first point
-            std::int64_t rest = p0;
+        auto setRow = [&](std::int64_t row) { // the index of the row's first point
+            std::int64_t rest = row * length;
             for (int d = last; d >= 0; --d) {
                 if (d == q.timeDim) continue;
                 const std::int64_t s = q.program.shape[d];
                 index[d] = rest % s;
                 rest /= s;
             }
+        };
+        for (std::int64_t b = begin; b < end; ++b) {
+            const std::int64_t r0 = b * rowsPerBlock, r1 = std::min(rows, r0 + rowsPerBlock);
+            const std::int64_t count = (r1 - r0) * length, p0 = r0 * length;
             for (int g = 0; g < q.groups.groups; ++g) {
                 // Sums about a shift (each point's first value): no division in the loop, and
                 // no cancellation for values far from zero (temperatures in K).
-                for (int j = 0; j < m; ++j) n[j] = s1[j] = s2[j] = 0, shift[j] = std::numeric_limits<double>::quiet_NaN();
+                for (std::int64_t i = 0; i < count; ++i)
+                    n[i] = s1[i] = s2[i] = 0, shift[i] = std::numeric_limits<double>::quiet_NaN();
                 for (int k = q.groups.first[g]; k < q.groups.first[g + 1]; ++k) {
                     const std::int64_t t = q.groups.members[k];
                     if (t < q.t0 || t >= q.t1) continue;
-                    index[q.timeDim] = t;
-                    eval.run(index, 1, m, v);
-                    for (int j = 0; j < m; ++j) {
-                        const bool ok = v[j] == v[j];
-                        if (ok && shift[j] != shift[j]) shift[j] = v[j];
-                        const double d = ok ? v[j] - shift[j] : 0.0;
-                        n[j] += ok ? 1.0 : 0.0;
-                        s1[j] += d;
-                        s2[j] += d * d;
+                    for (std::int64_t r = r0; r < r1; ++r) {
+                        setRow(r);
+                        index[q.timeDim] = t;
+                        for (std::int64_t f = 0; f < length; f += kBlock) {
+                            const int m = int(std::min<std::int64_t>(kBlock, length - f));
+                            index[last] = f;
+                            eval.run(index, 1, m, v);
+                            const std::int64_t at = (r - r0) * length + f;
+                            for (int j = 0; j < m; ++j) {
+                                const bool ok = v[j] == v[j];
+                                double& sh = shift[at + j];
+                                if (ok && sh != sh) sh = v[j];
+                                const double d = ok ? v[j] - sh : 0.0;
+                                n[at + j] += ok ? 1.0 : 0.0;
+                                s1[at + j] += d;
+                                s2[at + j] += d * d;
+                            }
+                        }
                     }
                 }
-                for (int j = 0; j < m; ++j) {
-                    mean[j] = n[j] > 0 ? shift[j] + s1[j] / n[j] : 0.0;
-                    m2[j] = n[j] > 0 ? std::max(0.0, s2[j] - s1[j] * s1[j] / n[j]) : 0.0;
-                }
-                for (int j = 0; j < m; ++j) {
-                    const std::int64_t at = std::int64_t(g) * q.points + p0 + j;
+                for (std::int64_t i = 0; i < count; ++i) {
+                    const double ni = n[i];
+                    const double mean = ni > 0 ? shift[i] + s1[i] / ni : 0.0;
+                    const double m2 = ni > 0 ? std::max(0.0, s2[i] - s1[i] * s1[i] / ni) : 0.0;
+                    const std::int64_t at = std::int64_t(g) * q.points + p0 + i;
                     const double na = q.first ? 0.0 : q.count[at];
                     if (na == 0) {
-                        q.count[at] = n[j];
-                        q.mean[at] = mean[j];
-                        q.m2[at] = m2[j];
-                    } else if (n[j] > 0) {
-                        const double total = na + n[j], delta = mean[j] - q.mean[at];
-                        q.mean[at] += delta * n[j] / total;
-                        q.m2[at] += m2[j] + delta * delta * na * n[j] / total;
+                        q.count[at] = ni;
+                        q.mean[at] = mean;
+                        q.m2[at] = m2;
+                    } else if (ni > 0) {
+                        const double total = na + ni, delta = mean - q.mean[at];
+                        q.mean[at] += delta * ni / total;
+                        q.m2[at] += m2 + delta * delta * na * ni / total;
                         q.count[at] = total;
                     }
                 }
