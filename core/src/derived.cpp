@@ -457,7 +457,9 @@ private:
             begin.lo = -1;
             begin.hi = 0;
         } else {
-            const int window = int(n.args[2].number);
+            const double asked = n.args[2].number;
+            if (asked > 1e6) fail(n.args[2], "a window of " + toString(n.args[2]) + " steps is too long");
+            const int window = int(asked);
             begin.window = n.name == "rolling_mean" ? WindowKind::Mean : WindowKind::Sum;
             begin.lo = -(window / 2); // centred as xarray's rolling(center=True)
             begin.hi = window - 1 - window / 2;
@@ -474,6 +476,9 @@ private:
             fail(n.args[1],
                  n.name + " along '" + dim + "', which its operand does not have (dims: " + list + ")");
         }
+        if (const int length = begin.hi - begin.lo + 1; length > sizes_.at(dim))
+            fail(n.args[2], "a window of " + std::to_string(length) + " steps is longer than '" + dim +
+                                "' (" + std::to_string(sizes_.at(dim)) + ")");
         DerivedInstr end = begin;
         end.op = DerivedOp::WindowEnd;
         end.jump = std::int32_t(at + 1);

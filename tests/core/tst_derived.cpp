@@ -454,6 +454,8 @@ private slots:
         QVERIFY(
             fails("x = rolling_mean(w, \"time\", 3)", "which its operand does not have (dims: lat, lon)"));
         QVERIFY(fails("x = anomaly(w, \"month\")", "needs a time dim"));
+        QVERIFY(fails("x = rolling_mean(u, \"lon\", 13)", "a window of 13 steps is longer than 'lon' (12)"));
+        QVERIFY(fails("x = rolling_sum(u, \"time\", 5000000)", "too long"));
         QVERIFY(fails("x = anomaly(u, \"month\", 2050, 2060)",
                       "no January in the base period 2050–2060; the record has years 1990–1992"));
         QVERIFY(fails("x = anomaly(u, \"month\", 1992, 1990)", "first year comes after its last year"));
