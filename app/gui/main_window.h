@@ -68,7 +68,8 @@ public:
     }
     // Adds (or redefines) a derived variable of the open dataset and shows it: the view stays
     // when it is the one shown. False, with the message shown, when the statement is refused.
-    bool addDerived(const QString& statement);
+    // `dialogOnError` false: a refusal is said in the status bar (a slider being dragged).
+    bool addDerived(const QString& statement, bool dialogOnError = true);
     bool opening() const { return opener_->opening(); }
     // Shows a Dataset held in memory (its path empty), titled `title`: `variable`, or the first
     // numeric one; a newer one of the same shape keeps the view (main_window_memory.cpp).

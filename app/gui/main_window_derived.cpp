@@ -16,7 +16,7 @@ namespace {
 QString q(const std::string& s) { return QString::fromStdString(s); }
 } // namespace
 
-bool MainWindow::addDerived(const QString& statement) {
+bool MainWindow::addDerived(const QString& statement, bool dialogOnError) {
     if (!ws_.dataset()) {
         showError(tr("No dataset"), tr("Open a file before deriving a variable from it."), true);
         return false;
@@ -27,7 +27,7 @@ bool MainWindow::addDerived(const QString& statement) {
         name = parseExpression(statement.toStdString()).name;
         derive(*next, statement.toStdString(), others_);
     } catch (const Error& e) {
-        showError(tr("Cannot derive a variable"), q(e.what()), true);
+        showError(tr("Cannot derive a variable"), q(e.what()), dialogOnError);
         return false;
     }
     const ViewSpec before = view();
@@ -112,7 +112,7 @@ void MainWindow::anomalyDialog(const QString& timeDim) {
     auto* dialog = new AnomalyDialog(q(base), first, last, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &AnomalyDialog::changed, this,
-            [this](const QString& statement) { addDerived(statement); });
+            [this](const QString& statement) { addDerived(statement, false); }); // while dragging: no dialog
     anomaly_ = dialog;
     dialog->show();
     addDerived(dialog->statement());
