@@ -272,6 +272,20 @@ private:
         return found;
     }
 
+    // A Load of `ref` at the current index (and the windows' shifts).
+    void load(CodeUnit& u, LeafRef ref, const std::map<std::string, std::pair<int, int>>& shifts) {
+        DerivedInstr in;
+        in.op = DerivedOp::Load;
+        in.leaf = std::int16_t(leafOf(u, std::move(ref), shifts));
+        emit(u, in, 1);
+    }
+
+    static std::string joined(const std::vector<std::string>& names) {
+        std::string list;
+        for (const auto& name : names) list += (list.empty() ? "" : ", ") + name;
+        return list;
+    }
+
     Info variable(const ExprNode& n, CodeUnit& u, const std::map<std::string, std::pair<int, int>>& shifts) {
         const Dataset* source = &ds_;
         if (!n.alias.empty()) {
@@ -288,9 +302,7 @@ private:
         const std::string key = inputKey({n.alias, n.name});
         const Variable* v = source->findVariable(n.name);
         if (!v) {
-            std::string list;
-            for (const auto& name : source->dataVariables()) list += (list.empty() ? "" : ", ") + name;
-            fail(n, "unknown variable '" + key + "' (variables: " + list + ")");
+            fail(n, "unknown variable '" + key + "' (variables: " + joined(source->dataVariables()) + ")");
         }
         if (!isNumeric(v->dtype()))
             fail(n, "'" + key + "' holds " + std::string(name(v->dtype())) + ", not numbers");
@@ -310,10 +322,7 @@ private:
         LeafRef ref;
         ref.kind = LeafRef::Kind::Input;
         ref.index = index;
-        DerivedInstr in;
-        in.op = DerivedOp::Load;
-        in.leaf = std::int16_t(leafOf(u, ref, shifts));
-        emit(u, in, 1);
+        load(u, ref, shifts);
         Info info;
         info.dims = array.dims();
         info.units = array.attrs().text("units").value_or("");
@@ -471,10 +480,8 @@ private:
         s = {s.first + begin.lo, s.second + begin.hi};
         Info x = visit(n.args[0], u, shifts);
         if (std::find(x.dims.begin(), x.dims.end(), dim) == x.dims.end()) {
-            std::string list;
-            for (const auto& d : x.dims) list += (list.empty() ? "" : ", ") + d;
-            fail(n.args[1],
-                 n.name + " along '" + dim + "', which its operand does not have (dims: " + list + ")");
+            fail(n.args[1], n.name + " along '" + dim +
+                                "', which its operand does not have (dims: " + joined(x.dims) + ")");
         }
         if (const int length = begin.hi - begin.lo + 1; length > sizes_.at(dim))
             fail(n.args[2], "a window of " + std::to_string(length) + " steps is longer than '" + dim +
@@ -498,10 +505,8 @@ private:
         const Info x = visit(n.args[0], t.x, {});
         t.timeAxis = timeAxisOf(ds_, x.dims);
         if (t.timeAxis < 0) {
-            std::string list;
-            for (const auto& d : x.dims) list += (list.empty() ? "" : ", ") + d;
             fail(n, n.name + " needs a time dim (a coordinate with CF time units); its operand has dims (" +
-                        list + ")");
+                        joined(x.dims) + ")");
         }
         const std::string timeDim = x.dims[std::size_t(t.timeAxis)];
         finish(t.x, x.dims);
@@ -569,10 +574,7 @@ private:
             LeafRef ref;
             ref.kind = LeafRef::Kind::TableMean;
             ref.index = table;
-            DerivedInstr in;
-            in.op = DerivedOp::Load;
-            in.leaf = std::int16_t(leafOf(u, ref, shifts));
-            emit(u, in, 1);
+            load(u, ref, shifts);
             out.dims = x.dims;
             out.dims[std::size_t(out_.tables[std::size_t(table)].timeAxis)] = g;
             out.units = x.units;
@@ -585,16 +587,12 @@ private:
         mean.kind = LeafRef::Kind::TableMean;
         mean.index = table;
         mean.byTime = true;
-        DerivedInstr in;
-        in.op = DerivedOp::Load;
-        in.leaf = std::int16_t(leafOf(u, mean, shifts));
-        emit(u, in, 1);
+        load(u, mean, shifts);
         emitOp(u, DerivedOp::Subtract, -1);
         if (n.name == "std_anomaly") {
             LeafRef sd = mean;
             sd.kind = LeafRef::Kind::TableStd;
-            in.leaf = std::int16_t(leafOf(u, sd, shifts));
-            emit(u, in, 1);
+            load(u, sd, shifts);
             emitOp(u, DerivedOp::Divide, -1);
         } else {
             out.units = x.units;

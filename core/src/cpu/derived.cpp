@@ -10,21 +10,12 @@
 
 #include "backend.h"
 #include "cpu/thread_pool.h"
+#include "derived_depth.h"
 
 namespace strata::detail {
 namespace {
 
 constexpr int kBlock = 256;
-
-// Calls fn.template operator()<Depth>() with the smallest compiled depth that holds `stack`.
-template <class F> void withDepth(int stack, F&& fn) {
-    if (stack <= kDerivedDepths[0])
-        fn.template operator()<kDerivedDepths[0]>();
-    else if (stack <= kDerivedDepths[1])
-        fn.template operator()<kDerivedDepths[1]>();
-    else
-        fn.template operator()<kDerivedDepths[2]>();
-}
 
 // Whether rows along dim `last` can run as blocks: no window along it, no leaf mapped along it.
 bool rowsRun(const DerivedProgram& p, int last) {

@@ -4,6 +4,7 @@
 #include "backend.h"
 #include "cuda/device.cuh"
 #include "cuda/launch.h"
+#include "derived_depth.h"
 
 namespace strata::detail {
 namespace {
@@ -33,15 +34,6 @@ __global__ void __launch_bounds__(256) derivedFinishKernel(const DerivedFinishPr
 unsigned blocksFor(i64 n) {
     return unsigned(
         std::max<i64>(1, std::min<i64>(cuda::ceilDiv(n, 256), i64(cuda::multiprocessors()) * 32)));
-}
-
-template <class F> void withDepth(int stack, F&& fn) {
-    if (stack <= kDerivedDepths[0])
-        fn.template operator()<kDerivedDepths[0]>();
-    else if (stack <= kDerivedDepths[1])
-        fn.template operator()<kDerivedDepths[1]>();
-    else
-        fn.template operator()<kDerivedDepths[2]>();
 }
 
 } // namespace
