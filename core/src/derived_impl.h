@@ -69,6 +69,18 @@ struct Compiled {
     DType dtype = DType::Float32;
 };
 
+// What compiling a statement gives besides the program: the result's dims and sizes, and the
+// group dims its climatologies make (name → coordinate values).
+struct CompiledShape {
+    std::vector<std::string> dims;
+    std::vector<std::int64_t> shape;
+    std::map<std::string, std::vector<double>> newDims;
+};
+// Compiles `e` (the derived variables it names already expanded) against `stored` into `out`
+// (derived_compile.cpp). Throws ValueError naming the problem.
+CompiledShape compileStatement(const Dataset& stored, const std::vector<DatasetAlias>& others,
+                               const Expression& e, Compiled& out);
+
 // Evaluates `unit` over the box (in its index space) into a new buffer of n = Π count
 // elements of `dtype` on `device`, ordered on `stream`. Tables it reads come from `tables`.
 struct Evaluation {
