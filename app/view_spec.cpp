@@ -35,5 +35,9 @@ std::size_t std::hash<strata::app::ViewSpec>::operator()(const strata::app::View
     strata::app::hashWindow(seed, s.window);
     strata::hashCombine(seed, s.projection);
     for (const std::string& d : s.derived) strata::hashCombine(seed, d);
+    for (const auto& o : s.with) {
+        strata::hashCombine(seed, o.alias);
+        for (const std::string& p : o.paths) strata::hashCombine(seed, p);
+    }
     return seed;
 }

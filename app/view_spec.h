@@ -21,6 +21,14 @@ struct ViewSpec : FrameSpec {
     // The derived variables' statements (`NAME = EXPR`) a saved view brings with it, so that it
     // shows a derived variable in a dataset opened afresh; empty in the window's own view.
     std::vector<std::string> derived;
+    // The other datasets those statements read by alias (`b.tas`): each alias with its paths
+    // (one file, or a file set in record order), opened again with the view.
+    struct Other {
+        std::string alias;
+        std::vector<std::string> paths;
+        friend bool operator==(const Other&, const Other&) = default;
+    };
+    std::vector<Other> with;
 
     // The part that says what to compute.
     const FrameSpec& frame() const { return *this; }

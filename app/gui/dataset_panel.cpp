@@ -64,6 +64,11 @@ DatasetPanel::DatasetPanel(QWidget* parent)
     connect(tree_, &QTreeWidget::currentItemChanged, this,
             [this](QTreeWidgetItem* item, QTreeWidgetItem*) { onCurrentChanged(item); });
     connect(tree_, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem* item, int) {
+        if (item->data(kName, kKindRole).toString() == "other") { // b.tas: a derived variable of it
+            const QString ref = item->data(kName, kPathRole).toString();
+            emit derivedEditRequested(ref.section('.', 1) + "_" + ref.section('.', 0, 0) + " = " + ref);
+            return;
+        }
         if (!ds_ || item->data(kName, kKindRole).toString() != "derived") return;
         const QString path = item->data(kName, kPathRole).toString();
         if (const Variable* v = ds_->findVariable(path.toStdString()))
@@ -78,13 +83,27 @@ void DatasetPanel::clear() {
 }
 
 void DatasetPanel::setDataset(std::shared_ptr<const Dataset> ds) {
+    ds_ = std::move(ds);
+    rebuild();
+}
+
+void DatasetPanel::setOthers(std::vector<DatasetAlias> others) {
+    others_ = std::move(others);
+    const QString current =
+        tree_->currentItem() ? tree_->currentItem()->data(kName, kPathRole).toString() : QString();
+    rebuild();
+    if (!current.isEmpty()) setCurrent(current);
+}
+
+void DatasetPanel::rebuild() {
     updating_ = true;
     tree_->clear();
-    ds_ = std::move(ds);
     if (ds_) {
         const QString name =
             ds_->files.empty() ? QFileInfo(q(ds_->path)).fileName() : q(fileSetLabel(ds_->files));
-        auto* root = new QTreeWidgetItem(tree_, {name, QString(), QString(), q(ds_->format)});
+        // With others beside it, the dataset is "a", as expressions may call it.
+        auto* root = new QTreeWidgetItem(
+            tree_, {others_.empty() ? name : "a: " + name, QString(), QString(), q(ds_->format)});
         root->setData(kName, kKindRole, "file");
         root->setToolTip(kName, q(ds_->path));
         fillGroup(root, *ds_, QString());
@@ -100,10 +119,24 @@ void DatasetPanel::setDataset(std::shared_ptr<const Dataset> ds) {
         root->setExpanded(true);
         showAttributes(tr("File attributes"), ds_->attrs);
     }
+    for (const DatasetAlias& other : others_) {
+        const Dataset& o = *other.dataset;
+        const QString name = o.files.empty() ? QFileInfo(q(o.path)).fileName() : q(fileSetLabel(o.files));
+        auto* root =
+            new QTreeWidgetItem(tree_, {q(other.alias) + ": " + name, QString(), QString(), q(o.format)});
+        root->setData(kName, kKindRole, "other-file");
+        root->setData(kName, kPathRole, q(other.alias));
+        root->setToolTip(
+            kName,
+            tr("%1\nIts variables are read in derived variables as %2.NAME").arg(q(o.path), q(other.alias)));
+        fillGroup(root, o, QString(), q(other.alias));
+        root->setExpanded(true);
+    }
     updating_ = false;
 }
 
-void DatasetPanel::fillGroup(QTreeWidgetItem* parent, const Dataset& group, const QString& prefix) {
+void DatasetPanel::fillGroup(QTreeWidgetItem* parent, const Dataset& group, const QString& prefix,
+                             const QString& alias) {
     auto* variables = new QTreeWidgetItem(parent, {tr("Variables")});
     auto* coordinates = new QTreeWidgetItem(parent, {tr("Coordinates")});
     auto* dims = new QTreeWidgetItem(parent, {tr("Dimensions")});
@@ -123,6 +156,12 @@ void DatasetPanel::fillGroup(QTreeWidgetItem* parent, const Dataset& group, cons
         item->setText(kLongName, q(v.attrs().text("long_name").value_or("")));
         item->setData(kName, kPathRole, prefix.isEmpty() ? q(name) : prefix + "/" + q(name));
         item->setData(kName, kKindRole, isData ? "variable" : "coordinate");
+        if (!alias.isEmpty()) { // another dataset's: read as alias.NAME, shown through a derived variable
+            item->setData(kName, kPathRole, alias + "." + q(name));
+            item->setData(kName, kKindRole, "other");
+            item->setToolTip(kName,
+                             tr("%1.%2: double-click for a derived variable of it").arg(alias, q(name)));
+        }
         if (!isNumeric(v.dtype()) || v.ndim() == 0)
             item->setForeground(kName, QPalette().brush(QPalette::Disabled, QPalette::Text));
         if (const DerivedSource* derived = derivedSourceOf(v)) { // marked, and editable
@@ -148,6 +187,7 @@ void DatasetPanel::fillGroup(QTreeWidgetItem* parent, const Dataset& group, cons
         new QTreeWidgetItem(dims, {q(d.name), QString(),
                                    QString::number(d.length) + (d.unlimited ? tr(" (unlimited)") : "")});
     variables->setExpanded(true);
+    if (!alias.isEmpty()) return; // expressions read another dataset's root variables only
     for (const Dataset& g : group.groups) {
         const QString path = q(g.group);
         auto* item = new QTreeWidgetItem(parent, {tr("group %1").arg(path)});
@@ -160,7 +200,8 @@ void DatasetPanel::fillGroup(QTreeWidgetItem* parent, const Dataset& group, cons
 QTreeWidgetItem* DatasetPanel::itemOf(const QString& variablePath) const {
     for (QTreeWidgetItemIterator it(tree_); *it; ++it)
         if ((*it)->data(kName, kPathRole).toString() == variablePath &&
-            (*it)->data(kName, kKindRole).toString() != "group")
+            (*it)->data(kName, kKindRole).toString() != "group" &&
+            !(*it)->data(kName, kKindRole).toString().startsWith("other"))
             return *it;
     return nullptr;
 }
@@ -205,14 +246,25 @@ void DatasetPanel::showAttributes(const QString& title, const Attributes& attrs,
 }
 
 void DatasetPanel::onCurrentChanged(QTreeWidgetItem* item) {
-    if (!item || !ds_) return;
+    if (!item) return;
     const QString kind = item->data(kName, kKindRole).toString();
     const QString path = item->data(kName, kPathRole).toString();
+    if (!ds_ && !kind.startsWith("other")) return;
     if (kind == "variable" || kind == "coordinate" || kind == "derived") {
         const Dataset& g = groupOf(*ds_, path.toStdString());
         if (const Variable* v = g.findVariable(path.section('/', -1).toStdString()))
             showAttributes(tr("Attributes of %1").arg(item->text(kName)), v->attrs(), v->encoding().warnings);
         if (!updating_) emit variableChosen(path);
+    } else if (kind == "other" || kind == "other-file") { // another dataset's: its attributes, not shown
+        const QString alias = path.section('.', 0, 0);
+        for (const DatasetAlias& o : others_)
+            if (q(o.alias) == alias) {
+                if (kind == "other-file") {
+                    showAttributes(tr("File attributes of %1").arg(alias), o.dataset->attrs);
+                } else if (const Variable* v = o.dataset->findVariable(path.section('.', 1).toStdString())) {
+                    showAttributes(tr("Attributes of %1").arg(path), v->attrs(), v->encoding().warnings);
+                }
+            }
     } else if (kind == "file") {
         showAttributes(tr("File attributes"), ds_->attrs);
     } else if (kind == "group") {

@@ -3,11 +3,15 @@
 // its coordinates listed apart, its dimensions, and the attributes of the file and of the
 // variable selected. A variable with CF attributes that decoding ignores carries a warning
 // icon, the reasons as its tooltip, and so do those attributes. Choosing a variable asks the
-// window to show it.
+// window to show it. Other datasets added beside it (File ▸ Add Dataset…) are listed under
+// their aliases (b, c, …) with their variables as derived variables read them (b.tas):
+// double-clicking one offers a derived variable of it.
 #include <QWidget>
 #include <memory>
+#include <vector>
 
 #include "strata/core/dataset.h"
+#include "strata/core/derived.h"
 
 class QTreeWidget;
 class QTreeWidgetItem;
@@ -19,6 +23,8 @@ class DatasetPanel : public QWidget {
 public:
     explicit DatasetPanel(QWidget* parent = nullptr);
     void setDataset(std::shared_ptr<const Dataset> ds);
+    // The other datasets, listed after the dataset (then shown as "a"), each under its alias.
+    void setOthers(std::vector<DatasetAlias> others);
     void clear();
     // Marks `variablePath` ("name" or "/group/name") as the current one, without a signal.
     void setCurrent(const QString& variablePath);
@@ -37,7 +43,10 @@ signals:
     void derivedEditRequested(const QString& statement);
 
 private:
-    void fillGroup(QTreeWidgetItem* parent, const Dataset& group, const QString& prefix);
+    void rebuild();
+    // `alias`: empty for the dataset's own variables; else another dataset's, read as alias.NAME.
+    void fillGroup(QTreeWidgetItem* parent, const Dataset& group, const QString& prefix,
+                   const QString& alias = QString());
     // `warnings`: CF attributes that decoding ignores, marked with an icon and their reason.
     void showAttributes(const QString& title, const Attributes& attrs,
                         const std::vector<CfWarning>& warnings = {});
@@ -46,6 +55,7 @@ private:
     QTreeWidget* tree_;
     QTreeWidget* attributes_;
     std::shared_ptr<const Dataset> ds_;
+    std::vector<DatasetAlias> others_;
     bool updating_ = false;
 };
 

@@ -47,6 +47,7 @@ MainWindow::MainWindow(QWidget* parent)
       stack_(new QStackedWidget(this)), image_(new ImageView(this)), line_(new LinePlotView(this)),
       message_(new QLabel(this)), dimBar_(new DimensionBar(this)), slices_(new SlicePanel(this)),
       colour_(new ColourPanel(this)), datasetPanel_(new DatasetPanel(this)), series_(new SeriesDock(this)) {
+    adder_ = new DatasetOpener(this);
     timing_.trace = settings::traceFrames();
     setWindowTitle("Strata");
     setAcceptDrops(true);
@@ -96,6 +97,10 @@ MainWindow::~MainWindow() = default;
 
 void MainWindow::connectParts() {
     connect(opener_, &DatasetOpener::opened, this, &MainWindow::onOpened);
+    connect(adder_, &DatasetOpener::opened, this,
+            [this](const QStringList& paths, const std::optional<ViewSpec>&, const OpenOutcome& outcome) {
+                onDatasetAdded(paths, outcome);
+            });
     connect(status_, &StatusPanel::cancelOpenClicked, this, &MainWindow::cancelOpen);
     connect(status_, &StatusPanel::cancelTaskClicked, this, &MainWindow::cancelTask);
     connect(status_, &StatusPanel::cancelLoadClicked, this, [this] {
@@ -202,6 +207,8 @@ void MainWindow::buildMenus() {
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
     file->addSeparator();
+    file->addAction(tr("&Add Dataset…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), this,
+                    &MainWindow::addDatasetDialog);
     file->addAction(tr("New &Derived Variable…"), QKeySequence(Qt::CTRL | Qt::Key_D), this,
                     [this] { derivedDialog(); });
     file->addSeparator();

@@ -62,10 +62,13 @@ public:
     }
     // Derived variables (`NAME = EXPR`, the command line's --derive) added to the next file
     // opened, reading `others` by alias (--with); used once.
-    void setInitialDerived(std::vector<std::string> statements, std::vector<DatasetAlias> others = {}) {
-        initialDerived_ = std::move(statements);
-        others_ = std::move(others);
-    }
+    void setInitialDerived(std::vector<std::string> statements, std::vector<DatasetAlias> others = {});
+    // File ▸ Add Dataset…: opens `paths` (one file or a file set) beside the dataset, off the GUI
+    // thread, as `alias` (default: the first free of b, c, …, z); derived variables read its
+    // variables as alias.NAME. An alias open already is replaced, and the derived variables
+    // that read it are made again. datasetAdded or openFailed tells the outcome.
+    void addDatasets(const QStringList& paths, const QString& alias = {});
+    const std::vector<DatasetAlias>& otherDatasets() const { return others_; }
     // Adds (or redefines) a derived variable of the open dataset and shows it: the view stays
     // when it is the one shown. False, with the message shown, when the statement is refused.
     // `dialogOnError` false: a refusal is said in the status bar (a slider being dragged).
@@ -144,6 +147,7 @@ public:
 signals:
     void datasetOpened(const QString& path);
     void openFailed(const QString& message);
+    void datasetAdded(const QString& alias);
     void frameShown(); // a frame (or line) of the current view is on screen
     void seriesShown();
     void viewChanged();
@@ -185,6 +189,15 @@ private:
     void onResidencyChanged(const QString& variable);
     void chooseResidentBudget();
     void derivedDialog(const QString& statement = {}); // _derived: File ▸ New Derived Variable…
+    // _datasets: File ▸ Add Dataset… and the others a loaded view reads.
+    void addDatasetDialog();
+    void addNextDataset();
+    void onDatasetAdded(const QStringList& paths, const OpenOutcome& outcome);
+    // The view's `with` entries not open as it says (alias and paths): empty when all are.
+    std::vector<ViewSpec::Other> missingOthers(const ViewSpec& v) const;
+    std::vector<ViewSpec::Other> othersOfView() const; // what a saved view records of others_
+    // A loaded view (paths resolved): its other datasets opened first, then shown.
+    bool showLoadedView(const ViewSpec& v);
     // A saved view's derived variables added to the open dataset (those it has as written are
     // left); throws Error when one is refused.
     void addDerivedQuietly(const std::vector<std::string>& statements);
@@ -253,7 +266,14 @@ private:
     std::function<ViewSpec(const Dataset&)> initialView_;
     std::vector<std::string> initialDerived_;
     std::vector<DatasetAlias> others_; // the datasets derived variables read by alias
-    QPointer<QDialog> anomaly_;        // the Anomaly… dialog while it is open
+    DatasetOpener* adder_ = nullptr;   // opens them, one at a time
+    struct Adding {
+        QString alias;
+        QStringList paths;
+    };
+    std::vector<Adding> adding_;          // the first is being opened
+    std::optional<ViewSpec> pendingView_; // a loaded view waiting for its other datasets
+    QPointer<QDialog> anomaly_;           // the Anomaly… dialog while it is open
     bool verbose_ = false;
 };
 

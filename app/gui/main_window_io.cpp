@@ -134,7 +134,8 @@ bool MainWindow::saveView(const QString& path) {
         AtomicFile file(path.toStdString(), ds ? inputsOf(*ds) : std::vector<std::string>{});
         QFile out(q(file.tempPath()));
         ViewSpec saved = view();
-        if (ds) saved.derived = derivedStatementsOf(*ds); // the view's variable may be one of them
+        if (ds) saved.derived = derivedStatementsOf(*ds);        // the view's variable may be one of them
+        if (!saved.derived.empty()) saved.with = othersOfView(); // and the datasets they read
         if (!out.open(QIODevice::WriteOnly) || out.write(toJsonText(saved)) < 0)
             throw IoError("cannot write " + path.toStdString() + ": " + out.errorString().toStdString());
         out.close();
@@ -154,41 +155,59 @@ bool MainWindow::loadView(const QString& path) {
         return false;
     }
     try {
-        const auto& ds = ws_.dataset();
         ViewSpec v = viewFromJsonText(in.readAll());
-        if (!v.file.empty() && QFileInfo(q(v.file)).isRelative()) // relative to the view's own folder
-            v.file = QFileInfo(path).dir().filePath(q(v.file)).toStdString();
-        if (!v.files.empty()) { // a file set: its files, relative to the view's folder like `file`
-            QStringList files;
-            for (const auto& f : v.files)
-                files << (QFileInfo(q(f)).isRelative() ? QFileInfo(path).dir().filePath(q(f)) : q(f));
-            const bool sameSet = ds && ds->files.size() == v.files.size() &&
-                                 std::equal(ds->files.begin(), ds->files.end(), files.begin(),
-                                            [](const std::string& a, const QString& b) {
-                                                return QFileInfo(q(a)) == QFileInfo(b);
-                                            });
-            if (!sameSet) {
-                openFiles(files, v);
-                return true;
-            }
-        }
-        const bool sameFile = ds && !v.file.empty() && QFileInfo(q(v.file)) == QFileInfo(q(ds->path));
-        if (!v.file.empty() && !sameFile && v.files.empty()) {
-            openFile(q(v.file), v); // shown when the file is open
-            return true;
-        }
-        if (!ds) throw ValueError("the view names no file and none is open");
-        if (!v.derived.empty()) addDerivedQuietly(v.derived);
-        ViewSpec fitted;
-        if (!fitViewTo(v, *ws_.dataset(), fitted))
-            throw ValueError("the view does not fit " + ds->path + ": no variable '" + v.variable +
-                             "' with dim '" + v.xDim + "'");
-        applyView(fitted);
-        return true;
+        // Paths relative to the view's own folder: its file, a file set's files, the others'.
+        const auto resolved = [&](const std::string& f) {
+            return QFileInfo(q(f)).isRelative() ? QFileInfo(path).dir().filePath(q(f)).toStdString() : f;
+        };
+        if (!v.file.empty()) v.file = resolved(v.file);
+        for (auto& f : v.files) f = resolved(f);
+        for (auto& other : v.with)
+            for (auto& f : other.paths) f = resolved(f);
+        return showLoadedView(v);
     } catch (const Error& e) {
         showError(tr("Load view failed"), tr("%1: %2").arg(path, q(e.what())), true);
         return false;
     }
+}
+
+bool MainWindow::showLoadedView(const ViewSpec& v) {
+    if (const auto missing = missingOthers(v); !missing.empty()) { // its other datasets first
+        pendingView_ = v;
+        for (const auto& other : missing) {
+            QStringList paths;
+            for (const auto& p : other.paths) paths << q(p);
+            addDatasets(paths, q(other.alias));
+        }
+        return true;
+    }
+    const auto& ds = ws_.dataset();
+    if (!v.files.empty()) { // a file set
+        const bool sameSet = ds && ds->files.size() == v.files.size() &&
+                             std::equal(ds->files.begin(), ds->files.end(), v.files.begin(),
+                                        [](const std::string& a, const std::string& b) {
+                                            return QFileInfo(q(a)) == QFileInfo(q(b));
+                                        });
+        if (!sameSet) {
+            QStringList files;
+            for (const auto& f : v.files) files << q(f);
+            openFiles(files, v);
+            return true;
+        }
+    }
+    const bool sameFile = ds && !v.file.empty() && QFileInfo(q(v.file)) == QFileInfo(q(ds->path));
+    if (!v.file.empty() && !sameFile && v.files.empty()) {
+        openFile(q(v.file), v); // shown when the file is open
+        return true;
+    }
+    if (!ds) throw ValueError("the view names no file and none is open");
+    if (!v.derived.empty()) addDerivedQuietly(v.derived);
+    ViewSpec fitted;
+    if (!fitViewTo(v, *ws_.dataset(), fitted))
+        throw ValueError("the view does not fit " + ds->path + ": no variable '" + v.variable +
+                         "' with dim '" + v.xDim + "'");
+    applyView(fitted);
+    return true;
 }
 
 QString MainWindow::suggestedExportPath(const QString& extension) const {
@@ -237,7 +256,9 @@ void MainWindow::rememberView() {
     rememberTimer_->stop();
     const auto& ds = ws_.dataset();
     if (!ds || ds->path.empty() || view().variable.empty()) return; // in memory: nothing to key it by
-    settings_.setLastView(*ds, view());
+    ViewSpec last = view();
+    last.derived = derivedStatementsOf(*ds); // made again when the file opens, where they can be
+    settings_.setLastView(*ds, last);
     settings_.setColouring(*ds, view().variable, view().colouring);
 }
 

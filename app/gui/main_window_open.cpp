@@ -61,7 +61,10 @@ void MainWindow::openFiles(const QStringList& paths, std::optional<ViewSpec> ini
 }
 
 void MainWindow::cancelOpen() {
-    if (!opener_->cancel()) return;
+    const bool adding = adder_->cancel(); // Add Dataset…'s too, and the view that waited on it
+    adding_.clear();
+    pendingView_.reset();
+    if (!opener_->cancel() && !adding) return;
     status_->setOpening(false);
     statusBar()->showMessage(tr("Opening cancelled"), 5000);
 }
@@ -119,13 +122,20 @@ void MainWindow::onOpened(const QStringList& paths, const std::optional<ViewSpec
     bool have = initial && fitViewTo(*initial, ds, fitted);
     if (!have) {
         const std::optional<ViewSpec> last = settings_.lastView(ds);
-        have = last && fitViewTo(*last, ds, fitted);
+        if (last && !last->derived.empty()) {
+            try { // its derived variables, where the datasets they read are open
+                addDerivedQuietly(last->derived);
+            } catch (const Error&) {
+                // one reads a dataset not open now: the last view does not fit, the default shows
+            }
+        }
+        have = last && fitViewTo(*last, *ws_.dataset(), fitted);
         keepProjection(fitted);
     }
     if (have) {
         datasetPanel_->setCurrent(q(fitted.variable));
         applyView(fitted);
-    } else if (const std::string first = defaultVariable(ds); !first.empty()) {
+    } else if (const std::string first = defaultVariable(*ws_.dataset()); !first.empty()) {
         showVariable(q(first));
     } else {
         showNothing(tr("%1 has no numeric variable to show.").arg(path));

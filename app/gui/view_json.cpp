@@ -2,6 +2,8 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 
 #include "strata/core/error.h"
@@ -12,6 +14,14 @@ namespace {
 QString q(const std::string& s) { return QString::fromStdString(s); }
 
 [[noreturn]] void bad(const QString& what) { throw ValueError("not a Strata view: " + what.toStdString()); }
+
+// An alias other datasets are read by (b.tas): a name, and not "a" (the view's own file).
+bool isAlias(const std::string& s) {
+    if (s.empty() || s == "a" || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_'))
+        return false;
+    return std::all_of(s.begin(), s.end(),
+                       [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+}
 
 std::string textField(const QJsonObject& o, const char* key, bool required) {
     const QJsonValue v = o.value(key);
@@ -67,6 +77,15 @@ QJsonObject toJson(const ViewSpec& spec) {
         QJsonArray derived;
         for (const auto& d : spec.derived) derived.append(q(d));
         o["derived"] = derived;
+    }
+    if (!spec.with.empty()) { // {"b": ["run2.nc"], ...}
+        QJsonObject with;
+        for (const auto& other : spec.with) {
+            QJsonArray paths;
+            for (const auto& p : other.paths) paths.append(q(p));
+            with[q(other.alias)] = paths;
+        }
+        o["with"] = with;
     }
     o["x"] = q(spec.xDim);
     o["y"] = q(spec.yDim);
@@ -172,6 +191,24 @@ ViewSpec viewFromJson(const QJsonObject& o) {
         for (const QJsonValue& d : o.value("derived").toArray()) {
             if (!d.isString()) bad("'derived' must be a list of statements");
             spec.derived.push_back(d.toString().toStdString());
+        }
+    }
+    if (o.contains("with")) { // optional: the other datasets derived variables read by alias
+        if (!o.value("with").isObject()) bad("'with' must map aliases to lists of paths");
+        const QJsonObject with = o.value("with").toObject();
+        for (auto it = with.begin(); it != with.end(); ++it) {
+            ViewSpec::Other other{it.key().toStdString(), {}};
+            if (!isAlias(other.alias))
+                bad("'with': '" + it.key() +
+                    "' is not an alias (a name such as b; a is the view's own file)");
+            if (!it.value().isArray() || it.value().toArray().isEmpty())
+                bad("'with': '" + it.key() + "' must be a list of paths");
+            for (const QJsonValue& p : it.value().toArray()) {
+                if (!p.isString() || p.toString().isEmpty())
+                    bad("'with': '" + it.key() + "' must be a list of paths");
+                other.paths.push_back(p.toString().toStdString());
+            }
+            spec.with.push_back(std::move(other));
         }
     }
     return spec;

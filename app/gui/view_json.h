@@ -10,7 +10,7 @@ namespace strata::app {
 // JSON: {"file", "variable", "x", "y", "indices": {dim: i}, "reductions": [[dim, op]],
 // "areaWeighted", "colormap", "reversed", "range": {"mode", "min", "max"}, "nanColour": [r, g, b, a],
 // "underColour", "overColour": [r, g, b, a] (only when set), "window": {"x0", "x1", "y0", "y1"},
-// "projection"} — the whole ViewSpec; "window" only when zoomed or panned, "projection" only when
+// "projection", "derived": [statement], "with": {alias: [path]}} — the whole ViewSpec; "window" only when zoomed or panned, "projection" only when
 // the frame is on a map.
 // Reading, every field but "variable" and "x" may be missing (views saved by older versions).
 QJsonObject toJson(const ViewSpec& spec);

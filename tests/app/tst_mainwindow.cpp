@@ -11,6 +11,7 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QFutureWatcher>
+#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
@@ -774,6 +775,115 @@ private slots:
         verifyShown();
         why = frameIs([&](std::size_t i) { return at(5, i) * 2; });
         QVERIFY2(why.isEmpty(), qPrintable(why));
+    }
+
+    void anAddedDatasetIsReadByAlias() {
+        // b: hgt.nc's grid and times, its HGT changed (written here through netCDF-C).
+        QTemporaryDir dir;
+        const QString other = QDir(dir.path()).filePath("hgt_b.nc");
+        QVERIFY(QFile::copy(kHgt, other));
+        QFile::setPermissions(other, QFile::ReadOwner | QFile::WriteOwner);
+        const nctest::NcValues& f = hgtFromNetcdf();
+        std::vector<float> changed(f.values.size());
+        for (std::size_t i = 0; i < changed.size(); ++i)
+            changed[i] = i % 97 == 0 ? NAN : float(f.values[i] * 0.5 + double(i % 13));
+        {
+            int id = 0, var = 0;
+            nctest::ok(nc_open(other.toUtf8().constData(), NC_WRITE, &id), "nc_open");
+            nctest::ok(nc_inq_varid(id, "HGT", &var), "HGT");
+            nctest::ok(nc_put_var_float(id, var, changed.data()), "nc_put_var_float");
+            nctest::ok(nc_close(id), "nc_close");
+        }
+        QVERIFY(open(kHgt));
+        QSignalSpy added(w_.get(), &MainWindow::datasetAdded);
+        w_->addDatasets({other});
+        QVERIFY(added.wait(20000));
+        QCOMPARE(added.first().first().toString(), QString("b"));
+        QCOMPARE(w_->otherDatasets().size(), std::size_t(1));
+        // The panel: the dataset as a, the other as b with its variables as expressions read them.
+        QTreeWidget* tree = w_->datasetPanel()->tree();
+        QCOMPARE(tree->topLevelItemCount(), 2);
+        QCOMPARE(tree->topLevelItem(0)->text(0), QString("a: hgt.nc"));
+        QCOMPARE(tree->topLevelItem(1)->text(0), QString("b: hgt_b.nc"));
+        QTreeWidgetItem* bHgt = nullptr;
+        for (QTreeWidgetItemIterator it(tree->topLevelItem(1)); *it; ++it)
+            if ((*it)->text(0) == "HGT") bHgt = *it;
+        QVERIFY(bHgt);
+        QVERIFY(bHgt->toolTip(0).startsWith("b.HGT"));
+        QVERIFY(!w_->datasetPanel()->itemOf("b.HGT")); // not one of the dataset's own
+        // Double-clicking it offers a derived variable of it (the dialog, cancelled here).
+        QSignalSpy edit(w_->datasetPanel(), &DatasetPanel::derivedEditRequested);
+        QString offered;
+        QTimer::singleShot(0, [&] {
+            if (auto* box = qobject_cast<QInputDialog*>(QApplication::activeModalWidget())) {
+                offered = box->textValue();
+                box->reject();
+            }
+        });
+        emit tree->itemDoubleClicked(bHgt, 0);
+        QCOMPARE(edit.count(), 1);
+        QCOMPARE(offered, QString("HGT_b = b.HGT"));
+        QVERIFY(!w_->dataset()->findVariable("HGT_b")); // cancelled: nothing added
+
+        ViewSpec map;
+        map.variable = "HGT";
+        map.xDim = "lon";
+        map.yDim = "lat";
+        map.indices = {{"time", 4}};
+        w_->applyView(map);
+        QVERIFY(settle());
+        QVERIFY(w_->addDerived("d = HGT - b.HGT"));
+        QTRY_COMPARE(QString::fromStdString(w_->view().variable), QString("d"));
+        verifyShown();
+        const auto expected = [&](std::size_t i) {
+            const std::size_t k = 4 * 73 * 144 + i;
+            return double(f.values[k]) - double(changed[k]);
+        };
+        const auto differs = [&](const DataArray& shown) -> QString {
+            const std::vector<double> v = shown.asHost().values<double>();
+            if (v.size() != 73 * 144) return QString("%1 values").arg(v.size());
+            for (std::size_t i = 0; i < v.size(); ++i)
+                if (!(std::fabs(v[i] - expected(i)) <= 1e-3 * std::max(1.0, std::fabs(expected(i))) ||
+                      (std::isnan(v[i]) && std::isnan(expected(i)))))
+                    return QString("value %1: %2, expected %3").arg(i).arg(v[i]).arg(expected(i));
+            return {};
+        };
+        QString why = differs(w_->shownFrame());
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+
+        // A saved view names b with its path; another window loading it opens b first.
+        const QString viewPath = QDir(dir.path()).filePath("with-view.json");
+        QVERIFY(w_->saveView(viewPath));
+        const ViewSpec saved = [&] {
+            QFile in(viewPath);
+            return in.open(QIODevice::ReadOnly) ? viewFromJsonText(in.readAll()) : ViewSpec{};
+        }();
+        QCOMPARE(saved.with.size(), std::size_t(1));
+        QCOMPARE(QString::fromStdString(saved.with[0].alias), QString("b"));
+        QCOMPARE(QFileInfo(QString::fromStdString(saved.with[0].paths.at(0))), QFileInfo(other));
+        MainWindow second;
+        second.resize(900, 600);
+        second.show();
+        QSignalSpy secondShown(&second, &MainWindow::frameShown);
+        QVERIFY(second.loadView(viewPath));
+        QTRY_VERIFY_WITH_TIMEOUT(second.view().variable == "d" && secondShown.count() > 0, 20000);
+        QCOMPARE(second.otherDatasets().size(), std::size_t(1));
+        QTRY_VERIFY_WITH_TIMEOUT(second.shownFrame().variable().size() == 73 * 144, 20000);
+        why = differs(second.shownFrame());
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+
+        // A file that is not a dataset: an error naming it, and nothing added.
+        const QString bad = QDir(dir.path()).filePath("not-netcdf.nc");
+        QFile junk(bad);
+        QVERIFY(junk.open(QIODevice::WriteOnly));
+        junk.write("this is not netCDF\n");
+        junk.close();
+        QSignalSpy failed(w_.get(), &MainWindow::openFailed);
+        w_->addDatasets({bad});
+        QVERIFY(failed.wait(20000));
+        QVERIFY2(w_->lastError().contains("not-netcdf.nc"), qPrintable(w_->lastError()));
+        if (w_->errorBox()) w_->errorBox()->close();
+        QCOMPARE(w_->otherDatasets().size(), std::size_t(1));
     }
 
     void aBadFileShowsAnErrorAndTheAppGoesOn() {

@@ -31,6 +31,8 @@ ViewSpec zoomedView() {
     v.colouring.overColour = Rgba8{200, 10, 20, 255};
     v.window = ViewWindow{10.5, 187.125, -33.3, 61.0 / 3}; // in the map's metres
     v.projection = "Robinson";
+    v.derived = {"d = tas - b.tas", "e = d * c.w"};
+    v.with = {{"b", {"/data/run2.nc"}}, {"c", {"/data/w_1.nc", "/data/w_2.nc"}}};
     return v;
 }
 
@@ -77,6 +79,13 @@ private slots:
         QCOMPARE(w.value("y0").toDouble(), -33.3);
         QCOMPARE(w.value("y1").toDouble(), 61.0 / 3);
         QCOMPARE(o.value("projection").toString(), QString("Robinson"));
+        QCOMPARE(o.value("derived").toArray(), (QJsonArray{"d = tas - b.tas", "e = d * c.w"}));
+        const QJsonObject with = o.value("with").toObject();
+        QCOMPARE(with.value("b").toArray(), (QJsonArray{"/data/run2.nc"}));
+        QCOMPARE(with.value("c").toArray(), (QJsonArray{"/data/w_1.nc", "/data/w_2.nc"}));
+        ViewSpec plain = zoomedView();
+        plain.with.clear();
+        QVERIFY(!toJson(plain).contains("with")); // none open: none written
     }
 
     void readsAViewSavedBeforeColouringAndWindow() {
@@ -118,6 +127,16 @@ private slots:
                                            << "x0 < x1";
         QTest::newRow("projection not text") << head + R"("projection": 3})"
                                              << "\"projection\" must be text";
+        QTest::newRow("with not an object") << head + R"("with": ["b.nc"]})"
+                                            << "'with' must map aliases";
+        QTest::newRow("with as the view's own alias") << head + R"("with": {"a": ["x.nc"]}})"
+                                                      << "'a' is not an alias";
+        QTest::newRow("with alias not a name") << head + R"("with": {"b c": ["x.nc"]}})"
+                                               << "'b c' is not an alias";
+        QTest::newRow("with no paths") << head + R"("with": {"b": []}})"
+                                       << "'b' must be a list of paths";
+        QTest::newRow("with a path not text") << head + R"("with": {"b": [3]}})"
+                                              << "'b' must be a list of paths";
     }
     void refusesMalformedColoursAndWindows() {
         QFETCH(QByteArray, text);
