@@ -116,6 +116,12 @@ DerivedProgram programOn(const CodeUnit& u, const std::vector<DerivedLeaf>& leav
     p.ndim = int(u.dims.size());
     p.stack = u.stack;
     for (int d = 0; d < p.ndim; ++d) p.shape[d] = u.shape[std::size_t(d)];
+    p.leafCount = int(leaves.size());
+    p.byRows = p.ndim > 0 &&
+               std::none_of(u.code.begin(), u.code.end(),
+                            [](const DerivedInstr& i) { return i.op == DerivedOp::WindowBegin; }) &&
+               std::none_of(leaves.begin(), leaves.end(),
+                            [&](const DerivedLeaf& l) { return l.mapDim == p.ndim - 1; });
     if (device.isHost()) {
         p.code = u.code.data();
         p.leaves = leaves.data();
@@ -184,8 +190,6 @@ TableData computeTable(const Evaluation& e, int t, Device device, Stream stream)
         return b;
     };
     const auto first = onDevice(ts.first), members = onDevice(ts.members);
-    Buffer count(std::size_t(cells) * 8, device, stream), mean(std::size_t(cells) * 8, device, stream),
-        m2(std::size_t(cells) * 8, device, stream);
 
     // Time steps per chunk: all of the base period when the inputs are resident here, else as
     // many as kTableChunkBytes of input boxes hold.
@@ -210,6 +214,21 @@ TableData computeTable(const Evaluation& e, int t, Device device, Stream stream)
         bytesPerStep == 0 ? steps
                           : std::max<std::int64_t>(1, std::int64_t(tableChunkBytes.load() / bytesPerStep));
 
+    TableData out;
+    auto meanOut = std::make_shared<Buffer>(std::size_t(cells) * sizeOf(ts.dtype), device, stream);
+    std::shared_ptr<Buffer> stdOut;
+    if (ts.needStd) stdOut = std::make_shared<Buffer>(std::size_t(cells) * sizeOf(ts.dtype), device, stream);
+    out.mean = meanOut;
+    out.std = stdOut;
+    out.map = onDevice(ts.groupOf);
+    // One chunk on the CPU: its blocks write the tables directly (no accumulators, no finish).
+    const bool direct = device.isHost() && tLast - tFirst + 1 <= chunk;
+    const std::size_t accumulatorBytes = direct ? 8 : std::size_t(cells) * 8;
+    Buffer count(accumulatorBytes, device, stream), mean(accumulatorBytes, device, stream),
+        m2(accumulatorBytes, device, stream);
+    // On the GPU, sums about a shift per point (many threads add to one cell).
+    Buffer shift(device.isHost() ? 8 : std::size_t(ts.points) * 8, device, stream);
+
     std::vector<Buffer> held;
     bool firstChunk = true;
     for (std::int64_t t0 = tFirst; t0 <= tLast; t0 += chunk) {
@@ -228,10 +247,19 @@ TableData computeTable(const Evaluation& e, int t, Device device, Stream stream)
         q.groups.groups = int(groups);
         q.groups.first = static_cast<const std::int32_t*>(first->data());
         q.groups.members = static_cast<const std::int32_t*>(members->data());
+        for (std::size_t g = 0; g + 1 < ts.first.size(); ++g)
+            q.groups.largest = std::max(q.groups.largest, int(ts.first[g + 1] - ts.first[g]));
         q.count = static_cast<double*>(count.data());
         q.mean = static_cast<double*>(mean.data());
         q.m2 = static_cast<double*>(m2.data());
         q.first = firstChunk;
+        q.needSecond = ts.needStd;
+        if (!device.isHost()) q.shift = static_cast<double*>(shift.data());
+        if (direct) {
+            q.meanOut = meanOut->data();
+            q.stdOut = stdOut ? stdOut->data() : nullptr;
+            q.dtype = ts.dtype;
+        }
         firstChunk = false;
         if (device.isHost()) {
             derivedTableCpu(q);
@@ -241,10 +269,10 @@ TableData computeTable(const Evaluation& e, int t, Device device, Stream stream)
 #endif
         }
     }
-    TableData out;
-    auto meanOut = std::make_shared<Buffer>(std::size_t(cells) * sizeOf(ts.dtype), device, stream);
-    std::shared_ptr<Buffer> stdOut;
-    if (ts.needStd) stdOut = std::make_shared<Buffer>(std::size_t(cells) * sizeOf(ts.dtype), device, stream);
+    if (direct) {
+        stream.synchronize();
+        return out;
+    }
     DerivedFinishProblem f;
     f.n = cells;
     f.count = static_cast<const double*>(count.data());
@@ -253,6 +281,10 @@ TableData computeTable(const Evaluation& e, int t, Device device, Stream stream)
     f.meanOut = meanOut->data();
     f.stdOut = stdOut ? stdOut->data() : nullptr;
     f.dtype = ts.dtype;
+    if (!device.isHost()) {
+        f.shift = static_cast<const double*>(shift.data());
+        f.points = ts.points;
+    }
     if (device.isHost()) {
         derivedFinishCpu(f);
     } else {
@@ -260,9 +292,6 @@ TableData computeTable(const Evaluation& e, int t, Device device, Stream stream)
         derivedFinishCuda(f, stream);
 #endif
     }
-    out.mean = meanOut;
-    out.std = stdOut;
-    out.map = onDevice(ts.groupOf);
     stream.synchronize(); // other streams read the table next
     return out;
 }

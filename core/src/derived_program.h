@@ -102,6 +102,11 @@ struct DerivedProgram {
     int ndim = 0;
     std::int64_t shape[kMaxDims] = {}; // the index space
     int stack = 0;                     // the deepest the value stack goes
+    // Known on the host (code and leaves may be on the device): how many leaves, and whether
+    // the program can be run a row at a time with each leaf's offset worked out once a row
+    // (no windows, no leaf mapped along the innermost dim).
+    int leafCount = 0;
+    bool byRows = false;
 };
 
 // A box of the index space: along every dim, count indices from start in steps of step.
@@ -150,10 +155,25 @@ STRATA_DERIVED_HD double derivedHypot(double a, double b) {
 }
 STRATA_DERIVED_HD double derivedMask(bool b) { return b ? 1.0 : 0.0; }
 
-// The value of the program at `index` (absolute, in the index space). `Depth` bounds the
+// The offset of leaf `l`'s element at index + shift.
+STRATA_DERIVED_HD std::int64_t derivedLeafOffset(const DerivedProgram& p, const DerivedLeaf& l,
+                                                 const std::int64_t* index, const std::int64_t* shift) {
+    std::int64_t o = 0;
+    for (int d = 0; d < p.ndim; ++d) {
+        const std::int64_t i = index[d] + shift[d];
+        if (d == l.mapDim)
+            o += std::int64_t(l.map[i]) * l.mapStride;
+        else
+            o += (i - l.origin[d]) * l.strides[d];
+    }
+    return o;
+}
+
+// The value of the program at `index` (absolute, in the index space), a leaf's value read by
+// load(leaf number, shift) (`shift`: the windows' offsets from index). `Depth` bounds the
 // value stack (the program's `stack` must not exceed it).
-template <int Depth>
-STRATA_DERIVED_HD double derivedEval(const DerivedProgram& p, const std::int64_t* index) {
+template <int Depth, class Load>
+STRATA_DERIVED_HD double derivedRun(const DerivedProgram& p, const std::int64_t* index, const Load& load) {
     double s[Depth];
     int sp = 0;
     std::int64_t shift[kMaxDims];
@@ -165,19 +185,9 @@ STRATA_DERIVED_HD double derivedEval(const DerivedProgram& p, const std::int64_t
         case DerivedOp::Const:
             s[sp++] = in.value;
             break;
-        case DerivedOp::Load: {
-            const DerivedLeaf& l = p.leaves[in.leaf];
-            std::int64_t o = 0;
-            for (int d = 0; d < p.ndim; ++d) {
-                const std::int64_t i = index[d] + shift[d];
-                if (d == l.mapDim)
-                    o += std::int64_t(l.map[i]) * l.mapStride;
-                else
-                    o += (i - l.origin[d]) * l.strides[d];
-            }
-            s[sp++] = derivedLoad(l.data, l.dtype, o);
+        case DerivedOp::Load:
+            s[sp++] = load(in.leaf, shift);
             break;
-        }
         case DerivedOp::Negate:
             s[sp - 1] = -s[sp - 1];
             break;
@@ -334,6 +344,14 @@ STRATA_DERIVED_HD double derivedEval(const DerivedProgram& p, const std::int64_t
     return s[0];
 }
 
+template <int Depth>
+STRATA_DERIVED_HD double derivedEval(const DerivedProgram& p, const std::int64_t* index) {
+    return derivedRun<Depth>(p, index, [&](int leaf, const std::int64_t* shift) {
+        const DerivedLeaf& l = p.leaves[leaf];
+        return derivedLoad(l.data, l.dtype, derivedLeafOffset(p, l, index, shift));
+    });
+}
+
 // The absolute index of element k (C order) of a box.
 STRATA_DERIVED_HD void derivedBoxIndex(const DerivedBox& b, int ndim, std::int64_t k, std::int64_t* index) {
     for (int d = ndim - 1; d >= 0; --d) {
@@ -350,6 +368,7 @@ struct DerivedGroups {
     int groups = 0;
     const std::int32_t* first = nullptr; // groups + 1
     const std::int32_t* members = nullptr;
+    int largest = 0; // the most members a group has (known on the host, for a launch's shape)
 };
 
 // A climatology table's problem: for every point p of the index space without the time dim
@@ -365,7 +384,18 @@ struct DerivedTableProblem {
     double* count = nullptr;
     double* mean = nullptr;
     double* m2 = nullptr;
-    bool first = false; // the first chunk: the accumulators are written, not merged
+    bool first = false;     // the first chunk: the accumulators are written, not merged
+    bool needSecond = true; // m2 wanted (a standard deviation); else the values are summed alone
+    // The GPU's accumulators (points doubles of shift): count, then the sum and the sum of squares
+    // of v − shift[p] in mean and m2, added to by many threads at once (atomics) and chunk after
+    // chunk; shift[p] is p's first value in the first chunk (0 where that is NaN). Null: the
+    // CPU's count, mean and M2, merged.
+    double* shift = nullptr;
+    // The CPU's single chunk: the tables are written here directly (as derivedFinishAt would),
+    // and count, mean and m2 are not used. Null on the device and for chunked input.
+    void* meanOut = nullptr;
+    void* stdOut = nullptr;
+    DType dtype = DType::Float32;
 };
 
 // The tables from the accumulators: mean, and the standard deviation (ddof 0, as xarray's
@@ -378,19 +408,33 @@ struct DerivedFinishProblem {
     void* meanOut = nullptr;
     void* stdOut = nullptr;
     DType dtype = DType::Float32;
+    const double* shift = nullptr; // set: mean and m2 are sums about shift[i % points] (the GPU's)
+    std::int64_t points = 1;
 };
+
+// A table cell from its moments: the mean and the standard deviation (ddof 0, as xarray's
+// std) when stdOut is set; NaN where a point had no value in its group.
+STRATA_DERIVED_HD void writeTable(void* meanOut, void* stdOut, DType dtype, std::int64_t i, double n,
+                                  double mean, double m2) {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const double mv = n > 0 ? mean : nan;
+    const double sd = n > 0 ? sqrt(m2 / n) : nan;
+    if (dtype == DType::Float64) {
+        static_cast<double*>(meanOut)[i] = mv;
+        if (stdOut) static_cast<double*>(stdOut)[i] = sd;
+    } else {
+        static_cast<float*>(meanOut)[i] = float(mv);
+        if (stdOut) static_cast<float*>(stdOut)[i] = float(sd);
+    }
+}
 
 STRATA_DERIVED_HD void derivedFinishAt(const DerivedFinishProblem& f, std::int64_t i) {
     const double n = f.count[i];
-    const double nan = std::numeric_limits<double>::quiet_NaN();
-    const double mean = n > 0 ? f.mean[i] : nan;
-    const double sd = n > 0 ? sqrt(f.m2[i] / n) : nan;
-    if (f.dtype == DType::Float64) {
-        static_cast<double*>(f.meanOut)[i] = mean;
-        if (f.stdOut) static_cast<double*>(f.stdOut)[i] = sd;
+    if (f.shift && n > 0) {
+        const double s1 = f.mean[i], m2 = f.m2[i] - s1 * s1 / n;
+        writeTable(f.meanOut, f.stdOut, f.dtype, i, n, f.shift[i % f.points] + s1 / n, m2 > 0 ? m2 : 0.0);
     } else {
-        static_cast<float*>(f.meanOut)[i] = float(mean);
-        if (f.stdOut) static_cast<float*>(f.stdOut)[i] = float(sd);
+        writeTable(f.meanOut, f.stdOut, f.dtype, i, n, f.mean[i], f.m2[i]);
     }
 }
 
@@ -427,6 +471,10 @@ template <int Depth> STRATA_DERIVED_HD void derivedTablePoint(const DerivedTable
             m2 += delta * (v - mean);
         }
         const std::int64_t at = std::int64_t(g) * q.points + p;
+        if (q.meanOut) { // the single chunk: the tables themselves
+            writeTable(q.meanOut, q.stdOut, q.dtype, at, n, mean, m2);
+            continue;
+        }
         const double na = q.first ? 0.0 : q.count[at];
         if (na == 0) {
             q.count[at] = n;

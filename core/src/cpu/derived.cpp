@@ -4,7 +4,6 @@
 // Programs whose windows or time maps run along the innermost dim (where an element's window
 // may be cut off at the row's ends) take the per-element path the GPU takes.
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -334,6 +333,33 @@ void derivedEvalCpu(const DerivedProgram& p, const DerivedBox& box, std::int64_t
     });
 }
 
+namespace {
+
+// The row at `index` of a program that is one float32 leaf, contiguous along `last`, read in
+// place (no evaluation); null for any other program.
+const float* inPlace(const DerivedProgram& p, int last, const std::int64_t* index) {
+    if (p.length != 1 || p.code[0].op != DerivedOp::Load) return nullptr;
+    const DerivedLeaf& l = p.leaves[p.code[0].leaf];
+    if (l.dtype != DType::Float32 || l.mapDim >= 0 || l.strides[last] != 1) return nullptr;
+    std::int64_t o = 0;
+    for (int d = 0; d < p.ndim; ++d) o += (index[d] - l.origin[d]) * l.strides[d];
+    return static_cast<const float*>(l.data) + o;
+}
+
+// Counts and sums in double of m values (NaN skipped): a mean's moments. The file builds with
+// -fno-trapping-math, so that the compare and select become vector blends.
+template <class T>
+void addValues(const T* __restrict v, std::int64_t m, double* __restrict n, double* __restrict s) {
+    for (std::int64_t j = 0; j < m; ++j) {
+        const double x = double(v[j]);
+        const bool ok = x == x;
+        n[j] += ok ? 1.0 : 0.0;
+        s[j] += ok ? x : 0.0;
+    }
+}
+
+} // namespace
+
 void derivedTableCpu(const DerivedTableProblem& q) {
     // Points run along x's innermost dim (not time) in blocks: for each block and group, the
     // members' values come as rows (contiguous in a leaf stored time-first), and each point's
@@ -349,7 +375,7 @@ void derivedTableCpu(const DerivedTableProblem& q) {
     }
     // Blocks of whole rows of about kTablePoints points: for each member, the block's values are
     // read as one stretch of memory (a leaf stored time-first), and its moments stay in cache.
-    constexpr std::int64_t kTablePoints = 8192;
+    constexpr std::int64_t kTablePoints = 32768;
     const std::int64_t length = q.program.shape[last];
     const std::int64_t rows = q.points / length;
     const std::int64_t rowsPerBlock = std::max<std::int64_t>(1, kTablePoints / length);
@@ -375,8 +401,9 @@ void derivedTableCpu(const DerivedTableProblem& q) {
             for (int g = 0; g < q.groups.groups; ++g) {
                 // Sums about a shift (each point's first value): no division in the loop, and
                 // no cancellation for values far from zero (temperatures in K).
-                for (std::int64_t i = 0; i < count; ++i)
-                    n[i] = s1[i] = s2[i] = 0, shift[i] = std::numeric_limits<double>::quiet_NaN();
+                for (std::int64_t i = 0; i < count; ++i) // the mean alone needs no shift: none (0)
+                    n[i] = s1[i] = s2[i] = 0,
+                    shift[i] = q.needSecond ? std::numeric_limits<double>::quiet_NaN() : 0.0;
                 for (int k = q.groups.first[g]; k < q.groups.first[g + 1]; ++k) {
                     const std::int64_t t = q.groups.members[k];
                     if (t < q.t0 || t >= q.t1) continue;
@@ -386,8 +413,17 @@ void derivedTableCpu(const DerivedTableProblem& q) {
                         for (std::int64_t f = 0; f < length; f += kBlock) {
                             const int m = int(std::min<std::int64_t>(kBlock, length - f));
                             index[last] = f;
-                            eval.run(index, 1, m, v);
                             const std::int64_t at = (r - r0) * length + f;
+                            if (!q.needSecond) { // the mean alone: count and sum, in double
+                                if (const float* row = inPlace(q.program, last, index)) {
+                                    addValues(row, m, n.data() + at, s1.data() + at);
+                                } else {
+                                    eval.run(index, 1, m, v);
+                                    addValues(v, m, n.data() + at, s1.data() + at);
+                                }
+                                continue;
+                            }
+                            eval.run(index, 1, m, v);
                             for (int j = 0; j < m; ++j) {
                                 const bool ok = v[j] == v[j];
                                 double& sh = shift[at + j];
@@ -405,6 +441,10 @@ void derivedTableCpu(const DerivedTableProblem& q) {
                     const double mean = ni > 0 ? shift[i] + s1[i] / ni : 0.0;
                     const double m2 = ni > 0 ? std::max(0.0, s2[i] - s1[i] * s1[i] / ni) : 0.0;
                     const std::int64_t at = std::int64_t(g) * q.points + p0 + i;
+                    if (q.meanOut) { // the single chunk: the tables themselves
+                        writeTable(q.meanOut, q.stdOut, q.dtype, at, ni, mean, m2);
+                        continue;
+                    }
                     const double na = q.first ? 0.0 : q.count[at];
                     if (na == 0) {
                         q.count[at] = ni;

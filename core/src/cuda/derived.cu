@@ -1,9 +1,12 @@
 // Derived variables on the GPU: the program of derived_program.h, one thread per element (the
 // same code the CPU runs). Every thread of a warp runs the same instruction, so the switch does
 // not diverge; the inputs' loads are coalesced along the innermost dim.
+#include <cfloat>
+
 #include "backend.h"
 #include "cuda/device.cuh"
 #include "cuda/launch.h"
+#include "cuda_check.h"
 #include "derived_depth.h"
 
 namespace strata::detail {
@@ -11,6 +14,7 @@ namespace {
 
 using cuda::i64;
 
+// One thread per element, its index from its flat number (rows too short for the row kernel).
 template <int Depth, class Out>
 __global__ void __launch_bounds__(256)
     derivedEvalKernel(const DerivedProgram p, const DerivedBox box, const i64 n, Out* __restrict out) {
@@ -21,9 +25,118 @@ __global__ void __launch_bounds__(256)
     }
 }
 
-template <int Depth> __global__ void __launch_bounds__(256) derivedTableKernel(const DerivedTableProblem q) {
-    for (i64 p = i64(blockIdx.x) * blockDim.x + threadIdx.x; p < q.points; p += i64(gridDim.x) * blockDim.x)
-        derivedTablePoint<Depth>(q, p);
+constexpr int kRowLeaves = 16; // leaves whose row offsets a thread keeps (more: per element)
+
+// A block per row of the box's innermost dim: the row's index is worked out once a thread, not
+// once an element (64-bit divisions are dear here), and the threads run along the row. For a
+// program without windows (p.byRows), each leaf's offset at the row's start is worked out once
+// too, and an element adds only its step along the row.
+template <int Depth, class Out>
+__global__ void __launch_bounds__(256)
+    derivedRowsKernel(const DerivedProgram p, const DerivedBox box, const i64 rows, Out* __restrict out) {
+    const int last = p.ndim - 1;
+    const i64 inner = box.count[last];
+    i64 index[kMaxDims];
+    i64 base[kRowLeaves];
+    const bool rowOffsets = p.byRows && p.leafCount <= kRowLeaves;
+    const i64 zero[kMaxDims] = {};
+    for (i64 r = blockIdx.x; r < rows; r += gridDim.x) {
+        derivedBoxIndex(box, last, r, index); // the dims before the last
+        if (rowOffsets) {
+            index[last] = 0;
+            for (int l = 0; l < p.leafCount; ++l) base[l] = derivedLeafOffset(p, p.leaves[l], index, zero);
+        }
+        for (i64 c = threadIdx.x; c < inner; c += blockDim.x) {
+            index[last] = box.start[last] + c * box.step[last];
+            double v;
+            if (rowOffsets) {
+                const i64 j = index[last];
+                v = derivedRun<Depth>(p, index, [&](int leaf, const i64*) {
+                    const DerivedLeaf& l = p.leaves[leaf];
+                    return derivedLoad(l.data, l.dtype, base[leaf] + j * l.strides[last]);
+                });
+            } else {
+                v = derivedEval<Depth>(p, index);
+            }
+            out[r * inner + c] = static_cast<Out>(v);
+        }
+    }
+}
+
+// The index of point p of a table problem (every dim but time).
+__device__ void tableIndex(const DerivedTableProblem& q, i64 p, i64* index) {
+    for (int d = q.program.ndim - 1; d >= 0; --d) {
+        if (d == q.timeDim) continue;
+        const i64 n = q.program.shape[d];
+        const i64 r = n > 0 ? p / n : 0;
+        index[d] = p - r * n;
+        p = r;
+    }
+}
+
+// Each point's shift: its value at the chunk's first step (0 where that is not finite).
+template <int Depth> __global__ void __launch_bounds__(256) derivedShiftKernel(const DerivedTableProblem q) {
+    i64 index[kMaxDims];
+    for (i64 p = i64(blockIdx.x) * blockDim.x + threadIdx.x; p < q.points; p += i64(gridDim.x) * blockDim.x) {
+        tableIndex(q, p, index);
+        index[q.timeDim] = q.t0;
+        const double v = derivedEval<Depth>(q.program, index);
+        q.shift[p] = fabs(v) <= DBL_MAX ? v : 0.0;
+    }
+}
+
+// A thread per point and per run of `chunk` members of one group (blockIdx.y: the group and
+// the run): the count, and the sums of v − shift and of its square, added to the cell's.
+template <int Depth>
+__global__ void __launch_bounds__(256)
+    derivedSumsKernel(const DerivedTableProblem q, const int chunk, const int runs) {
+    const i64 p = i64(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (p >= q.points) return;
+    const int g = int(blockIdx.y) / runs;
+    const int lo = q.groups.first[g] + (int(blockIdx.y) % runs) * chunk;
+    const int hi = min(lo + chunk, q.groups.first[g + 1]);
+    if (lo >= hi) return;
+    i64 index[kMaxDims];
+    tableIndex(q, p, index);
+    const double shift = q.shift[p];
+    double n = 0, s1 = 0, s2 = 0;
+    const DerivedProgram& prog = q.program;
+    const DerivedLeaf* leaf =
+        prog.length == 1 && prog.code[0].op == DerivedOp::Load ? &prog.leaves[prog.code[0].leaf] : nullptr;
+    if (leaf && leaf->dtype == DType::Float32 && leaf->mapDim < 0) { // one float leaf: read in place
+        i64 o = 0;
+        for (int d = 0; d < prog.ndim; ++d)
+            if (d != q.timeDim) o += (index[d] - leaf->origin[d]) * leaf->strides[d];
+        const float* at = static_cast<const float*>(leaf->data) + o;
+        const i64 step = leaf->strides[q.timeDim], origin = leaf->origin[q.timeDim];
+        for (int m = lo; m < hi; ++m) {
+            const i64 t = q.groups.members[m];
+            if (t < q.t0 || t >= q.t1) continue;
+            const double v = at[(t - origin) * step];
+            if (v != v) continue;
+            const double d = v - shift;
+            n += 1;
+            s1 += d;
+            s2 += d * d;
+        }
+    } else {
+        for (int m = lo; m < hi; ++m) {
+            const i64 t = q.groups.members[m];
+            if (t < q.t0 || t >= q.t1) continue;
+            index[q.timeDim] = t;
+            const double v = derivedEval<Depth>(prog, index);
+            if (v != v) continue;
+            const double d = v - shift;
+            n += 1;
+            s1 += d;
+            s2 += d * d;
+        }
+    }
+    if (n == 0) return;
+    const i64 cell = i64(g) * q.points + p;
+    atomicAdd(q.count + cell, n);
+    atomicAdd(q.mean + cell, s1);
+    if (q.needSecond) atomicAdd(q.m2 + cell, s2);
 }
 
 __global__ void __launch_bounds__(256) derivedFinishKernel(const DerivedFinishProblem f) {
@@ -43,23 +156,51 @@ void derivedEvalCuda(const DerivedProgram& p, const DerivedBox& box, std::int64_
     if (n <= 0) return;
     const cuda::DeviceGuard guard(stream);
     const cudaStream_t s = cuda::streamOf(stream);
+    const i64 inner = p.ndim > 0 ? box.count[p.ndim - 1] : 1;
+    const bool byRows = p.ndim > 0 && inner >= 128;
+    const i64 rows = byRows ? n / inner : 0;
+    const unsigned rowBlocks =
+        unsigned(std::max<i64>(1, std::min<i64>(rows, i64(cuda::multiprocessors()) * 64)));
     withDepth(p.stack, [&]<int Depth>() {
-        if (outType == DType::Float64)
-            derivedEvalKernel<Depth, double>
-                <<<blocksFor(n), 256, 0, s>>>(p, box, n, static_cast<double*>(out));
-        else
-            derivedEvalKernel<Depth, float><<<blocksFor(n), 256, 0, s>>>(p, box, n, static_cast<float*>(out));
+        if (outType == DType::Float64) {
+            auto* o = static_cast<double*>(out);
+            if (byRows)
+                derivedRowsKernel<Depth, double><<<rowBlocks, 256, 0, s>>>(p, box, rows, o);
+            else
+                derivedEvalKernel<Depth, double><<<blocksFor(n), 256, 0, s>>>(p, box, n, o);
+        } else {
+            auto* o = static_cast<float*>(out);
+            if (byRows)
+                derivedRowsKernel<Depth, float><<<rowBlocks, 256, 0, s>>>(p, box, rows, o);
+            else
+                derivedEvalKernel<Depth, float><<<blocksFor(n), 256, 0, s>>>(p, box, n, o);
+        }
     });
     STRATA_CUDA_CHECK_LAUNCH("derivedEvalKernel");
 }
 
 void derivedTableCuda(const DerivedTableProblem& q, Stream stream) {
-    if (q.points <= 0) return;
+    if (q.points <= 0 || q.groups.groups <= 0) return;
     const cuda::DeviceGuard guard(stream);
     const cudaStream_t s = cuda::streamOf(stream);
+    const std::size_t cells = std::size_t(q.groups.groups) * std::size_t(q.points);
+    if (q.first) { // the accumulators start at zero, about each point's shift
+        STRATA_CUDA_TRY(cudaMemsetAsync(q.count, 0, cells * 8, s));
+        STRATA_CUDA_TRY(cudaMemsetAsync(q.mean, 0, cells * 8, s));
+        STRATA_CUDA_TRY(cudaMemsetAsync(q.m2, 0, cells * 8, s));
+        withDepth(q.program.stack,
+                  [&]<int Depth>() { derivedShiftKernel<Depth><<<blocksFor(q.points), 256, 0, s>>>(q); });
+        STRATA_CUDA_CHECK_LAUNCH("derivedShiftKernel");
+    }
+    // Runs of 32 members (more where the groups would need more than 65535 block rows).
+    int chunk = 32;
+    auto runsOf = [&](int c) { return std::max(1, (q.groups.largest + c - 1) / c); };
+    while (i64(q.groups.groups) * runsOf(chunk) > 65535) chunk *= 2;
+    const int runs = runsOf(chunk);
+    const dim3 grid(unsigned(cuda::ceilDiv(q.points, 256)), unsigned(q.groups.groups * runs));
     withDepth(q.program.stack,
-              [&]<int Depth>() { derivedTableKernel<Depth><<<blocksFor(q.points), 256, 0, s>>>(q); });
-    STRATA_CUDA_CHECK_LAUNCH("derivedTableKernel");
+              [&]<int Depth>() { derivedSumsKernel<Depth><<<grid, 256, 0, s>>>(q, chunk, runs); });
+    STRATA_CUDA_CHECK_LAUNCH("derivedSumsKernel");
 }
 
 void derivedFinishCuda(const DerivedFinishProblem& f, Stream stream) {
