@@ -216,6 +216,9 @@ private:
     void cancelTask();
 
     // What the settings keep: the last view of the file, each variable's colours, recent files.
+    // A variable's own remembered colours; else, for a variable named as the one shown before
+    // another file opened, the colour map chosen there (and its fixed range where the units
+    // are the same); else the defaults.
     Colouring colouringFor(const std::string& variable) const;
     void rememberView();
     void rememberViewSoon();
@@ -265,6 +268,13 @@ private:
     } task_;
     std::function<ViewSpec(const Dataset&)> initialView_;
     std::vector<std::string> initialDerived_;
+    // The colours of the variable shown when another file opened (with its units), offered to
+    // a variable of the same name in the new file that has none of its own; until it is shown.
+    struct Carried {
+        std::string variable, units;
+        Colouring colouring;
+    };
+    std::optional<Carried> carried_;
     std::vector<DatasetAlias> others_; // the datasets derived variables read by alias
     DatasetOpener* adder_ = nullptr;   // opens them, one at a time
     struct Adding {

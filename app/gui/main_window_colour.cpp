@@ -14,7 +14,17 @@ Colouring MainWindow::colouringFor(const std::string& variable) const {
         c.range = *ws_.memoryRange();
         return c;
     }
-    return settings_.colouring(*ds, variable).value_or(Colouring{});
+    if (std::optional<Colouring> own = settings_.colouring(*ds, variable)) return *own;
+    Colouring c;
+    if (carried_ && carried_->variable == variable) { // what the user chose in the file before
+        c.colormap = carried_->colouring.colormap;
+        c.reversed = carried_->colouring.reversed;
+        const Variable* v = ds->findVariable(variable);
+        const std::string units = v ? v->attrs().text("units").value_or("") : std::string();
+        if (carried_->colouring.range.mode == RangeMode::Fixed && !units.empty() && units == carried_->units)
+            c.range = carried_->colouring.range; // a fixed range means the same only in the same units
+    }
+    return c;
 }
 
 MinMax MainWindow::shownColourRange() const {

@@ -79,6 +79,10 @@ void MainWindow::onOpened(const QStringList& paths, const std::optional<ViewSpec
         return;
     }
     rememberView();
+    carried_.reset();
+    if (ws_.dataset() && !view().variable.empty()) // its colour map may carry to a namesake
+        carried_ =
+            Carried{view().variable, ws_.variable().attrs().text("units").value_or(""), view().colouring};
     clearSeries(); // the last file's series means nothing here
     std::shared_ptr<const Dataset> opened = outcome.dataset;
     std::vector<std::string> statements = initialDerived_; // the command line's --derive, once
@@ -140,6 +144,7 @@ void MainWindow::onOpened(const QStringList& paths, const std::optional<ViewSpec
     } else {
         showNothing(tr("%1 has no numeric variable to show.").arg(path));
     }
+    carried_.reset();    // offered to the file's first view only
     ws_.forgetHistory(); // the first view of a file is not a change to undo
     updateUndoActions();
     emit datasetOpened(path);

@@ -33,9 +33,12 @@ void MainWindow::onHover(const Pick& pick) {
         const DataArray cell =
             shown_.isel({Indexer{shown_.dims()[0], pick.row}, Indexer{shown_.dims()[1], pick.column}});
         const double v = cell.asHost().values<double>().at(0);
-        // A float32 value in the float's own shortest form, not its widened double's digits.
-        const std::string number =
-            cell.dtype() == DType::Float32 ? formatNumber(static_cast<float>(v)) : formatNumber(v);
+        // A float32 value in the float's own shortest form, not its widened double's digits; a
+        // packed one (integers times scale_factor) to its step's decimals.
+        const CfEncoding& enc = var_.variable().encoding();
+        const std::string number = enc.scaled && !isFloating(enc.packed) ? formatPacked(v, enc.scale)
+                                   : cell.dtype() == DType::Float32      ? formatNumber(static_cast<float>(v))
+                                                                         : formatNumber(v);
         value = std::isnan(v) ? tr("missing") : q(number);
         if (auto units = var_.attrs().text("units")) value += " " + q(*units);
     } catch (const Error& e) {

@@ -27,7 +27,10 @@ void MainWindow::showScalar(const QString& variablePath, const DataArray& var) {
     QString value;
     try {
         const double v = var.load(Device::host(), Stream::host()).values<double>().at(0);
-        value = std::isnan(v) ? tr("missing") : q(formatNumber(v));
+        const CfEncoding& enc = var.variable().encoding(); // packed: to its step's decimals
+        value = std::isnan(v)                           ? tr("missing")
+                : enc.scaled && !isFloating(enc.packed) ? q(formatPacked(v, enc.scale))
+                                                        : q(formatNumber(v));
         if (auto units = var.attrs().text("units"); units && !units->empty()) value += " " + q(*units);
     } catch (const Error& e) {
         showError(tr("Cannot show %1").arg(variablePath), q(e.what()), false);

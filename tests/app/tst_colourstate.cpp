@@ -11,6 +11,7 @@
 #include <QToolButton>
 
 #include "colour_panel.h"
+#include "io/nc_write.h"
 #include "main_window.h"
 #include "strata/core/ops.h"
 #include "strata/render/colormaps.h"
@@ -115,6 +116,74 @@ private slots:
         QCOMPARE(w_->view().colouring.range.mode, RangeMode::Fixed);
         QTRY_COMPARE(str(w_->imageView()->colourRange()), str({250, 300}));
         QCOMPARE(panel()->modeBox()->currentIndex(), 2);
+    }
+
+    // A copy of the sample in degC has a variable of the same name: it starts from its own
+    // default view, neither under the sample's fixed 250–300 K nor reduced as the sample was
+    // left; the colour map, set deliberately, carries over, and a fixed range only to a
+    // variable of the same units.
+    void aVariableOfTheSameNameInAnotherFileStartsFromItsOwn() {
+        QTemporaryDir dir;
+        const QString celsius = QDir(dir.path()).filePath("tas_degC.nc");
+        const QString kelvin = QDir(dir.path()).filePath("tas_K.nc");
+        QVERIFY(QFile::copy(kSample, celsius));
+        QVERIFY(QFile::copy(kSample, kelvin));
+        for (const QString& f : {celsius, kelvin})
+            QFile::setPermissions(f, QFile::ReadOwner | QFile::WriteOwner);
+        {
+            int id = 0, var = 0, ndims = 0, dims[NC_MAX_VAR_DIMS];
+            nctest::ok(nc_open(celsius.toUtf8().constData(), NC_WRITE, &id), "nc_open");
+            nctest::ok(nc_inq_varid(id, "tas", &var), "tas");
+            nctest::ok(nc_inq_varndims(id, var, &ndims), "ndims");
+            nctest::ok(nc_inq_vardimid(id, var, dims), "dims");
+            std::size_t n = 1;
+            for (int d = 0; d < ndims; ++d) {
+                std::size_t len = 0;
+                nctest::ok(nc_inq_dimlen(id, dims[d], &len), "dimlen");
+                n *= len;
+            }
+            std::vector<float> v(n);
+            nctest::ok(nc_get_var_float(id, var, v.data()), "get");
+            for (float& x : v) x -= 273.15f;
+            nctest::ok(nc_redef(id), "redef");
+            nctest::ok(nc_put_att_text(id, var, "units", 4, "degC"), "units");
+            nctest::ok(nc_enddef(id), "enddef");
+            nctest::ok(nc_put_var_float(id, var, v.data()), "put");
+            nctest::ok(nc_close(id), "close");
+        }
+        QVERIFY(open(kelvin));
+        panel()->mapBox()->setCurrentIndex(panel()->mapBox()->findText("magma"));
+        panel()->modeBox()->setCurrentIndex(2);
+        typeRange("250", "300");
+        QTRY_COMPARE(str(w_->imageView()->colourRange()), str({250, 300}));
+        ViewSpec reduced = w_->view(); // left as the mean over time
+        reduced.reductions = {{"time", ReduceOp::Mean}};
+        reduced.indices.clear();
+        QSignalSpy shownReduced(w_.get(), &MainWindow::frameShown);
+        w_->applyView(reduced);
+        QVERIFY(shownReduced.wait(20000) || shownReduced.count() > 0);
+        QCOMPARE(w_->view().reductions.size(), std::size_t(1));
+        QVERIFY(open(celsius));
+        QCOMPARE(QString::fromStdString(w_->view().variable), QString("tas"));
+        QVERIFY(w_->view().reductions.empty());
+        QCOMPARE(w_->view().colouring.range.mode, RangeMode::Frame);
+        QCOMPARE(w_->view().colouring.colormap, std::string("magma"));
+        const MinMax own = shownExtremes();
+        QVERIFY2(own.second < 100, qPrintable(str(own))); // in degC
+        QTRY_COMPARE(str(w_->imageView()->colourRange()), str(own));
+        // Back on the Kelvin file: its own last view, reduced and fixed.
+        QVERIFY(open(kelvin));
+        QCOMPARE(w_->view().reductions.size(), std::size_t(1));
+        QCOMPARE(w_->view().colouring.range.mode, RangeMode::Fixed);
+        // From there to another file in Kelvin: the fixed range means the same, and carries
+        // (the reduction does not).
+        const QString kelvin2 = QDir(dir.path()).filePath("tas_K2.nc");
+        QVERIFY(QFile::copy(kSample, kelvin2));
+        QVERIFY(open(kelvin2));
+        QVERIFY(w_->view().reductions.empty());
+        QCOMPARE(w_->view().colouring.range.mode, RangeMode::Fixed);
+        QCOMPARE(w_->view().colouring.colormap, std::string("magma"));
+        QTRY_COMPARE(str(w_->imageView()->colourRange()), str({250, 300}));
     }
 
     // Another variable of the same file starts from its own colours too (lat_bnds has none).

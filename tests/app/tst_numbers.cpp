@@ -3,6 +3,7 @@
 // width while stepping, a mean over latitude says it is unweighted, and exports get a name
 // from the view, their extension, a plain status message and the sliced dims' columns.
 #include <QApplication>
+#include <QDir>
 #include <QFile>
 #include <QSettings>
 #include <QSignalSpy>
@@ -13,6 +14,7 @@
 #include <QtTest>
 
 #include "../nc_read.h"
+#include "io/nc_write.h"
 #include "main_window.h"
 #include "slice_panel.h"
 #include "strata/render/frame_labels.h"
@@ -134,6 +136,41 @@ private slots:
 
     // lcc_km.nc (Lambert conformal, km): the probe gives lat/lon through PROJ, inside the
     // file's stated bounds; test_stageiv_xyt.nc: from its 2-D lat/lon.
+    // A packed short (ERA-Interim's z: scale_factor 0.3745…, add_offset 109477.5) is probed to
+    // its step's one decimal, not to the 17 digits of the double it unpacks to.
+    void packedValuesAreProbedToTheirStep() {
+        QTemporaryDir dir;
+        const std::string path = QDir(dir.path()).filePath("z_packed.nc").toStdString();
+        const double scale = 0.3745650979742, offset = 109477.5;
+        std::vector<short> raw(6 * 8);
+        for (std::size_t i = 0; i < raw.size(); ++i) raw[i] = short(int(i * 977 % 60000) - 30000);
+        {
+            nctest::Writer w(path, 0);
+            const int y = w.dim("lat", 6), x = w.dim("lon", 8);
+            const int lat = w.var("lat", NC_FLOAT, {y}), lon = w.var("lon", NC_FLOAT, {x});
+            w.text(lat, "units", "degrees_north");
+            w.text(lon, "units", "degrees_east");
+            const int z = w.var("z", NC_SHORT, {y, x});
+            w.att(z, "scale_factor", NC_DOUBLE, std::vector<double>{scale});
+            w.att(z, "add_offset", NC_DOUBLE, std::vector<double>{offset});
+            w.text(z, "units", "m**2 s**-2");
+            w.enddef();
+            w.put(lat, std::vector<float>{-50, -30, -10, 10, 30, 50});
+            w.put(lon, std::vector<float>{0, 45, 90, 135, 180, 225, 270, 315});
+            w.put(z, raw);
+        }
+        QVERIFY(open(QString::fromStdString(path)));
+        QVERIFY(show(defaultView(*w_->dataset(), "z")));
+        QTRY_VERIFY(!probeMiddle().isEmpty());
+        ImageView* view = w_->imageView();
+        const Pick pick = view->pickAt(QPointF(view->width() / 2, view->height() / 2));
+        const std::size_t row = std::size_t(pick.row), column = std::size_t(pick.column);
+        const double expected = raw[row * 8 + column] * scale + offset; // y = lat is the frame's row
+        const QString value = w_->probeText().section("z = ", 1).section(' ', 0, 0);
+        QCOMPARE(value, QString::number(expected, 'f', 1));
+        QVERIFY2(w_->probeText().endsWith(" m**2 s**-2"), qPrintable(w_->probeText()));
+    }
+
     void probeGivesLatLonOfOtherGrids() {
         QVERIFY(open(kData + "/lcc_km.nc"));
         QVERIFY(show(defaultView(*w_->dataset(), "prcp")));

@@ -5,6 +5,7 @@
 #include <QtTest>
 
 #include "strata/core/coordinate.h"
+#include "strata/core/format.h"
 #include "strata/core/value_format.h"
 
 using namespace strata;
@@ -111,6 +112,32 @@ private slots:
         one.shape.clear();
         one.values = {lat.values[1]};
         QCOMPARE(one.label(0), std::string("0.93°N"));
+    }
+
+    // Unpacked values read to their step (the scale_factor), whatever the double's digits.
+    void packedValuesToTheirStep() {
+        // ERA-Interim's z and u, as shorts times scale_factor plus add_offset (the probe showed
+        // "121750.37456509797" and "16.749313312580114").
+        QCOMPARE(QString::fromStdString(formatPacked(121750.37456509797, 0.3745650979742)),
+                 QString("121750.4"));
+        QCOMPARE(QString::fromStdString(formatPacked(16.749313312580114, 0.000503)), QString("16.7493"));
+        QCOMPARE(QString::fromStdString(formatPacked(270.5, 1.0)), QString("270")); // %.0f rounds to even
+        QCOMPARE(QString::fromStdString(formatPacked(271.0, 1.0)), QString("271"));
+        QCOMPARE(QString::fromStdString(formatPacked(1200.0, 100.0)), QString("1200"));
+        QCOMPARE(QString::fromStdString(formatPacked(0.125, 0.01)), QString("0.12"));
+        QCOMPARE(QString::fromStdString(formatPacked(-0.0004, 0.01)), QString("0.00")); // no "-0.00"
+        QCOMPARE(QString::fromStdString(formatPacked(-3.25, 0.05)), QString("-3.25"));
+        QCOMPARE(QString::fromStdString(formatPacked(1.5e-20, 1e-20)),
+                 QString::fromStdString(std::string("0.") + std::string(12, '0'))); // at most 12 decimals
+        // Every step of a packed axis reads differently at its decimals.
+        const double scale = 0.0123;
+        QStringList seen;
+        for (int k = -50; k <= 50; ++k) seen << QString::fromStdString(formatPacked(k * scale + 7.0, scale));
+        seen.removeDuplicates();
+        QCOMPARE(seen.size(), 101);
+        // No step (0, NaN): the shortest form; NaN stays nan.
+        QCOMPARE(QString::fromStdString(formatPacked(0.1, 0.0)), QString("0.1"));
+        QCOMPARE(QString::fromStdString(formatPacked(NAN, 0.5)), QString("nan"));
     }
 };
 

@@ -8,4 +8,9 @@ std::string formatNumber(double v);
 std::string formatNumber(float v);
 std::string formatNumber(std::int64_t v);
 std::string formatNumber(std::uint64_t v);
+// A value unpacked from integers with scale_factor `scale`: to the decimals its step needs
+// (the fewest with 10^-decimals <= |scale|, at most 12), since the digits beyond say nothing
+// the file holds ("121750.4", not "121750.37456509797"). The shortest form for a scale of 0
+// or not finite.
+std::string formatPacked(double v, double scale);
 } // namespace strata
