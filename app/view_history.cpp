@@ -49,4 +49,27 @@ void ViewHistory::clear() {
     lastWasWindow_ = false;
 }
 
+std::string describeChange(const ViewSpec& a, const ViewSpec& b) {
+    const Colouring &ca = a.colouring, &cb = b.colouring;
+    const std::pair<bool, const char*> parts[] = {
+        {a.variable != b.variable, "Variable"},
+        {a.xDim != b.xDim || a.yDim != b.yDim, "Axes"},
+        {a.reductions != b.reductions, "Reduction"},
+        {a.areaWeighted != b.areaWeighted, "Area Weighting"},
+        {ca.colormap != cb.colormap || ca.reversed != cb.reversed, "Colour Map"},
+        {!(ca.range == cb.range), "Colour Range"},
+        {!(ca.nanColour == cb.nanColour) || ca.underColour != cb.underColour ||
+             ca.overColour != cb.overColour,
+         "Colours"},
+        {a.projection != b.projection, "Projection"},
+        {a.window != b.window, "Zoom"},
+        {a.indices != b.indices, "Slice"},
+    };
+    std::string out;
+    int n = 0;
+    for (const auto& [differs, what] : parts)
+        if (differs && n++ < 2) out += (out.empty() ? "" : " and ") + std::string(what);
+    return out.empty() ? "View" : out;
+}
+
 } // namespace strata::app

@@ -22,6 +22,7 @@ public:
     bool canUndo() const { return !undo_.empty(); }
     bool canRedo() const { return !redo_.empty(); }
     const ViewSpec* last() const { return undo_.empty() ? nullptr : &undo_.back(); } // Undo's
+    const ViewSpec* next() const { return redo_.empty() ? nullptr : &redo_.back(); } // Redo's
 
     void clear();
 
@@ -29,6 +30,11 @@ private:
     std::vector<ViewSpec> undo_, redo_;
     bool lastWasWindow_ = false;
 };
+
+// What a change from `a` to `b` changed, for Edit ▸ Undo and Redo ("Colour Map", "Axes and
+// Reduction"): the two foremost of variable, axes, reduction, area weighting, colour map,
+// colour range, colours, projection, zoom and slice, title-cased; "View" when nothing differs.
+std::string describeChange(const ViewSpec& a, const ViewSpec& b);
 
 // Whether `a` and `b` differ in nothing but the sliced dims' indices.
 bool differsOnlyInIndices(const ViewSpec& a, const ViewSpec& b);

@@ -65,6 +65,16 @@ const io::LatLonLocator& Workspace::latLon() {
     return *latLon_;
 }
 
+std::string Workspace::undoText() const {
+    const ViewSpec* last = history_.last();
+    return last ? describeChange(*last, view_) : std::string();
+}
+
+std::string Workspace::redoText() const {
+    const ViewSpec* next = history_.next();
+    return next ? describeChange(view_, *next) : std::string();
+}
+
 bool Workspace::undoReturnsTo(const ViewSpec& view) const {
     const ViewSpec* last = history_.last();
     return last && *last == view;

@@ -71,6 +71,9 @@ public:
     bool canRedo() const { return history_.canRedo(); }
     // Whether Undo would return to `view` (a Cancel of the last change goes back that way).
     bool undoReturnsTo(const ViewSpec& view) const;
+    // What Undo and Redo would change back ("Colour Map"); empty when there is none.
+    std::string undoText() const;
+    std::string redoText() const;
 
     // What is on the screen.
     void showFrame(OnScreen shown) { screen_ = std::move(shown); }

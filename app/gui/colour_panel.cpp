@@ -41,6 +41,13 @@ QIcon swatch(Rgba8 c) {
 const RangeMode kModes[] = {RangeMode::Frame, RangeMode::Variable, RangeMode::Fixed, RangeMode::Symmetric};
 
 // `text` as a number in the user's locale, or else in C's ("250.5" where "," is the decimal).
+// A range end as text: a value that is exactly a float (a float32 frame's extreme) in the
+// float's shortest form ("5886.7", not "5886.7001953125"), else the double's.
+QString rangeText(double v) {
+    const float f = static_cast<float>(v);
+    return QString::fromStdString(std::isfinite(v) && double(f) == v ? formatNumber(f) : formatNumber(v));
+}
+
 std::optional<double> number(const QString& text) {
     bool ok = false;
     double v = QLocale().toDouble(text, &ok);
@@ -121,6 +128,22 @@ ColourPanel::ColourPanel(QWidget* parent)
     connect(mode_, &QComboBox::currentIndexChanged, this, &ColourPanel::onMapOrMode);
     connect(min_, &QLineEdit::editingFinished, this, &ColourPanel::onFieldsEdited);
     connect(max_, &QLineEdit::editingFinished, this, &ColourPanel::onFieldsEdited);
+    // The validator holds back editingFinished for an empty field or a lone "-": said as typed,
+    // so that neither silence nor an older message stands for it.
+    for (QLineEdit* e : {min_, max_})
+        connect(e, &QLineEdit::textEdited, this, [this] {
+            if (colouring_.range.mode != RangeMode::Fixed) return;
+            const std::optional<double> lo = number(min_->text()), hi = number(max_->text());
+            const QString stays =
+                tr("the range stays %1 to %2")
+                    .arg(rangeText(colouring_.range.fixedMin), rangeText(colouring_.range.fixedMax));
+            if (!lo || !hi)
+                showRangeError(tr("min and max must be numbers; %1").arg(stays));
+            else if (!(*lo < *hi))
+                showRangeError(tr("min must be below max; %1").arg(stays));
+            else
+                showRangeError({}); // taken when the field is left or Enter pressed
+        });
     set(Colouring{});
 }
 
@@ -165,14 +188,12 @@ void ColourPanel::onFieldsEdited() {
     const std::optional<double> lo = number(min_->text()), hi = number(max_->text());
     if (!lo || !hi) {
         showRangeError(tr("min and max must be numbers; the range stays %1 to %2")
-                           .arg(QString::fromStdString(formatNumber(colouring_.range.fixedMin)),
-                                QString::fromStdString(formatNumber(colouring_.range.fixedMax))));
+                           .arg(rangeText(colouring_.range.fixedMin), rangeText(colouring_.range.fixedMax)));
         return;
     }
     if (!(*lo < *hi)) {
         showRangeError(tr("min must be below max; the range stays %1 to %2")
-                           .arg(QString::fromStdString(formatNumber(colouring_.range.fixedMin)),
-                                QString::fromStdString(formatNumber(colouring_.range.fixedMax))));
+                           .arg(rangeText(colouring_.range.fixedMin), rangeText(colouring_.range.fixedMax)));
         return;
     }
     showRangeError({});
@@ -187,8 +208,8 @@ void ColourPanel::showRange() {
     min_->setEnabled(fixed);
     max_->setEnabled(fixed);
     // Other modes leave the fields empty: no greyed numbers that look like a range in use.
-    min_->setText(fixed ? QString::fromStdString(formatNumber(colouring_.range.fixedMin)) : QString());
-    max_->setText(fixed ? QString::fromStdString(formatNumber(colouring_.range.fixedMax)) : QString());
+    min_->setText(fixed ? rangeText(colouring_.range.fixedMin) : QString());
+    max_->setText(fixed ? rangeText(colouring_.range.fixedMax) : QString());
     under_->setEnabled(fixed);
     over_->setEnabled(fixed);
 }

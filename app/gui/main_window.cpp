@@ -52,6 +52,7 @@ MainWindow::MainWindow(QWidget* parent)
     setWindowTitle("Strata");
     setAcceptDrops(true);
     resize(1400, 900);
+    setMinimumSize(720, 480); // below, the docks and the view overlap
 
     message_->setAlignment(Qt::AlignCenter);
     message_->setWordWrap(true);

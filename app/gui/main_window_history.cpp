@@ -21,6 +21,11 @@ void MainWindow::updateUndoActions() {
     if (!undoAction_) return;
     undoAction_->setEnabled(ws_.canUndo());
     redoAction_->setEnabled(ws_.canRedo());
+    // Each says what it would change back: "Undo Colour Map", "Redo Axes and Reduction".
+    const QString undo = QString::fromStdString(ws_.undoText()),
+                  redo = QString::fromStdString(ws_.redoText());
+    undoAction_->setText(undo.isEmpty() ? tr("&Undo View Change") : tr("&Undo %1").arg(undo));
+    redoAction_->setText(redo.isEmpty() ? tr("&Redo View Change") : tr("&Redo %1").arg(redo));
 }
 
 void MainWindow::undo() {

@@ -128,7 +128,9 @@ void MainWindow::showSaved(const QString& message, const QString& path, std::uin
     if (verbose_) std::fprintf(stderr, "strata: %s\n", qPrintable(detail));
 }
 
-bool MainWindow::saveView(const QString& path) {
+bool MainWindow::saveView(const QString& chosen) {
+    // A name without an extension gets ".json", as the dialog's filter says.
+    const QString path = QFileInfo(chosen).suffix().isEmpty() ? chosen + ".json" : chosen;
     try {
         const auto& ds = ws_.dataset();
         AtomicFile file(path.toStdString(), ds ? inputsOf(*ds) : std::vector<std::string>{});
@@ -236,16 +238,22 @@ void MainWindow::exportCsvDialog() {
     exportCsv(path);
 }
 
+// Views are saved and loaded in a folder of their own (the last one used; at first the
+// user's documents), not beside the data.
 void MainWindow::saveViewDialog() {
-    const QString path =
-        QFileDialog::getSaveFileName(this, tr("Save view"), QString(), tr("Strata views (*.json)"));
-    if (!path.isEmpty()) saveView(path);
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save view"), settings_.viewFolder(),
+                                                      tr("Strata views (*.json)"));
+    if (path.isEmpty()) return;
+    settings_.setViewFolder(QFileInfo(path).absolutePath());
+    saveView(path);
 }
 
 void MainWindow::loadViewDialog() {
-    const QString path =
-        QFileDialog::getOpenFileName(this, tr("Load view"), QString(), tr("Strata views (*.json)"));
-    if (!path.isEmpty()) loadView(path);
+    const QString path = QFileDialog::getOpenFileName(this, tr("Load view"), settings_.viewFolder(),
+                                                      tr("Strata views (*.json)"));
+    if (path.isEmpty()) return;
+    settings_.setViewFolder(QFileInfo(path).absolutePath());
+    loadView(path);
 }
 
 // ---- the last view of each file, recent files

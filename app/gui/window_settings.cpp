@@ -4,6 +4,7 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QSettings>
+#include <QStandardPaths>
 
 #include "strata/io/multifile.h"
 #include "view_json.h"
@@ -78,6 +79,12 @@ void WindowSettings::addRecent(const QStringList& paths) {
 
 QString WindowSettings::lastFolder() const { return QSettings().value("lastFolder").toString(); }
 void WindowSettings::setLastFolder(const QString& folder) { QSettings().setValue("lastFolder", folder); }
+QString WindowSettings::viewFolder() const {
+    return QSettings()
+        .value("viewFolder", QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
+        .toString();
+}
+void WindowSettings::setViewFolder(const QString& folder) { QSettings().setValue("viewFolder", folder); }
 QString WindowSettings::exportFolder() const { return QSettings().value("exportFolder").toString(); }
 void WindowSettings::setExportFolder(const QString& folder) { QSettings().setValue("exportFolder", folder); }
 QSize WindowSettings::exportSize() const {

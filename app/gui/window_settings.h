@@ -35,6 +35,9 @@ public:
 
     QString lastFolder() const;
     void setLastFolder(const QString& folder);
+    // Where View ▸ Save/Load View start: the last folder used, else the user's documents.
+    QString viewFolder() const;
+    void setViewFolder(const QString& folder);
     QString exportFolder() const;
     void setExportFolder(const QString& folder);
     QSize exportSize() const; // 1200 × 800 until one is chosen

@@ -66,6 +66,14 @@ private slots:
         QCOMPARE(r.mode, RangeMode::Fixed);
         QCOMPARE(str({r.fixedMin, r.fixedMax}), str(shown));
         QVERIFY(!panel()->minEdit()->text().isEmpty() && panel()->minEdit()->isEnabled());
+        // tas is float32: its extremes read in the float's shortest form, not the double's noise.
+        for (QLineEdit* e : {panel()->minEdit(), panel()->maxEdit()}) {
+            int digits = 0;
+            for (QChar c : e->text()) digits += c.isDigit();
+            QVERIFY2(digits <= 9, qPrintable(e->text()));
+        }
+        QCOMPARE(panel()->minEdit()->text().toFloat(), float(shown.first));
+        QCOMPARE(panel()->maxEdit()->text().toFloat(), float(shown.second));
         QTRY_COMPARE(str(w_->imageView()->colourRange()), str(shown));
     }
 
@@ -88,6 +96,14 @@ private slots:
             QCOMPARE(w_->view().colouring.range.fixedMax, 300.0);
             QCOMPARE(str(w_->imageView()->colourRange()), str({250, 300}));
         }
+        // An emptied field (which the validator keeps from finishing) is said as it is typed,
+        // in place of the older message.
+        panel()->minEdit()->clear();
+        emit panel()->minEdit()->textEdited(QString());
+        QVERIFY(panel()->rangeError()->isVisibleTo(panel()));
+        QVERIFY2(panel()->rangeError()->text().contains("must be numbers"),
+                 qPrintable(panel()->rangeError()->text()));
+        QCOMPARE(w_->view().colouring.range.fixedMin, 250.0);
         typeRange("260", "290");
         QVERIFY(!panel()->rangeError()->isVisibleTo(panel()));
         QVERIFY(panel()->minEdit()->styleSheet().isEmpty());

@@ -80,6 +80,35 @@ private slots:
         QCOMPARE(out, a);
         QVERIFY(!h.canUndo());
     }
+
+    // What Undo names: the two foremost changes, or "View".
+    void aChangeIsDescribedByWhatChanged() {
+        const ViewSpec a = sample();
+        ViewSpec b = a;
+        QCOMPARE(describeChange(a, b), std::string("View"));
+        b.colouring.colormap = "magma";
+        QCOMPARE(describeChange(a, b), std::string("Colour Map"));
+        b.colouring.range = {RangeMode::Fixed, 250, 300};
+        QCOMPARE(describeChange(a, b), std::string("Colour Map and Colour Range"));
+        b = a;
+        b.reductions = {{"time", ReduceOp::Mean}};
+        b.indices.clear();
+        QCOMPARE(describeChange(a, b), std::string("Reduction and Slice"));
+        b = a;
+        b.yDim = "time";
+        b.window = ViewWindow{0, 1, 0, 1};
+        b.projection = "Robinson";
+        QCOMPARE(describeChange(a, b), std::string("Axes and Projection")); // zoom is third
+        b = a;
+        b.variable = "pr";
+        QCOMPARE(describeChange(b, a), std::string("Variable"));
+        b = a;
+        b.colouring.nanColour = {1, 2, 3, 4};
+        QCOMPARE(describeChange(a, b), std::string("Colours"));
+        b = a;
+        b.areaWeighted = true;
+        QCOMPARE(describeChange(a, b), std::string("Area Weighting"));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestViewHistory)

@@ -6,6 +6,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
 #include <QDockWidget>
 #include <QLabel>
 #include <QLineEdit>
@@ -15,6 +16,7 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <QStackedWidget>
+#include <QTemporaryDir>
 #include <QToolButton>
 #include <QTreeWidget>
 #include <cmath>
@@ -178,6 +180,23 @@ private slots:
         QVERIFY(settle());
     }
 
+    // The window does not shrink below a size at which its docks and view overlap, and a view
+    // saved under a name without an extension is saved as NAME.json.
+    void aMinimumSizeAndViewsSavedAsJson() {
+        QVERIFY(open(kSample));
+        const QSize before = w_->size();
+        w_->resize(300, 200);
+        QTRY_VERIFY(w_->width() >= 720 && w_->height() >= 480);
+        QVERIFY(w_->minimumSize().width() >= 720 && w_->minimumSize().height() >= 480);
+        w_->resize(before);
+        QTemporaryDir dir;
+        QVERIFY(w_->saveView(QDir(dir.path()).filePath("my-view")));
+        QVERIFY(QFile::exists(QDir(dir.path()).filePath("my-view.json")));
+        QVERIFY(!QFile::exists(QDir(dir.path()).filePath("my-view")));
+        QVERIFY(w_->saveView(QDir(dir.path()).filePath("kept.view"))); // an extension given stays
+        QVERIFY(QFile::exists(QDir(dir.path()).filePath("kept.view")));
+    }
+
     void undoAndRedoRestoreEachView() {
         QVERIFY(open(kSample));
         QVERIFY(settle());
@@ -202,13 +221,23 @@ private slots:
         if (QTest::currentTestFailed()) return;                                                              \
     } while (false)
 
+        // Edit ▸ Undo and Redo say what they would change back.
+        auto actionText = [&](const QKeySequence& key) {
+            for (const QAction* a : w_->findChildren<QAction*>())
+                if (a->shortcuts().contains(key)) return a->text();
+            return QString();
+        };
+        const QKeySequence undoKey(Qt::CTRL | Qt::Key_Z), redoKey(Qt::CTRL | Qt::SHIFT | Qt::Key_Z);
+
         // A reduction over time, and back: the time index it had.
         press(w_->dimensionBar()->chip("time"), Qt::Key_R);
         QCOMPARE(roleOf(w_->view(), "time"), Role::Reduce);
         QVERIFY(settle());
+        QCOMPARE(actionText(undoKey), QString("&Undo Reduction and Slice"));
         const ViewSpec reduced = w_->view();
         undo();
         BACK_AT_START();
+        QCOMPARE(actionText(redoKey), QString("&Redo Reduction and Slice"));
         redo();
         QCOMPARE(w_->view(), reduced);
         QVERIFY(settle());
@@ -231,6 +260,7 @@ private slots:
         // A colour map chosen in its combo.
         press(w_->colourPanel()->mapBox(), Qt::Key_Down);
         QVERIFY(w_->view().colouring.colormap != start.colouring.colormap);
+        QCOMPARE(actionText(undoKey), QString("&Undo Colour Map"));
         const ViewSpec recoloured = w_->view();
         undo();
         BACK_AT_START();
