@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <cmath>
 #include <cstdio>
 
 #include "colour_panel.h"
@@ -18,6 +19,7 @@
 #include "slice_panel.h"
 #include "status_panel.h"
 #include "strata/core/area.h"
+#include "strata/core/format.h"
 #include "strata/core/transfer.h"
 #include "strata/render/coastline_status.h"
 #include "strata/render/frame_labels.h"
@@ -156,6 +158,21 @@ void MainWindow::onFrameReady(const std::shared_ptr<const FrameResult>& r) {
             stack_->setCurrentWidget(line_);
         }
         ws_.showFrame({view(), frame, r->variableRange, r->frameRange});
+        // A constant frame is drawn in one colour over its value ± 0.5: say so, or the bar
+        // looks like a range of data.
+        std::optional<MinMax> extremes = r->frameRange;
+        if (!extremes && r->coloured) extremes = r->coloured->extremes;
+        if (frame.ndim() == 2 && extremes && extremes->first == extremes->second &&
+            std::isfinite(extremes->first)) {
+            const double c = extremes->first;
+            const float f = static_cast<float>(c);
+            const std::string units = ws_.variable().attrs().text("units").value_or("");
+            statusBar()->showMessage(
+                tr("Constant field: every value of this frame is %1%2 (the colour bar spans it ± 0.5)")
+                    .arg(q(double(f) == c ? formatNumber(f) : formatNumber(c)),
+                         units.empty() ? QString() : " " + q(units)),
+                10000);
+        }
         timing_.handedOver(r->id);
         lastError_.clear();
     } catch (const Error& e) {

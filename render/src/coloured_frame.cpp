@@ -2,6 +2,7 @@
 #include <utility>
 
 #include "strata/core/error.h"
+#include "strata/core/ops.h"
 #include "strata/render/colormaps.h"
 #include "strata/render/colour_range.h"
 #include "strata/render/image_settings.h"
@@ -15,7 +16,8 @@ ColouredFrame colourFrame(const DataArray& frame, const Colouring& colouring,
     ColouredFrame c;
     c.colouring = colouring;
     c.order = order;
-    c.range = frameColourRange(colouring.range, frame, variableRange);
+    if (needsFrameRange(colouring.range, variableRange.has_value())) c.extremes = minmaxValues(frame);
+    c.range = resolveRange(colouring.range, c.extremes, variableRange);
     std::vector<Rgba8> table = colormapTable(colouring.colormap, colouring.reversed);
     OffScaleColours off = colouring.offScale();
     if (order == PixelOrder::Bgra) {

@@ -8,6 +8,7 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QStatusBar>
 #include <QToolButton>
 
 #include "colour_panel.h"
@@ -200,6 +201,17 @@ private slots:
         QCOMPARE(w_->view().colouring.range.mode, RangeMode::Fixed);
         QCOMPARE(w_->view().colouring.colormap, std::string("magma"));
         QTRY_COMPARE(str(w_->imageView()->colourRange()), str({250, 300}));
+    }
+
+    // lcc_km's first frame is 0 everywhere: drawn over 0 ± 0.5, and the status bar says the
+    // field is constant rather than leave the bar to look like a range of data.
+    void aConstantFrameIsSaidToBeConstant() {
+        QVERIFY(open(kLcc));
+        const MinMax own = shownExtremes();
+        QCOMPARE(own.first, own.second);
+        const QString message = w_->statusBar()->currentMessage();
+        QVERIFY2(message.startsWith("Constant field: every value of this frame is 0"), qPrintable(message));
+        QTRY_COMPARE(str(w_->imageView()->colourRange()), str({own.first - 0.5, own.second + 0.5}));
     }
 
     // Another variable of the same file starts from its own colours too (lat_bnds has none).

@@ -50,6 +50,7 @@ struct ColouredFrame {
     PixelOrder order = PixelOrder::Rgba;
     MinMax range; // [vmin, vmax] as resolveRange gave it
     Colouring colouring;
+    std::optional<MinMax> extremes; // the frame's own finite extremes, where the range needed them
 };
 
 // A frame to show: a 2-D array (dims: rows drawn vertically, columns horizontally) on the
