@@ -86,7 +86,25 @@ void MainWindow::requestFrame(const ViewSpec& before, const std::string& steppin
 
 void MainWindow::assignDim(const QString& dim, Role role, ReduceOp op) {
     const ViewSpec& now = view();
-    const ViewSpec next = assignRole(now, ws_.variable().dims(), dim.toStdString(), role, op);
+    if (role != Role::Reduce && roleOf(now, dim.toStdString()) == role) { // dropped where it is
+        const QString where = role == Role::X ? tr("on X") : role == Role::Y ? tr("on Y") : tr("sliced");
+        statusBar()->showMessage(tr("%1 is %2 already").arg(dim, where), 4000);
+        return;
+    }
+    ViewSpec next = assignRole(now, ws_.variable().dims(), dim.toStdString(), role, op);
+    // Latitude newly sliced (a Hovmöller of time against longitude) starts at the row nearest
+    // the equator, not at the first row (a pole).
+    const std::string lat = latitudeDim(ws_.variable());
+    if (!lat.empty() && roleOf(now, lat) != Role::Slice && roleOf(next, lat) == Role::Slice)
+        if (const Coordinate* c = ws_.variable().coords().find(lat);
+            c && c->dims.size() == 1 && !c->values.empty()) {
+            std::int64_t nearest = 0;
+            for (std::size_t i = 1; i < c->values.size(); ++i)
+                if (std::fabs(c->values[i]) < std::fabs(c->values[std::size_t(nearest)]))
+                    nearest = std::int64_t(i);
+            std::erase_if(next.indices, [&](const auto& p) { return p.first == lat; });
+            next.indices.push_back({lat, nearest});
+        }
     if (next.xDim == now.xDim && next.yDim == now.yDim && next.reductions == now.reductions &&
         next.indices == now.indices) {
         statusBar()->showMessage(tr("%1 stays where it is: a view needs a dim on X").arg(dim), 4000);

@@ -16,6 +16,7 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <QStackedWidget>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QToolButton>
 #include <QTreeWidget>
@@ -195,6 +196,28 @@ private slots:
         QVERIFY(!QFile::exists(QDir(dir.path()).filePath("my-view")));
         QVERIFY(w_->saveView(QDir(dir.path()).filePath("kept.view"))); // an extension given stays
         QVERIFY(QFile::exists(QDir(dir.path()).filePath("kept.view")));
+    }
+
+    // A Hovmöller (time on Y over longitude) slices latitude at the row nearest the equator,
+    // not at the first row (the South Pole); a chip dropped where it already is says so.
+    void aHovmollerStartsAtTheEquator() {
+        QVERIFY(open(kSample));
+        QVERIFY(settle());
+        press(w_->dimensionBar()->chip("time"), Qt::Key_Y);
+        QCOMPARE(QString::fromStdString(w_->view().yDim), QString("time"));
+        QCOMPARE(roleOf(w_->view(), "lat"), Role::Slice);
+        const Coordinate* lat = w_->dataset()->coords.find("lat");
+        QVERIFY(lat);
+        const std::int64_t at = w_->view().indexOf("lat");
+        for (double v : lat->values) QVERIFY(std::fabs(lat->values[std::size_t(at)]) <= std::fabs(v));
+        QVERIFY(std::fabs(lat->values[std::size_t(at)]) < 2);
+        QVERIFY(settle());
+        const ViewSpec before = w_->view();
+        emit w_->dimensionBar()->roleRequested("lon", Role::X, ReduceOp::Mean);
+        QCOMPARE(w_->view(), before);
+        QCOMPARE(w_->statusBar()->currentMessage(), QString("lon is on X already"));
+        w_->applyView(defaultView(*w_->dataset(), "tas")); // the next test starts from the map
+        QVERIFY(settle());
     }
 
     void undoAndRedoRestoreEachView() {
