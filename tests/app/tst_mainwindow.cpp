@@ -864,6 +864,7 @@ private slots:
         MainWindow second;
         second.resize(900, 600);
         second.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&second)); // before its opens fork (window_fixture.h)
         QSignalSpy secondShown(&second, &MainWindow::frameShown);
         QVERIFY(second.loadView(viewPath));
         QTRY_VERIFY_WITH_TIMEOUT(second.view().variable == "d" && secondShown.count() > 0, 20000);

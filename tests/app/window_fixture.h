@@ -4,6 +4,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTest>
 #include <memory>
 
 #include "main_window.h"
@@ -19,6 +20,13 @@ inline std::unique_ptr<strata::app::MainWindow> makeTestWindow(const char* appli
     auto w = std::make_unique<strata::app::MainWindow>();
     w->resize(1300, 850);
     w->show();
+    // Exposed (its GL set up, its drivers loaded) before a file is opened. The first open of a
+    // fresh window that did not wait timed out twice (tst_exportview, the one class that did
+    // not). The likely cause: the open forks a child to read the file, and a fork while another
+    // thread holds a lock (the dynamic loader's, loading the GL driver) leaves the child
+    // waiting on it until the 10 s limit.
+    if (!QTest::qWaitForWindowExposed(w.get()))
+        qWarning("makeTestWindow: the window was not exposed in time");
     return w;
 }
 
