@@ -58,14 +58,7 @@ public:
             }
             case DerivedOp::Load: {
                 const DerivedLeaf& l = p_.leaves[in.leaf];
-                std::int64_t o = 0;
-                for (int d = 0; d < p_.ndim; ++d) {
-                    const std::int64_t i = index[d] + shift[d];
-                    if (d == l.mapDim)
-                        o += std::int64_t(l.map[i]) * l.mapStride;
-                    else
-                        o += (i - l.origin[d]) * l.strides[d];
-                }
+                const std::int64_t o = derivedLeafOffset(p_, l, index, shift);
                 const std::int64_t stride = l.strides[last_] * step;
                 double* d = at(sp++);
                 switch (l.dtype) {
