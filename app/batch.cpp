@@ -243,11 +243,19 @@ int runBatch(const CliOptions& o) {
         return 1;
     }
     // What the open did not take as it is (a variable skipped, an attribute ignored), for --verbose.
-    if (o.verbose)
-        for (const std::string& line : notes.lines) std::fprintf(stderr, "strata: %s\n", line.c_str());
+    // A file named twice is always told (it is read once).
+    for (const std::string& line : notes.lines)
+        if (o.verbose || line.ends_with(io::kRepeatedPathNote))
+            std::fprintf(stderr, "strata: %s\n", line.c_str());
     if (o.info) {
-        if (!ds.files.empty()) std::fputs(io::fileSetSummary(ds.files).c_str(), stdout);
-        std::fputs(ds.summary().c_str(), stdout);
+        std::string summary = ds.summary();
+        if (!ds.files.empty()) { // a set: its summary is headed by the set's name, not its first file's
+            std::fputs(io::fileSetSummary(ds.files).c_str(), stdout);
+            const std::size_t end = summary.find('\n');
+            if (const std::size_t at = summary.find(ds.path); at != std::string::npos && at < end)
+                summary.replace(at, ds.path.size(), io::fileSetLabel(ds.files));
+        }
+        std::fputs(summary.c_str(), stdout);
         if (!o.batch()) return 0;
     }
     ViewSpec spec;

@@ -107,6 +107,21 @@ private slots:
         QVERIFY2(r.out.contains("2001-01-01 … 2001-03-22"), qPrintable(r.out));
     }
 
+    // --info heads a set's summary with the set's name, not its first member's; a file named
+    // twice is read once, and the user is told.
+    void infoHeadsASetByItsNameAndTellsARepeat() {
+        Sets s;
+        Run r = runStrata({s.partFiles[0], s.partFiles[1], "--info"});
+        QCOMPARE(r.status, 0);
+        QVERIFY2(r.out.contains("<strata.Dataset> tas_*.nc (2 files)"), qPrintable(r.out));
+        QVERIFY2(!r.out.contains("<strata.Dataset> " + s.partFiles[0]), qPrintable(r.out));
+        QVERIFY(!r.err.contains("named more than once"));
+        r = runStrata({s.whole, s.whole, "--info"});
+        QCOMPARE(r.status, 0);
+        QVERIFY2(r.err.contains(s.whole + " is named more than once: read once"), qPrintable(r.err));
+        QVERIFY2(r.out.contains("time: 9"), qPrintable(r.out)); // once: nine records, not eighteen
+    }
+
     void pngOfASet() {
         Sets s;
         const QString png = s.dir.path() + "/set.png";

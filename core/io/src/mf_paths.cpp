@@ -25,13 +25,35 @@ bool isNcName(const std::filesystem::path& p) {
 
 } // namespace
 
+namespace {
+
+// Every path `args` name, repeats included, in order (directories and globs expanded).
+std::vector<std::string> namedPaths(const std::vector<std::string>& args);
+
+} // namespace
+
 std::vector<std::string> expandPaths(const std::vector<std::string>& args) {
-    namespace fs = std::filesystem;
     std::vector<std::string> out;
     std::set<std::string> seen;
-    auto add = [&](const std::string& p) {
+    for (const std::string& p : namedPaths(args))
         if (seen.insert(p).second) out.push_back(p);
-    };
+    return out;
+}
+
+std::vector<std::string> repeatedPaths(const std::vector<std::string>& args) {
+    std::vector<std::string> out;
+    std::set<std::string> seen, told;
+    for (const std::string& p : namedPaths(args))
+        if (!seen.insert(p).second && told.insert(p).second) out.push_back(p);
+    return out;
+}
+
+namespace {
+
+std::vector<std::string> namedPaths(const std::vector<std::string>& args) {
+    namespace fs = std::filesystem;
+    std::vector<std::string> out;
+    auto add = [&](const std::string& p) { out.push_back(p); };
     for (const std::string& arg : args) {
         std::error_code ec;
         if (looksLikeZarr(arg)) {
@@ -61,6 +83,8 @@ std::vector<std::string> expandPaths(const std::vector<std::string>& args) {
     return out;
 }
 
+} // namespace
+
 std::string fileSetLabel(const std::vector<std::string>& files) {
     if (files.empty()) return {};
     std::vector<std::string> names;
@@ -88,6 +112,8 @@ Dataset openPaths(const std::vector<std::string>& args, OpenNotes& notes, const 
     const CancelScope scope(options.cancel); // a read waiting on the network aborts at once
     const std::vector<std::string> files = expandPaths(args);
     STRATA_EXPECTS(!files.empty(), ValueError, "no file to open");
+    for (const std::string& p : repeatedPaths(args))
+        notes.lines.push_back(p + std::string(kRepeatedPathNote));
     const std::string what = "opening " + fileSetLabel(files);
     options.cancel.throwIfCancelled(what);
     Dataset ds =
