@@ -12,14 +12,8 @@
 
 namespace strata {
 
-using detail::CodeUnit;
 using detail::Compiled;
-using detail::DerivedInstr;
-using detail::DerivedOp;
-using detail::Group;
-using detail::LeafRef;
 using detail::TableSpec;
-using detail::WindowKind;
 
 std::string inputKey(const VariableRef& ref) {
     return ref.alias.empty() ? ref.name : ref.alias + "." + ref.name;
