@@ -242,11 +242,11 @@ int runBatch(const CliOptions& o) {
         std::fprintf(stderr, "strata: %s\n", e.what());
         return 1;
     }
-    // What the open did not take as it is (a variable skipped, an attribute ignored), for --verbose.
-    // A file named twice is always told (it is read once).
-    for (const std::string& line : notes.lines)
-        if (o.verbose || line.ends_with(io::kRepeatedPathNote))
-            std::fprintf(stderr, "strata: %s\n", line.c_str());
+    // What the user is always told (a file named twice), then what the open did not take as it
+    // is (a variable skipped, an attribute ignored), for --verbose.
+    for (const std::string& line : notes.warnings) std::fprintf(stderr, "strata: %s\n", line.c_str());
+    if (o.verbose)
+        for (const std::string& line : notes.lines) std::fprintf(stderr, "strata: %s\n", line.c_str());
     if (o.info) {
         std::string summary = ds.summary();
         if (!ds.files.empty()) { // a set: its summary is headed by the set's name, not its first file's

@@ -41,12 +41,8 @@ QIcon swatch(Rgba8 c) {
 const RangeMode kModes[] = {RangeMode::Frame, RangeMode::Variable, RangeMode::Fixed, RangeMode::Symmetric};
 
 // `text` as a number in the user's locale, or else in C's ("250.5" where "," is the decimal).
-// A range end as text: a value that is exactly a float (a float32 frame's extreme) in the
-// float's shortest form ("5886.7", not "5886.7001953125"), else the double's.
-QString rangeText(double v) {
-    const float f = static_cast<float>(v);
-    return QString::fromStdString(std::isfinite(v) && double(f) == v ? formatNumber(f) : formatNumber(v));
-}
+// A range end as text, without a float32 extreme's noise ("5886.7").
+QString rangeText(double v) { return QString::fromStdString(formatNarrowest(v)); }
 
 std::optional<double> number(const QString& text) {
     bool ok = false;

@@ -107,8 +107,10 @@ void MainWindow::onOpened(const QStringList& paths, const std::optional<ViewSpec
     settings_.setLastFolder(QFileInfo(q(ds.path)).absolutePath());
     setWindowTitle(QString("%1 — Strata")
                        .arg(ds.files.empty() ? QFileInfo(path).fileName() : q(fileSetLabel(ds.files))));
-    if (!outcome.notes.lines.empty())
-        statusBar()->showMessage(q(spliced(outcome.notes.lines)), 10000);
+    std::vector<std::string> told = outcome.notes.warnings;
+    told.insert(told.end(), outcome.notes.lines.begin(), outcome.notes.lines.end());
+    if (!told.empty())
+        statusBar()->showMessage(q(spliced(told)), 10000);
     else
         statusBar()->showMessage(tr("Opened %1").arg(path), 4000);
 

@@ -183,12 +183,10 @@ void MainWindow::onFrameReady(const std::shared_ptr<const FrameResult>& r) {
         if (frame.ndim() == 2 && extremes && extremes->first == extremes->second &&
             std::isfinite(extremes->first)) {
             const double c = extremes->first;
-            const float f = static_cast<float>(c);
             const std::string units = ws_.variable().attrs().text("units").value_or("");
             statusBar()->showMessage(
                 tr("Constant field: every value of this frame is %1%2 (the colour bar spans it ± 0.5)")
-                    .arg(q(double(f) == c ? formatNumber(f) : formatNumber(c)),
-                         units.empty() ? QString() : " " + q(units)),
+                    .arg(q(formatNarrowest(c)), units.empty() ? QString() : " " + q(units)),
                 10000);
         }
         timing_.handedOver(r->id);

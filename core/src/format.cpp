@@ -20,6 +20,11 @@ std::string formatNumber(float v) { return shortest(v); }
 std::string formatNumber(std::int64_t v) { return std::to_string(v); }
 std::string formatNumber(std::uint64_t v) { return std::to_string(v); }
 
+std::string formatNarrowest(double v) {
+    const float f = static_cast<float>(v);
+    return std::isfinite(v) && double(f) == v ? shortest(f) : shortest(v);
+}
+
 std::string formatPacked(double v, double scale) {
     const double step = std::fabs(scale);
     if (!std::isfinite(v) || !(step > 0) || !std::isfinite(step)) return shortest(v);

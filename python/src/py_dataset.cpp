@@ -100,7 +100,9 @@ Device parseDevice(const std::string& text) {
     out["attrs"] = exportAttributes(ds.attrs);
     out["variables"] = variables;
     out["coords"] = coords;
-    out["notes"] = notes.lines;
+    std::vector<std::string> told = notes.warnings;
+    told.insert(told.end(), notes.lines.begin(), notes.lines.end());
+    out["notes"] = told;
     return out;
 }
 

@@ -139,6 +139,15 @@ private slots:
         QCOMPARE(QString::fromStdString(formatPacked(0.1, 0.0)), QString("0.1"));
         QCOMPARE(QString::fromStdString(formatPacked(NAN, 0.5)), QString("nan"));
     }
+
+    // A float32 datum widened to double reads as the float; a double as itself.
+    void narrowestForm() {
+        QCOMPARE(QString::fromStdString(formatNarrowest(double(5886.7f))), QString("5886.7"));
+        QCOMPARE(QString::fromStdString(formatNarrowest(0.1)), QString("0.1"));
+        QCOMPARE(QString::fromStdString(formatNarrowest(double(0.1f))), QString("0.1"));
+        QCOMPARE(QString::fromStdString(formatNarrowest(1.0 / 3)), QString("0.3333333333333333"));
+        QCOMPARE(QString::fromStdString(formatNarrowest(NAN)), QString("nan"));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestValueFormat)

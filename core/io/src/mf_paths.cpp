@@ -113,7 +113,7 @@ Dataset openPaths(const std::vector<std::string>& args, OpenNotes& notes, const 
     const std::vector<std::string> files = expandPaths(args);
     STRATA_EXPECTS(!files.empty(), ValueError, "no file to open");
     for (const std::string& p : repeatedPaths(args))
-        notes.lines.push_back(p + std::string(kRepeatedPathNote));
+        notes.warnings.push_back(p + " is named more than once: read once");
     const std::string what = "opening " + fileSetLabel(files);
     options.cancel.throwIfCancelled(what);
     Dataset ds =

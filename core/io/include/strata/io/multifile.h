@@ -3,7 +3,6 @@
 // the CF time dim), as xarray's open_mfdataset(combine="by_coords") does, checked more strictly
 // and opened lazily: only metadata at open, read in child processes several at once.
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "strata/core/cancel.h"
@@ -21,8 +20,6 @@ std::vector<std::string> expandPaths(const std::vector<std::string>& args);
 // The files `args` name more than once (a path given twice, or matched by a path and a glob),
 // each once, in the order met: expandPaths keeps one of each, and a user is told.
 std::vector<std::string> repeatedPaths(const std::vector<std::string>& args);
-// How openPaths's note about such a file ends ("/d/a.nc is named more than once: read once").
-inline constexpr std::string_view kRepeatedPathNote = " is named more than once: read once";
 
 struct MultiOpenOptions {
     int workers = 0;           // child processes reading metadata at once; 0: one per core (at least 2)

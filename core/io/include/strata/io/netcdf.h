@@ -15,6 +15,9 @@ namespace strata::io {
 // attributes ignored in decoding (a NaN _FillValue on shorts).
 struct OpenNotes {
     std::vector<std::string> lines; // each names the file and the variable
+    // What a user is told however quiet the caller (the command line without --verbose): a
+    // file named twice and read once.
+    std::vector<std::string> warnings;
 };
 
 // Opens `path` read-only (the file is never written) and reads its dims, attributes,
