@@ -158,19 +158,21 @@ private slots:
         // b: hgt.nc's grid and times, its HGT changed (written here through netCDF-C).
         QTemporaryDir dir;
         const QString other = QDir(dir.path()).filePath("hgt_b.nc");
-        QVERIFY(QFile::copy(kHgt, other));
-        QFile::setPermissions(other, QFile::ReadOwner | QFile::WriteOwner);
         const nctest::NcValues& f = hgtFromNetcdf();
+        // A copy of hgt.nc at `path` whose HGT is `values`.
+        auto writeCopy = [&](const QString& path, const std::vector<float>& values) {
+            QVERIFY(QFile::copy(kHgt, path));
+            QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner);
+            int id = 0, var = 0;
+            nctest::ok(nc_open(path.toUtf8().constData(), NC_WRITE, &id), "nc_open");
+            nctest::ok(nc_inq_varid(id, "HGT", &var), "HGT");
+            nctest::ok(nc_put_var_float(id, var, values.data()), "nc_put_var_float");
+            nctest::ok(nc_close(id), "nc_close");
+        };
         std::vector<float> changed(f.values.size());
         for (std::size_t i = 0; i < changed.size(); ++i)
             changed[i] = i % 97 == 0 ? NAN : float(f.values[i] * 0.5 + double(i % 13));
-        {
-            int id = 0, var = 0;
-            nctest::ok(nc_open(other.toUtf8().constData(), NC_WRITE, &id), "nc_open");
-            nctest::ok(nc_inq_varid(id, "HGT", &var), "HGT");
-            nctest::ok(nc_put_var_float(id, var, changed.data()), "nc_put_var_float");
-            nctest::ok(nc_close(id), "nc_close");
-        }
+        writeCopy(other, changed);
         QVERIFY(open(kHgt));
         QSignalSpy added(w_.get(), &MainWindow::datasetAdded);
         w_->addDatasets({other});
@@ -239,6 +241,32 @@ private slots:
         QCOMPARE(second.otherDatasets().size(), std::size_t(1));
         QTRY_VERIFY_WITH_TIMEOUT(second.shownFrame().variable().size() == 73 * 144, 20000);
         why = mapDiffers(second.shownFrame(), expected);
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+
+        // A view naming b at another file: b is replaced, and d made again over it.
+        const QString third = QDir(dir.path()).filePath("hgt_b2.nc");
+        std::vector<float> quartered(f.values.size());
+        for (std::size_t i = 0; i < quartered.size(); ++i) quartered[i] = float(f.values[i] * 0.25);
+        writeCopy(third, quartered);
+        ViewSpec moved = saved;
+        moved.with[0].paths = {third.toStdString()};
+        const QString movedPath = QDir(dir.path()).filePath("moved-view.json");
+        {
+            QFile out(movedPath);
+            QVERIFY(out.open(QIODevice::WriteOnly));
+            out.write(toJsonText(moved));
+        }
+        QVERIFY(w_->loadView(movedPath));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            w_->otherDatasets().size() == 1 &&
+                QFileInfo(QString::fromStdString(w_->otherDatasets()[0].dataset->path)) == QFileInfo(third),
+            20000);
+        QVERIFY(settle());
+        QCOMPARE(QString::fromStdString(w_->view().variable), QString("d"));
+        why = mapDiffers(w_->shownFrame(), [&](std::size_t i) {
+            const std::size_t k = 4 * 73 * 144 + i;
+            return double(f.values[k]) - double(quartered[k]);
+        });
         QVERIFY2(why.isEmpty(), qPrintable(why));
 
         // A file that is not a dataset: an error naming it, and nothing added.
