@@ -196,6 +196,8 @@ private:
     // The view's `with` entries not open as it says (alias and paths): empty when all are.
     std::vector<ViewSpec::Other> missingOthers(const ViewSpec& v) const;
     std::vector<ViewSpec::Other> othersOfView() const; // what a saved view records of others_
+    // The same files in the same order (paths compared as files: relative or absolute alike).
+    static bool samePaths(const std::vector<std::string>& a, const std::vector<std::string>& b);
     // A loaded view (paths resolved): its other datasets opened first, then shown.
     bool showLoadedView(const ViewSpec& v);
     // A saved view's derived variables added to the open dataset (those it has as written are

@@ -22,12 +22,6 @@ std::vector<std::string> pathsOf(const Dataset& ds) {
     return ds.files.empty() ? std::vector<std::string>{ds.path} : ds.files;
 }
 
-bool samePaths(const std::vector<std::string>& a, const std::vector<std::string>& b) {
-    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const std::string& x, const std::string& y) {
-        return QFileInfo(q(x)) == QFileInfo(q(y));
-    });
-}
-
 QString label(const QStringList& paths) {
     std::vector<std::string> files;
     for (const QString& p : paths) files.push_back(p.toStdString());
@@ -35,6 +29,12 @@ QString label(const QStringList& paths) {
 }
 
 } // namespace
+
+bool MainWindow::samePaths(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const std::string& x, const std::string& y) {
+        return QFileInfo(q(x)) == QFileInfo(q(y));
+    });
+}
 
 void MainWindow::setInitialDerived(std::vector<std::string> statements, std::vector<DatasetAlias> others) {
     initialDerived_ = std::move(statements);

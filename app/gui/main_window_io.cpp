@@ -185,11 +185,7 @@ bool MainWindow::showLoadedView(const ViewSpec& v) {
     }
     const auto& ds = ws_.dataset();
     if (!v.files.empty()) { // a file set
-        const bool sameSet = ds && ds->files.size() == v.files.size() &&
-                             std::equal(ds->files.begin(), ds->files.end(), v.files.begin(),
-                                        [](const std::string& a, const std::string& b) {
-                                            return QFileInfo(q(a)) == QFileInfo(q(b));
-                                        });
+        const bool sameSet = ds && samePaths(ds->files, v.files);
         if (!sameSet) {
             QStringList files;
             for (const auto& f : v.files) files << q(f);
