@@ -101,6 +101,8 @@ void placeChunksCpu(const PlaceProblem& p);
 // Derived variables (derived_program.h): the program at each of the box's n elements, into
 // `out` (contiguous, C order over the box, Float32 or Float64); a table chunk; the tables.
 void derivedEvalCpu(const DerivedProgram& p, const DerivedBox& box, std::int64_t n, void* out, DType outType);
+// A simple program (derived_program.h) over its box's rows × inner elements.
+void derivedSimpleCpu(const DerivedSimple& s, void* out, DType outType);
 void derivedTableCpu(const DerivedTableProblem& q);
 void derivedFinishCpu(const DerivedFinishProblem& f);
 
@@ -119,6 +121,7 @@ void placeChunksCuda(const PlaceProblem& p, Stream stream);
 // The program, leaves and maps are on the device already.
 void derivedEvalCuda(const DerivedProgram& p, const DerivedBox& box, std::int64_t n, void* out, DType outType,
                      Stream stream);
+void derivedSimpleCuda(const DerivedSimple& s, void* out, DType outType, Stream stream);
 void derivedTableCuda(const DerivedTableProblem& q, Stream stream);
 void derivedFinishCuda(const DerivedFinishProblem& f, Stream stream);
 #endif

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <optional>
 
 #include "backend.h"
 #include "derived_impl.h"
@@ -14,6 +15,7 @@ namespace {
 
 // The most a table's chunk of non-resident inputs may take at once (tests make it small).
 std::atomic<std::size_t> tableChunkBytes{std::size_t(256) << 20};
+std::atomic<bool> simplePrograms{true};
 
 struct Prepared {
     std::vector<DerivedLeaf> leaves;
@@ -142,6 +144,71 @@ DerivedProgram programOn(const CodeUnit& u, const std::vector<DerivedLeaf>& leav
     return p;
 }
 
+bool isBinary(DerivedOp op) {
+    return (op >= DerivedOp::Add && op <= DerivedOp::Or) || (op >= DerivedOp::Arctan2 && op <= DerivedOp::Fillna);
+}
+bool isUnary(DerivedOp op) {
+    return op == DerivedOp::Negate || op == DerivedOp::Not || (op >= DerivedOp::Abs && op <= DerivedOp::IsNan);
+}
+
+// The unit as a simple program over the box (derived_program.h), when it is one: a leaf
+// alone, an instruction of one operand on a leaf, or of two on leaves and constants (not two
+// constants), with no leaf mapped along the innermost dim.
+std::optional<DerivedSimple> simpleOf(const CodeUnit& u, const std::vector<DerivedLeaf>& leaves,
+                                      const DerivedBox& box) {
+    const std::vector<DerivedInstr>& c = u.code;
+    DerivedSimple s;
+    auto operand = [&](int k, const DerivedInstr& in) {
+        if (in.op == DerivedOp::Const) {
+            s.constant[k] = true;
+            s.value[k] = in.value;
+            return true;
+        }
+        if (in.op != DerivedOp::Load) return false;
+        s.leaf[k] = leaves[std::size_t(in.leaf)];
+        return true;
+    };
+    if (c.size() == 1 && c[0].op == DerivedOp::Load) {
+        operand(0, c[0]);
+    } else if (c.size() == 2 && c[0].op == DerivedOp::Load && isUnary(c[1].op)) {
+        operand(0, c[0]);
+        s.op = c[1].op;
+    } else if (c.size() == 3 && isBinary(c[2].op) && operand(0, c[0]) && operand(1, c[1]) &&
+               !(s.constant[0] && s.constant[1])) {
+        s.op = c[2].op;
+        s.operands = 2;
+    } else {
+        return std::nullopt;
+    }
+    s.ndim = int(u.dims.size());
+    s.box = box;
+    if (s.ndim == 0) return s;
+    const int last = s.ndim - 1;
+    for (int k = 0; k < s.operands; ++k) {
+        if (s.constant[k]) continue;
+        if (s.leaf[k].mapDim == last) return std::nullopt;
+        s.innerStep[k] = s.leaf[k].strides[last] * box.step[last];
+    }
+    // Dims merge into inner from the back while every leaf's offset stays linear in the flat
+    // inner index (a dim of one index always does).
+    s.inner = box.count[last];
+    s.outer = last;
+    while (s.outer > 0) {
+        const int d = s.outer - 1;
+        bool linear = true;
+        for (int k = 0; k < s.operands && linear; ++k) {
+            if (s.constant[k] || box.count[d] == 1) continue;
+            const DerivedLeaf& l = s.leaf[k];
+            linear = l.mapDim != d && l.strides[d] * box.step[d] == s.innerStep[k] * s.inner;
+        }
+        if (!linear) break;
+        s.inner *= box.count[d];
+        s.outer = d;
+    }
+    for (int d = 0; d < s.outer; ++d) s.rows *= box.count[d];
+    return s;
+}
+
 void evaluateInto(const Evaluation& e, const CodeUnit& unit, const DerivedBox& box, DType dtype,
                   Device device, Stream stream, void* out) {
     const int ndim = int(unit.dims.size());
@@ -153,6 +220,17 @@ void evaluateInto(const Evaluation& e, const CodeUnit& unit, const DerivedBox& b
     }
     if (n == 0) return;
     const Prepared prepared = prepare(e, unit, ranges, device, stream);
+    if (simplePrograms.load())
+        if (const std::optional<DerivedSimple> s = simpleOf(unit, prepared.leaves, box)) {
+            if (device.isHost()) {
+                derivedSimpleCpu(*s, out, dtype);
+                return;
+            }
+#if STRATA_HAVE_CUDA
+            derivedSimpleCuda(*s, out, dtype, stream);
+            return;
+#endif
+        }
     std::vector<Buffer> held;
     const DerivedProgram p = programOn(unit, prepared.leaves, device, stream, held);
     if (device.isHost()) {
@@ -167,6 +245,8 @@ void evaluateInto(const Evaluation& e, const CodeUnit& unit, const DerivedBox& b
 }
 
 } // namespace
+
+void setSimplePrograms(bool on) { simplePrograms = on; }
 
 void setTableChunkBytes(std::size_t bytes) { tableChunkBytes = bytes ? bytes : std::size_t(256) << 20; }
 

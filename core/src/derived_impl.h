@@ -93,6 +93,9 @@ Buffer evaluateUnit(const Evaluation& e, const CodeUnit& unit, const DerivedBox&
 // The most input bytes a table reads at once when its inputs are not resident (0: the default,
 // 256 MiB); tests make it small to merge many chunks.
 void setTableChunkBytes(std::size_t bytes);
+// Whether programs of one instruction on leaves and constants skip the interpreter (on unless
+// a test compares the two).
+void setSimplePrograms(bool on);
 // Computes table `t` on `device`.
 TableData computeTable(const Evaluation& e, int t, Device device, Stream stream);
 

@@ -155,6 +155,91 @@ STRATA_DERIVED_HD double derivedHypot(double a, double b) {
 }
 STRATA_DERIVED_HD double derivedMask(bool b) { return b ? 1.0 : 0.0; }
 
+// An instruction of one operand (Negate, Not, Abs … IsNan) on x.
+STRATA_DERIVED_HD double derivedUnary(DerivedOp op, double x) {
+    switch (op) {
+    case DerivedOp::Negate:
+        return -x;
+    case DerivedOp::Not:
+        return derivedMask(x == 0.0);
+    case DerivedOp::Abs:
+        return fabs(x);
+    case DerivedOp::Sqrt:
+        return sqrt(x);
+    case DerivedOp::Exp:
+        return exp(x);
+    case DerivedOp::Log:
+        return log(x);
+    case DerivedOp::Log10:
+        return log10(x);
+    case DerivedOp::Sin:
+        return sin(x);
+    case DerivedOp::Cos:
+        return cos(x);
+    case DerivedOp::Tan:
+        return tan(x);
+    case DerivedOp::Arcsin:
+        return asin(x);
+    case DerivedOp::Arccos:
+        return acos(x);
+    case DerivedOp::Arctan:
+        return atan(x);
+    case DerivedOp::Floor:
+        return floor(x);
+    case DerivedOp::Ceil:
+        return ceil(x);
+    case DerivedOp::IsNan:
+        return derivedMask(derivedNan(x));
+    default:
+        return std::numeric_limits<double>::quiet_NaN();
+    }
+}
+
+// An instruction of two operands (Add … Fillna) on a and b.
+STRATA_DERIVED_HD double derivedBinary(DerivedOp op, double a, double b) {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    switch (op) {
+    case DerivedOp::Add:
+        return a + b;
+    case DerivedOp::Subtract:
+        return a - b;
+    case DerivedOp::Multiply:
+        return a * b;
+    case DerivedOp::Divide:
+        return a / b;
+    case DerivedOp::Power:
+        return pow(a, b);
+    case DerivedOp::Less:
+        return derivedMask(a < b);
+    case DerivedOp::LessEqual:
+        return derivedMask(a <= b);
+    case DerivedOp::Greater:
+        return derivedMask(a > b);
+    case DerivedOp::GreaterEqual:
+        return derivedMask(a >= b);
+    case DerivedOp::Equal:
+        return derivedMask(a == b);
+    case DerivedOp::NotEqual:
+        return derivedMask(a != b);
+    case DerivedOp::And:
+        return derivedMask(a != 0.0 && b != 0.0);
+    case DerivedOp::Or:
+        return derivedMask(a != 0.0 || b != 0.0);
+    case DerivedOp::Arctan2:
+        return atan2(a, b);
+    case DerivedOp::Hypot:
+        return derivedHypot(a, b);
+    case DerivedOp::Minimum:
+        return derivedNan(a) || derivedNan(b) ? nan : (a < b ? a : b);
+    case DerivedOp::Maximum:
+        return derivedNan(a) || derivedNan(b) ? nan : (a > b ? a : b);
+    case DerivedOp::Fillna:
+        return derivedNan(a) ? b : a;
+    default:
+        return nan;
+    }
+}
+
 // The offset of leaf `l`'s element at index + shift.
 STRATA_DERIVED_HD std::int64_t derivedLeafOffset(const DerivedProgram& p, const DerivedLeaf& l,
                                                  const std::int64_t* index, const std::int64_t* shift) {
@@ -189,52 +274,22 @@ STRATA_DERIVED_HD double derivedRun(const DerivedProgram& p, const std::int64_t*
             s[sp++] = load(in.leaf, shift);
             break;
         case DerivedOp::Negate:
-            s[sp - 1] = -s[sp - 1];
-            break;
         case DerivedOp::Not:
-            s[sp - 1] = derivedMask(s[sp - 1] == 0.0);
-            break;
         case DerivedOp::Abs:
-            s[sp - 1] = fabs(s[sp - 1]);
-            break;
         case DerivedOp::Sqrt:
-            s[sp - 1] = sqrt(s[sp - 1]);
-            break;
         case DerivedOp::Exp:
-            s[sp - 1] = exp(s[sp - 1]);
-            break;
         case DerivedOp::Log:
-            s[sp - 1] = log(s[sp - 1]);
-            break;
         case DerivedOp::Log10:
-            s[sp - 1] = log10(s[sp - 1]);
-            break;
         case DerivedOp::Sin:
-            s[sp - 1] = sin(s[sp - 1]);
-            break;
         case DerivedOp::Cos:
-            s[sp - 1] = cos(s[sp - 1]);
-            break;
         case DerivedOp::Tan:
-            s[sp - 1] = tan(s[sp - 1]);
-            break;
         case DerivedOp::Arcsin:
-            s[sp - 1] = asin(s[sp - 1]);
-            break;
         case DerivedOp::Arccos:
-            s[sp - 1] = acos(s[sp - 1]);
-            break;
         case DerivedOp::Arctan:
-            s[sp - 1] = atan(s[sp - 1]);
-            break;
         case DerivedOp::Floor:
-            s[sp - 1] = floor(s[sp - 1]);
-            break;
         case DerivedOp::Ceil:
-            s[sp - 1] = ceil(s[sp - 1]);
-            break;
         case DerivedOp::IsNan:
-            s[sp - 1] = derivedMask(derivedNan(s[sp - 1]));
+            s[sp - 1] = derivedUnary(in.op, s[sp - 1]);
             break;
         case DerivedOp::Where:
             sp -= 2;
@@ -278,66 +333,7 @@ STRATA_DERIVED_HD double derivedRun(const DerivedProgram& p, const std::int64_t*
         }
         default: { // binary
             const double b = s[--sp];
-            double& a = s[sp - 1];
-            switch (in.op) {
-            case DerivedOp::Add:
-                a = a + b;
-                break;
-            case DerivedOp::Subtract:
-                a = a - b;
-                break;
-            case DerivedOp::Multiply:
-                a = a * b;
-                break;
-            case DerivedOp::Divide:
-                a = a / b;
-                break;
-            case DerivedOp::Power:
-                a = pow(a, b);
-                break;
-            case DerivedOp::Less:
-                a = derivedMask(a < b);
-                break;
-            case DerivedOp::LessEqual:
-                a = derivedMask(a <= b);
-                break;
-            case DerivedOp::Greater:
-                a = derivedMask(a > b);
-                break;
-            case DerivedOp::GreaterEqual:
-                a = derivedMask(a >= b);
-                break;
-            case DerivedOp::Equal:
-                a = derivedMask(a == b);
-                break;
-            case DerivedOp::NotEqual:
-                a = derivedMask(a != b);
-                break;
-            case DerivedOp::And:
-                a = derivedMask(a != 0.0 && b != 0.0);
-                break;
-            case DerivedOp::Or:
-                a = derivedMask(a != 0.0 || b != 0.0);
-                break;
-            case DerivedOp::Arctan2:
-                a = atan2(a, b);
-                break;
-            case DerivedOp::Hypot:
-                a = derivedHypot(a, b);
-                break;
-            case DerivedOp::Minimum:
-                a = derivedNan(a) || derivedNan(b) ? nan : (a < b ? a : b);
-                break;
-            case DerivedOp::Maximum:
-                a = derivedNan(a) || derivedNan(b) ? nan : (a > b ? a : b);
-                break;
-            case DerivedOp::Fillna:
-                a = derivedNan(a) ? b : a;
-                break;
-            default:
-                a = nan;
-                break;
-            }
+            s[sp - 1] = derivedBinary(in.op, s[sp - 1], b);
         }
         }
     }
@@ -360,6 +356,53 @@ STRATA_DERIVED_HD void derivedBoxIndex(const DerivedBox& b, int ndim, std::int64
         index[d] = b.start[d] + (k - q * c) * b.step[d];
         k = q;
     }
+}
+
+// A program that is one instruction on one or two operands, each a leaf or a constant:
+// x − table, x − y, hypot(u, v), x * c, sqrt(x), a leaf alone. Most derived variables take one
+// of these shapes, and both backends run them without the interpreter, its value stack and
+// its per-element dispatch. The box runs as rows × inner: inner flattens the trailing dims
+// along which every leaf's offset grows by one step per element (innerStep), so that a row's
+// offsets are worked out once and an element adds only its step.
+struct DerivedSimple {
+    DerivedOp op = DerivedOp::Load; // Load: the first operand alone
+    int operands = 1;
+    DerivedLeaf leaf[2];
+    bool constant[2] = {}; // the operand is value[k], not leaf[k]
+    double value[2] = {};
+    int ndim = 0;
+    int outer = 0; // dims [0, outer) number the rows
+    DerivedBox box;
+    std::int64_t rows = 1, inner = 1;
+    std::int64_t innerStep[2] = {};
+};
+
+// Operand k's offset at the first element of row r.
+STRATA_DERIVED_HD std::int64_t derivedSimpleBase(const DerivedSimple& s, int k, std::int64_t r) {
+    const DerivedLeaf& l = s.leaf[k];
+    std::int64_t o = 0;
+    for (int d = s.ndim - 1; d >= 0; --d) {
+        std::int64_t i = s.box.start[d];
+        if (d < s.outer) {
+            const std::int64_t c = s.box.count[d];
+            const std::int64_t q = c > 0 ? r / c : 0;
+            i += (r - q * c) * s.box.step[d];
+            r = q;
+        }
+        if (d == l.mapDim)
+            o += std::int64_t(l.map[i]) * l.mapStride;
+        else
+            o += (i - l.origin[d]) * l.strides[d];
+    }
+    return o;
+}
+
+// The simple program's instruction on its operands' values.
+STRATA_DERIVED_HD double derivedSimpleApply(DerivedOp op, double a, double b) {
+    if (op == DerivedOp::Load) return a;
+    if (op == DerivedOp::Negate || op == DerivedOp::Not || (op >= DerivedOp::Abs && op <= DerivedOp::IsNan))
+        return derivedUnary(op, a);
+    return derivedBinary(op, a, b);
 }
 
 // One group's members, for the climatology tables: the time indices of group g are

@@ -3,7 +3,9 @@
 // compiler vectorises), so the interpreter's cost is paid once a block, not once an element.
 // Programs whose windows or time maps run along the innermost dim (where an element's window
 // may be cut off at the row's ends) take the per-element path the GPU takes.
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -172,15 +174,7 @@ private:
             for (int j = 0; j < n; ++j) a[j] = std::ceil(a[j]);
             break;
         default: // the transcendental ones, as the per-element path has them
-            for (int j = 0; j < n; ++j) {
-                DerivedInstr in;
-                in.op = op;
-                const DerivedInstr code[2] = {{DerivedOp::Const, WindowKind::Sum, 0, 0, 0, 0, 0, a[j]}, in};
-                DerivedProgram p;
-                p.code = code;
-                p.length = 2;
-                a[j] = derivedEval<2>(p, nullptr);
-            }
+            for (int j = 0; j < n; ++j) a[j] = derivedUnary(op, a[j]);
         }
     }
     static void binary(DerivedOp op, double* a, const double* b, int n) {
@@ -249,17 +243,7 @@ private:
             for (int j = 0; j < n; ++j) a[j] = std::isnan(a[j]) ? b[j] : a[j];
             break;
         default: // the rest, as the per-element path has them
-            for (int j = 0; j < n; ++j) {
-                DerivedInstr in;
-                in.op = op;
-                const DerivedInstr code[3] = {{DerivedOp::Const, WindowKind::Sum, 0, 0, 0, 0, 0, a[j]},
-                                              {DerivedOp::Const, WindowKind::Sum, 0, 0, 0, 0, 0, b[j]},
-                                              in};
-                DerivedProgram p;
-                p.code = code;
-                p.length = 3;
-                a[j] = derivedEval<2>(p, nullptr);
-            }
+            for (int j = 0; j < n; ++j) a[j] = derivedBinary(op, a[j], b[j]);
         }
     }
 
@@ -328,12 +312,154 @@ void derivedEvalCpu(const DerivedProgram& p, const DerivedBox& box, std::int64_t
 
 namespace {
 
+// n elements of a simple program's span: operands a and b in steps of sa and sb (0: one value
+// for all), through f, into out. The contiguous cases are their own loops, so that they
+// vectorise.
+template <class Out, class A, class B, class F>
+void simpleSpan(const A* a, std::int64_t sa, const B* b, std::int64_t sb, Out* __restrict out, std::int64_t n,
+                const F& f) {
+    if (sa == 1 && sb == 1) {
+        for (std::int64_t j = 0; j < n; ++j) out[j] = static_cast<Out>(f(double(a[j]), double(b[j])));
+    } else if (sa == 1 && sb == 0) {
+        const double y = double(b[0]);
+        for (std::int64_t j = 0; j < n; ++j) out[j] = static_cast<Out>(f(double(a[j]), y));
+    } else if (sa == 0 && sb == 1) {
+        const double x = double(a[0]);
+        for (std::int64_t j = 0; j < n; ++j) out[j] = static_cast<Out>(f(x, double(b[j])));
+    } else {
+        for (std::int64_t j = 0; j < n; ++j)
+            out[j] = static_cast<Out>(f(double(a[j * sa]), double(b[j * sb])));
+    }
+}
+
+// hypot over a span: sqrt(a² + b²) vectorised, in pieces; a piece with a rare operand (huge,
+// tiny, infinite) again through derivedHypot, as the interpreter has it.
+template <class Out, class A, class B>
+void hypotSpan(const A* a, std::int64_t sa, const B* b, std::int64_t sb, Out* __restrict out, std::int64_t n) {
+    constexpr std::int64_t kPiece = 1024;
+    for (std::int64_t j0 = 0; j0 < n; j0 += kPiece) {
+        const std::int64_t m = std::min(kPiece, n - j0);
+        const A* pa = a + j0 * sa;
+        const B* pb = b + j0 * sb;
+        int rare = 0;
+        simpleSpan(pa, sa, pb, sb, out + j0, m, [&](double x, double y) {
+            const double ax = std::fabs(x), ay = std::fabs(y);
+            rare |= int(ax >= 1e150 || ay >= 1e150 || (ax != 0 && ax < 1e-150) || (ay != 0 && ay < 1e-150));
+            return std::sqrt(x * x + y * y);
+        });
+        if (rare) simpleSpan(pa, sa, pb, sb, out + j0, m, [](double x, double y) { return derivedHypot(x, y); });
+    }
+}
+
+template <class Out, class A, class B>
+void simpleTyped(DerivedOp op, const A* a, std::int64_t sa, const B* b, std::int64_t sb, Out* out,
+                 std::int64_t n) {
+    switch (op) {
+    case DerivedOp::Load:
+        simpleSpan(a, sa, b, sb, out, n, [](double x, double) { return x; });
+        break;
+    case DerivedOp::Add:
+        simpleSpan(a, sa, b, sb, out, n, [](double x, double y) { return x + y; });
+        break;
+    case DerivedOp::Subtract:
+        simpleSpan(a, sa, b, sb, out, n, [](double x, double y) { return x - y; });
+        break;
+    case DerivedOp::Multiply:
+        simpleSpan(a, sa, b, sb, out, n, [](double x, double y) { return x * y; });
+        break;
+    case DerivedOp::Divide:
+        simpleSpan(a, sa, b, sb, out, n, [](double x, double y) { return x / y; });
+        break;
+    case DerivedOp::Hypot:
+        hypotSpan(a, sa, b, sb, out, n);
+        break;
+    default:
+        simpleSpan(a, sa, b, sb, out, n, [op](double x, double y) { return derivedSimpleApply(op, x, y); });
+    }
+}
+
+// Operand k of a simple program: its data from `at` (a leaf's element offset) in `dtype`.
+struct SimpleOperand {
+    const void* data;
+    DType dtype;
+    std::int64_t step;
+};
+
+template <class Out>
+void simpleRow(DerivedOp op, const SimpleOperand& a, const SimpleOperand& b, Out* out, std::int64_t n) {
+    auto withB = [&](const auto* pa) {
+        if (b.dtype == DType::Float32)
+            simpleTyped(op, pa, a.step, static_cast<const float*>(b.data), b.step, out, n);
+        else
+            simpleTyped(op, pa, a.step, static_cast<const double*>(b.data), b.step, out, n);
+    };
+    if (a.dtype == DType::Float32)
+        withB(static_cast<const float*>(a.data));
+    else
+        withB(static_cast<const double*>(a.data));
+}
+
+} // namespace
+
+void derivedSimpleCpu(const DerivedSimple& s, void* out, DType outType) {
+    const double zero = 0.0;
+    const bool typed = [&] {
+        for (int k = 0; k < s.operands; ++k)
+            if (!s.constant[k] && s.leaf[k].dtype != DType::Float32 && s.leaf[k].dtype != DType::Float64)
+                return false;
+        return true;
+    }();
+    const std::int64_t n = s.rows * s.inner;
+    cpu::parallelFor(n, 1 << 15, [&](std::int64_t begin, std::int64_t end) {
+        for (std::int64_t k = begin; k < end;) {
+            const std::int64_t r = k / s.inner, j = k - r * s.inner;
+            const std::int64_t m = std::min(end - k, s.inner - j);
+            SimpleOperand o[2];
+            for (int q = 0; q < 2; ++q) {
+                if (q >= s.operands) { // an instruction of one operand: b is a zero it ignores
+                    o[q] = {&zero, DType::Float64, 0};
+                } else if (s.constant[q]) {
+                    o[q] = {&s.value[q], DType::Float64, 0};
+                } else {
+                    const DerivedLeaf& l = s.leaf[q];
+                    const std::int64_t at = derivedSimpleBase(s, q, r) + j * s.innerStep[q];
+                    o[q] = {static_cast<const char*>(l.data) + at * std::int64_t(sizeOf(l.dtype)), l.dtype,
+                            s.innerStep[q]};
+                }
+            }
+            if (typed) {
+                if (outType == DType::Float64)
+                    simpleRow(s.op, o[0], o[1], static_cast<double*>(out) + k, m);
+                else
+                    simpleRow(s.op, o[0], o[1], static_cast<float*>(out) + k, m);
+            } else { // integer leaves: through derivedLoad, an element at a time
+                for (std::int64_t i = 0; i < m; ++i) {
+                    const double x = derivedLoad(o[0].data, o[0].dtype, i * o[0].step);
+                    const double y = derivedLoad(o[1].data, o[1].dtype, i * o[1].step);
+                    const double v = derivedSimpleApply(s.op, x, y);
+                    if (outType == DType::Float64)
+                        static_cast<double*>(out)[k + i] = v;
+                    else
+                        static_cast<float*>(out)[k + i] = static_cast<float>(v);
+                }
+            }
+            k += m;
+        }
+    });
+}
+
+namespace {
+
 // The row at `index` of a program that is one float32 leaf, contiguous along `last`, read in
 // place (no evaluation); null for any other program.
-const float* inPlace(const DerivedProgram& p, int last, const std::int64_t* index) {
-    if (p.length != 1 || p.code[0].op != DerivedOp::Load) return nullptr;
+bool plainFloatLeaf(const DerivedProgram& p, int last) {
+    if (p.length != 1 || p.code[0].op != DerivedOp::Load) return false;
     const DerivedLeaf& l = p.leaves[p.code[0].leaf];
-    if (l.dtype != DType::Float32 || l.mapDim >= 0 || l.strides[last] != 1) return nullptr;
+    return l.dtype == DType::Float32 && l.mapDim < 0 && l.strides[last] == 1;
+}
+const float* inPlace(const DerivedProgram& p, int last, const std::int64_t* index) {
+    if (!plainFloatLeaf(p, last)) return nullptr;
+    const DerivedLeaf& l = p.leaves[p.code[0].leaf];
     std::int64_t o = 0;
     for (int d = 0; d < p.ndim; ++d) o += (index[d] - l.origin[d]) * l.strides[d];
     return static_cast<const float*>(l.data) + o;
@@ -348,6 +474,23 @@ void addValues(const T* __restrict v, std::int64_t m, double* __restrict n, doub
         const bool ok = x == x;
         n[j] += ok ? 1.0 : 0.0;
         s[j] += ok ? x : 0.0;
+    }
+}
+
+// addValues over kMembers rows at once: the accumulators are read and written once a batch.
+constexpr int kMembers = 8;
+template <int K>
+void addRows(const float* const* rows, std::int64_t m, double* __restrict n, double* __restrict s) {
+    for (std::int64_t j = 0; j < m; ++j) {
+        double c = 0, t = 0;
+        for (int k = 0; k < K; ++k) {
+            const double x = double(rows[k][j]);
+            const bool ok = x == x;
+            c += ok ? 1.0 : 0.0;
+            t += ok ? x : 0.0;
+        }
+        n[j] += c;
+        s[j] += t;
     }
 }
 
@@ -388,6 +531,7 @@ void derivedTableCpu(const DerivedTableProblem& q) {
                 rest /= s;
             }
         };
+        const bool plainLeaf = plainFloatLeaf(q.program, last); // one float leaf, read in place
         for (std::int64_t b = begin; b < end; ++b) {
             const std::int64_t r0 = b * rowsPerBlock, r1 = std::min(rows, r0 + rowsPerBlock);
             const std::int64_t count = (r1 - r0) * length, p0 = r0 * length;
@@ -397,7 +541,32 @@ void derivedTableCpu(const DerivedTableProblem& q) {
                 for (std::int64_t i = 0; i < count; ++i) // the mean alone needs no shift: none (0)
                     n[i] = s1[i] = s2[i] = 0,
                     shift[i] = q.needSecond ? std::numeric_limits<double>::quiet_NaN() : 0.0;
+                if (!q.needSecond && plainLeaf) { // the mean of one float leaf: members in batches
+                    std::vector<std::int64_t> ts;
+                    for (int k = q.groups.first[g]; k < q.groups.first[g + 1]; ++k)
+                        if (q.groups.members[k] >= q.t0 && q.groups.members[k] < q.t1)
+                            ts.push_back(q.groups.members[k]);
+                    for (std::size_t k0 = 0; k0 < ts.size(); k0 += kMembers) {
+                        const int batch = int(std::min<std::size_t>(kMembers, ts.size() - k0));
+                        for (std::int64_t r = r0; r < r1; ++r) {
+                            setRow(r);
+                            index[last] = 0;
+                            const float* rows[kMembers];
+                            for (int k = 0; k < batch; ++k) {
+                                index[q.timeDim] = ts[k0 + std::size_t(k)];
+                                rows[k] = inPlace(q.program, last, index);
+                            }
+                            const std::int64_t at = (r - r0) * length;
+                            if (batch == kMembers)
+                                addRows<kMembers>(rows, length, n.data() + at, s1.data() + at);
+                            else
+                                for (int k = 0; k < batch; ++k)
+                                    addValues(rows[k], length, n.data() + at, s1.data() + at);
+                        }
+                    }
+                }
                 for (int k = q.groups.first[g]; k < q.groups.first[g + 1]; ++k) {
+                    if (!q.needSecond && plainLeaf) break;
                     const std::int64_t t = q.groups.members[k];
                     if (t < q.t0 || t >= q.t1) continue;
                     for (std::int64_t r = r0; r < r1; ++r) {

@@ -2,6 +2,7 @@
 // same code the CPU runs). Every thread of a warp runs the same instruction, so the switch does
 // not diverge; the inputs' loads are coalesced along the innermost dim.
 #include <cfloat>
+#include <type_traits>
 
 #include "backend.h"
 #include "cuda/device.cuh"
@@ -63,6 +64,70 @@ __global__ void __launch_bounds__(256)
     }
 }
 
+constexpr int kSimpleThreads = 256, kSimplePer = 4; // a block's threads, and elements a thread
+// A simple program's operand: a float32 leaf read as float, any other through derivedLoad, a
+// constant as its value.
+template <class T>
+__device__ __forceinline__ double simpleOperand(const DerivedSimple& s, int k, i64 at) {
+    if constexpr (std::is_same_v<T, float>) {
+        return double(static_cast<const float*>(s.leaf[k].data)[at]);
+    } else {
+        return s.constant[k] ? s.value[k] : derivedLoad(s.leaf[k].data, s.leaf[k].dtype, at);
+    }
+}
+
+// A simple program (derived_program.h): blockIdx.y runs over rows, whose operand offsets one
+// thread works out into shared memory; a block's threads take kSimplePer elements each along
+// the row, their loads issued before any result is worked out. A and B: float where the operand
+// is a float32 leaf (one load, no dispatch), else void (derivedLoad, or the constant).
+template <class Out, class A, class B>
+__global__ void __launch_bounds__(kSimpleThreads) derivedSimpleKernel(const DerivedSimple s, Out* __restrict out) {
+    __shared__ i64 base[2];
+    constexpr i64 span = i64(kSimpleThreads) * kSimplePer;
+    for (i64 r = blockIdx.y; r < s.rows; r += gridDim.y) {
+        if (threadIdx.x < 2) {
+            const int k = int(threadIdx.x);
+            base[k] = k < s.operands && !s.constant[k] ? derivedSimpleBase(s, k, r) : 0;
+        }
+        __syncthreads();
+        const i64 a0 = base[0], b0 = base[1];
+        Out* row = out + r * s.inner;
+        for (i64 j0 = i64(blockIdx.x) * span; j0 < s.inner; j0 += i64(gridDim.x) * span) {
+            double a[kSimplePer], b[kSimplePer];
+#pragma unroll
+            for (int u = 0; u < kSimplePer; ++u) {
+                const i64 j = j0 + u * kSimpleThreads + threadIdx.x;
+                if (j < s.inner) {
+                    a[u] = simpleOperand<A>(s, 0, a0 + j * s.innerStep[0]);
+                    b[u] = s.operands > 1 ? simpleOperand<B>(s, 1, b0 + j * s.innerStep[1]) : 0.0;
+                }
+            }
+#pragma unroll
+            for (int u = 0; u < kSimplePer; ++u) {
+                const i64 j = j0 + u * kSimpleThreads + threadIdx.x;
+                if (j < s.inner) row[j] = static_cast<Out>(derivedSimpleApply(s.op, a[u], b[u]));
+            }
+        }
+        __syncthreads(); // base is rewritten for the next row
+    }
+}
+
+template <class Out> void launchSimple(const DerivedSimple& s, Out* out, cudaStream_t stream) {
+    const i64 span = i64(kSimpleThreads) * kSimplePer;
+    const dim3 grid(unsigned(std::min<i64>(cuda::ceilDiv(s.inner, span), 1 << 20)),
+                    unsigned(std::min<i64>(s.rows, 65535)));
+    const bool fa = !s.constant[0] && s.leaf[0].dtype == DType::Float32;
+    const bool fb = s.operands > 1 && !s.constant[1] && s.leaf[1].dtype == DType::Float32;
+    if (fa && fb)
+        derivedSimpleKernel<Out, float, float><<<grid, kSimpleThreads, 0, stream>>>(s, out);
+    else if (fa)
+        derivedSimpleKernel<Out, float, void><<<grid, kSimpleThreads, 0, stream>>>(s, out);
+    else if (fb)
+        derivedSimpleKernel<Out, void, float><<<grid, kSimpleThreads, 0, stream>>>(s, out);
+    else
+        derivedSimpleKernel<Out, void, void><<<grid, kSimpleThreads, 0, stream>>>(s, out);
+}
+
 // The index of point p of a table problem (every dim but time).
 __device__ void tableIndex(const DerivedTableProblem& q, i64 p, i64* index) {
     for (int d = q.program.ndim - 1; d >= 0; --d) {
@@ -109,15 +174,24 @@ __global__ void __launch_bounds__(256)
             if (d != q.timeDim) o += (index[d] - leaf->origin[d]) * leaf->strides[d];
         const float* at = static_cast<const float*>(leaf->data) + o;
         const i64 step = leaf->strides[q.timeDim], origin = leaf->origin[q.timeDim];
-        for (int m = lo; m < hi; ++m) {
-            const i64 t = q.groups.members[m];
-            if (t < q.t0 || t >= q.t1) continue;
-            const double v = at[(t - origin) * step];
-            if (v != v) continue;
-            const double d = v - shift;
-            n += 1;
-            s1 += d;
-            s2 += d * d;
+        // Members in batches whose loads are all issued before any is added.
+        constexpr int kBatch = 8;
+        for (int m0 = lo; m0 < hi; m0 += kBatch) {
+            float v[kBatch];
+#pragma unroll
+            for (int k = 0; k < kBatch; ++k) {
+                const int m = m0 + k;
+                const i64 t = m < hi ? q.groups.members[m] : -1;
+                v[k] = t >= q.t0 && t < q.t1 ? at[(t - origin) * step] : __int_as_float(0x7fc00000);
+            }
+#pragma unroll
+            for (int k = 0; k < kBatch; ++k) {
+                if (v[k] != v[k]) continue;
+                const double d = double(v[k]) - shift;
+                n += 1;
+                s1 += d;
+                s2 += d * d;
+            }
         }
     } else {
         for (int m = lo; m < hi; ++m) {
@@ -177,6 +251,17 @@ void derivedEvalCuda(const DerivedProgram& p, const DerivedBox& box, std::int64_
         }
     });
     STRATA_CUDA_CHECK_LAUNCH("derivedEvalKernel");
+}
+
+void derivedSimpleCuda(const DerivedSimple& s, void* out, DType outType, Stream stream) {
+    if (s.rows <= 0 || s.inner <= 0) return;
+    const cuda::DeviceGuard guard(stream);
+    const cudaStream_t cs = cuda::streamOf(stream);
+    if (outType == DType::Float64)
+        launchSimple(s, static_cast<double*>(out), cs);
+    else
+        launchSimple(s, static_cast<float*>(out), cs);
+    STRATA_CUDA_CHECK_LAUNCH("derivedSimpleKernel");
 }
 
 void derivedTableCuda(const DerivedTableProblem& q, Stream stream) {
