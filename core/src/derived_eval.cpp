@@ -145,10 +145,12 @@ DerivedProgram programOn(const CodeUnit& u, const std::vector<DerivedLeaf>& leav
 }
 
 bool isBinary(DerivedOp op) {
-    return (op >= DerivedOp::Add && op <= DerivedOp::Or) || (op >= DerivedOp::Arctan2 && op <= DerivedOp::Fillna);
+    return (op >= DerivedOp::Add && op <= DerivedOp::Or) ||
+           (op >= DerivedOp::Arctan2 && op <= DerivedOp::Fillna);
 }
 bool isUnary(DerivedOp op) {
-    return op == DerivedOp::Negate || op == DerivedOp::Not || (op >= DerivedOp::Abs && op <= DerivedOp::IsNan);
+    return op == DerivedOp::Negate || op == DerivedOp::Not ||
+           (op >= DerivedOp::Abs && op <= DerivedOp::IsNan);
 }
 
 // The unit as a simple program over the box (derived_program.h), when it is one: a leaf

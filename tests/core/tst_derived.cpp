@@ -254,16 +254,28 @@ private slots:
             Fixture f = makeFixture(testSeed() + 7 * lazy, lazy, 2 * 365 + 31);
             std::mt19937_64 rng(testSeed() + 11);
             const std::vector<double> counts = randomValues(rng, DType::Int16, f.ny * f.nx, 0.0);
-            f.ds.variables.emplace_back("q", makeArray(DType::Int16, {"lat", "lon"}, {f.ny, f.nx}, counts).variable());
+            f.ds.variables.emplace_back(
+                "q", makeArray(DType::Int16, {"lat", "lon"}, {f.ny, f.nx}, counts).variable());
             const std::vector<double> wide = randomValues(rng, DType::Float64, f.nt * f.ny * f.nx, 0.05);
             f.ds.variables.emplace_back(
                 "d", makeArray(DType::Float64, {"time", "lat", "lon"}, {f.nt, f.ny, f.nx}, wide).variable());
-            const std::vector<std::string> statements = {
-                "a = tas - 273.15", "b = hypot(u, v)",       "c = u - v",         "e = tas - w",
-                "g = w - tas",      "h = -u",                "i = fillna(u, 0)",  "j = maximum(u, v)",
-                "k = u > v",        "l = anomaly(tas, \"month\")", "m = arctan2(u, v)", "n = q * 0.5",
-                "o = 2 / u",        "p = d * u",             "r = sqrt(tas)",     "s = u",
-                "t = q"};
+            const std::vector<std::string> statements = {"a = tas - 273.15",
+                                                         "b = hypot(u, v)",
+                                                         "c = u - v",
+                                                         "e = tas - w",
+                                                         "g = w - tas",
+                                                         "h = -u",
+                                                         "i = fillna(u, 0)",
+                                                         "j = maximum(u, v)",
+                                                         "k = u > v",
+                                                         "l = anomaly(tas, \"month\")",
+                                                         "m = arctan2(u, v)",
+                                                         "n = q * 0.5",
+                                                         "o = 2 / u",
+                                                         "p = d * u",
+                                                         "r = sqrt(tas)",
+                                                         "s = u",
+                                                         "t = q"};
             for (const std::string& st : statements) derive(f.ds, st);
             const Device device = backend.cuda ? Device::cuda(0) : Device::host();
             const Stream stream = backend.cuda ? defaultStream(device) : Stream::host();
@@ -285,9 +297,10 @@ private slots:
                     detail::setSimplePrograms(false);
                     const std::vector<double> interpreted = a.load(device, stream).asHost().values<double>();
                     QVERIFY2(sameValues(simple, interpreted, 2e-7, 1e-30), st.c_str());
-                    QVERIFY2(std::any_of(simple.begin(), simple.end(), [](double x) { return std::isnan(x); }) ==
-                                 (name != "i" && name != "k" && name != "n" && name != "t"),
-                             st.c_str());
+                    QVERIFY2(
+                        std::any_of(simple.begin(), simple.end(), [](double x) { return std::isnan(x); }) ==
+                            (name != "i" && name != "k" && name != "n" && name != "t"),
+                        st.c_str());
                 }
             }
         }

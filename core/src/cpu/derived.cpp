@@ -335,7 +335,8 @@ void simpleSpan(const A* a, std::int64_t sa, const B* b, std::int64_t sb, Out* _
 // hypot over a span: sqrt(a² + b²) vectorised, in pieces; a piece with a rare operand (huge,
 // tiny, infinite) again through derivedHypot, as the interpreter has it.
 template <class Out, class A, class B>
-void hypotSpan(const A* a, std::int64_t sa, const B* b, std::int64_t sb, Out* __restrict out, std::int64_t n) {
+void hypotSpan(const A* a, std::int64_t sa, const B* b, std::int64_t sb, Out* __restrict out,
+               std::int64_t n) {
     constexpr std::int64_t kPiece = 1024;
     for (std::int64_t j0 = 0; j0 < n; j0 += kPiece) {
         const std::int64_t m = std::min(kPiece, n - j0);
@@ -347,7 +348,8 @@ void hypotSpan(const A* a, std::int64_t sa, const B* b, std::int64_t sb, Out* __
             rare |= int(ax >= 1e150 || ay >= 1e150 || (ax != 0 && ax < 1e-150) || (ay != 0 && ay < 1e-150));
             return std::sqrt(x * x + y * y);
         });
-        if (rare) simpleSpan(pa, sa, pb, sb, out + j0, m, [](double x, double y) { return derivedHypot(x, y); });
+        if (rare)
+            simpleSpan(pa, sa, pb, sb, out + j0, m, [](double x, double y) { return derivedHypot(x, y); });
     }
 }
 

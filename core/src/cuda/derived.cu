@@ -1,7 +1,9 @@
 // Derived variables on the GPU: the program of derived_program.h, one thread per element (the
 // same code the CPU runs). Every thread of a warp runs the same instruction, so the switch does
 // not diverge; the inputs' loads are coalesced along the innermost dim.
+#include <algorithm>
 #include <cfloat>
+#include <cstdint>
 #include <type_traits>
 
 #include "backend.h"
@@ -67,8 +69,7 @@ __global__ void __launch_bounds__(256)
 constexpr int kSimpleThreads = 256, kSimplePer = 4; // a block's threads, and elements a thread
 // A simple program's operand: a float32 leaf read as float, any other through derivedLoad, a
 // constant as its value.
-template <class T>
-__device__ __forceinline__ double simpleOperand(const DerivedSimple& s, int k, i64 at) {
+template <class T> __device__ __forceinline__ double simpleOperand(const DerivedSimple& s, int k, i64 at) {
     if constexpr (std::is_same_v<T, float>) {
         return double(static_cast<const float*>(s.leaf[k].data)[at]);
     } else {
@@ -76,12 +77,86 @@ __device__ __forceinline__ double simpleOperand(const DerivedSimple& s, int k, i
     }
 }
 
-// A simple program (derived_program.h): blockIdx.y runs over rows, whose operand offsets one
-// thread works out into shared memory; a block's threads take kSimplePer elements each along
-// the row, their loads issued before any result is worked out. A and B: float where the operand
-// is a float32 leaf (one load, no dispatch), else void (derivedLoad, or the constant).
-template <class Out, class A, class B>
-__global__ void __launch_bounds__(kSimpleThreads) derivedSimpleKernel(const DerivedSimple s, Out* __restrict out) {
+// The instruction of a simple program: Op, one of the common ones compiled alone (few registers,
+// no calls), or -1 for any (derivedSimpleApply's switch).
+template <int Op> __device__ __forceinline__ double simpleApply(DerivedOp op, double a, double b) {
+    if constexpr (Op == int(DerivedOp::Load))
+        return a;
+    else if constexpr (Op == int(DerivedOp::Add))
+        return a + b;
+    else if constexpr (Op == int(DerivedOp::Subtract))
+        return a - b;
+    else if constexpr (Op == int(DerivedOp::Multiply))
+        return a * b;
+    else if constexpr (Op == int(DerivedOp::Divide))
+        return a / b;
+    else if constexpr (Op == int(DerivedOp::Hypot))
+        return derivedHypot(a, b);
+    else
+        return derivedSimpleApply(op, a, b);
+}
+
+__device__ __forceinline__ bool aligned16(const void* p) {
+    return (reinterpret_cast<std::uintptr_t>(p) & 15) == 0;
+}
+
+// Whether a row runs four elements at a time: float operands (or a constant second one) and a
+// float result, each contiguous along the row and 16-byte aligned at its start, and a row of a
+// multiple of four.
+template <class B>
+__device__ __forceinline__ bool simpleQuads(const DerivedSimple& s, i64 a0, i64 b0, const float* row) {
+    const bool bPlain = s.operands < 2 || s.constant[1];
+    if (!bPlain && !std::is_same_v<B, float>) return false;
+    return s.inner % 4 == 0 && s.innerStep[0] == 1 &&
+           aligned16(static_cast<const float*>(s.leaf[0].data) + a0) && aligned16(row) &&
+           (bPlain || (s.innerStep[1] == 1 && aligned16(static_cast<const float*>(s.leaf[1].data) + b0)));
+}
+
+template <class B, int Op>
+__device__ __forceinline__ void simpleRowQuads(const DerivedSimple& s, i64 a0, i64 b0, float* row) {
+    const float4* pa = reinterpret_cast<const float4*>(static_cast<const float*>(s.leaf[0].data) + a0);
+    const bool bLeaf = s.operands > 1 && !s.constant[1];
+    const float4* pb = nullptr;
+    if constexpr (std::is_same_v<B, float>)
+        if (bLeaf) pb = reinterpret_cast<const float4*>(static_cast<const float*>(s.leaf[1].data) + b0);
+    const double bc = s.operands > 1 && s.constant[1] ? s.value[1] : 0.0;
+    float4* po = reinterpret_cast<float4*>(row);
+    const i64 quads = s.inner / 4, span = i64(kSimpleThreads) * kSimplePer;
+    for (i64 q0 = i64(blockIdx.x) * span; q0 < quads; q0 += i64(gridDim.x) * span) {
+        float4 a[kSimplePer], b[kSimplePer];
+#pragma unroll
+        for (int u = 0; u < kSimplePer; ++u) {
+            const i64 q = q0 + u * kSimpleThreads + threadIdx.x;
+            if (q < quads) {
+                a[u] = pa[q];
+                if (pb) b[u] = pb[q];
+            }
+        }
+#pragma unroll
+        for (int u = 0; u < kSimplePer; ++u) {
+            const i64 q = q0 + u * kSimpleThreads + threadIdx.x;
+            if (q >= quads) continue;
+            // a constant second operand keeps its double value
+            const double y0 = pb ? double(b[u].x) : bc, y1 = pb ? double(b[u].y) : bc,
+                         y2 = pb ? double(b[u].z) : bc, y3 = pb ? double(b[u].w) : bc;
+            float4 o;
+            o.x = float(simpleApply<Op>(s.op, double(a[u].x), y0));
+            o.y = float(simpleApply<Op>(s.op, double(a[u].y), y1));
+            o.z = float(simpleApply<Op>(s.op, double(a[u].z), y2));
+            o.w = float(simpleApply<Op>(s.op, double(a[u].w), y3));
+            po[q] = o;
+        }
+    }
+}
+
+// A simple program (derived_program.h): a block takes rows (blockIdx.y on) and spans of a row
+// (blockIdx.x on); one thread works a row's operand offsets out into shared memory, and a
+// block's threads take kSimplePer elements each along the row, their loads issued before any
+// result is worked out. A and B: float where the operand is a float32 leaf (one load, no
+// dispatch), else void (derivedLoad, or the constant).
+template <class Out, class A, class B, int Op>
+__global__ void __launch_bounds__(kSimpleThreads)
+    derivedSimpleKernel(const DerivedSimple s, Out* __restrict out) {
     __shared__ i64 base[2];
     constexpr i64 span = i64(kSimpleThreads) * kSimplePer;
     for (i64 r = blockIdx.y; r < s.rows; r += gridDim.y) {
@@ -92,6 +167,13 @@ __global__ void __launch_bounds__(kSimpleThreads) derivedSimpleKernel(const Deri
         __syncthreads();
         const i64 a0 = base[0], b0 = base[1];
         Out* row = out + r * s.inner;
+        if constexpr (std::is_same_v<A, float> && std::is_same_v<Out, float>) {
+            if (simpleQuads<B>(s, a0, b0, row)) { // 16-byte loads and stores
+                simpleRowQuads<B, Op>(s, a0, b0, row);
+                __syncthreads();
+                continue;
+            }
+        }
         for (i64 j0 = i64(blockIdx.x) * span; j0 < s.inner; j0 += i64(gridDim.x) * span) {
             double a[kSimplePer], b[kSimplePer];
 #pragma unroll
@@ -105,27 +187,56 @@ __global__ void __launch_bounds__(kSimpleThreads) derivedSimpleKernel(const Deri
 #pragma unroll
             for (int u = 0; u < kSimplePer; ++u) {
                 const i64 j = j0 + u * kSimpleThreads + threadIdx.x;
-                if (j < s.inner) row[j] = static_cast<Out>(derivedSimpleApply(s.op, a[u], b[u]));
+                if (j < s.inner) row[j] = static_cast<Out>(simpleApply<Op>(s.op, a[u], b[u]));
             }
         }
         __syncthreads(); // base is rewritten for the next row
     }
 }
 
-template <class Out> void launchSimple(const DerivedSimple& s, Out* out, cudaStream_t stream) {
+template <class Out, class A, class B>
+void launchSimpleOp(const DerivedSimple& s, Out* out, cudaStream_t stream) {
+    // About 128 blocks an SM in all (many waves: the last one's idle SMs cost little), each on
+    // one row's spans.
     const i64 span = i64(kSimpleThreads) * kSimplePer;
-    const dim3 grid(unsigned(std::min<i64>(cuda::ceilDiv(s.inner, span), 1 << 20)),
-                    unsigned(std::min<i64>(s.rows, 65535)));
+    const i64 spans = cuda::ceilDiv(s.inner, span);
+    const i64 wanted = i64(cuda::multiprocessors()) * 128;
+    const dim3 grid(
+        unsigned(std::clamp<i64>(cuda::ceilDiv(wanted, s.rows), 1, std::min<i64>(spans, 1 << 20))),
+        unsigned(std::min<i64>(s.rows, 65535)));
+    auto go = [&]<int Op>() {
+        derivedSimpleKernel<Out, A, B, Op><<<grid, kSimpleThreads, 0, stream>>>(s, out);
+    };
+    if constexpr (std::is_same_v<A, float>) {
+        switch (s.op) {
+        case DerivedOp::Load:
+            return go.template operator()<int(DerivedOp::Load)>();
+        case DerivedOp::Add:
+            return go.template operator()<int(DerivedOp::Add)>();
+        case DerivedOp::Subtract:
+            return go.template operator()<int(DerivedOp::Subtract)>();
+        case DerivedOp::Multiply:
+            return go.template operator()<int(DerivedOp::Multiply)>();
+        case DerivedOp::Divide:
+            return go.template operator()<int(DerivedOp::Divide)>();
+        case DerivedOp::Hypot:
+            return go.template operator()<int(DerivedOp::Hypot)>();
+        default:
+            break;
+        }
+    }
+    go.template operator()<-1>();
+}
+
+template <class Out> void launchSimple(const DerivedSimple& s, Out* out, cudaStream_t stream) {
     const bool fa = !s.constant[0] && s.leaf[0].dtype == DType::Float32;
     const bool fb = s.operands > 1 && !s.constant[1] && s.leaf[1].dtype == DType::Float32;
     if (fa && fb)
-        derivedSimpleKernel<Out, float, float><<<grid, kSimpleThreads, 0, stream>>>(s, out);
+        launchSimpleOp<Out, float, float>(s, out, stream);
     else if (fa)
-        derivedSimpleKernel<Out, float, void><<<grid, kSimpleThreads, 0, stream>>>(s, out);
-    else if (fb)
-        derivedSimpleKernel<Out, void, float><<<grid, kSimpleThreads, 0, stream>>>(s, out);
+        launchSimpleOp<Out, float, void>(s, out, stream);
     else
-        derivedSimpleKernel<Out, void, void><<<grid, kSimpleThreads, 0, stream>>>(s, out);
+        launchSimpleOp<Out, void, void>(s, out, stream);
 }
 
 // The index of point p of a table problem (every dim but time).
@@ -175,7 +286,7 @@ __global__ void __launch_bounds__(256)
         const float* at = static_cast<const float*>(leaf->data) + o;
         const i64 step = leaf->strides[q.timeDim], origin = leaf->origin[q.timeDim];
         // Members in batches whose loads are all issued before any is added.
-        constexpr int kBatch = 8;
+        constexpr int kBatch = 16;
         for (int m0 = lo; m0 < hi; m0 += kBatch) {
             float v[kBatch];
 #pragma unroll
@@ -208,6 +319,12 @@ __global__ void __launch_bounds__(256)
     }
     if (n == 0) return;
     const i64 cell = i64(g) * q.points + p;
+    if (runs == 1) { // this thread is the cell's only one in this launch
+        q.count[cell] += n;
+        q.mean[cell] += s1;
+        if (q.needSecond) q.m2[cell] += s2;
+        return;
+    }
     atomicAdd(q.count + cell, n);
     atomicAdd(q.mean + cell, s1);
     if (q.needSecond) atomicAdd(q.m2 + cell, s2);
@@ -277,8 +394,13 @@ void derivedTableCuda(const DerivedTableProblem& q, Stream stream) {
                   [&]<int Depth>() { derivedShiftKernel<Depth><<<blocksFor(q.points), 256, 0, s>>>(q); });
         STRATA_CUDA_CHECK_LAUNCH("derivedShiftKernel");
     }
-    // Runs of 32 members (more where the groups would need more than 65535 block rows).
-    int chunk = 32;
+    // A thread per point and group where that makes threads enough for the card (a map of
+    // a million points); else runs of fewer members, down to 32 (more where the groups would
+    // need more than 65535 block rows), added up with atomics.
+    const i64 enough = i64(cuda::multiprocessors()) * 2048 * 4;
+    int chunk = std::max(1, q.groups.largest);
+    while (chunk > 32 && q.points * q.groups.groups * ((q.groups.largest + chunk - 1) / chunk) < enough)
+        chunk = (chunk + 1) / 2;
     auto runsOf = [&](int c) { return std::max(1, (q.groups.largest + c - 1) / c); };
     while (i64(q.groups.groups) * runsOf(chunk) > 65535) chunk *= 2;
     const int runs = runsOf(chunk);
