@@ -113,6 +113,58 @@ private slots:
         QCOMPARE(first[3].toDouble(), ll->lon);
         QCOMPARE(first[4], QByteArray("1980-07-01T12:00:00"));
     }
+    // rotated_pole.nc (EURO-CORDEX's pole): PROJ's ob_tran, from the CF attributes, takes
+    // every cell's grid degrees to the lat/lon the fixture's script worked out by rotating unit
+    // vectors, and back; the frame's CRS is the definition, in degrees.
+    void rotatedPole() {
+        const Dataset ds = io::openDataset(kData + "/rotated_pole.nc");
+        const std::string def = io::projDefinition(ds.findVariable("rotated_pole")->attrs());
+        QCOMPARE(QString::fromStdString(def),
+                 QString("+proj=ob_tran +o_proj=longlat +o_lon_p=0 +o_lat_p=39.25 "
+                         "+lon_0=18 +ellps=WGS84 +no_defs"));
+        io::Unprojection proj(def);
+        const DataArray frame = ds["tas"].isel({{"time", std::int64_t(0)}});
+        const Coordinate* rlon = frame.coords().find("rlon");
+        const Coordinate* rlat = frame.coords().find("rlat");
+        QVERIFY(frame.coords().find("lat") && frame.coords().find("lon")); // 2-D, through `coordinates`
+        const std::vector<double>&lat = frame.coords().find("lat")->values,
+              &lon = frame.coords().find("lon")->values;
+        const std::size_t nx = rlon->values.size();
+        for (std::size_t r = 0; r < rlat->values.size(); ++r)
+            for (std::size_t c = 0; c < nx; ++c) {
+                const auto ll = proj(rlon->values[c], rlat->values[r]);
+                QVERIFY2(std::fabs(ll.lat - lat[r * nx + c]) < 1e-9 &&
+                             std::fabs(ll.lon - lon[r * nx + c]) < 1e-9,
+                         qPrintable(QString("cell %1,%2: %3 %4").arg(r).arg(c).arg(ll.lat).arg(ll.lon)));
+                const auto back = proj.forward(ll.lon, ll.lat);
+                QVERIFY(std::fabs(back.lon - rlon->values[c]) < 1e-9 &&
+                        std::fabs(back.lat - rlat->values[r]) < 1e-9);
+            }
+        io::LatLonLocator locator(ds, ds["tas"]);
+        QVERIFY2(locator.problem().empty(), locator.problem().c_str());
+        const auto crs = locator.crs(frame);
+        QVERIFY(crs);
+        QCOMPARE(crs->definition, def);
+        QCOMPARE(crs->xScale, 1.0);
+        QVERIFY(isAngular(*crs));
+        QVERIFY(!locator.crs(frame.transpose({"rlon", "rlat"}))); // transposed: no map drawn in it
+    }
+    // oblique_stereographic is PROJ's sterea.
+    void obliqueStereographic() {
+        Attributes a;
+        a.set({"grid_mapping_name", DType::Char, std::string("oblique_stereographic")});
+        a.set({"latitude_of_projection_origin", DType::Float64, std::vector<double>{52.15616055555555}});
+        a.set({"longitude_of_projection_origin", DType::Float64, std::vector<double>{5.38763888888889}});
+        a.set({"scale_factor_at_projection_origin", DType::Float64, std::vector<double>{0.9999079}});
+        a.set({"false_easting", DType::Float64, std::vector<double>{155000}});
+        a.set({"false_northing", DType::Float64, std::vector<double>{463000}});
+        const std::string def = io::projDefinition(a);
+        QVERIFY(QString::fromStdString(def).startsWith("+proj=sterea +lat_0=52.15616055555555"));
+        io::Unprojection proj(def);
+        const auto origin = proj(155000, 463000); // the false origin is the projection's centre
+        QVERIFY(std::fabs(origin.lat - 52.15616055555555) < 1e-9 &&
+                std::fabs(origin.lon - 5.38763888888889) < 1e-9);
+    }
     // test_stageiv_xyt.nc names 2-D lat(y, x) and lon(y, x): the locator reads them.
     void twoDimensionalCoordinates() {
         const Dataset ds = io::openDataset(kData + "/test_stageiv_xyt.nc");

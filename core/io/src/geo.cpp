@@ -60,11 +60,26 @@ LatLonLocator::LatLonLocator(const Dataset& ds, const DataArray& var)
                 if (yDim_.empty() && axis == "Y") yDim_ = d;
             }
         }
+        const std::string definition = projDefinition(mapping->attrs());
+        const bool angular = isAngular(MapCrs{definition});
+        if (angular) { // a rotated pole: its axes are grid_longitude and grid_latitude, in degrees
+            xDim_.clear();
+            yDim_.clear();
+            for (const auto& d : var.dims()) {
+                const Coordinate* c = var.coords().find(d);
+                const std::string sn = c && c->isIndex() ? c->attrs.text("standard_name").value_or("") : "";
+                if (sn == "grid_longitude") xDim_ = d;
+                if (sn == "grid_latitude") yDim_ = d;
+            }
+            STRATA_EXPECTS(!xDim_.empty() && !yDim_.empty(), ValueError,
+                           "it has no grid_longitude and grid_latitude dims");
+        }
         STRATA_EXPECTS(!xDim_.empty() && !yDim_.empty(), ValueError,
                        "it has no projection_x_coordinate and projection_y_coordinate dims");
-        xScale_ = metresPerUnit(var.coords().find(xDim_)->attrs.text("units").value_or(""));
-        yScale_ = metresPerUnit(var.coords().find(yDim_)->attrs.text("units").value_or(""));
-        unprojection_ = std::make_unique<Unprojection>(projDefinition(mapping->attrs()));
+        xScale_ = angular ? 1 : metresPerUnit(var.coords().find(xDim_)->attrs.text("units").value_or(""));
+        yScale_ = angular ? 1 : metresPerUnit(var.coords().find(yDim_)->attrs.text("units").value_or(""));
+        unprojection_ = std::make_unique<Unprojection>(definition);
+        definition_ = definition;
     } catch (const Error& e) {
         problem_ = variable_ + ": no latitude and longitude from its grid mapping: " + e.what();
         unprojection_.reset();
@@ -81,6 +96,12 @@ std::optional<LatLonLocator::Axes> LatLonLocator::projectedAxes(const DataArray&
     if (frame.dims()[0] == yDim_ && frame.dims()[1] == xDim_) return Axes{x, y, true};
     if (frame.dims()[0] == xDim_ && frame.dims()[1] == yDim_) return Axes{x, y, false};
     return std::nullopt;
+}
+
+std::optional<MapCrs> LatLonLocator::crs(const DataArray& frame) const {
+    const auto axes = projectedAxes(frame);
+    if (!axes || !axes->xIsColumn) return std::nullopt;
+    return MapCrs{definition_, xScale_, yScale_};
 }
 
 std::optional<LatLon> LatLonLocator::at(const DataArray& frame, std::int64_t row, std::int64_t column) const {
@@ -102,8 +123,9 @@ std::optional<LatLon> LatLonLocator::at(const DataArray& frame, std::int64_t row
 double LatLonLocator::cellDegrees(const DataArray& frame) const {
     const auto axes = projectedAxes(frame);
     if (!axes || axes->x->values.size() < 2) return 0;
-    const double metres = std::fabs(axes->x->values[1] - axes->x->values[0]) * xScale_;
-    return metres / 111'195.0; // metres in a degree of a great circle
+    const double step = std::fabs(axes->x->values[1] - axes->x->values[0]);
+    if (isAngular(MapCrs{definition_})) return step; // a rotated pole's grid degrees
+    return step * xScale_ / 111'195.0;               // metres in a degree of a great circle
 }
 
 ValueFormat LatLonLocator::latFormat(const DataArray& frame) const {

@@ -91,6 +91,16 @@ std::string projDefinition(const Attributes& mapping) {
             def += p("lat_ts", r.required("standard_parallel"));
         else
             def += p("k_0", r.optional("scale_factor_at_projection_origin", 1));
+    } else if (name == "oblique_stereographic") {
+        def = "+proj=sterea" + p("lat_0", r.required("latitude_of_projection_origin"));
+        def += p("lon_0", r.required("longitude_of_projection_origin"));
+        def += p("k_0", r.optional("scale_factor_at_projection_origin", 1));
+    } else if (name == "rotated_latitude_longitude") {
+        // Grid longitude and latitude in degrees about a pole moved to (pole latitude, pole
+        // longitude); the grid's own meridian through it turned by north_pole_grid_longitude.
+        return "+proj=ob_tran +o_proj=longlat" + p("o_lon_p", r.optional("north_pole_grid_longitude", 0)) +
+               p("o_lat_p", r.required("grid_north_pole_latitude")) +
+               p("lon_0", 180 + r.required("grid_north_pole_longitude")) + earth(r) + " +no_defs";
     } else {
         STRATA_FAIL(ValueError,
                     "the grid mapping '" + name + "' is not one Strata can turn into latitude and longitude");
@@ -109,7 +119,8 @@ double metresPerUnit(const std::string& units) {
     STRATA_FAIL(ValueError, "projection coordinates in '" + units + "' (not m or km)");
 }
 
-Unprojection::Unprojection(const std::string& definition) : context_(proj_context_create()) {
+Unprojection::Unprojection(const std::string& definition)
+    : context_(proj_context_create()), angular_(isAngular(MapCrs{definition})) {
     STRATA_EXPECTS(context_, ValueError, "PROJ could not start (no context)");
     proj_log_level(context_, PJ_LOG_NONE);
     pj_ = proj_create(context_, definition.c_str());
@@ -126,12 +137,26 @@ Unprojection::~Unprojection() {
 }
 
 Unprojection::LonLat Unprojection::operator()(double x, double y) const {
+    if (angular_) { // a rotated pole's grid degrees: PROJ's ob_tran reads radians
+        x = proj_torad(x);
+        y = proj_torad(y);
+    }
     const PJ_COORD out = proj_trans(pj_, PJ_INV, proj_coord(x, y, 0, 0));
     if (!std::isfinite(out.lp.lam) || !std::isfinite(out.lp.phi) || out.lp.lam == HUGE_VAL) {
         const double nan = std::numeric_limits<double>::quiet_NaN();
         return {nan, nan};
     }
     return {proj_todeg(out.lp.lam), proj_todeg(out.lp.phi)};
+}
+
+Unprojection::LonLat Unprojection::forward(double lon, double lat) const {
+    const PJ_COORD out = proj_trans(pj_, PJ_FWD, proj_coord(proj_torad(lon), proj_torad(lat), 0, 0));
+    const double x = out.xy.x, y = out.xy.y;
+    if (!std::isfinite(x) || !std::isfinite(y) || x == HUGE_VAL) {
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        return {nan, nan};
+    }
+    return angular_ ? LonLat{proj_todeg(x), proj_todeg(y)} : LonLat{x, y};
 }
 
 } // namespace strata::io

@@ -8,6 +8,7 @@
 
 #include "strata/core/data_array.h"
 #include "strata/core/dataset.h"
+#include "strata/core/map_crs.h"
 #include "strata/core/value_format.h"
 
 namespace strata::io {
@@ -43,6 +44,9 @@ public:
     // grid's cell size.
     ValueFormat latFormat(const DataArray& frame) const;
     ValueFormat lonFormat(const DataArray& frame) const;
+    // The CRS of `frame`'s x (its columns) and y (its rows) when they are the grid mapping's
+    // projected axes, for the map drawn in it; nullopt otherwise (no mapping, or transposed).
+    std::optional<MapCrs> crs(const DataArray& frame) const;
     // `frame` with 2-D `lat` and `lon` coordinates over its two dims added through the grid
     // mapping (for the CSV's columns); `frame` as it is when there is none to add.
     DataArray withLatLon(const DataArray& frame) const;
@@ -52,7 +56,7 @@ private:
     std::optional<Axes> projectedAxes(const DataArray& frame) const;
     double cellDegrees(const DataArray& frame) const;
 
-    std::string path_, variable_, problem_, xDim_, yDim_;
+    std::string path_, variable_, problem_, xDim_, yDim_, definition_;
     double xScale_ = 1, yScale_ = 1; // metres per unit of x and y
     std::unique_ptr<Unprojection> unprojection_;
 };

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "strata/core/attributes.h"
+#include "strata/core/map_crs.h"
 
 struct pj_ctx;
 struct PJconsts;
@@ -13,7 +14,8 @@ namespace strata::io {
 // The PROJ definition of a CF grid-mapping variable's attributes ("+proj=lcc +lat_1=25
 // +lat_2=60 +lat_0=42.5 +lon_0=-100 +x_0=0 +y_0=0 +a=6378137 +rf=298.257223563 +units=m"):
 // lambert_conformal_conic, polar_stereographic, stereographic, transverse_mercator, mercator,
-// albers_conical_equal_area, lambert_azimuthal_equal_area and orthographic, on the ellipsoid
+// albers_conical_equal_area, lambert_azimuthal_equal_area, orthographic, oblique_stereographic
+// and rotated_latitude_longitude (PROJ's ob_tran: grid degrees, not metres), on the ellipsoid
 // or sphere the attributes give (WGS 84 when they give none). Throws ValueError naming the
 // mapping for another grid_mapping_name or a missing parameter.
 std::string projDefinition(const Attributes& mapping);
@@ -22,8 +24,8 @@ std::string projDefinition(const Attributes& mapping);
 // for other units.
 double metresPerUnit(const std::string& units);
 
-// One inverse projection: x/y in metres to longitude/latitude in degrees. Owns its PROJ
-// context, so it is used by one thread at a time.
+// One projection: x/y in metres (grid degrees for a rotated pole) to longitude/latitude in
+// degrees, and back. Owns its PROJ context, so it is used by one thread at a time.
 class Unprojection {
 public:
     explicit Unprojection(const std::string& definition); // throws ValueError with PROJ's reason
@@ -36,9 +38,12 @@ public:
     };
     // Degrees; NaN for a point the projection does not reach.
     LonLat operator()(double x, double y) const;
+    // Longitude/latitude in degrees to x/y (as `lon` and `lat`); NaN where PROJ cannot place it.
+    LonLat forward(double lon, double lat) const;
 
 private:
     pj_ctx* context_ = nullptr;
+    bool angular_ = false;
     PJconsts* pj_ = nullptr;
 };
 
