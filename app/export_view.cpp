@@ -70,6 +70,7 @@ ExportResult writePngOf(const Dataset& ds, const ViewSpec& view, const DataArray
             exportLinePlotPng(series, size, temp);
         } else {
             ImageFrame image{frame, title, std::nullopt, nullptr, std::nullopt};
+            if (o.coastlines) image.crs = io::LatLonLocator(ds, var).crs(frame);
             if (needsVariableRange(view.colouring.range.mode)) // the whole variable's extremes
                 image.variableRange = minmaxStreamed(var, frame.device(), exportLimits().slabBytes);
             ImageViewSettings settings;

@@ -30,10 +30,24 @@ void MainWindow::addProjectionMenu(QMenu* view) {
         add(QString::fromStdString(n), QString::fromStdString(n));
     // Only frames whose x/y are CF longitude/latitude can be projected: the choices are offered
     // for those alone (checked again each time the menu opens).
+    // A greyed-out choice says why on hover.
+    menu->setToolTipsVisible(true);
     connect(menu, &QMenu::aboutToShow, this, [this, menu] {
-        const bool lonLat = shownFrame().ndim() == 2 && isLonLatFrame(shownFrame());
+        const DataArray& shown = shownFrame();
+        const bool lonLat = shown.ndim() == 2 && isLonLatFrame(shown);
+        QString why;
+        if (!lonLat)
+            why = shown.ndim() != 2 ? tr("No map is shown")
+                  : ws_.dataset() && ws_.latLon().crs(shown)
+                      ? tr("This grid is drawn in its own map coordinates (its grid mapping), with its "
+                           "coastlines; projections apply to longitude/latitude frames")
+                      : tr("Projections apply to frames whose x is longitude and y latitude");
         for (QAction* a : menu->actions())
-            if (!a->data().toString().isEmpty()) a->setEnabled(lonLat);
+            if (!a->data().toString().isEmpty()) {
+                a->setEnabled(lonLat);
+                a->setToolTip(lonLat ? QString() : why);
+                a->setStatusTip(lonLat ? QString() : why);
+            }
     });
 }
 

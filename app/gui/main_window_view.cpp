@@ -165,9 +165,10 @@ void MainWindow::onFrameReady(const std::shared_ptr<const FrameResult>& r) {
     try {
         if (frame.ndim() == 2) {
             image_->setSettings(imageSettings());
-            image_->setFrame(ImageFrame{frame,
-                                        frameTitle(frame, r->spec.reductions, r->spec.areaWeighted, lat),
-                                        r->variableRange, r->coloured, r->frameRange});
+            ImageFrame shown{frame, frameTitle(frame, r->spec.reductions, r->spec.areaWeighted, lat),
+                             r->variableRange, r->coloured, r->frameRange};
+            shown.crs = ws_.latLon().crs(frame); // a grid mapping's map: coastlines drawn in it
+            image_->setFrame(std::move(shown));
             stack_->setCurrentWidget(image_);
         } else {
             LineSeries line = r->line ? *r->line : lineSeries(frame.asHost()); // drawn from the host

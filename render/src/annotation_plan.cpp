@@ -86,10 +86,10 @@ AnnotationPlan planAnnotations(const AnnotationContent& c) {
     const double tickLen = std::max(1.0, std::round(kTickLength * s));
     if (c.map) {
         ring(p.axes, c.layout.plot, p.lineWidth);
-        p.overFrame = c.mapLabels;
     } else if (c.x && c.y) {
         planAxes(p.axes, c, p.lineWidth, tickLen);
     }
+    p.overFrame = c.mapLabels; // the graticule's, on a projection or in a grid mapping's own CRS
     planBar(p.bar, p.barFill, c, p.lineWidth, tickLen);
     TextItem title = textAt(c.title, c.layout.width / 2.0, c.layout.height - 12 * s, kTitleSize * s,
                             Align::Centre, VAlign::Top);

@@ -35,6 +35,7 @@ struct TextItem {
     bool upright = false; // turned a quarter anticlockwise about the anchor
     double maxWidth = 0;  // > 0: shortened at the end with "…" to span at most this many pixels
     std::string role;     // a label whose text changes from frame to frame (the title): its name
+    bool halo = false;    // on a pale box, readable over data (the graticule's labels in the plot)
     friend bool operator==(const TextItem&, const TextItem&) = default;
 };
 

@@ -93,7 +93,7 @@ int chooseCoastLevel(const std::vector<CoastLevel>& levels, double degreesPerPix
 }
 
 std::vector<PixelPolyline> planCoast(const std::vector<LonLatLine>& lines, const ViewTransform& t,
-                                     double thin) {
+                                     double thin, bool wrap) {
     std::vector<PixelPolyline> out;
     const ViewWindow& w = t.window();
     const PixelRect& plot = t.plot();
@@ -102,8 +102,9 @@ std::vector<PixelPolyline> planCoast(const std::vector<LonLatLine>& lines, const
     LineBuilder b(out, thin);
     for (const LonLatLine& l : lines) {
         if (l.latMax < latLo || l.latMin > latHi) continue;
-        const auto kFirst = static_cast<long>(std::ceil((lonLo - l.lonMax) / 360));
-        const auto kLast = static_cast<long>(std::floor((lonHi - l.lonMin) / 360));
+        if (!wrap && (l.lonMax < lonLo || l.lonMin > lonHi)) continue;
+        const auto kFirst = wrap ? static_cast<long>(std::ceil((lonLo - l.lonMax) / 360)) : 0L;
+        const auto kLast = wrap ? static_cast<long>(std::floor((lonHi - l.lonMin) / 360)) : 0L;
         for (long k = kFirst; k <= kLast; ++k) {
             const double shift = 360.0 * static_cast<double>(k);
             double ax = t.pixelX(l.lon[0] + shift), ay = t.pixelY(l.lat[0]);

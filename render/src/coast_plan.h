@@ -30,8 +30,9 @@ int chooseCoastLevel(const std::vector<CoastLevel>& levels, double degreesPerPix
 
 // `lines` (longitude, latitude) in window pixels through `t` (x longitude, y latitude), clipped
 // to the plot, each drawn at every 360° shift that meets the window. Points closer than `thin`
-// pixels to the last one kept are dropped (a line's last point always stays).
+// pixels to the last one kept are dropped (a line's last point always stays). Without `wrap`,
+// each line is drawn once where it is (lines in a map's own x/y, not longitudes).
 std::vector<PixelPolyline> planCoast(const std::vector<LonLatLine>& lines, const ViewTransform& t,
-                                     double thin = 0.5);
+                                     double thin = 0.5, bool wrap = true);
 
 } // namespace strata::detail

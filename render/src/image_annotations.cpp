@@ -70,6 +70,10 @@ vtkSmartPointer<vtkActor2D> text(const TextItem& item) {
     applyFont(p, item.size);
     p->SetColor(kInk[0], kInk[1], kInk[2]);
     p->SetOrientation(item.upright ? 90 : 0);
+    if (item.halo) { // the raster painter's pale box: white at three quarters
+        p->SetBackgroundColor(1, 1, 1);
+        p->SetBackgroundOpacity(0.75);
+    }
     const Align h = item.h;
     const VAlign v = item.v;
     if (h == Align::Left) p->SetJustificationToLeft();

@@ -328,6 +328,47 @@ AnnotationContent ImageContent::annotations(const ViewLayout& layout, std::vecto
         }
         c.coast = coast_;
         c.mapLabels = mapLabels_;
+    } else if (frame_ && frame_->crs && settings_.coastlines && !curvilinearOn() && layout.plot.width() > 0) {
+        // A map in the frame's own CRS: the coastlines and a graticule forward-projected into it.
+        try {
+            if (!native_ || !(native_->crs() == *frame_->crs)) {
+                native_ = std::make_shared<const NativeMap>(*frame_->crs);
+                nativeCoast_.clear();
+                ++nativeVersion_;
+            }
+            const std::vector<LonLatLine>* lines = nullptr;
+            try {
+                const std::vector<CoastLevel>& levels = coastLevels();
+                const double unitsPerPixel = std::fabs(c.window.x1 - c.window.x0) / layout.plot.width();
+                const int level = chooseCoastLevel(levels, unitsPerPixel * native_->degreesPerUnit());
+                if (level >= 0) {
+                    const auto* source = &levels[static_cast<std::size_t>(level)].lines;
+                    auto& projected = nativeCoast_[source];
+                    if (!projected)
+                        projected =
+                            std::make_shared<const std::vector<LonLatLine>>(native_->forward(*source));
+                    lines = projected.get();
+                }
+                coastProblem_.clear();
+            } catch (const Error& e) { // the graticule is drawn without them, and the reason kept
+                coastProblem_ = e.what();
+            }
+            CoastKey key{lines, c.window, layout.plot, nullptr, nativeVersion_};
+            if (!coast_ || !(coastKey_ == key)) {
+                const ViewTransform t(layout.plot, c.window);
+                Graticule g = planNativeGraticule(*native_, t, kLabelSize * layout.scale);
+                std::vector<PixelPolyline> all =
+                    lines ? planCoast(*lines, t, 0.5, false) : std::vector<PixelPolyline>{};
+                all.insert(all.end(), g.lines.begin(), g.lines.end());
+                coast_ = std::make_shared<const std::vector<PixelPolyline>>(std::move(all));
+                mapLabels_ = std::move(g.labels);
+                coastKey_ = key;
+            }
+            c.coast = coast_;
+            c.mapLabels = mapLabels_;
+        } catch (const Error& e) { // PROJ refused the CRS: the frame alone, and why
+            coastProblem_ = e.what();
+        }
     } else if (frame_ && settings_.coastlines && isLonLatView(x_, y_) && layout.plot.width() > 0) {
         try {
             const std::vector<CoastLevel>& levels = coastLevels();

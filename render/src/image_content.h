@@ -4,11 +4,13 @@
 // cell under a pixel. The GL scene (ImageScene) and the raster scene (RasterScene) each hold
 // one, so that both lay out and pick alike.
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 
 #include "annotation_plan.h"
+#include "native_map.h"
 #include "strata/render/curvilinear_grid.h"
 #include "strata/render/image_settings.h"
 #include "strata/render/projection.h"
@@ -99,9 +101,15 @@ private:
         ViewWindow window;
         PixelRect plot;
         const Reprojection* map = nullptr; // projected lines: the map they were planned for
+        std::uint64_t native = 0;          // lines in the frame's own CRS: nativeVersion_
         friend bool operator==(const CoastKey&, const CoastKey&) = default;
     };
     mutable CoastKey coastKey_;
+    // A frame in its own CRS: PROJ's set-up, and each coastline level forward-projected into it.
+    mutable std::shared_ptr<const NativeMap> native_;
+    mutable std::uint64_t nativeVersion_ = 0; // counts native_'s changes
+    mutable std::map<const std::vector<LonLatLine>*, std::shared_ptr<const std::vector<LonLatLine>>>
+        nativeCoast_;
     mutable std::shared_ptr<const std::vector<PixelPolyline>> coast_; // planned for coastKey_
     mutable std::vector<TextItem> mapLabels_;                         // with coast_, projected
 };

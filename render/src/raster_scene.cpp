@@ -28,7 +28,7 @@ QFont font(double pixels) {
 // `s` placed at (x, y) (device pixels, origin top left) with the given alignment; `upright`
 // turns it a quarter anticlockwise about that point.
 void text(QPainter& p, const QString& s, double x, double y, double size, Align h, VAlign v,
-          bool upright = false) {
+          bool upright = false, bool halo = false) {
     if (s.isEmpty()) return;
     const QFont f = font(size);
     const QFontMetricsF m(f);
@@ -40,6 +40,7 @@ void text(QPainter& p, const QString& s, double x, double y, double size, Align 
     p.setPen(kInk);
     p.translate(x, y);
     if (upright) p.rotate(-90);
+    if (halo) p.fillRect(QRectF(left - 2, base - asc - 1, w + 4, asc + desc + 2), QColor(255, 255, 255, 191));
     p.drawText(QPointF(left, base), s);
     p.restore();
 }
@@ -270,7 +271,7 @@ void RasterScene::paintInk(QPainter& p, const InkGroup& ink, double lineWidth) c
     for (const TextItem& t : ink.texts) {
         QString s = QString::fromStdString(t.text);
         if (t.maxWidth > 0) s = QFontMetricsF(font(t.size)).elidedText(s, Qt::ElideRight, t.maxWidth);
-        text(p, s, t.x, H - t.y, t.size, t.h, t.v, t.upright);
+        text(p, s, t.x, H - t.y, t.size, t.h, t.v, t.upright, t.halo);
     }
 }
 

@@ -9,6 +9,7 @@
 #include "../../render/src/colour_bar_plan.h"
 #include "render/image_compare.h"
 #include "render/render_fixtures.h"
+#include "strata/io/grid_mapping.h"
 #include "strata/io/netcdf.h"
 #include "view_spec.h"
 
@@ -391,6 +392,56 @@ private slots:
         QVERIFY(inkNear(20.0, -34.8, 2));
         QVERIFY(inkNear(289.6, -23.6, 2));
         QVERIFY(!inkNear(20.0, 22.0, 4));
+    }
+
+    // A EURO-CORDEX rotated-pole grid is a map in its own CRS: coastlines forward-projected into
+    // its grid degrees, and a graticule of true meridians and parallels, drawn inside the plot
+    // only. Ink within 2 pixels of Land's End and of Gibraltar, placed by PROJ (the
+    // grid-mapping tests check PROJ's ob_tran against a rotation worked out apart); none within
+    // 4 pixels of the Sahara at 25°N 10°E, 600 km from a coast and 5° from the nearest line
+    // of the graticule.
+    void rotatedPoleGridGetsItsCoasts() {
+        const QString path = kData + "/rotated_pole.nc";
+        const QString on = dir_.filePath("rot_on.png"), off = dir_.filePath("rot_off.png");
+        // In its own grid (--grid index): the file's 2-D lat/lon would draw it in lon/lat instead.
+        Run r = runStrata({path, "--grid", "index", "--size", "640x400", "--export-png", on});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        r = runStrata(
+            {path, "--grid", "index", "--size", "640x400", "--export-png", off, "--coastlines", "off"});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        const QImage a(on), b(off);
+        QCOMPARE(a.size(), QSize(640, 400));
+
+        const Dataset ds = openDataset(path.toStdString());
+        ViewSpec spec;
+        spec.variable = "tas";
+        spec.xDim = "rlon";
+        spec.yDim = "rlat";
+        const DataArray frame = computeView(ds["tas"], spec, Device::host(), Stream::host());
+        const AxisGrid y = axisGrid(frame, 0), x = axisGrid(frame, 1);
+        const ViewWindow window = fullWindow(x, y);
+        const ViewLayout layout = computeLayout(640, 400, 1, window, keepsAspect(AspectMode::Auto, x, y));
+        const ViewTransform t(layout.plot, window);
+        const PixelRect& p = layout.plot;
+        const QRect plot(int(p.x0), 400 - int(p.y1), int(p.width()), int(p.height()));
+        long inPlot = 0, outside = 0;
+        for (int yy = 0; yy < a.height(); ++yy)
+            for (int xx = 0; xx < a.width(); ++xx)
+                if (a.pixel(xx, yy) != b.pixel(xx, yy)) (plot.contains(xx, yy) ? inPlot : outside) += 1;
+        QCOMPARE(outside, 0L);
+        QVERIFY2(inPlot > 1000, qPrintable(QString::number(inPlot)));
+        io::Unprojection proj(io::projDefinition(ds.findVariable("rotated_pole")->attrs()));
+        auto inkNear = [&](double lon, double lat, int radius) {
+            const auto g = proj.forward(lon, lat); // grid degrees (rlon, rlat)
+            const int px = int(std::floor(t.pixelX(g.lon))), py = 399 - int(std::floor(t.pixelY(g.lat)));
+            for (int dy = -radius; dy <= radius; ++dy)
+                for (int dx = -radius; dx <= radius; ++dx)
+                    if (a.pixel(px + dx, py + dy) != b.pixel(px + dx, py + dy)) return true;
+            return false;
+        };
+        QVERIFY(inkNear(-5.71, 50.07, 2)); // Land's End
+        QVERIFY(inkNear(-5.35, 36.14, 2)); // Gibraltar
+        QVERIFY(!inkNear(10.0, 25.0, 4));  // the Sahara
     }
 
     // Shorelines that cannot be read do not stop the export: the picture is written without

@@ -165,6 +165,34 @@ private slots:
         QTRY_COMPARE(view->grabImage(), with);
     }
 
+    // lcc_km.nc (Daymet, Lambert conformal in km, no lat/lon) is a map in its own CRS: the
+    // graticule is drawn through its grid mapping (ink that goes with the coastlines' switch),
+    // and View > Projection's greyed-out choices say why.
+    void aGridMappingIsAMapInItsOwnCrs() {
+        QVERIFY(open(kData + "/lcc_km.nc"));
+        verifyShown();
+        auto* menu = w_->findChild<QMenu*>("projectionMenu");
+        QVERIFY(menu);
+        emit menu->aboutToShow();
+        auto* robinson = w_->findChild<QAction*>("projection_Robinson");
+        QVERIFY(robinson && !robinson->isEnabled());
+        QVERIFY2(robinson->toolTip().contains("own map coordinates"), qPrintable(robinson->toolTip()));
+        ImageView* view = w_->imageView();
+        QImage with;
+        QTRY_VERIFY(!(with = view->grabImage()).isNull());
+        auto* coast = w_->findChild<QAction*>("coastlinesAction");
+        QVERIFY(coast && coast->isChecked());
+        coast->trigger();
+        QImage without;
+        QTRY_VERIFY(!(without = view->grabImage()).isNull() && without != with);
+        long ink = 0;
+        for (int y = 0; y < with.height(); ++y)
+            for (int x = 0; x < with.width(); ++x) ink += with.pixel(x, y) != without.pixel(x, y);
+        QVERIFY2(ink > 300, qPrintable(QString::number(ink))); // meridians and parallels across the plot
+        coast->trigger();
+        QVERIFY(view->settings().coastlines);
+    }
+
     void recognisesLatLonFromCfAttributes() {
         // test_stageiv_xyt: (time, y, x) with 2-D lat/lon; y and x are projection coordinates.
         QVERIFY(open(kData + "/test_stageiv_xyt.nc"));

@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "../../render/src/coast_plan.h"
+#include "../../render/src/native_map.h"
 #include "strata/core/error.h"
 #include "strata/render/coastline_status.h"
 
@@ -199,6 +200,82 @@ private slots:
                 if (i >= 2) QVERIFY(!(l.xy[i] == 180 && l.xy[i - 2] == 180));
                 QVERIFY(l.xy[i + 1] > 1e-9);
             }
+    }
+
+    // A map in a rotated pole's own grid degrees (EURO-CORDEX's pole, 39.25°N 162°W): the
+    // rotated origin lies on the meridian opposite the pole, 90° − 39.25° from the north pole,
+    // and that meridian is the rotated one through the origin.
+    void nativeMapOfARotatedPole() {
+        const NativeMap m(MapCrs{"+proj=ob_tran +o_proj=longlat +o_lon_p=0 +o_lat_p=39.25 +lon_0=18 "
+                                 "+ellps=WGS84 +no_defs",
+                                 1, 1});
+        const auto out = m.forward({line({18, 18}, {50.75, 60.75})});
+        QCOMPARE(out.size(), std::size_t(1));
+        QVERIFY(near(out[0].lon, {0, 0}) && near(out[0].lat, {0, 10}));
+        double lon = 0, lat = 0;
+        QVERIFY(m.inverse(0, -10, lon, lat));
+        QVERIFY(std::fabs(lon - 18) < 1e-9 && std::fabs(lat - 40.75) < 1e-9);
+        QCOMPARE(m.degreesPerUnit(), 1.0);
+    }
+
+    // Lambert conformal in km about 100°W: the parallel at 45°N across the meridian opposite
+    // (80°E, the cone's cut) comes out in two pieces, no step of either across the cut.
+    void nativeLinesAreCutAtTheSeam() {
+        const NativeMap m(MapCrs{"+proj=lcc +lat_1=25 +lat_2=60 +lat_0=42.5 +lon_0=-100 +x_0=0 +y_0=0 "
+                                 "+ellps=WGS84 +units=m +no_defs",
+                                 1000, 1000});
+        std::vector<double> lon, lat;
+        for (double l = 0; l <= 160; l += 2) {
+            lon.push_back(l);
+            lat.push_back(45);
+        }
+        const auto out = m.forward({line(lon, lat)});
+        QCOMPARE(out.size(), std::size_t(2));
+        for (const LonLatLine& piece : out)
+            for (std::size_t i = 1; i < piece.lon.size(); ++i)
+                QVERIFY(std::hypot(piece.lon[i] - piece.lon[i - 1], piece.lat[i] - piece.lat[i - 1]) <
+                        10'007);
+        QCOMPARE(out[0].lon.size() + out[1].lon.size(), lon.size());
+    }
+
+    // The graticule over EURO-CORDEX's domain (rotated grid degrees) in a 600 × 400 plot: lines
+    // in the plot, labels at whole multiples of one step, each inside the plot, and none
+    // overlapping the one before along its edge.
+    void nativeGraticuleOverARotatedGrid() {
+        const NativeMap m(MapCrs{"+proj=ob_tran +o_proj=longlat +o_lon_p=0 +o_lat_p=39.25 +lon_0=18 "
+                                 "+ellps=WGS84 +no_defs",
+                                 1, 1});
+        const PixelRect plot{50, 40, 650, 440};
+        const ViewTransform t(plot, {-28.6, 18.4, -23.6, 21.2});
+        const Graticule g = planNativeGraticule(m, t, 12);
+        QVERIFY(g.lines.size() >= 6);
+        for (const PixelPolyline& l : g.lines)
+            for (std::size_t i = 0; i + 1 < l.xy.size(); i += 2) QVERIFY(plot.contains(l.xy[i], l.xy[i + 1]));
+        int bottom = 0, left = 0;
+        std::vector<const TextItem*> along[2];
+        for (const TextItem& label : g.labels) {
+            QVERIFY(plot.contains(label.x, label.y));
+            const bool meridian = label.text.find('E') != std::string::npos ||
+                                  label.text.find('W') != std::string::npos || label.y < plot.y0 + 5;
+            (meridian ? bottom : left) += 1;
+            along[meridian ? 0 : 1].push_back(&label);
+            const int degrees = std::stoi(label.text);
+            QVERIFY2(degrees % 10 == 0, label.text.c_str()); // the domain spans ~100° of longitude: 30° steps
+        }
+        QVERIFY(bottom >= 2 && left >= 1);
+        for (int e = 0; e < 2; ++e) {
+            auto& v = along[e];
+            std::sort(v.begin(), v.end(), [&](const TextItem* a, const TextItem* b) {
+                return e == 0 ? a->x < b->x : a->y < b->y;
+            });
+            for (std::size_t i = 1; i < v.size(); ++i) {
+                const double gap = e == 0 ? v[i]->x - v[i - 1]->x : v[i]->y - v[i - 1]->y;
+                const double needed =
+                    e == 0 ? 0.31 * 12 * double(v[i]->text.size() + v[i - 1]->text.size()) : 12;
+                QVERIFY2(gap >= needed,
+                         qPrintable(QString("%1 and %2").arg(v[i - 1]->text.c_str(), v[i]->text.c_str())));
+            }
+        }
     }
 
     void badShapefilesNameTheFile() {

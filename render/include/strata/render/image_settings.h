@@ -7,6 +7,7 @@
 #include <string>
 
 #include "strata/core/data_array.h"
+#include "strata/core/map_crs.h"
 #include "strata/core/ops.h"
 #include "strata/render/colour_range.h"
 #include "strata/render/view_layout.h"
@@ -65,6 +66,9 @@ struct ImageFrame {
     // The frame's own extremes (minmax() of it) when they are known on the host already: the
     // per-frame range is then not read back from the frame's device.
     std::optional<MinMax> frameRange;
+    // The CRS of the frame's columns (x) and rows (y) when they are a map's own coordinates (a
+    // CF grid mapping): coastlines and a graticule are drawn through it. Unset: none.
+    std::optional<MapCrs> crs;
 };
 
 // `frame` (2-D, on the host) colour-mapped as the image view maps it with `colouring`: the range
