@@ -82,8 +82,16 @@ std::vector<Tick> degreeTicks(double lo, double hi, int target) {
     const double span = hi - lo;
     if (span < 10) return niceTicks(lo, hi, target);
     const double raw = span / std::max(1, target);
-    for (double step : {1.0, 2.0, 5.0, 10.0, 15.0, 30.0, 45.0, 60.0, 90.0, 180.0})
-        if (step >= raw * (1 - 1e-9)) return ticksWithStep(lo, hi, step);
+    // The first round step at least raw, unless it leaves fewer than two ticks in the span (a
+    // rotated pole's -28°…18° at 30°: 0° alone): then the step before it.
+    double previous = 0;
+    for (double step : {1.0, 2.0, 5.0, 10.0, 15.0, 30.0, 45.0, 60.0, 90.0, 180.0, 360.0}) {
+        if (step >= raw * (1 - 1e-9)) {
+            std::vector<Tick> ticks = ticksWithStep(lo, hi, step);
+            return ticks.size() >= 2 || previous == 0 ? ticks : ticksWithStep(lo, hi, previous);
+        }
+        previous = step;
+    }
     return ticksWithStep(lo, hi, 360);
 }
 

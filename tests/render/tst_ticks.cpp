@@ -65,6 +65,9 @@ private slots:
         QCOMPARE(values(degreeTicks(-1.25, 358.75, 12)),
                  (QList<double>{0, 30, 60, 90, 120, 150, 180, 210, 240, 270, 300, 330}));
         QCOMPARE(labels(degreeTicks(10, 12, 4)), (QStringList{"10.0", "10.5", "11.0", "11.5", "12.0"}));
+        // A rotated pole's grid longitudes (EURO-CORDEX, -28.4…18.2) on a narrow axis: 30° would
+        // leave 0° alone; 15° gives three.
+        QCOMPARE(values(degreeTicks(-28.375, 18.155, 3)), (QList<double>{-15, 0, 15}));
     }
     void integers() {
         QCOMPARE(values(integerTicks(-0.5, 0.5, 5)), (QList<double>{0}));
