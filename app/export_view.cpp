@@ -12,6 +12,7 @@
 
 #if STRATA_HAVE_RENDER
 #include "strata/render/coastline_status.h"
+#include "strata/render/curvilinear_grid.h"
 #include "strata/render/frame_labels.h"
 #include "strata/render/image_export.h"
 #include "strata/render/line_plot.h"
@@ -20,6 +21,23 @@
 
 namespace strata::app {
 namespace {
+
+// Why a frame is not shown on a projection: its grid is curvilinear, a grid mapping's own,
+// or not longitude/latitude at all.
+std::string unprojectedWhy(const DataArray& frame, const Dataset& ds, const DataArray& var) {
+    bool curvilinear = false;
+    try {
+        curvilinear = curvilinearGrid(frame).has_value();
+    } catch (const Error&) { // cells that cannot be made: not a grid to reproject either
+    }
+    if (curvilinear)
+        return "its grid is curvilinear (2-D longitude/latitude), which is not reprojected yet; "
+               "--grid lonlat draws its cells where their longitude/latitude say";
+    if (io::LatLonLocator(ds, var).crs(frame))
+        return "its x/y are its grid mapping's own coordinates, which are not reprojected yet; it is "
+               "drawn in them, with coastlines and a graticule";
+    return "the frame's x/y are not longitude/latitude";
+}
 
 // An export computes one view and is done: a reduction of more than a few slabs is streamed
 // (read while the last slab reduces, memory held a few slabs) rather than loaded whole. The same
@@ -83,8 +101,7 @@ ExportResult writePngOf(const Dataset& ds, const ViewSpec& view, const DataArray
                 if (const std::string why = coastlineProblem(); !why.empty())
                     tell("coastlines not drawn: " + why);
             if (!view.projection.empty() && !isLonLatFrame(frame))
-                tell("--projection " + view.projection +
-                     " not applied: the frame's x/y are not longitude/latitude");
+                tell("--projection " + view.projection + " not applied: " + unprojectedWhy(frame, ds, var));
             exportPng(image, settings, size, temp);
         }
     } // the virtual display stops here

@@ -339,7 +339,13 @@ private slots:
         r = runStrata({kData + "/test_stageiv_xyt.nc", "--size", "320x200", "--export-png",
                        dir_.filePath("xy.png"), "--projection", "Robinson"});
         QVERIFY2(r.status == 0, qPrintable(r.err));
-        QVERIFY2(r.err.contains("--projection Robinson not applied"), qPrintable(r.err));
+        QVERIFY2(r.err.contains("--projection Robinson not applied: its grid is curvilinear"),
+                 qPrintable(r.err));
+        r = runStrata({kData + "/lcc_km.nc", "--size", "320x200", "--export-png", dir_.filePath("lcc.png"),
+                       "--projection", "Robinson"});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        QVERIFY2(r.err.contains("not applied: its x/y are its grid mapping's own coordinates"),
+                 qPrintable(r.err));
     }
 
     // The sample (longitude 0–360 across, latitude up) with and without coastlines: the same
