@@ -284,6 +284,18 @@ std::string ImageContent::barTitle() const {
 
 namespace strata::detail {
 
+void ImageContent::useMapLines(const CoastKey& key, AnnotationContent& c, const MapLinesPlan& plan) const {
+    if (!coast_ || !(coastKey_ == key)) {
+        auto [lines, graticule] = plan(ViewTransform(key.plot, key.window));
+        lines.insert(lines.end(), graticule.lines.begin(), graticule.lines.end());
+        coast_ = std::make_shared<const std::vector<PixelPolyline>>(std::move(lines));
+        mapLabels_ = std::move(graticule.labels);
+        coastKey_ = key;
+    }
+    c.coast = coast_;
+    c.mapLabels = mapLabels_;
+}
+
 AnnotationContent ImageContent::annotations(const ViewLayout& layout, std::vector<Rgba8> table,
                                             MinMax range) const {
     AnnotationContent c;
@@ -315,19 +327,11 @@ AnnotationContent ImageContent::annotations(const ViewLayout& layout, std::vecto
                 coastProblem_ = e.what();
             }
         }
-        CoastKey key{lines, c.window, layout.plot, map_.get()};
-        if (!coast_ || !(coastKey_ == key)) {
-            const ViewTransform t(layout.plot, c.window);
-            Graticule g = planGraticule(params, t, kLabelSize * layout.scale);
-            std::vector<PixelPolyline> all =
-                lines ? planProjectedLines(*lines, params, t) : std::vector<PixelPolyline>{};
-            all.insert(all.end(), g.lines.begin(), g.lines.end());
-            coast_ = std::make_shared<const std::vector<PixelPolyline>>(std::move(all));
-            mapLabels_ = std::move(g.labels);
-            coastKey_ = key;
-        }
-        c.coast = coast_;
-        c.mapLabels = mapLabels_;
+        useMapLines(CoastKey{lines, c.window, layout.plot, map_.get()}, c, [&](const ViewTransform& t) {
+            return std::make_pair(lines ? planProjectedLines(*lines, params, t)
+                                        : std::vector<PixelPolyline>{},
+                                  planGraticule(params, t, kLabelSize * layout.scale));
+        });
     } else if (frame_ && frame_->crs && settings_.coastlines && !curvilinearOn() && layout.plot.width() > 0) {
         // A map in the frame's own CRS: the coastlines and a graticule forward-projected into it.
         try {
@@ -353,19 +357,12 @@ AnnotationContent ImageContent::annotations(const ViewLayout& layout, std::vecto
             } catch (const Error& e) { // the graticule is drawn without them, and the reason kept
                 coastProblem_ = e.what();
             }
-            CoastKey key{lines, c.window, layout.plot, nullptr, nativeVersion_};
-            if (!coast_ || !(coastKey_ == key)) {
-                const ViewTransform t(layout.plot, c.window);
-                Graticule g = planNativeGraticule(*native_, t, kLabelSize * layout.scale);
-                std::vector<PixelPolyline> all =
-                    lines ? planCoast(*lines, t, 0.5, false) : std::vector<PixelPolyline>{};
-                all.insert(all.end(), g.lines.begin(), g.lines.end());
-                coast_ = std::make_shared<const std::vector<PixelPolyline>>(std::move(all));
-                mapLabels_ = std::move(g.labels);
-                coastKey_ = key;
-            }
-            c.coast = coast_;
-            c.mapLabels = mapLabels_;
+            useMapLines(CoastKey{lines, c.window, layout.plot, nullptr, nativeVersion_}, c,
+                        [&](const ViewTransform& t) {
+                            return std::make_pair(
+                                lines ? planCoast(*lines, t, 0.5, false) : std::vector<PixelPolyline>{},
+                                planNativeGraticule(*native_, t, kLabelSize * layout.scale));
+                        });
         } catch (const Error& e) { // PROJ refused the CRS: the frame alone, and why
             coastProblem_ = e.what();
         }

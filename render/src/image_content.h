@@ -4,6 +4,7 @@
 // cell under a pixel. The GL scene (ImageScene) and the raster scene (RasterScene) each hold
 // one, so that both lay out and pick alike.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -105,6 +106,12 @@ private:
         friend bool operator==(const CoastKey&, const CoastKey&) = default;
     };
     mutable CoastKey coastKey_;
+    // A map's lines over the frame (coastlines, then the graticule) and the graticule's labels,
+    // for a plot and window.
+    using MapLinesPlan =
+        std::function<std::pair<std::vector<PixelPolyline>, Graticule>(const ViewTransform& plotWindow)>;
+    // coast_ and mapLabels_ planned again by `plan` when `key` changed; both given to `c`.
+    void useMapLines(const CoastKey& key, AnnotationContent& c, const MapLinesPlan& plan) const;
     // A frame in its own CRS: PROJ's set-up, and each coastline level forward-projected into it.
     mutable std::shared_ptr<const NativeMap> native_;
     mutable std::uint64_t nativeVersion_ = 0; // counts native_'s changes
