@@ -22,6 +22,7 @@
 namespace strata::app {
 namespace {
 
+#if STRATA_HAVE_RENDER
 // Why a frame is not shown on a projection: its grid is curvilinear, a grid mapping's own,
 // or not longitude/latitude at all.
 std::string unprojectedWhy(const DataArray& frame, const Dataset& ds, const DataArray& var) {
@@ -38,6 +39,7 @@ std::string unprojectedWhy(const DataArray& frame, const Dataset& ds, const Data
                "drawn in them, with coastlines and a graticule";
     return "the frame's x/y are not longitude/latitude";
 }
+#endif
 
 // An export computes one view and is done: a reduction of more than a few slabs is streamed
 // (read while the last slab reduces, memory held a few slabs) rather than loaded whole. The same
