@@ -23,9 +23,9 @@ namespace strata::app {
 namespace {
 
 #if STRATA_HAVE_RENDER
-// Why a frame is not shown on a projection: its grid is curvilinear, a grid mapping's own,
-// or not longitude/latitude at all.
-std::string unprojectedWhy(const DataArray& frame, const Dataset& ds, const DataArray& var) {
+// Why a frame is not shown on a projection: its grid is curvilinear, or its x/y are not
+// longitude/latitude (nor a grid mapping's, which are reprojected through it).
+std::string unprojectedWhy(const DataArray& frame) {
     bool curvilinear = false;
     try {
         curvilinear = curvilinearGrid(frame).has_value();
@@ -34,10 +34,7 @@ std::string unprojectedWhy(const DataArray& frame, const Dataset& ds, const Data
     if (curvilinear)
         return "its grid is curvilinear (2-D longitude/latitude), which is not reprojected yet; "
                "--grid lonlat draws its cells where their longitude/latitude say";
-    if (io::LatLonLocator(ds, var).crs(frame))
-        return "its x/y are its grid mapping's own coordinates, which are not reprojected yet; it is "
-               "drawn in them, with coastlines and a graticule";
-    return "the frame's x/y are not longitude/latitude";
+    return "the frame's x/y are neither longitude/latitude nor a grid mapping's";
 }
 #endif
 
@@ -90,7 +87,7 @@ ExportResult writePngOf(const Dataset& ds, const ViewSpec& view, const DataArray
             exportLinePlotPng(series, size, temp);
         } else {
             ImageFrame image{frame, title, std::nullopt, nullptr, std::nullopt};
-            if (o.coastlines) image.crs = io::LatLonLocator(ds, var).crs(frame);
+            image.crs = io::LatLonLocator(ds, var).crs(frame); // a grid mapping's: its map, and projections
             if (needsVariableRange(view.colouring.range.mode)) // the whole variable's extremes
                 image.variableRange = minmaxStreamed(var, frame.device(), exportLimits().slabBytes);
             ImageViewSettings settings;
@@ -102,8 +99,8 @@ ExportResult writePngOf(const Dataset& ds, const ViewSpec& view, const DataArray
             if (o.coastlines && isLonLatFrame(frame))
                 if (const std::string why = coastlineProblem(); !why.empty())
                     tell("coastlines not drawn: " + why);
-            if (!view.projection.empty() && !isLonLatFrame(frame))
-                tell("--projection " + view.projection + " not applied: " + unprojectedWhy(frame, ds, var));
+            if (!view.projection.empty() && !isLonLatFrame(frame) && !image.crs)
+                tell("--projection " + view.projection + " not applied: " + unprojectedWhy(frame));
             exportPng(image, settings, size, temp);
         }
     } // the virtual display stops here

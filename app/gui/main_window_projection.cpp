@@ -34,14 +34,14 @@ void MainWindow::addProjectionMenu(QMenu* view) {
     menu->setToolTipsVisible(true);
     connect(menu, &QMenu::aboutToShow, this, [this, menu] {
         const DataArray& shown = shownFrame();
-        const bool lonLat = shown.ndim() == 2 && isLonLatFrame(shown);
+        // Longitude/latitude frames, and a grid mapping's (reprojected through its CRS).
+        const bool lonLat =
+            shown.ndim() == 2 && (isLonLatFrame(shown) || (ws_.dataset() && ws_.latLon().crs(shown)));
         QString why;
         if (!lonLat)
             why = shown.ndim() != 2 ? tr("No map is shown")
-                  : ws_.dataset() && ws_.latLon().crs(shown)
-                      ? tr("This grid is drawn in its own map coordinates (its grid mapping), with its "
-                           "coastlines; projections apply to longitude/latitude frames")
-                      : tr("Projections apply to frames whose x is longitude and y latitude");
+                                    : tr("Projections apply to frames whose x is longitude and y latitude, "
+                                         "or a grid mapping's x and y");
         for (QAction* a : menu->actions())
             if (!a->data().toString().isEmpty()) {
                 a->setEnabled(lonLat);
@@ -80,9 +80,10 @@ void MainWindow::setProjection(const QString& name) {
         return;
     }
     const DataArray& shown = shownFrame();
-    if (!canonical.empty() && shown.ndim() == 2 && !isLonLatFrame(shown))
-        statusBar()->showMessage(
-            tr("%1 applies to longitude/latitude frames only").arg(QString::fromStdString(canonical)), 10000);
+    if (!canonical.empty() && shown.ndim() == 2 && !isLonLatFrame(shown) && !ws_.latLon().crs(shown))
+        statusBar()->showMessage(tr("%1 applies to longitude/latitude frames and grid mappings only")
+                                     .arg(QString::fromStdString(canonical)),
+                                 10000);
 }
 
 void MainWindow::keepProjection(ViewSpec& spec) const {

@@ -104,6 +104,49 @@ bool ImageContent::applyGrid(AxisGrid x, AxisGrid y) {
     return !same;
 }
 
+namespace {
+
+// The part of projection p's map that a grid in its own CRS covers: its outline (edges sampled
+// along each side) through PROJ to longitude/latitude and p's forward, with a margin of a
+// twentieth, within the whole map.
+MapExtent regionOnMap(const Projection& p, const MapCrs& crs, const std::vector<double>& xEdges,
+                      const std::vector<double>& yEdges) {
+    const NativeMap native(crs);
+    std::vector<double> lon, lat;
+    auto add = [&](double x, double y) {
+        double a = 0, b = 0;
+        if (native.inverse(x, y, a, b)) {
+            lon.push_back(a);
+            lat.push_back(b);
+        }
+    };
+    constexpr int kSide = 64;
+    const double x0 = xEdges.front(), x1 = xEdges.back(), y0 = yEdges.front(), y1 = yEdges.back();
+    for (int k = 0; k <= kSide; ++k) {
+        const double f = double(k) / kSide;
+        add(x0 + f * (x1 - x0), y0);
+        add(x0 + f * (x1 - x0), y1);
+        add(x0, y0 + f * (y1 - y0));
+        add(x1, y0 + f * (y1 - y0));
+    }
+    p.forward(lon, lat);
+    const MapExtent whole = p.extent();
+    MapExtent e{1e300, -1e300, 1e300, -1e300};
+    for (std::size_t k = 0; k < lon.size(); ++k) {
+        if (!std::isfinite(lon[k]) || !std::isfinite(lat[k])) continue;
+        e.x0 = std::min(e.x0, lon[k]);
+        e.x1 = std::max(e.x1, lon[k]);
+        e.y0 = std::min(e.y0, lat[k]);
+        e.y1 = std::max(e.y1, lat[k]);
+    }
+    if (!(e.x1 > e.x0 && e.y1 > e.y0)) return whole; // the outline is off this map: all of it
+    const double mx = (e.x1 - e.x0) / 20, my = (e.y1 - e.y0) / 20;
+    return MapExtent{std::max(whole.x0, e.x0 - mx), std::min(whole.x1, e.x1 + mx),
+                     std::max(whole.y0, e.y0 - my), std::min(whole.y1, e.y1 + my)};
+}
+
+} // namespace
+
 bool ImageContent::placeGrids(AxisGrid x, AxisGrid y) {
     srcX_ = std::move(x);
     srcY_ = std::move(y);
@@ -113,20 +156,25 @@ bool ImageContent::placeGrids(AxisGrid x, AxisGrid y) {
     std::shared_ptr<const Reprojection> map;
     if (!name.empty()) {
         try {
-            if (!isLonLatView(srcX_, srcY_))
+            // A grid mapping's frame (its own x/y) is reprojected through its CRS.
+            const std::optional<MapCrs> crs =
+                frame_ && frame_->crs && !isLonLatView(srcX_, srcY_) ? frame_->crs : std::nullopt;
+            if (!isLonLatView(srcX_, srcY_) && !crs)
                 STRATA_FAIL(ValueError, "the projection " + name + " needs x longitude and y latitude");
             const Projection p = Projection::byName(name);
             const bool same = map_ && map_->projection() == p && map_->lonEdges() == srcX_.edges &&
-                              map_->latEdges() == srcY_.edges;
+                              map_->latEdges() == srcY_.edges && map_->sourceCrs() == crs;
             if (same) {
                 map = map_;
             } else {
                 // The map image: 4/3 of a pixel a longitude cell, 720 to 1920 across, its height
-                // from the projection's aspect.
-                const MapExtent e = p.extent();
+                // from the projection's aspect; a grid mapping's, over its outline on the map.
+                const MapExtent e = crs ? regionOnMap(p, *crs, srcX_.edges, srcY_.edges) : p.extent();
                 const int w = static_cast<int>(std::clamp<std::int64_t>(srcX_.size() * 4 / 3, 720, 1920));
                 const int h = std::max(1, static_cast<int>(std::lround(w * e.height() / e.width())));
-                map = std::make_shared<const Reprojection>(p, srcX_.centres, srcY_.centres, e, w, h);
+                map =
+                    crs ? std::make_shared<const Reprojection>(p, *crs, srcX_.centres, srcY_.centres, e, w, h)
+                        : std::make_shared<const Reprojection>(p, srcX_.centres, srcY_.centres, e, w, h);
             }
             auto axis = [](Coordinate& c, const std::string& dim, std::int64_t n, double v0, double v1) {
                 AxisGrid g;
@@ -223,9 +271,8 @@ Pick ImageContent::pick(const ViewLayout& layout, double px, double py) const {
     if (!(px >= r.x0 && px < r.x1 && py >= r.y0 && py < r.y1)) return p;
     double lon = 0, lat = 0;
     if (!projInverse(map_->projection().params(), t.dataX(px), t.dataY(py), lon, lat)) return p;
-    const SourceEdges edges{srcX_.edges.data(), srcX_.size(), srcY_.edges.data(), srcY_.size()};
     std::int64_t row = 0, col = 0;
-    if (!sourceCell(edges, lon, lat, row, col)) return p;
+    if (!map_->sourceCellAt(lon, lat, row, col)) return p;
     p.inside = true;
     p.row = row;
     p.column = col;

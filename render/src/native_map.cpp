@@ -76,6 +76,21 @@ std::vector<LonLatLine> NativeMap::forward(const std::vector<LonLatLine>& lines)
     return out;
 }
 
+bool NativeMap::forward(double lon, double lat, double& x, double& y) const {
+    const PJ_COORD c = proj_trans(proj_->pj, PJ_FWD, proj_coord(proj_torad(lon), proj_torad(lat), 0, 0));
+    x = c.xy.x;
+    y = c.xy.y;
+    if (!std::isfinite(x) || !std::isfinite(y) || std::fabs(x) > 1e15 || std::fabs(y) > 1e15) return false;
+    if (isAngular(crs_)) {
+        x = proj_todeg(x);
+        y = proj_todeg(y);
+    } else {
+        x /= crs_.xScale;
+        y /= crs_.yScale;
+    }
+    return true;
+}
+
 bool NativeMap::inverse(double x, double y, double& lon, double& lat) const {
     const bool angular = isAngular(crs_);
     x *= angular ? 1.0 : crs_.xScale;

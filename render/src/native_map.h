@@ -24,6 +24,8 @@ public:
     // `lines` (degrees) in the frame's units, cut at points PROJ cannot place and at steps
     // longer than a quarter of the Earth's circumference (the seam); pieces of one point dropped.
     std::vector<LonLatLine> forward(const std::vector<LonLatLine>& lines) const;
+    // (x, y) in the frame's units at longitude/latitude (degrees); false where PROJ cannot place it.
+    bool forward(double lon, double lat, double& x, double& y) const;
     // The longitude and latitude (degrees) at (x, y) in the frame's units; false off the map.
     bool inverse(double x, double y, double& lon, double& lat) const;
     // Degrees of longitude a frame unit spans near (x, y): for choosing a coastline level.

@@ -23,6 +23,11 @@ struct ReprojectProblem {
 // launch fails; Error where CUDA was not compiled in.
 void reprojectCuda(const ReprojectProblem& p);
 
+// The resampling by a cell map worked out ahead (a source in its own CRS: PROJ placed each
+// pixel on the host once): pixel k takes source cell cells[k] (row * ncol + column), or the fill
+// where it is -1. `cells` on the device; the rest as in ReprojectProblem.
+void gatherCuda(const ReprojectProblem& p, const std::int64_t* cells, std::int64_t ncol);
+
 } // namespace strata::detail
 
 namespace strata::detail {

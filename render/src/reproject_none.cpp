@@ -8,6 +8,10 @@ void reprojectCuda(const ReprojectProblem&) {
     STRATA_FAIL(Error, "reprojection on a device: CUDA was not compiled in");
 }
 
+void gatherCuda(const ReprojectProblem&, const std::int64_t*, std::int64_t) {
+    STRATA_FAIL(Error, "reprojection on a device: CUDA was not compiled in");
+}
+
 void inverseCuda(const ProjParams&, const double*, const double*, double*, double*, std::int64_t, void*) {
     STRATA_FAIL(Error, "inverse projection on a device: CUDA was not compiled in");
 }

@@ -1,7 +1,11 @@
 // Reprojection: the host path (PROJ inverse-projects every output pixel once, in batches of
 // rows; each frame is then a gather) and the dispatch to the device kernel.
+#include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <functional>
 
+#include "native_map.h"
 #include "reproject_backend.h"
 #include "strata/core/buffer.h"
 #include "strata/core/error.h"
@@ -58,7 +62,23 @@ Coordinate metres(const std::string& name, std::int64_t n, double v0, double v1)
 struct Reprojection::DeviceEdges {
     Device device;
     std::shared_ptr<const Buffer> lon, lat;
+    std::shared_ptr<const Buffer> cells; // a source CRS's cell map
 };
+
+namespace {
+
+// The cell of monotonic `edges` (n + 1, either direction) holding v; -1 outside.
+std::int64_t edgeCell(const std::vector<double>& edges, double v) {
+    const std::size_t n = edges.size();
+    if (n < 2 || !(v == v)) return -1;
+    const bool up = edges.back() > edges.front();
+    const auto at = up ? std::upper_bound(edges.begin(), edges.end(), v)
+                       : std::upper_bound(edges.begin(), edges.end(), v, std::greater<double>());
+    const std::int64_t k = std::int64_t(at - edges.begin()) - 1;
+    return k >= 0 && k < std::int64_t(n) - 1 ? k : -1;
+}
+
+} // namespace
 
 Reprojection::Reprojection(Projection projection, std::vector<double> lon, std::vector<double> lat,
                            MapExtent extent, int width, int height)
@@ -69,7 +89,27 @@ Reprojection::Reprojection(Projection projection, std::vector<double> lon, std::
     STRATA_EXPECTS(extent.width() > 0 && extent.height() > 0, ValueError, "a map image needs an extent");
 }
 
+Reprojection::Reprojection(Projection projection, const MapCrs& source, std::vector<double> x,
+                           std::vector<double> y, MapExtent extent, int width, int height)
+    : Reprojection(std::move(projection), std::move(x), std::move(y), extent, width, height) {
+    crs_ = source;
+    native_ = std::make_shared<const detail::NativeMap>(source);
+}
+
 Reprojection::~Reprojection() = default;
+
+bool Reprojection::sourceCellAt(double lon, double lat, std::int64_t& row, std::int64_t& column) const {
+    if (!native_) {
+        const detail::SourceEdges edges{lonEdges_.data(), static_cast<std::int64_t>(lonEdges_.size()) - 1,
+                                        latEdges_.data(), static_cast<std::int64_t>(latEdges_.size()) - 1};
+        return detail::sourceCell(edges, lon, lat, row, column);
+    }
+    double x = 0, y = 0;
+    if (!native_->forward(lon * (180 / M_PI), lat * (180 / M_PI), x, y)) return false;
+    column = edgeCell(lonEdges_, x);
+    row = edgeCell(latEdges_, y);
+    return row >= 0 && column >= 0;
+}
 
 const std::vector<std::int64_t>& Reprojection::hostCells() const {
     if (!cells_.empty()) return cells_;
@@ -88,7 +128,8 @@ const std::vector<std::int64_t>& Reprojection::hostCells() const {
     for (std::size_t k = 0; k < n; ++k) {
         std::int64_t row = 0, col = 0;
         if (!std::isnan(x[k]) &&
-            detail::sourceCell(edges, x[k] * (M_PI / 180), y[k] * (M_PI / 180), row, col))
+            (native_ ? sourceCellAt(x[k] * (M_PI / 180), y[k] * (M_PI / 180), row, col)
+                     : detail::sourceCell(edges, x[k] * (M_PI / 180), y[k] * (M_PI / 180), row, col)))
             cells[k] = row * edges.nlon + col;
     }
     cells_ = std::move(cells);
@@ -124,6 +165,12 @@ void Reprojection::applyInto(const DataArray& frame, void* dst, std::uint64_t fi
         };
         device_ = std::make_unique<DeviceEdges>(DeviceEdges{device, upload(lonEdges_), upload(latEdges_)});
     }
+    if (native_ && !device_->cells) { // the cell map, placed on the host once, on this device
+        const std::vector<std::int64_t>& cells = hostCells();
+        Buffer host(cells.size() * sizeof(std::int64_t), Device::host(), Stream::host());
+        std::memcpy(host.data(), cells.data(), host.size());
+        device_->cells = std::make_shared<const Buffer>(host.copyTo(device, stream));
+    }
     detail::ReprojectProblem p;
     p.params = projection_.params();
     p.edges = {static_cast<const double*>(device_->lon->data()), nlon,
@@ -136,7 +183,10 @@ void Reprojection::applyInto(const DataArray& frame, void* dst, std::uint64_t fi
     p.cellBytes = c.bytes;
     p.fill = fill;
     p.stream = stream.handle();
-    detail::reprojectCuda(p);
+    if (native_)
+        detail::gatherCuda(p, static_cast<const std::int64_t*>(device_->cells->data()), nlon);
+    else
+        detail::reprojectCuda(p);
 }
 
 DataArray Reprojection::apply(const DataArray& frame, std::uint64_t fill, Stream stream) const {

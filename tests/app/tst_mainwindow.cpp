@@ -167,16 +167,22 @@ private slots:
 
     // lcc_km.nc (Daymet, Lambert conformal in km, no lat/lon) is a map in its own CRS: the
     // graticule is drawn through its grid mapping (ink that goes with the coastlines' switch),
-    // and View > Projection's greyed-out choices say why.
+    // and View > Projection offers the maps (reprojected through its CRS); the stage IV grid
+    // (x/y with 2-D lat/lon, curvilinear) greys them out and says why.
     void aGridMappingIsAMapInItsOwnCrs() {
-        QVERIFY(open(kData + "/lcc_km.nc"));
-        verifyShown();
         auto* menu = w_->findChild<QMenu*>("projectionMenu");
         QVERIFY(menu);
-        emit menu->aboutToShow();
         auto* robinson = w_->findChild<QAction*>("projection_Robinson");
-        QVERIFY(robinson && !robinson->isEnabled());
-        QVERIFY2(robinson->toolTip().contains("own map coordinates"), qPrintable(robinson->toolTip()));
+        QVERIFY(robinson);
+        QVERIFY(open(kData + "/test_stageiv_xyt.nc"));
+        verifyShown();
+        emit menu->aboutToShow();
+        QVERIFY(!robinson->isEnabled());
+        QVERIFY2(robinson->toolTip().contains("grid mapping"), qPrintable(robinson->toolTip()));
+        QVERIFY(open(kData + "/lcc_km.nc"));
+        verifyShown();
+        emit menu->aboutToShow();
+        QVERIFY(robinson->isEnabled());
         ImageView* view = w_->imageView();
         QImage with;
         QTRY_VERIFY(!(with = view->grabImage()).isNull());
@@ -191,6 +197,15 @@ private slots:
         QVERIFY2(ink > 300, qPrintable(QString::number(ink))); // meridians and parallels across the plot
         coast->trigger();
         QVERIFY(view->settings().coastlines);
+        // On a map: the frame resampled there (the picture changes), and back.
+        QTRY_VERIFY(!(with = view->grabImage()).isNull());
+        auto* lambert = w_->findChild<QAction*>("projection_LambertConformal");
+        QVERIFY(lambert);
+        lambert->trigger();
+        QCOMPARE(view->settings().projection, std::string("LambertConformal"));
+        QTRY_VERIFY(view->grabImage() != with);
+        w_->findChild<QAction*>("projection_none")->trigger();
+        QVERIFY(view->settings().projection.empty());
     }
 
     void recognisesLatLonFromCfAttributes() {

@@ -4,6 +4,7 @@
 #include <QtTest>
 #include <cmath>
 #include <cstring>
+#include <proj.h>
 #include <random>
 
 #include "../../render/src/projection_math.h"
@@ -408,6 +409,91 @@ private slots:
             DataArray::fromHost("b", {"lat", "lon"}, {19, 36}, std::vector<std::uint8_t>(19 * 36));
         QVERIFY_THROWS_EXCEPTION(ValueError, r.apply(bytes, 0, Stream::host()));
         QVERIFY_THROWS_EXCEPTION(ValueError, Reprojection(p, {0, 1, 0.5}, {0, 1}, p.extent(), 10, 5));
+    }
+
+    // A grid in its own CRS (Lambert conformal in km, Daymet's) on each map: every pixel takes
+    // the cell that PROJ's forward into the grid, called here directly, places it in (the cell
+    // by the grid's uniform 4 km spacing), or the fill; on the GPU, the same bytes. A pixel
+    // exactly on a cell's edge is skipped (either side is right).
+    void sourceCrsResampling_data() { projectionRows(); }
+    void sourceCrsResampling() {
+        QFETCH(QString, name);
+        const Projection p = Projection::byName(name.toStdString());
+        const MapCrs crs{"+proj=lcc +lat_1=25 +lat_2=60 +lat_0=42.5 +lon_0=-100 +x_0=0 +y_0=0 +ellps=WGS84 "
+                         "+units=m +no_defs",
+                         1000, 1000};
+        const int nx = 150, ny = 100, W = 320, H = 200;
+        std::vector<double> x(nx), y(ny);
+        for (int i = 0; i < nx; ++i) x[std::size_t(i)] = -1200 + 4 * (i + 0.5); // km
+        for (int j = 0; j < ny; ++j) y[std::size_t(j)] = 400 - 4 * (j + 0.5);   // north first
+        // The map's window over the grid: its centre and corners through PROJ.
+        PJ_CONTEXT* ctx = proj_context_create();
+        PJ* grid = proj_create(ctx, crs.definition.c_str());
+        PJ* map = proj_create(ctx, p.projString().c_str());
+        QVERIFY(grid && map);
+        auto toLonLat = [&](double gx, double gy) {
+            return proj_trans(grid, PJ_INV, proj_coord(gx * 1000, gy * 1000, 0, 0));
+        };
+        auto onMap = [&](PJ_COORD ll) { return proj_trans(map, PJ_FWD, ll); };
+        double mx0 = 1e300, mx1 = -1e300, my0 = 1e300, my1 = -1e300;
+        for (double gx : {x.front(), x.back()})
+            for (double gy : {y.front(), y.back()}) {
+                const PJ_COORD m = onMap(toLonLat(gx, gy));
+                mx0 = std::min(mx0, m.xy.x);
+                mx1 = std::max(mx1, m.xy.x);
+                my0 = std::min(my0, m.xy.y);
+                my1 = std::max(my1, m.xy.y);
+            }
+        const MapExtent e = fitExtent({mx0, mx1, my0, my1}, W, H);
+        Reprojection r(p, crs, x, y, e, W, H);
+        std::vector<float> v(std::size_t(nx * ny));
+        for (std::size_t k = 0; k < v.size(); ++k) v[k] = float(k);
+        const DataArray frame = DataArray::fromHost("cell", {"y", "x"}, {ny, nx}, v);
+        const DataArray out = r.apply(frame, kNanFloat32, Stream::host());
+        const std::vector<float> got = out.values<float>();
+        const MapPixels px{e.x0, e.x1, e.y0, e.y1, W, H};
+        int placed = 0;
+        for (int j = 0; j < H; ++j)
+            for (int i = 0; i < W; ++i) {
+                // The map's own inverse (its latitudes drawn: tst_projection's rows above check
+                // it against PROJ), then PROJ's forward into the grid.
+                std::vector<double> pl{px.x(i)}, pb{px.y(j)};
+                p.inverse(pl, pb);
+                const PJ_COORD g = proj_trans(grid, PJ_FWD, proj_coord(pl[0] * kDeg, pb[0] * kDeg, 0, 0));
+                const double fx = (g.xy.x / 1000 + 1200) / 4, fy = (400 - g.xy.y / 1000) / 4;
+                const float have = got[std::size_t(j * W + i)];
+                if (!std::isfinite(fx) || !std::isfinite(fy) || fx < 0 || fy < 0 || fx >= nx || fy >= ny) {
+                    if (std::isfinite(fx) && std::isfinite(fy) &&
+                        (std::fabs(fx) < 1e-6 || std::fabs(fy) < 1e-6 || std::fabs(fx - nx) < 1e-6 ||
+                         std::fabs(fy - ny) < 1e-6))
+                        continue;
+                    QVERIFY2(std::isnan(have),
+                             qPrintable(QString("pixel %1,%2: %3, off the grid").arg(i).arg(j).arg(have)));
+                    continue;
+                }
+                if (std::fabs(fx - std::round(fx)) < 1e-6 || std::fabs(fy - std::round(fy)) < 1e-6) continue;
+                const float want = float(std::floor(fy) * nx + std::floor(fx));
+                QVERIFY2(
+                    have == want,
+                    qPrintable(
+                        QString("pixel %1,%2: cell %3, PROJ says %4").arg(i).arg(j).arg(have).arg(want)));
+                ++placed;
+            }
+        proj_destroy(grid);
+        proj_destroy(map);
+        proj_context_destroy(ctx);
+        // Daymet's grid is in the north: off the southern polar map (its latitudes drawn), and
+        // much of its window on the others.
+        if (p.name() == "SouthPolarStereo")
+            QCOMPARE(placed, 0);
+        else
+            QVERIFY2(placed > W * H / 5, qPrintable(QString::number(placed)));
+        if (cudaDeviceCount() == 0) return; // the device's gather: below, where there is one
+        const Device gpu = Device::cuda(0);
+        const Stream s = defaultStream(gpu);
+        const DataArray onDevice = r.apply(frame.asDevice(gpu, s), kNanFloat32, s);
+        QCOMPARE(onDevice.device(), gpu);
+        QCOMPARE(bits(onDevice), bits(out));
     }
 
     void deviceResamplingMatchesHost_data() {

@@ -24,6 +24,21 @@ template <class T> __global__ void __launch_bounds__(256) reprojectKernel(const 
     static_cast<T*>(p.dst)[j * p.pixels.width + i] = out;
 }
 
+// One thread per output pixel: the cell the map names, or the fill.
+template <class T>
+__global__ void __launch_bounds__(256)
+    gatherKernel(const ReprojectProblem p, const std::int64_t* __restrict cells, const std::int64_t ncol) {
+    const std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    const std::int64_t j = blockIdx.y;
+    if (i >= p.pixels.width) return;
+    const std::int64_t k = j * p.pixels.width + i;
+    const std::int64_t cell = cells[k];
+    T out = static_cast<T>(p.fill);
+    if (cell >= 0)
+        out = static_cast<const T*>(p.src)[(cell / ncol) * p.rowStride + (cell % ncol) * p.colStride];
+    static_cast<T*>(p.dst)[k] = out;
+}
+
 __global__ void inverseKernel(const ProjParams p, const double* x, const double* y, double* lon, double* lat,
                               std::int64_t n) {
     const std::int64_t k = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -52,6 +67,18 @@ void reprojectCuda(const ReprojectProblem& p) {
     else
         reprojectKernel<unsigned><<<grid, block, 0, stream>>>(p);
     check(cudaGetLastError(), "the reprojection kernel's launch");
+}
+
+void gatherCuda(const ReprojectProblem& p, const std::int64_t* cells, std::int64_t ncol) {
+    if (p.pixels.width <= 0 || p.pixels.height <= 0) return;
+    const dim3 block(256),
+        grid(static_cast<unsigned>((p.pixels.width + 255) / 256), static_cast<unsigned>(p.pixels.height));
+    auto stream = static_cast<cudaStream_t>(p.stream);
+    if (p.cellBytes == 8)
+        gatherKernel<unsigned long long><<<grid, block, 0, stream>>>(p, cells, ncol);
+    else
+        gatherKernel<unsigned><<<grid, block, 0, stream>>>(p, cells, ncol);
+    check(cudaGetLastError(), "the reprojection gather kernel's launch");
 }
 
 void inverseCuda(const ProjParams& params, const double* x, const double* y, double* lon, double* lat,

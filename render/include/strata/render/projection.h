@@ -7,6 +7,7 @@
 // formulas, reading the device frame and writing a device image (no host round trip).
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,10 +15,13 @@
 #include "strata/core/data_array.h"
 #include "strata/core/stream.h"
 
+#include "strata/core/map_crs.h"
+
 namespace strata {
 namespace detail {
 struct ProjParams;
-}
+class NativeMap;
+} // namespace detail
 
 // A rectangle of map metres.
 struct MapExtent {
@@ -68,6 +72,12 @@ public:
     // finite or not monotonic.
     Reprojection(Projection projection, std::vector<double> lon, std::vector<double> lat, MapExtent extent,
                  int width, int height);
+    // A source grid in its own CRS (a CF grid mapping): x and y in the frame's units. Each output
+    // pixel is placed once, on the host, through PROJ (the map's inverse, then the source CRS's
+    // forward), and every frame is then a gather by that map, on the frame's device. Throws
+    // ValueError as above, or with PROJ's reason for a CRS it refuses.
+    Reprojection(Projection projection, const MapCrs& source, std::vector<double> x, std::vector<double> y,
+                 MapExtent extent, int width, int height);
     ~Reprojection();
     Reprojection(const Reprojection&) = delete;
     Reprojection& operator=(const Reprojection&) = delete;
@@ -90,8 +100,12 @@ public:
     MapExtent extent() const { return extent_; }
     int width() const { return width_; }
     int height() const { return height_; }
-    const std::vector<double>& lonEdges() const { return lonEdges_; }
-    const std::vector<double>& latEdges() const { return latEdges_; }
+    const std::vector<double>& lonEdges() const { return lonEdges_; } // x's, for a source CRS
+    const std::vector<double>& latEdges() const { return latEdges_; } // y's
+    // The source CRS, when the source grid is in one.
+    const std::optional<MapCrs>& sourceCrs() const { return crs_; }
+    // The source cell (row, column) at longitude/latitude (radians): false outside the grid.
+    bool sourceCellAt(double lon, double lat, std::int64_t& row, std::int64_t& column) const;
 
 private:
     struct DeviceEdges;
@@ -101,6 +115,8 @@ private:
     int width_, height_;
     mutable std::vector<std::int64_t> cells_;
     mutable std::unique_ptr<DeviceEdges> device_;
+    std::optional<MapCrs> crs_;
+    std::shared_ptr<const detail::NativeMap> native_; // PROJ for crs_ (one thread at a time)
 };
 
 // 0 for pixels off the map: a transparent black RGBA (or BGRA) pixel; opaque white (the
