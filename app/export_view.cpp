@@ -23,18 +23,20 @@ namespace strata::app {
 namespace {
 
 #if STRATA_HAVE_RENDER
-// Why a frame is not shown on a projection: its grid is curvilinear, or its x/y are not
-// longitude/latitude (nor a grid mapping's, which are reprojected through it).
-std::string unprojectedWhy(const DataArray& frame) {
+// Whether a frame goes on a projection: longitude/latitude axes, a grid mapping's (`crs`), or
+// a curvilinear grid drawn as its cells (`lonLatGrid`). Else `why` says what it is.
+bool projectable(const DataArray& frame, bool crs, bool lonLatGrid, std::string& why) {
+    if (isLonLatFrame(frame) || crs) return true;
     bool curvilinear = false;
     try {
         curvilinear = curvilinearGrid(frame).has_value();
     } catch (const Error&) { // cells that cannot be made: not a grid to reproject either
     }
-    if (curvilinear)
-        return "its grid is curvilinear (2-D longitude/latitude), which is not reprojected yet; "
-               "--grid lonlat draws its cells where their longitude/latitude say";
-    return "the frame's x/y are neither longitude/latitude nor a grid mapping's";
+    if (curvilinear && lonLatGrid) return true;
+    why = curvilinear ? "its grid is curvilinear and --grid index shows its rows and columns; --grid lonlat "
+                        "puts its cells on the map"
+                      : "the frame's x/y are neither longitude/latitude nor a grid mapping's";
+    return false;
 }
 #endif
 
@@ -99,8 +101,9 @@ ExportResult writePngOf(const Dataset& ds, const ViewSpec& view, const DataArray
             if (o.coastlines && isLonLatFrame(frame))
                 if (const std::string why = coastlineProblem(); !why.empty())
                     tell("coastlines not drawn: " + why);
-            if (!view.projection.empty() && !isLonLatFrame(frame) && !image.crs)
-                tell("--projection " + view.projection + " not applied: " + unprojectedWhy(frame));
+            std::string why;
+            if (!view.projection.empty() && !projectable(frame, image.crs.has_value(), o.lonLatGrid, why))
+                tell("--projection " + view.projection + " not applied: " + why);
             exportPng(image, settings, size, temp);
         }
     } // the virtual display stops here

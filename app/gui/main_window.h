@@ -118,6 +118,9 @@ public:
     // Part of the view (saved with it, undone with Edit ▸ Undo); a file's remembered last view
     // and a new variable's first view keep the projection the window shows.
     void setProjection(const QString& name);
+    // Whether `frame` can go on a projection: longitude/latitude axes, a grid mapping's x/y, or
+    // a curvilinear grid shown as its cells.
+    bool projectable(const DataArray& frame);
 
     // For tests and the benchmark.
     const Workspace& workspace() const { return ws_; }

@@ -6,6 +6,7 @@
 
 #include "main_window.h"
 #include "strata/render/coastline_status.h"
+#include "strata/render/curvilinear_grid.h"
 #include "strata/render/projection.h"
 
 namespace strata::app {
@@ -34,14 +35,13 @@ void MainWindow::addProjectionMenu(QMenu* view) {
     menu->setToolTipsVisible(true);
     connect(menu, &QMenu::aboutToShow, this, [this, menu] {
         const DataArray& shown = shownFrame();
-        // Longitude/latitude frames, and a grid mapping's (reprojected through its CRS).
-        const bool lonLat =
-            shown.ndim() == 2 && (isLonLatFrame(shown) || (ws_.dataset() && ws_.latLon().crs(shown)));
+        const bool lonLat = shown.ndim() == 2 && projectable(shown);
         QString why;
         if (!lonLat)
-            why = shown.ndim() != 2 ? tr("No map is shown")
-                                    : tr("Projections apply to frames whose x is longitude and y latitude, "
-                                         "or a grid mapping's x and y");
+            why = shown.ndim() != 2
+                      ? tr("No map is shown")
+                      : tr("Projections apply to frames whose x is longitude and y latitude, a "
+                           "grid mapping's x and y, or a curvilinear grid's cells (View > Grid)");
         for (QAction* a : menu->actions())
             if (!a->data().toString().isEmpty()) {
                 a->setEnabled(lonLat);
@@ -59,6 +59,16 @@ std::string canonicalProjection(const std::string& name) {
 }
 
 } // namespace
+
+bool MainWindow::projectable(const DataArray& frame) {
+    if (isLonLatFrame(frame) || (ws_.dataset() && ws_.latLon().crs(frame))) return true;
+    if (image_->settings().grid != GridSpace::LonLat) return false;
+    try { // a curvilinear grid drawn as its cells
+        return curvilinearGrid(frame).has_value();
+    } catch (const Error&) {
+        return false;
+    }
+}
 
 void MainWindow::setProjection(const QString& name) {
     std::string canonical;
@@ -80,7 +90,7 @@ void MainWindow::setProjection(const QString& name) {
         return;
     }
     const DataArray& shown = shownFrame();
-    if (!canonical.empty() && shown.ndim() == 2 && !isLonLatFrame(shown) && !ws_.latLon().crs(shown))
+    if (!canonical.empty() && shown.ndim() == 2 && !projectable(shown))
         statusBar()->showMessage(tr("%1 applies to longitude/latitude frames and grid mappings only")
                                      .arg(QString::fromStdString(canonical)),
                                  10000);

@@ -77,6 +77,10 @@ bool ImageContent::setFrame(ImageFrame frame) {
 
 bool ImageContent::applyGrid(AxisGrid x, AxisGrid y) {
     if (!curvilinearOn()) return placeGrids(std::move(x), std::move(y));
+    if (!settings_.projection.empty()) { // on a map it is resampled like any other frame
+        const bool placed = placeGrids(x, y);
+        if (map_) return placed; // else (the map refused it) its cells in lon/lat, below
+    }
     srcX_ = std::move(x);
     srcY_ = std::move(y);
     // Cells in longitude/latitude are not resampled onto a map (yet): said, and drawn unprojected.
@@ -145,6 +149,35 @@ MapExtent regionOnMap(const Projection& p, const MapCrs& crs, const std::vector<
                      std::max(whole.y0, e.y0 - my), std::min(whole.y1, e.y1 + my)};
 }
 
+// The part of projection p's map that a curvilinear grid's cells cover (their centres
+// forward-projected), with a margin of a twentieth, within the whole map; the whole map when
+// they reach a pole's cap (a polar or global grid).
+MapExtent cellsOnMap(const Projection& p, const CurvilinearGrid& g) {
+    std::vector<double> lon, lat;
+    bool polar = false;
+    for (std::size_t k = 0; k < g.lon.size(); ++k) {
+        if (!std::isfinite(g.lon[k]) || !std::isfinite(g.lat[k])) continue;
+        polar = polar || std::fabs(g.lat[k]) > 80;
+        lon.push_back(g.lon[k]);
+        lat.push_back(g.lat[k]);
+    }
+    const MapExtent whole = p.extent();
+    if (polar) return whole;
+    p.forward(lon, lat);
+    MapExtent e{1e300, -1e300, 1e300, -1e300};
+    for (std::size_t k = 0; k < lon.size(); ++k) {
+        if (!std::isfinite(lon[k]) || !std::isfinite(lat[k])) continue;
+        e.x0 = std::min(e.x0, lon[k]);
+        e.x1 = std::max(e.x1, lon[k]);
+        e.y0 = std::min(e.y0, lat[k]);
+        e.y1 = std::max(e.y1, lat[k]);
+    }
+    if (!(e.x1 > e.x0 && e.y1 > e.y0)) return whole;
+    const double mx = (e.x1 - e.x0) / 20, my = (e.y1 - e.y0) / 20;
+    return MapExtent{std::max(whole.x0, e.x0 - mx), std::min(whole.x1, e.x1 + mx),
+                     std::max(whole.y0, e.y0 - my), std::min(whole.y1, e.y1 + my)};
+}
+
 } // namespace
 
 bool ImageContent::placeGrids(AxisGrid x, AxisGrid y) {
@@ -157,24 +190,33 @@ bool ImageContent::placeGrids(AxisGrid x, AxisGrid y) {
     if (!name.empty()) {
         try {
             // A grid mapping's frame (its own x/y) is reprojected through its CRS.
+            // A curvilinear grid (2-D longitude/latitude, shown as cells) through its cells.
+            const CurvilinearGrid* curv = curvilinearOn() ? curv_.get() : nullptr;
             const std::optional<MapCrs> crs =
-                frame_ && frame_->crs && !isLonLatView(srcX_, srcY_) ? frame_->crs : std::nullopt;
-            if (!isLonLatView(srcX_, srcY_) && !crs)
+                !curv && frame_ && frame_->crs && !isLonLatView(srcX_, srcY_) ? frame_->crs : std::nullopt;
+            if (!isLonLatView(srcX_, srcY_) && !crs && !curv)
                 STRATA_FAIL(ValueError, "the projection " + name + " needs x longitude and y latitude");
             const Projection p = Projection::byName(name);
             const bool same = map_ && map_->projection() == p && map_->lonEdges() == srcX_.edges &&
-                              map_->latEdges() == srcY_.edges && map_->sourceCrs() == crs;
+                              map_->latEdges() == srcY_.edges && map_->sourceCrs() == crs &&
+                              map_->sourceGrid() == curv;
             if (same) {
                 map = map_;
             } else {
                 // The map image: 4/3 of a pixel a longitude cell, 720 to 1920 across, its height
                 // from the projection's aspect; a grid mapping's, over its outline on the map.
-                const MapExtent e = crs ? regionOnMap(p, *crs, srcX_.edges, srcY_.edges) : p.extent();
+                const MapExtent e = crs    ? regionOnMap(p, *crs, srcX_.edges, srcY_.edges)
+                                    : curv ? cellsOnMap(p, *curv)
+                                           : p.extent();
                 const int w = static_cast<int>(std::clamp<std::int64_t>(srcX_.size() * 4 / 3, 720, 1920));
                 const int h = std::max(1, static_cast<int>(std::lround(w * e.height() / e.width())));
-                map =
-                    crs ? std::make_shared<const Reprojection>(p, *crs, srcX_.centres, srcY_.centres, e, w, h)
-                        : std::make_shared<const Reprojection>(p, srcX_.centres, srcY_.centres, e, w, h);
+                if (curv)
+                    map = std::make_shared<const Reprojection>(p, curv_, e, w, h);
+                else if (crs)
+                    map =
+                        std::make_shared<const Reprojection>(p, *crs, srcX_.centres, srcY_.centres, e, w, h);
+                else
+                    map = std::make_shared<const Reprojection>(p, srcX_.centres, srcY_.centres, e, w, h);
             }
             auto axis = [](Coordinate& c, const std::string& dim, std::int64_t n, double v0, double v1) {
                 AxisGrid g;
@@ -246,7 +288,7 @@ ViewLayout ImageContent::layoutFor(int width, int height, double scale) const {
 Pick ImageContent::pick(const ViewLayout& layout, double px, double py) const {
     if (!frame_) return {};
     const ViewTransform t(layout.plot, window());
-    if (curvilinearOn()) {
+    if (curvilinearOn() && !map_) {
         // The cell whose quadrilateral holds the point's longitude/latitude.
         Pick p;
         p.x = t.dataX(px);

@@ -43,7 +43,8 @@ public:
     // The frame's curvilinear grid when its cells are drawn in longitude/latitude space
     // (settings.grid LonLat and 2-D longitude/latitude over the frame's dims), else null; the
     // axes (xGrid, yGrid) are then longitude and latitude over the cells' extent.
-    const CurvilinearGrid* curvilinear() const { return curvilinearOn() ? curv_.get() : nullptr; }
+    // The curvilinear grid drawn as cells in lon/lat (none while it is resampled onto a map).
+    const CurvilinearGrid* curvilinear() const { return curvilinearOn() && !map_ ? curv_.get() : nullptr; }
     // Why a frame's 2-D longitude/latitude could not make cells (empty when they could, or when
     // it has none).
     const std::string& curvilinearProblem() const { return curvProblem_; }

@@ -9,6 +9,7 @@
 #include "reproject_backend.h"
 #include "strata/core/buffer.h"
 #include "strata/core/error.h"
+#include "strata/render/curvilinear_grid.h"
 #include "strata/render/grid_geometry.h"
 #include "strata/render/projection.h"
 
@@ -96,9 +97,37 @@ Reprojection::Reprojection(Projection projection, const MapCrs& source, std::vec
     native_ = std::make_shared<const detail::NativeMap>(source);
 }
 
+namespace {
+std::vector<double> indexCentres(std::int64_t n) {
+    std::vector<double> c(static_cast<std::size_t>(std::max<std::int64_t>(n, 1)));
+    for (std::size_t i = 0; i < c.size(); ++i) c[i] = double(i);
+    return c;
+}
+} // namespace
+
+Reprojection::Reprojection(Projection projection, std::shared_ptr<const CurvilinearGrid> source,
+                           MapExtent extent, int width, int height)
+    : Reprojection(std::move(projection), indexCentres(source->columns), indexCentres(source->rows), extent,
+                   width, height) {
+    curv_ = std::move(source);
+    locator_ = std::make_shared<const CellLocator>(*curv_);
+}
+
 Reprojection::~Reprojection() = default;
 
 bool Reprojection::sourceCellAt(double lon, double lat, std::int64_t& row, std::int64_t& column) const {
+    if (locator_) { // the grid's longitudes may run over any span: the point at each turn
+        const double l = lon * (180 / M_PI), b = lat * (180 / M_PI);
+        for (double shift : {0.0, 360.0, -360.0, 720.0}) {
+            const std::int64_t k = locator_->find(l + shift, b);
+            if (k >= 0) {
+                row = k / curv_->columns;
+                column = k % curv_->columns;
+                return true;
+            }
+        }
+        return false;
+    }
     if (!native_) {
         const detail::SourceEdges edges{lonEdges_.data(), static_cast<std::int64_t>(lonEdges_.size()) - 1,
                                         latEdges_.data(), static_cast<std::int64_t>(latEdges_.size()) - 1};
@@ -128,8 +157,9 @@ const std::vector<std::int64_t>& Reprojection::hostCells() const {
     for (std::size_t k = 0; k < n; ++k) {
         std::int64_t row = 0, col = 0;
         if (!std::isnan(x[k]) &&
-            (native_ ? sourceCellAt(x[k] * (M_PI / 180), y[k] * (M_PI / 180), row, col)
-                     : detail::sourceCell(edges, x[k] * (M_PI / 180), y[k] * (M_PI / 180), row, col)))
+            (native_ || locator_
+                 ? sourceCellAt(x[k] * (M_PI / 180), y[k] * (M_PI / 180), row, col)
+                 : detail::sourceCell(edges, x[k] * (M_PI / 180), y[k] * (M_PI / 180), row, col)))
             cells[k] = row * edges.nlon + col;
     }
     cells_ = std::move(cells);
@@ -165,7 +195,7 @@ void Reprojection::applyInto(const DataArray& frame, void* dst, std::uint64_t fi
         };
         device_ = std::make_unique<DeviceEdges>(DeviceEdges{device, upload(lonEdges_), upload(latEdges_)});
     }
-    if (native_ && !device_->cells) { // the cell map, placed on the host once, on this device
+    if ((native_ || locator_) && !device_->cells) { // the cell map, placed on the host once, on this device
         const std::vector<std::int64_t>& cells = hostCells();
         Buffer host(cells.size() * sizeof(std::int64_t), Device::host(), Stream::host());
         std::memcpy(host.data(), cells.data(), host.size());
@@ -183,7 +213,7 @@ void Reprojection::applyInto(const DataArray& frame, void* dst, std::uint64_t fi
     p.cellBytes = c.bytes;
     p.fill = fill;
     p.stream = stream.handle();
-    if (native_)
+    if (native_ || locator_)
         detail::gatherCuda(p, static_cast<const std::int64_t*>(device_->cells->data()), nlon);
     else
         detail::reprojectCuda(p);

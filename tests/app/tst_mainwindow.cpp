@@ -168,7 +168,8 @@ private slots:
     // lcc_km.nc (Daymet, Lambert conformal in km, no lat/lon) is a map in its own CRS: the
     // graticule is drawn through its grid mapping (ink that goes with the coastlines' switch),
     // and View > Projection offers the maps (reprojected through its CRS); the stage IV grid
-    // (x/y with 2-D lat/lon, curvilinear) greys them out and says why.
+    // (x/y with 2-D lat/lon, curvilinear) has them while its cells are shown, and greys them out,
+    // saying why, while its rows and columns are.
     void aGridMappingIsAMapInItsOwnCrs() {
         auto* menu = w_->findChild<QMenu*>("projectionMenu");
         QVERIFY(menu);
@@ -177,8 +178,12 @@ private slots:
         QVERIFY(open(kData + "/test_stageiv_xyt.nc"));
         verifyShown();
         emit menu->aboutToShow();
+        QVERIFY(robinson->isEnabled());
+        w_->setGridSpace(GridSpace::Index);
+        emit menu->aboutToShow();
         QVERIFY(!robinson->isEnabled());
-        QVERIFY2(robinson->toolTip().contains("grid mapping"), qPrintable(robinson->toolTip()));
+        QVERIFY2(robinson->toolTip().contains("curvilinear"), qPrintable(robinson->toolTip()));
+        w_->setGridSpace(GridSpace::LonLat);
         QVERIFY(open(kData + "/lcc_km.nc"));
         verifyShown();
         emit menu->aboutToShow();

@@ -18,6 +18,8 @@
 #include "strata/core/map_crs.h"
 
 namespace strata {
+struct CurvilinearGrid;
+class CellLocator;
 namespace detail {
 struct ProjParams;
 class NativeMap;
@@ -78,6 +80,12 @@ public:
     // ValueError as above, or with PROJ's reason for a CRS it refuses.
     Reprojection(Projection projection, const MapCrs& source, std::vector<double> x, std::vector<double> y,
                  MapExtent extent, int width, int height);
+    // A curvilinear source (2-D longitude/latitude): each output pixel is placed once, on the
+    // host, in the cell whose quadrilateral holds its longitude/latitude (a pole or a seam of
+    // the grid needs nothing more), and every frame is then a gather by that map. Frames are
+    // rows × columns of the grid.
+    Reprojection(Projection projection, std::shared_ptr<const CurvilinearGrid> source, MapExtent extent,
+                 int width, int height);
     ~Reprojection();
     Reprojection(const Reprojection&) = delete;
     Reprojection& operator=(const Reprojection&) = delete;
@@ -102,8 +110,9 @@ public:
     int height() const { return height_; }
     const std::vector<double>& lonEdges() const { return lonEdges_; } // x's, for a source CRS
     const std::vector<double>& latEdges() const { return latEdges_; } // y's
-    // The source CRS, when the source grid is in one.
+    // The source CRS, when the source grid is in one; the curvilinear source, when it is one.
     const std::optional<MapCrs>& sourceCrs() const { return crs_; }
+    const CurvilinearGrid* sourceGrid() const { return curv_.get(); }
     // The source cell (row, column) at longitude/latitude (radians): false outside the grid.
     bool sourceCellAt(double lon, double lat, std::int64_t& row, std::int64_t& column) const;
 
@@ -117,6 +126,8 @@ private:
     mutable std::unique_ptr<DeviceEdges> device_;
     std::optional<MapCrs> crs_;
     std::shared_ptr<const detail::NativeMap> native_; // PROJ for crs_ (one thread at a time)
+    std::shared_ptr<const CurvilinearGrid> curv_;
+    std::shared_ptr<const CellLocator> locator_; // over curv_
 };
 
 // 0 for pixels off the map: a transparent black RGBA (or BGRA) pixel; opaque white (the
