@@ -8,6 +8,7 @@
 #include "strata/core/area.h"
 #include "strata/core/error.h"
 #include "strata/core/streaming.h"
+#include "strata/core/units.h"
 
 namespace strata {
 
@@ -92,9 +93,11 @@ namespace {
 Stream streamFor(Device d) { return d.isHost() ? Stream::host() : defaultStream(d); }
 } // namespace
 
-DataArray computeFrame(const DataArray& var, const FrameSpec& spec, Device device, FallbackNote& note,
-                       const ViewLimits& limits) {
-    validate(spec, var);
+namespace {
+
+// computeFrame before the display units.
+DataArray computeStoredFrame(const DataArray& var, const FrameSpec& spec, Device device, FallbackNote& note,
+                             const ViewLimits& limits) {
     std::vector<Indexer> indexers;
     for (const auto& d : spec.slicedDims(var.dims())) indexers.push_back({d, spec.indexOf(d)});
     const DataArray slab =
@@ -153,6 +156,26 @@ DataArray computeFrame(const DataArray& var, const FrameSpec& spec, Device devic
         },
         note);
     if (!note.fellBack && loadNote.fellBack) note = loadNote;
+    return frame;
+}
+
+} // namespace
+
+DataArray computeFrame(const DataArray& var, const FrameSpec& spec, Device device, FallbackNote& note,
+                       const ViewLimits& limits) {
+    validate(spec, var);
+    const std::optional<std::string> stored = var.attrs().text("units");
+    std::optional<UnitConversion> conversion;
+    if (!spec.units.empty() && stored && *stored != spec.units) { // checked before any work
+        std::vector<ReduceOp> ops;
+        for (const auto& r : spec.reductions) ops.push_back(r.second);
+        conversion = conversionAfter(unitConversion(*stored, spec.units), ops, var.name());
+    }
+    DataArray frame = computeStoredFrame(var, spec, device, note, limits);
+    if (!conversion || frame.attrs().text("units") != stored) return frame; // a count has no units
+    const Stream s = streamFor(frame.device());
+    frame = convertUnits(frame, *conversion, s);
+    s.synchronize(); // drawn or copied next
     return frame;
 }
 

@@ -16,14 +16,15 @@ template <class Frame> std::size_t hashFrameFields(std::size_t seed, const Frame
     hashCombine(seed, f.indices);
     hashCombine(seed, f.reductions);
     hashCombine(seed, f.areaWeighted);
+    hashCombine(seed, f.units);
     return seed;
 }
 
 } // namespace
 
 FrameKey keyOf(const FrameSpec& spec) {
-    FrameKey k{spec.file,    spec.variable,   spec.xDim,        spec.yDim,
-               spec.indices, spec.reductions, spec.areaWeighted};
+    FrameKey k{spec.file,    spec.variable,   spec.xDim,         spec.yDim,
+               spec.indices, spec.reductions, spec.areaWeighted, spec.units};
     std::sort(k.indices.begin(), k.indices.end());
     return k;
 }

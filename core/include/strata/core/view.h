@@ -32,6 +32,9 @@ struct FrameSpec {
     // of them is in the order): weighted by the cell areas the variable's cell_measures names,
     // else by cos(latitude). Needs the latitude (or the cell areas' dims) among them.
     bool areaWeighted = false;
+    // The units the frame is shown in (empty: the variable's own): converted on the frame's
+    // device after the reductions (strata/core/units.h).
+    std::string units;
 
     // The dims of `var` that are neither displayed nor reduced (they are sliced).
     std::vector<std::string> slicedDims(const std::vector<std::string>& varDims) const;
@@ -53,6 +56,7 @@ struct FrameKey {
     std::vector<std::pair<std::string, std::int64_t>> indices;
     std::vector<std::pair<std::string, ReduceOp>> reductions;
     bool areaWeighted = false;
+    std::string units;
     friend bool operator==(const FrameKey&, const FrameKey&) = default;
 };
 FrameKey keyOf(const FrameSpec& spec);
@@ -81,7 +85,8 @@ struct ViewLimits {
 
 // The one frame pipeline, behind the window and the command line alike: the frame `spec`
 // describes, computed on `device` (a resident `var` is sliced in place; a lazy one reads only
-// its hyperslab, or streams), through the CPU when the device fails (`note` says why). The
+// its hyperslab, or streams), through the CPU when the device fails (`note` says why), and
+// shown in spec.units when the frame has units (a count's or a variance's has none). The
 // result is finished (its stream synchronised): ready to draw or copy. Throws strata::Error
 // for failures that are not the device's.
 DataArray computeFrame(const DataArray& var, const FrameSpec& spec, Device device, FallbackNote& note,
