@@ -7,6 +7,7 @@
 #include "export_view.h"
 #include "strata/core/derived.h"
 #include "strata/core/runtime.h"
+#include "strata/core/units.h"
 #include "strata/io/multifile.h"
 #include "strata/io/netcdf.h"
 #include "view_roles.h"
@@ -159,6 +160,19 @@ ViewSpec resolveView(const CliOptions& o, const Dataset& ds) {
             value = parseNumber("--sel " + d, text);
         }
         spec.indices.push_back({d, var.nearestIndex(d, value)});
+    }
+    if (!o.units.empty()) {
+        const std::string stored = var.attrs().text("units").value_or("");
+        if (stored.empty())
+            throw UsageError("--units " + o.units + ": '" + spec.variable + "' has no units to convert from");
+        try {
+            std::vector<ReduceOp> ops;
+            for (const auto& r : spec.reductions) ops.push_back(r.second);
+            conversionAfter(unitConversion(stored, o.units), ops, spec.variable);
+        } catch (const ValueError& e) {
+            throw UsageError("--units " + o.units + ": " + e.what());
+        }
+        spec.units = o.units;
     }
     spec.projection = o.projection; // checked and named as the render layer names it (cli.cpp)
     Colouring& colouring = spec.colouring;

@@ -96,7 +96,9 @@ CliOptions parseCommandLine(const std::vector<std::string>& args) {
                 throw UsageError(std::string("--projection: ") + e.what());
             }
 #endif
-        } else if (a == "--size")
+        } else if (a == "--units")
+            o.units = value();
+        else if (a == "--size")
             std::tie(o.width, o.height) = parseSize(value());
         else if (a == "--export-png")
             o.exportPng = withExtension(value(), "png"); // as the window's dialogs: "january" → january.png
@@ -139,7 +141,10 @@ options describe is computed and written.
                       cmocean (cmo.thermal, cmo.balance, ...); Crameri (batlow, roma,
                       vik, ...); append _r to reverse
   --list-cmaps        print every colour map's name, one a line, and exit
-  --range R           colour range: frame, global, or MIN,MAX
+  --range R           colour range: frame, global, or MIN,MAX (in the units shown)
+  --units U           show the values in U, converted through udunits2: K as degC or
+                      degF, Pa as hPa, kg m-2 s-1 as mm/day (as liquid water), m s-1 as
+                      knots or km/h, ...
   --coastlines on|off coastlines over longitude/latitude frames (GSHHS; default on)
   --grid lonlat|index a frame with 2-D latitude/longitude: its cells where their lon/lat
                       say, or as rows and columns (default lonlat)

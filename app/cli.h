@@ -32,6 +32,7 @@ struct CliOptions {
     bool listColormaps = false;
     bool coastlines = true; // --coastlines on|off: over longitude/latitude frames
     bool lonLatGrid = true; // --grid lonlat|index: curvilinear frames in lon/lat or index space
+    std::string units;      // --units U: the values shown in U (empty: the variable's own)
     std::string projection; // --projection NAME: longitude/latitude frames on a map (empty: none)
 
     bool batch() const { return !exportPng.empty() || !exportCsv.empty(); }

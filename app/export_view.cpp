@@ -6,6 +6,7 @@
 #include "strata/core/runtime.h"
 #include "strata/core/streaming.h"
 #include "strata/core/transfer.h"
+#include "strata/core/units.h"
 #include "strata/io/csv.h"
 #include "strata/io/geo.h"
 #include "view_roles.h"
@@ -91,7 +92,9 @@ ExportResult writePngOf(const Dataset& ds, const ViewSpec& view, const DataArray
             ImageFrame image{frame, title, std::nullopt, nullptr, std::nullopt};
             image.crs = io::LatLonLocator(ds, var).crs(frame); // a grid mapping's: its map, and projections
             if (needsVariableRange(view.colouring.range.mode)) // the whole variable's extremes
-                image.variableRange = minmaxStreamed(var, frame.device(), exportLimits().slabBytes);
+                image.variableRange =
+                    rangeInUnits(minmaxStreamed(var, frame.device(), exportLimits().slabBytes),
+                                 var.attrs().text("units").value_or(""), view.units);
             ImageViewSettings settings;
             settings.colouring = view.colouring;
             settings.window = view.window;

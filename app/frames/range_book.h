@@ -24,10 +24,12 @@ struct VariableKey {
 };
 inline VariableKey variableKeyOf(const FrameSpec& spec) { return {spec.file, spec.variable}; }
 
+// Ranges are kept in the variable's own units and given in the units a view shows (FrameSpec::
+// units): a range in units it cannot be converted to is not known.
 class RangeBook {
 public:
-    std::optional<MinMax> variableRange(const VariableKey& key) const;
-    void setVariableRange(const VariableKey& key, MinMax range);
+    std::optional<MinMax> variableRange(const VariableKey& key, const std::string& units = {}) const;
+    void setVariableRange(const VariableKey& key, MinMax range, std::string storedUnits = {});
 
     // Whether `spec`'s view can take a frame table: a map (X and Y) without reductions, whose
     // frames are slices of the variable.
@@ -38,8 +40,9 @@ public:
     // `spec`'s view, replacing another view's, unless the book was cleared since `generation`
     // (the table is of a file closed since): false then.
     bool setFrameTable(const FrameSpec& spec, std::shared_ptr<const FrameRanges> table,
-                       std::uint64_t generation);
-    // The extremes of the frame `spec` shows, from the table of its view (nullopt without one).
+                       std::uint64_t generation, std::string storedUnits = {});
+    // The extremes of the frame `spec` shows (in spec.units), from the table of its view
+    // (nullopt without one).
     std::optional<MinMax> frameRange(const FrameSpec& spec) const;
 
     // Another file: every range goes, and tables made for the last one are refused.
@@ -51,10 +54,16 @@ private:
         VariableKey variable;
         std::string xDim, yDim;
         std::shared_ptr<const FrameRanges> table;
+        std::string units; // the table's: the variable's own
     };
     bool matches(const FrameSpec& spec) const;
 
-    std::list<std::pair<VariableKey, MinMax>> variables_;
+    struct Known {
+        VariableKey key;
+        MinMax range;
+        std::string units;
+    };
+    std::list<Known> variables_;
     std::optional<FrameTable> frames_;
     std::uint64_t generation_ = 0;
 };

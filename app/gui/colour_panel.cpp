@@ -18,6 +18,7 @@
 
 #include "strata/core/format.h"
 #include "strata/render/colormaps.h"
+#include "units_button.h"
 
 namespace strata::app {
 namespace {
@@ -57,7 +58,7 @@ ColourPanel::ColourPanel(QWidget* parent)
     : QWidget(parent), map_(new QComboBox(this)), reverse_(new QCheckBox(tr("&Reverse"), this)),
       mode_(new QComboBox(this)), min_(new QLineEdit(this)), max_(new QLineEdit(this)),
       rangeError_(new QLabel(this)), nan_(new QToolButton(this)), under_(new QToolButton(this)),
-      over_(new QToolButton(this)) {
+      over_(new QToolButton(this)), units_(new UnitsButton(this)) {
     map_->setObjectName("colormap");
     map_->setIconSize(QSize(96, 14));
     map_->setMaxVisibleItems(20);
@@ -106,6 +107,7 @@ ColourPanel::ColourPanel(QWidget* parent)
     auto* layout = new QFormLayout(this);
     layout->addRow(tr("Colour &map"), map_);
     layout->addRow(QString(), reverse_);
+    layout->addRow(tr("&Units"), units_);
     layout->addRow(tr("R&ange"), mode_);
     auto* fixed = new QHBoxLayout;
     fixed->addWidget(min_);

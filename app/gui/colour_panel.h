@@ -16,6 +16,8 @@ class QToolButton;
 
 namespace strata::app {
 
+class UnitsButton;
+
 class ColourPanel : public QWidget {
     Q_OBJECT
 public:
@@ -42,6 +44,8 @@ public:
     QToolButton* nanButton() const { return nan_; }
     QToolButton* underButton() const { return under_; }
     QToolButton* overButton() const { return over_; }
+    // The units the variable is shown in, and the others it can be (the window converts).
+    UnitsButton* unitsButton() const { return units_; }
 
 signals:
     void changed();
@@ -60,6 +64,7 @@ private:
     QLineEdit *min_, *max_;
     QLabel* rangeError_;
     QToolButton *nan_, *under_, *over_;
+    UnitsButton* units_;
     Colouring colouring_;
     std::function<MinMax()> shownRange_;
     bool previewsReversed_ = false;

@@ -228,7 +228,7 @@ bool FrameService::isIdle() const { return scheduler_.isIdle(); }
 std::shared_ptr<FrameResult> FrameService::answerFromCache(const FrameJob& job) {
     std::optional<MinMax> range;
     if (needsVariableRange(job.spec.colouring.range.mode)) {
-        range = ranges_.variableRange(variableKeyOf(job.spec));
+        range = ranges_.variableRange(variableKeyOf(job.spec), job.spec.units);
         if (!range) return nullptr; // the worker works it out
     }
     const auto hit = cache_.find(keyOf(job.spec));

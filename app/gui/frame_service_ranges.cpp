@@ -6,6 +6,7 @@
 #include "frame_service.h"
 #include "strata/core/runtime.h"
 #include "strata/core/streaming.h"
+#include "strata/core/units.h"
 
 namespace strata::app {
 
@@ -35,13 +36,14 @@ void FrameService::ensureFrameRanges(const ViewSpec& spec, const std::shared_ptr
         // Out of device memory, an empty dim: each frame's range is read with it, as before.
     }
     std::lock_guard lock(mutex_);
-    ranges_.setFrameTable(spec, std::move(table), generation); // refused when another file is open
+    ranges_.setFrameTable(spec, std::move(table), generation,
+                          var.attrs().text("units").value_or("")); // refused when another file is open
 }
 
 std::optional<MinMax> FrameService::knownRange(const ViewSpec& spec) {
     if (!needsVariableRange(spec.colouring.range.mode)) return std::nullopt;
     std::lock_guard lock(mutex_);
-    return ranges_.variableRange(variableKeyOf(spec));
+    return ranges_.variableRange(variableKeyOf(spec), spec.units);
 }
 
 std::optional<MinMax> FrameService::variableRange(const ViewSpec& spec,
@@ -50,22 +52,24 @@ std::optional<MinMax> FrameService::variableRange(const ViewSpec& spec,
     std::uint64_t generation;
     {
         std::lock_guard lock(mutex_);
-        if (auto known = ranges_.variableRange(variableKeyOf(spec))) return known;
+        if (auto known = ranges_.variableRange(variableKeyOf(spec), spec.units)) return known;
         generation = ranges_.generation();
     }
     // Resident: one pass over memory. Else slab by slab (the exact extremes of a variable larger
     // than memory); stopped when the file is closed or the service stops.
     std::pair<double, double> extremes;
+    const DataArray var = source(spec, ds);
+    const std::string units = var.attrs().text("units").value_or("");
     try {
-        extremes = minmaxStreamed(source(spec, ds), computeDevice(), limits().slabBytes, closing_, progress);
+        extremes = minmaxStreamed(var, computeDevice(), limits().slabBytes, closing_, progress);
     } catch (const CancelledError&) {
         return std::nullopt;
     }
     const auto [lo, hi] = extremes;
     const MinMax r{lo, hi};
     std::lock_guard lock(mutex_);
-    if (generation == ranges_.generation()) ranges_.setVariableRange(variableKeyOf(spec), r);
-    return r;
+    if (generation == ranges_.generation()) ranges_.setVariableRange(variableKeyOf(spec), r, units);
+    return rangeInUnits(r, units, spec.units);
 }
 
 } // namespace strata::app

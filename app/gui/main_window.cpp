@@ -34,6 +34,7 @@
 #include "strata/render/coastline_status.h"
 #include "strata/render/frame_labels.h"
 #include "strata/render/paint_trace.h"
+#include "units_button.h"
 
 namespace strata::app {
 namespace {
@@ -139,6 +140,7 @@ void MainWindow::connectParts() {
                 applyView(s, dim.toStdString(), direction);
             });
     connect(colour_, &ColourPanel::changed, this, &MainWindow::onColourChanged);
+    connect(colour_->unitsButton(), &UnitsButton::chosen, this, &MainWindow::setDisplayUnits);
     colour_->setShownRangeSource([this] { return shownColourRange(); });
     connect(datasetPanel_, &DatasetPanel::variableChosen, this, &MainWindow::showVariable);
     connect(dimBar_, &DimensionBar::anomalyRequested, this, &MainWindow::anomalyDialog);

@@ -13,8 +13,10 @@
 #include <QPointer>
 #include <QSize>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
+#include <tuple>
 
 #include "dataset_opener.h"
 #include "frame_service.h"
@@ -118,6 +120,11 @@ public:
     // Part of the view (saved with it, undone with Edit ▸ Undo); a file's remembered last view
     // and a new variable's first view keep the projection the window shows.
     void setProjection(const QString& name);
+    // The variable shown in `units` (the Colour panel's Units button; --units), converted on
+    // the device; empty: as stored. Units it cannot be converted to are refused with a dialog
+    // that says why. The colour range is kept per units: back in units used before, the range
+    // set there returns; a fixed range new to the units is converted (main_window_units.cpp).
+    void setDisplayUnits(const QString& units);
     // Whether `frame` can go on a projection: longitude/latitude axes, a grid mapping's x/y, or
     // a curvilinear grid shown as its cells.
     bool projectable(const DataArray& frame);
@@ -233,6 +240,9 @@ private:
     MinMax shownColourRange() const;
     ImageViewSettings imageSettings() const;
     void showProjection(); // the image and the menu follow the view's projection
+    void showUnits();      // the Units button follows the view's units
+    // The units the view's values are in: its display units, else the variable's (empty: none).
+    std::string shownUnits() const;
     // `spec`'s projection in the projection's own spelling; a name this build does not know is
     // dropped, and the status bar says so.
     void canonicaliseProjection(ViewSpec& spec);
@@ -280,6 +290,8 @@ private:
         Colouring colouring;
     };
     std::optional<Carried> carried_;
+    // The colour range last used for (file, variable, units): what returns with those units.
+    std::map<std::tuple<std::string, std::string, std::string>, ColourRange> rangesByUnits_;
     std::vector<DatasetAlias> others_; // the datasets derived variables read by alias
     DatasetOpener* adder_ = nullptr;   // opens them, one at a time
     struct Adding {

@@ -18,6 +18,7 @@
 #include "main_window.h"
 #include "strata/core/atomic_file.h"
 #include "strata/core/memory_budget.h"
+#include "strata/core/units.h"
 #include "strata/io/multifile.h"
 #include "view_json.h"
 
@@ -263,7 +264,14 @@ void MainWindow::rememberView() {
     ViewSpec last = view();
     last.derived = derivedStatementsOf(*ds); // made again when the file opens, where they can be
     settings_.setLastView(*ds, last);
-    settings_.setColouring(*ds, view().variable, view().colouring);
+    // A variable's colours are kept in its own units: a fixed range set in display units is
+    // converted back (the variable's next first view shows it as stored).
+    Colouring colouring = view().colouring;
+    if (!view().units.empty() && colouring.range.mode == RangeMode::Fixed)
+        if (const auto r = rangeInUnits({colouring.range.fixedMin, colouring.range.fixedMax}, view().units,
+                                        ws_.variable().attrs().text("units").value_or("")))
+            std::tie(colouring.range.fixedMin, colouring.range.fixedMax) = *r;
+    settings_.setColouring(*ds, view().variable, colouring);
 }
 
 void MainWindow::rebuildRecentMenu() {

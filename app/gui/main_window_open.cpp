@@ -81,8 +81,7 @@ void MainWindow::onOpened(const QStringList& paths, const std::optional<ViewSpec
     rememberView();
     carried_.reset();
     if (ws_.dataset() && !view().variable.empty()) // its colour map may carry to a namesake
-        carried_ =
-            Carried{view().variable, ws_.variable().attrs().text("units").value_or(""), view().colouring};
+        carried_ = Carried{view().variable, shownUnits(), view().colouring}; // its range is in these
     clearSeries(); // the last file's series means nothing here
     std::shared_ptr<const Dataset> opened = outcome.dataset;
     std::vector<std::string> statements = initialDerived_; // the command line's --derive, once

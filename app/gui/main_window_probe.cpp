@@ -9,6 +9,7 @@
 #include "series_dock.h"
 #include "slice_panel.h"
 #include "strata/core/format.h"
+#include "strata/core/units.h"
 #include "strata/io/geo.h"
 #include "strata/render/frame_labels.h"
 
@@ -35,12 +36,19 @@ void MainWindow::onHover(const Pick& pick) {
         const double v = cell.asHost().values<double>().at(0);
         // A float32 value in the float's own shortest form, not its widened double's digits; a
         // packed one (integers times scale_factor) to its step's decimals.
+        // In display units, the packed step converted with the values.
         const CfEncoding& enc = var_.variable().encoding();
-        const std::string number = enc.scaled && !isFloating(enc.packed) ? formatPacked(v, enc.scale)
+        double step = enc.scale;
+        if (!spec_.units.empty())
+            if (const auto stepRange =
+                    rangeInUnits({0, enc.scale}, var_.attrs().text("units").value_or(""), spec_.units))
+                step = stepRange->second - stepRange->first;
+        const std::string number = enc.scaled && !isFloating(enc.packed) ? formatPacked(v, step)
                                    : cell.dtype() == DType::Float32      ? formatNumber(static_cast<float>(v))
                                                                          : formatNumber(v);
         value = std::isnan(v) ? tr("missing") : q(number);
-        if (auto units = var_.attrs().text("units")) value += " " + q(*units);
+        // The frame's own units: the display units, or none for a count.
+        if (auto units = shown_.attrs().text("units")) value += " " + q(*units);
     } catch (const Error& e) {
         value = q(e.what());
     }
@@ -107,7 +115,7 @@ void MainWindow::onSeriesReady(const std::shared_ptr<const SeriesResult>& r) {
     for (const auto& [d, i] : r->spec.indices) at << QString("%1 = %2").arg(q(d), coordinateText(var_, d, i));
     s.title = variableTitle(r->series) + "  " + at.join(", ").toStdString();
     // The dock is short: the y axis says the name and units, the title the long name.
-    const auto units = var_.attrs().text("units");
+    const auto units = r->series.attrs().text("units"); // in the units shown
     s.yTitle = var_.name() + (units && !units->empty() ? " [" + *units + "]" : "");
     series_->plot(r->series, std::move(s), q(r->spec.xDim));
     emit seriesShown();

@@ -49,6 +49,7 @@ bool MainWindow::change(const ViewSpec& wanted, bool record) {
 void MainWindow::present(const ViewChange& c) {
     const ViewSpec& v = view();
     showProjection();
+    showUnits();
     if (c.variable) clearSeries(); // another variable's series
     if (c.roles || dimBar_->chip(q(v.xDim)) == nullptr) {
         dimBar_->show(ws_.variable(), v);
@@ -184,7 +185,7 @@ void MainWindow::onFrameReady(const std::shared_ptr<const FrameResult>& r) {
         if (frame.ndim() == 2 && extremes && extremes->first == extremes->second &&
             std::isfinite(extremes->first)) {
             const double c = extremes->first;
-            const std::string units = ws_.variable().attrs().text("units").value_or("");
+            const std::string units = frame.attrs().text("units").value_or("");
             statusBar()->showMessage(
                 tr("Constant field: every value of this frame is %1%2 (the colour bar spans it ± 0.5)")
                     .arg(q(formatNarrowest(c)), units.empty() ? QString() : " " + q(units)),

@@ -100,6 +100,7 @@ QJsonObject toJson(const ViewSpec& spec) {
     for (auto it = colours.begin(); it != colours.end(); ++it) o[it.key()] = it.value();
     if (spec.window) o["window"] = toJson(*spec.window);
     if (!spec.projection.empty()) o["projection"] = q(spec.projection);
+    if (!spec.units.empty()) o["units"] = q(spec.units);
     return o;
 }
 
@@ -186,7 +187,8 @@ ViewSpec viewFromJson(const QJsonObject& o) {
     spec.colouring = colouringFromJson(o);
     if (o.contains("window") && !o.value("window").isNull()) spec.window = windowFromJson(o.value("window"));
     spec.projection = textField(o, "projection", false);
-    if (o.contains("derived")) { // optional: views saved before derived variables have none
+    spec.units = textField(o, "units", false); // optional: the variable's own units without it
+    if (o.contains("derived")) {               // optional: views saved before derived variables have none
         if (!o.value("derived").isArray()) bad("'derived' must be a list of statements");
         for (const QJsonValue& d : o.value("derived").toArray()) {
             if (!d.isString()) bad("'derived' must be a list of statements");

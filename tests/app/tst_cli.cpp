@@ -112,10 +112,10 @@ private slots:
         const Run r = runStrata({"--help"});
         QCOMPARE(r.status, 0);
         for (const char* o :
-             {"--var",      "--x",          "--y",         "--isel",       "--sel",        "--reduce",
-              "--cmap",     "--range",      "--size",      "--export-png", "--export-csv", "--list-cmaps",
-              "--colormap", "--info",       "--cpu",       "--gl",         "--help",       "--version",
-              "--verbose",  "--coastlines", "--projection"})
+             {"--var",      "--x",          "--y",          "--isel",       "--sel",        "--reduce",
+              "--cmap",     "--range",      "--size",       "--export-png", "--export-csv", "--list-cmaps",
+              "--colormap", "--info",       "--cpu",        "--gl",         "--help",       "--version",
+              "--verbose",  "--coastlines", "--projection", "--units"})
             QVERIFY2(r.out.contains(o), o);
         QVERIFY(r.out.contains("example"));
     }
@@ -196,6 +196,12 @@ private slots:
             << QStringList{kSample, "--projection", "Robinsn", "--export-png", csv}
             << "unknown projection 'Robinsn'; known projections: PlateCarree, Robinson, Mollweide";
 #endif
+        QTest::newRow("units of something else")
+            << QStringList{kSample, "--var", "tas", "--units", "m", "--export-csv", csv}
+            << "--units m: 'K' cannot be shown in 'm': they measure different things";
+        QTest::newRow("unknown units")
+            << QStringList{kSample, "--var", "tas", "--units", "wibbles", "--export-csv", csv}
+            << "udunits2 does not know the units 'wibbles'";
         QTest::newRow("scalar variable")
             << QStringList{writeScalarFile(), "--var", "s", "--export-csv", csv} << "scalar";
     }
@@ -278,6 +284,28 @@ private slots:
             QCOMPARE(row[3].toFloat(), expected[i]); // shortest round-trip text reads back exactly
         }
         QVERIFY(r.err.contains("18432 rows"));
+    }
+
+    // --units: the mean in degC is the core's mean in K less 273.15; a spread keeps its size.
+    void unitsConvertTheValuesWritten() {
+        QTemporaryDir dir;
+        const DataArray tas = openDataset(kSample.toStdString())["tas"].load(Device::host(), Stream::host());
+        for (const auto& [op, offset] : {std::pair{ReduceOp::Mean, -273.15}, {ReduceOp::Std, 0.0}}) {
+            const QString csv = dir.filePath("c.csv");
+            const QString reduction = "time=" + QString::fromStdString(std::string(name(op)));
+            const Run r = runStrata({kSample, "--reduce", reduction, "--units", "degC", "--export-csv", csv});
+            QVERIFY2(r.status == 0, qPrintable(r.err));
+            const auto rows = readCsv(csv);
+            const auto stored = reduce(tas, {"time"}, op).values<float>();
+            QCOMPARE(rows.size(), 1 + int(stored.size()));
+            for (std::size_t i = 0; i < stored.size(); i += 37)
+                QCOMPARE(rows[1 + int(i)][2].toFloat(), float(double(stored[i]) + offset));
+        }
+        // A sum of temperatures has no meaning in degC: misuse, said before any work.
+        const Run sum = runStrata(
+            {kSample, "--reduce", "time=sum", "--units", "degC", "--export-csv", dir.filePath("s.csv")});
+        QCOMPARE(sum.status, 2);
+        QVERIFY2(sum.err.contains("a sum of 'tas' cannot be shown in degC"), qPrintable(sum.err));
     }
 
     void reductionCsvMatchesTheCore() {

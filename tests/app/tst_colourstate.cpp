@@ -4,18 +4,22 @@
 // stays; the map previews follow Reverse; the colour of missing values is set in the panel.
 #include <QtTest>
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMouseEvent>
 #include <QStatusBar>
 #include <QToolButton>
 
 #include "colour_panel.h"
 #include "io/nc_write.h"
 #include "main_window.h"
+#include "nc_read.h"
 #include "strata/core/ops.h"
 #include "strata/render/colormaps.h"
+#include "units_button.h"
 #include "window_fixture.h"
 
 using namespace strata;
@@ -264,6 +268,68 @@ private slots:
         QVERIFY(w_->view().colouring.underColour == under);
         panel()->setUnderColour(std::nullopt);
         QVERIFY(!w_->view().colouring.underColour);
+    }
+    // The Colour panel's Units: tas (K) shown in degC is each stored value less 273.15 (read here
+    // with netCDF-C), the button and the probe say degC, a fixed range is converted on the way
+    // and then kept per units, and units that measure something else are refused, the view left
+    // as it was.
+    void displayUnitsConvertAndKeepTheirRange() {
+        QVERIFY(open(kSample));
+        const nctest::NcValues stored = nctest::readNcFloats(kSample.toStdString(), "tas");
+        QVERIFY(stored.shape.size() == 3);
+        const std::size_t cells = stored.shape[1] * stored.shape[2];
+        UnitsButton* units = panel()->unitsButton();
+        QCOMPARE(units->text(), QString("K"));
+        QVERIFY(units->isEnabled());
+        QVERIFY2(units->offered().contains("degC") && units->offered().contains("degF") &&
+                     !units->offered().contains("hPa"),
+                 qPrintable(units->offered().join(",")));
+        panel()->modeBox()->setCurrentIndex(2); // Fixed
+        typeRange("250", "300");
+        QCOMPARE(w_->view().colouring.range.fixedMax, 300.0);
+
+        w_->setDisplayUnits("degC");
+        QCOMPARE(w_->view().units, std::string("degC"));
+        QTRY_COMPARE(w_->shownFrame().attrs().text("units").value_or(""), std::string("degC"));
+        QCOMPARE(units->text(), QString("degC"));
+        const std::vector<double> frame = w_->shownFrame().asHost().values<double>();
+        QCOMPARE(frame.size(), cells);
+        const std::int64_t t = w_->view().indexOf("time");
+        for (std::size_t i = 0; i < cells; ++i) {
+            const double want = double(float(double(stored.values[t * cells + i]) - 273.15));
+            QVERIFY2(std::abs(frame[i] - want) <= 1e-4,
+                     qPrintable(QString("%1: %2 vs %3").arg(i).arg(frame[i]).arg(want)));
+        }
+        const ColourRange& r = w_->view().colouring.range;
+        QVERIFY(std::abs(r.fixedMin + 23.15) < 1e-9 && std::abs(r.fixedMax - 26.85) < 1e-9);
+        QTRY_VERIFY(std::abs(w_->imageView()->colourRange().first + 23.15) < 1e-9);
+        ImageView* view = w_->imageView();
+        const QPoint at(view->width() / 2, view->height() / 2);
+        QTRY_VERIFY(view->pickAt(QPointF(at)).inside);
+        QMouseEvent move(QEvent::MouseMove, QPointF(at), view->mapToGlobal(QPointF(at)), Qt::NoButton,
+                         Qt::NoButton, Qt::NoModifier);
+        QApplication::sendEvent(view, &move);
+        QVERIFY2(w_->probeText().endsWith(" degC"), qPrintable(w_->probeText()));
+
+        // A range set in degC stays with degC; K gets its own back.
+        typeRange("-10", "10");
+        w_->setDisplayUnits(QString()); // as stored
+        QTRY_COMPARE(w_->shownFrame().attrs().text("units").value_or(""), std::string("K"));
+        QCOMPARE(str({w_->view().colouring.range.fixedMin, w_->view().colouring.range.fixedMax}),
+                 str({250, 300}));
+        w_->setDisplayUnits("degC");
+        QCOMPARE(str({w_->view().colouring.range.fixedMin, w_->view().colouring.range.fixedMax}),
+                 str({-10, 10}));
+
+        // Metres are no temperature: refused, with why, and degC stays.
+        w_->setDisplayUnits("m");
+        QTRY_VERIFY(w_->errorBox() && w_->errorBox()->isVisible());
+        QVERIFY2(w_->errorBox()->text().contains("different things"), qPrintable(w_->errorBox()->text()));
+        w_->errorBox()->close();
+        QCOMPARE(w_->view().units, std::string("degC"));
+        QCOMPARE(units->text(), QString("degC"));
+        w_->setDisplayUnits(QString());
+        panel()->modeBox()->setCurrentIndex(0);
     }
 };
 

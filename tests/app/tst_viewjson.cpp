@@ -31,6 +31,7 @@ ViewSpec zoomedView() {
     v.colouring.overColour = Rgba8{200, 10, 20, 255};
     v.window = ViewWindow{10.5, 187.125, -33.3, 61.0 / 3}; // in the map's metres
     v.projection = "Robinson";
+    v.units = "degC";
     v.derived = {"d = tas - b.tas", "e = d * c.w"};
     v.with = {{"b", {"/data/run2.nc"}}, {"c", {"/data/w_1.nc", "/data/w_2.nc"}}};
     return v;
@@ -65,6 +66,10 @@ private slots:
         whole.projection.clear();
         QVERIFY(!toJson(whole).contains("projection"));
         QVERIFY(viewFromJsonText(toJsonText(whole)) == whole);
+        // In the variable's own units: none written, none read.
+        whole.units.clear();
+        QVERIFY(!toJson(whole).contains("units"));
+        QVERIFY(viewFromJsonText(toJsonText(whole)) == whole);
     }
 
     void writesTheColouringAndWindowAsFields() {
@@ -79,6 +84,7 @@ private slots:
         QCOMPARE(w.value("y0").toDouble(), -33.3);
         QCOMPARE(w.value("y1").toDouble(), 61.0 / 3);
         QCOMPARE(o.value("projection").toString(), QString("Robinson"));
+        QCOMPARE(o.value("units").toString(), QString("degC"));
         QCOMPARE(o.value("derived").toArray(), (QJsonArray{"d = tas - b.tas", "e = d * c.w"}));
         const QJsonObject with = o.value("with").toObject();
         QCOMPARE(with.value("b").toArray(), (QJsonArray{"/data/run2.nc"}));

@@ -3,6 +3,8 @@
 // table made for the file closed meanwhile is refused. The table's values are written by hand.
 #include <QtTest>
 
+#include <cmath>
+
 #include "range_book.h"
 
 using namespace strata;
@@ -67,6 +69,22 @@ private slots:
         QVERIFY(book.hasFrameTable(swapped));
         QVERIFY(!book.frameRange(swapped));
         QVERIFY(!book.hasFrameTable(at1)); // the last view's table went
+    }
+
+    // Kept in the variable's units, given in those a view shows: K's 250–300 is -23.15–26.85 degC.
+    void rangesAreGivenInTheUnitsShown() {
+        RangeBook book;
+        FrameSpec a = mapOf("/data/a.nc", 1);
+        book.setVariableRange(variableKeyOf(a), {250, 300}, "K");
+        QVERIFY(book.setFrameTable(a, table(), book.generation(), "K"));
+        a.units = "degC";
+        const MinMax v = *book.variableRange(variableKeyOf(a), a.units);
+        QVERIFY(std::abs(v.first + 23.15) < 1e-9 && std::abs(v.second - 26.85) < 1e-9);
+        const MinMax f = *book.frameRange(a);
+        QVERIFY(std::abs(f.first + 278.15) < 1e-9 && std::abs(f.second + 272.65) < 1e-9);
+        QVERIFY(!book.variableRange(variableKeyOf(a), "m")); // no temperature: not known
+        a.units = "K";
+        QCOMPARE(*book.frameRange(a), (MinMax{-5, 0.5}));
     }
 
     // Another file: every range goes, and a table made meanwhile for the last one is not kept.
