@@ -89,7 +89,9 @@ AnnotationPlan planAnnotations(const AnnotationContent& c) {
     } else if (c.x && c.y) {
         planAxes(p.axes, c, p.lineWidth, tickLen);
     }
-    p.overFrame = c.mapLabels; // the graticule's, on a projection or in a grid mapping's own CRS
+    // The graticule's labels, on a projection or in a grid mapping's own CRS: those on a halo over
+    // the frame (with the lines, in the plot), those beyond the map's edge over everything.
+    for (const TextItem& t : c.mapLabels) (t.halo ? p.overFrame : p.beyondMap).push_back(t);
     planBar(p.bar, p.barFill, c, p.lineWidth, tickLen);
     TextItem title = textAt(c.title, c.layout.width / 2.0, c.layout.height - 12 * s, kTitleSize * s,
                             Align::Centre, VAlign::Top);

@@ -100,9 +100,12 @@ struct AnnotationPlan {
     InkGroup title;
     // Over the frame: the coastlines in window pixels, clipped to the plot, lineWidth wide.
     std::shared_ptr<const std::vector<PixelPolyline>> coast; // null: none
-    // Over the frame too, with the lines above: a map's graticule labels (planned with `coast`,
-    // so that they change when it does).
+    // Over the frame too, with the lines above: a map's graticule labels on a halo (planned with
+    // `coast`, so that they change when it does).
     std::vector<TextItem> overFrame;
+    // A map's graticule labels beyond its edge (planned with `coast` too), in window pixels: over
+    // everything, not clipped to the plot (one may reach over the plot's border).
+    std::vector<TextItem> beyondMap;
 };
 
 // Sizes, logical pixels (times the layout's scale).

@@ -203,18 +203,31 @@ void ImageAnnotations::clearCoast() {
         a->UnRegister(nullptr);
     }
     overFrame_.clear();
+    for (vtkActor2D* a : beyondMap_) {
+        if (over_) over_->RemoveViewProp(a);
+        a->UnRegister(nullptr);
+    }
+    beyondMap_.clear();
     coastDrawn_.reset();
 }
 
-void ImageAnnotations::buildCoast(vtkRenderer* plot, const AnnotationPlan& plan) {
-    if (plot != plot_) {
+void ImageAnnotations::buildCoast(vtkRenderer* plot, vtkRenderer* over, const AnnotationPlan& plan) {
+    if (plot != plot_ || over != over_) {
         clearCoast();
         plot_ = plot;
+        over_ = over;
     }
     const PixelRect& r = plan.layout.plot;
     if (coastDrawn_ && coastDrawn_->first == plan.coast && coastDrawn_->second == r) return;
     clearCoast();
     coastDrawn_.emplace(plan.coast, r);
+    if (over_)
+        for (const TextItem& t : plan.beyondMap) { // in window pixels
+            vtkSmartPointer<vtkActor2D> a = text(t);
+            a->Register(nullptr);
+            over_->AddViewProp(a);
+            beyondMap_.push_back(a);
+        }
     if (!plot_) return;
     for (TextItem t : plan.overFrame) { // in the plot's pixels, from its lower left corner
         t.x -= r.x0;
@@ -246,12 +259,13 @@ void ImageAnnotations::buildCoast(vtkRenderer* plot, const AnnotationPlan& plan)
     plot_->AddViewProp(coast_);
 }
 
-void ImageAnnotations::build(vtkRenderer* back, vtkRenderer* plot, const AnnotationPlan& plan) {
+void ImageAnnotations::build(vtkRenderer* back, vtkRenderer* plot, vtkRenderer* over,
+                             const AnnotationPlan& plan) {
     if (back != renderer_) {
         clear();
         renderer_ = back;
     }
-    buildCoast(plot, plan);
+    buildCoast(plot, over, plan);
     rebuilt_ = labelsDrawn_ = 0;
     auto update = [&](Group& g, std::optional<Drawn>& drawn, const InkGroup& ink, const ColourBarFill* fill) {
         Drawn d{plan.layout, plan.lineWidth, ink, fill ? *fill : ColourBarFill{}};

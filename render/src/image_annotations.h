@@ -19,10 +19,11 @@ class ImageAnnotations {
 public:
     ImageAnnotations();
     ~ImageAnnotations();
-    // Brings the props in `back` (window pixels) up to date with `plan`, and the overlay over
-    // the frame (the coastlines) in `plot`, a renderer above the frame's whose viewport is the
-    // plan's plot rectangle.
-    void build(vtkRenderer* back, vtkRenderer* plot, const AnnotationPlan& plan);
+    // Brings the props in `back` (window pixels) up to date with `plan`, the overlay over the
+    // frame (the coastlines) in `plot`, a renderer above the frame's whose viewport is the plan's
+    // plot rectangle, and a map's labels beyond its edge in `over`, a renderer above both over
+    // the whole window.
+    void build(vtkRenderer* back, vtkRenderer* plot, vtkRenderer* over, const AnnotationPlan& plan);
     void clear();
     // How many groups the last build() made afresh (0 to 3): for tests and benchmarks.
     int rebuiltGroups() const { return rebuilt_; }
@@ -60,9 +61,11 @@ private:
     std::unordered_multimap<std::string, vtkActor2D*> spare_;
     vtkRenderer* plot_ = nullptr;
     vtkActor2D* coast_ = nullptr;        // in plot_
-    std::vector<vtkActor2D*> overFrame_; // in plot_: a map's graticule labels
+    std::vector<vtkActor2D*> overFrame_; // in plot_: a map's graticule labels on a halo
+    vtkRenderer* over_ = nullptr;
+    std::vector<vtkActor2D*> beyondMap_; // in over_: those beyond the map's edge
     std::optional<std::pair<std::shared_ptr<const std::vector<PixelPolyline>>, PixelRect>> coastDrawn_;
-    void buildCoast(vtkRenderer* plot, const AnnotationPlan& plan);
+    void buildCoast(vtkRenderer* plot, vtkRenderer* over, const AnnotationPlan& plan);
     void clearCoast();
     int rebuilt_ = 0, labelsDrawn_ = 0;
 };

@@ -416,10 +416,15 @@ AnnotationContent ImageContent::annotations(const ViewLayout& layout, std::vecto
                 coastProblem_ = e.what();
             }
         }
+        // The graticule's labels go outside the map, in the view's margins: not in the title's
+        // band above the plot, nor over the colour bar and its labels.
+        LabelRoom room;
+        room.area = PixelRect{0, 0, double(layout.width), layout.plot.y1};
+        room.avoid = PixelRect{layout.colourBar.x0, 0, double(layout.width), double(layout.height)};
         useMapLines(CoastKey{lines, c.window, layout.plot, map_.get()}, c, [&](const ViewTransform& t) {
             return std::make_pair(lines ? planProjectedLines(*lines, params, t)
                                         : std::vector<PixelPolyline>{},
-                                  planGraticule(params, t, kLabelSize * layout.scale));
+                                  planGraticule(params, t, kLabelSize * layout.scale, room));
         });
     } else if (frame_ && frame_->crs && settings_.coastlines && !curvilinearOn() && layout.plot.width() > 0) {
         // A map in the frame's own CRS: the coastlines and a graticule forward-projected into it.

@@ -20,6 +20,8 @@ ImageScene::ImageScene() {
     plot_->SetPreserveDepthBuffer(0);
     overlay_->SetLayer(2); // drawn after the plot's pass, which ends with the frame's copy
     overlay_->InteractiveOff();
+    margins_->SetLayer(2); // after the overlay (added after it), over the whole window
+    margins_->InteractiveOff();
     frameActor_.attach(plot_);
     curvActor_.attach(plot_);
     vtkCamera* cam = plot_->GetActiveCamera();
@@ -45,6 +47,7 @@ void ImageScene::attach(vtkOpenGLRenderWindow* window) {
     window_->AddRenderer(back_);
     window_->AddRenderer(plot_);
     window_->AddRenderer(overlay_);
+    window_->AddRenderer(margins_);
 }
 
 void ImageScene::detach() {
@@ -52,6 +55,7 @@ void ImageScene::detach() {
     window_->RemoveRenderer(back_);
     window_->RemoveRenderer(plot_);
     window_->RemoveRenderer(overlay_);
+    window_->RemoveRenderer(margins_);
     window_ = nullptr;
 }
 
@@ -155,7 +159,8 @@ void ImageScene::prepare(int width, int height, double scale) {
     // costs as much as the copy itself under a software GL.
     plot_->SetErase(!frameActor_.coversPlot());
 
-    annotations_.build(back_, overlay_, planAnnotations(content_.annotations(layout_, table_, range_)));
+    annotations_.build(back_, overlay_, margins_,
+                       planAnnotations(content_.annotations(layout_, table_, range_)));
 }
 
 void ImageScene::releaseGl() {

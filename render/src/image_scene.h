@@ -64,6 +64,7 @@ private:
     vtkNew<vtkRenderer> back_;
     vtkNew<vtkRenderer> plot_;
     vtkNew<vtkRenderer> overlay_; // over the plot: the coastlines (over the copied frame too)
+    vtkNew<vtkRenderer> margins_; // over everything: a map's labels beyond its edge
     FrameActor frameActor_;
     CurvilinearActor curvActor_;   // the frame's cells in lon/lat, when content_.curvilinear()
     std::uint64_t builtCells_ = 0; // content_.cellsVersion() the actors were built for

@@ -63,7 +63,7 @@ std::vector<PixelPolyline> planProjectedLines(const std::vector<LonLatLine>& lin
 PixelRect textBox(const TextItem& t) {
     std::size_t glyphs = 0;
     for (unsigned char c : t.text) glyphs += (c & 0xC0) != 0x80; // UTF-8: "°" is one glyph
-    const double w = 0.62 * t.size * double(glyphs), h = 1.15 * t.size;
+    const double w = 0.68 * t.size * double(glyphs), h = 1.15 * t.size;
     const double x0 = t.h == Align::Left ? t.x : t.h == Align::Centre ? t.x - w / 2 : t.x - w;
     const double y0 = t.v == VAlign::Bottom ? t.y : t.v == VAlign::Centre ? t.y - h / 2 : t.y - h;
     return {x0, y0, x0 + w, y0 + h};
@@ -277,7 +277,7 @@ Graticule planGraticule(const ProjParams& p, const ViewTransform& t, double size
                                              b.y0 >= room.area->y0 && b.y1 <= room.area->y1);
             const bool clear = !room.avoid || !meets(b, *room.avoid, 2);
             if (!fits || !clear ||
-                std::any_of(kept.begin(), kept.end(), [&](const PixelRect& k) { return meets(k, b, 2); }))
+                std::any_of(kept.begin(), kept.end(), [&](const PixelRect& k) { return meets(k, b, 4); }))
                 continue;
             kept.push_back(b);
             g.labels.push_back(std::move(item));

@@ -112,6 +112,7 @@ void RasterScene::paint(QPainter& painter, int width, int height, double scale) 
     paintInk(painter, InkGroup{{}, {}, plan.overFrame}, plan.lineWidth);
     paintFill(painter, plan.barFill);
     for (const InkGroup* g : {&plan.axes, &plan.bar, &plan.title}) paintInk(painter, *g, plan.lineWidth);
+    paintInk(painter, InkGroup{{}, {}, plan.beyondMap}, plan.lineWidth);
 }
 
 QImage RasterScene::image(int width, int height, double scale) {

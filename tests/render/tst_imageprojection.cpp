@@ -7,6 +7,7 @@
 #include <QApplication>
 
 #include "../../render/src/image_content.h"
+#include "../../render/src/map_plan.h"
 #include "image_compare.h"
 #include "render_fixtures.h"
 #include "strata/render/image_export.h"
@@ -55,8 +56,10 @@ DataArray coarseFrame() {
 // Whether window pixel (x, y) is under one of `labels` (anchored at their left, about 60 ×
 // 16 pixels at 12 pixels a letter's height).
 bool underLabel(const std::vector<detail::TextItem>& labels, double x, double y) {
-    for (const auto& t : labels)
-        if (x >= t.x - 4 && x <= t.x + 60 && std::fabs(y - t.y) <= 16) return true;
+    for (const auto& t : labels) {
+        const PixelRect b = detail::textBox(t); // a halo reaches a little beyond its text
+        if (x >= b.x0 - 4 && x <= b.x1 + 4 && y >= b.y0 - 4 && y <= b.y1 + 4) return true;
+    }
     return false;
 }
 
