@@ -165,6 +165,53 @@ private slots:
         QVERIFY(std::fabs(origin.lat - 52.15616055555555) < 1e-9 &&
                 std::fabs(origin.lon - 5.38763888888889) < 1e-9);
     }
+    // geostationary is PROJ's geos; GOES writes its x/y as scan angles in radians. The oracle is
+    // the GOES-R Product User Guide's own formula from scan angles to latitude and longitude
+    // (sweep x, on the GRS 80 ellipsoid), not PROJ.
+    void geostationaryScanAngles() {
+        const double h = 35786023, req = 6378137, rpol = 6356752.31414, lon0 = -75;
+        Attributes a;
+        a.set({"grid_mapping_name", DType::Char, std::string("geostationary")});
+        a.set({"perspective_point_height", DType::Float64, std::vector<double>{h}});
+        a.set({"semi_major_axis", DType::Float64, std::vector<double>{req}});
+        a.set({"semi_minor_axis", DType::Float64, std::vector<double>{rpol}});
+        a.set({"longitude_of_projection_origin", DType::Float64, std::vector<double>{lon0}});
+        a.set({"sweep_angle_axis", DType::Char, std::string("x")});
+        const std::string def = io::projDefinition(a);
+        QVERIFY2(QString::fromStdString(def).startsWith("+proj=geos +h=35786023 +lon_0=-75 +sweep=x"),
+                 def.c_str());
+        QCOMPARE(io::metresPerUnit("rad", a), h);
+        QVERIFY_THROWS_EXCEPTION(ValueError, io::metresPerUnit("rad", Attributes{}));
+        io::Unprojection proj(def);
+        const double H = h + req;
+        for (const auto& [x, y] : {std::pair{-0.024052, 0.095340}, {0.05, -0.08}, {0.0, 0.0}, {0.1, 0.1}}) {
+            const double A =
+                std::pow(std::sin(x), 2) +
+                std::pow(std::cos(x), 2) *
+                    (std::pow(std::cos(y), 2) + req * req / (rpol * rpol) * std::pow(std::sin(y), 2));
+            const double B = -2 * H * std::cos(x) * std::cos(y), C = H * H - req * req;
+            const double rs = (-B - std::sqrt(B * B - 4 * A * C)) / (2 * A);
+            const double sx = rs * std::cos(x) * std::cos(y), sy = -rs * std::sin(x),
+                         sz = rs * std::cos(x) * std::sin(y);
+            const double lat =
+                std::atan(req * req / (rpol * rpol) * sz / std::hypot(H - sx, sy)) * 180 / M_PI;
+            const double lon = lon0 - std::atan(sy / (H - sx)) * 180 / M_PI;
+            const auto got = proj(x * h, y * h);
+            QVERIFY2(std::fabs(got.lat - lat) < 1e-6 && std::fabs(got.lon - lon) < 1e-6,
+                     qPrintable(QString("(%1, %2): %3, %4 vs %5, %6")
+                                    .arg(x)
+                                    .arg(y)
+                                    .arg(got.lat)
+                                    .arg(got.lon)
+                                    .arg(lat)
+                                    .arg(lon)));
+        }
+        // The fixed axis names the sweep as its other; off the disc there is no latitude.
+        a.erase("sweep_angle_axis");
+        a.set({"fixed_angle_axis", DType::Char, std::string("x")});
+        QVERIFY(QString::fromStdString(io::projDefinition(a)).contains("+sweep=y"));
+        QVERIFY(std::isnan(io::Unprojection(io::projDefinition(a))(0.2 * h, 0.2 * h).lat));
+    }
     // test_stageiv_xyt.nc names 2-D lat(y, x) and lon(y, x): the locator reads them.
     void twoDimensionalCoordinates() {
         const Dataset ds = io::openDataset(kData + "/test_stageiv_xyt.nc");

@@ -76,8 +76,11 @@ LatLonLocator::LatLonLocator(const Dataset& ds, const DataArray& var)
         }
         STRATA_EXPECTS(!xDim_.empty() && !yDim_.empty(), ValueError,
                        "it has no projection_x_coordinate and projection_y_coordinate dims");
-        xScale_ = angular ? 1 : metresPerUnit(var.coords().find(xDim_)->attrs.text("units").value_or(""));
-        yScale_ = angular ? 1 : metresPerUnit(var.coords().find(yDim_)->attrs.text("units").value_or(""));
+        const auto unitsOf = [&](const std::string& d) {
+            return var.coords().find(d)->attrs.text("units").value_or("");
+        };
+        xScale_ = angular ? 1 : metresPerUnit(unitsOf(xDim_), mapping->attrs());
+        yScale_ = angular ? 1 : metresPerUnit(unitsOf(yDim_), mapping->attrs());
         unprojection_ = std::make_unique<Unprojection>(definition);
         definition_ = definition;
     } catch (const Error& e) {

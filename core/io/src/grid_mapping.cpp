@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <vector>
 
 #include "strata/core/error.h"
@@ -95,6 +96,19 @@ std::string projDefinition(const Attributes& mapping) {
         def = "+proj=sterea" + p("lat_0", r.required("latitude_of_projection_origin"));
         def += p("lon_0", r.required("longitude_of_projection_origin"));
         def += p("k_0", r.optional("scale_factor_at_projection_origin", 1));
+    } else if (name == "geostationary") {
+        // A satellite's view: x/y are scan angles (GOES writes radians; geo.cpp scales them to
+        // metres on the perspective sphere, as PROJ's geos reads them). CF gives the axis that
+        // sweeps, or the one fixed (the other sweeps).
+        std::string sweep = mapping.text("sweep_angle_axis").value_or("");
+        if (sweep.empty()) {
+            const std::string fixed = mapping.text("fixed_angle_axis").value_or("x");
+            sweep = fixed == "x" ? "y" : "x";
+        }
+        STRATA_EXPECTS(sweep == "x" || sweep == "y", ValueError,
+                       "the grid mapping 'geostationary' has sweep_angle_axis '" + sweep + "', not x or y");
+        def = "+proj=geos" + p("h", r.required("perspective_point_height"));
+        def += p("lon_0", r.optional("longitude_of_projection_origin", 0)) + " +sweep=" + sweep;
     } else if (name == "rotated_latitude_longitude") {
         // Grid longitude and latitude in degrees about a pole moved to (pole latitude, pole
         // longitude); the grid's own meridian through it turned by north_pole_grid_longitude.
@@ -107,6 +121,18 @@ std::string projDefinition(const Attributes& mapping) {
     }
     def += p("x_0", r.optional("false_easting", 0)) + p("y_0", r.optional("false_northing", 0));
     return def + earth(r) + " +units=m +no_defs";
+}
+
+double metresPerUnit(const std::string& units, const Attributes& mapping) {
+    if (units == "rad" || units == "radian" || units == "radians") {
+        STRATA_EXPECTS(mapping.text("grid_mapping_name") == "geostationary", ValueError,
+                       "projection coordinates in radians, but the grid mapping is not geostationary");
+        const std::optional<double> h = mapping.number("perspective_point_height");
+        STRATA_EXPECTS(h && *h > 0, ValueError,
+                       "the geostationary grid mapping has no perspective_point_height");
+        return *h; // a scan angle is an arc on the sphere of the satellite's height
+    }
+    return metresPerUnit(units);
 }
 
 double metresPerUnit(const std::string& units) {

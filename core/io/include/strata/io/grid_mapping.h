@@ -15,7 +15,8 @@ namespace strata::io {
 // +lat_2=60 +lat_0=42.5 +lon_0=-100 +x_0=0 +y_0=0 +a=6378137 +rf=298.257223563 +units=m"):
 // lambert_conformal_conic, polar_stereographic, stereographic, transverse_mercator, mercator,
 // albers_conical_equal_area, lambert_azimuthal_equal_area, orthographic, oblique_stereographic
-// and rotated_latitude_longitude (PROJ's ob_tran: grid degrees, not metres), on the ellipsoid
+// geostationary (PROJ's geos, sweeping about sweep_angle_axis or the axis fixed_angle_axis
+// does not name) and rotated_latitude_longitude (PROJ's ob_tran: grid degrees, not metres), on the ellipsoid
 // or sphere the attributes give (WGS 84 when they give none). Throws ValueError naming the
 // mapping for another grid_mapping_name or a missing parameter.
 std::string projDefinition(const Attributes& mapping);
@@ -23,6 +24,9 @@ std::string projDefinition(const Attributes& mapping);
 // Metres in one unit of a projection coordinate: "m" (or none) 1, "km" 1000; throws ValueError
 // for other units.
 double metresPerUnit(const std::string& units);
+// As above, and scan angles ("rad", "radian", "radians") of a geostationary mapping: metres of
+// arc at its perspective_point_height, as PROJ's geos takes them.
+double metresPerUnit(const std::string& units, const Attributes& mapping);
 
 // One projection: x/y in metres (grid degrees for a rotated pole) to longitude/latitude in
 // degrees, and back. Owns its PROJ context, so it is used by one thread at a time.
