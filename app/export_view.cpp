@@ -108,6 +108,9 @@ ExportResult writePngOf(const Dataset& ds, const ViewSpec& view, const DataArray
             if (!view.projection.empty() && !projectable(frame, image.crs.has_value(), o.lonLatGrid, why))
                 tell("--projection " + view.projection + " not applied: " + why);
             exportPng(image, settings, size, temp);
+            if (o.verbose)
+                if (const std::string drawn = coastlinesDrawn(image, settings, size); !drawn.empty())
+                    tell("coastlines: " + drawn);
         }
     } // the virtual display stops here
     if (o.verbose && !xvfb.empty()) tell("stopped " + xvfb);

@@ -63,6 +63,9 @@ packApp() {
     cp "$qtp/platforms/libqxcb.so" "$stage/plugins/platforms/"
     # The GSHHS shorelines (Debian's python-cartopy-data, 2 MB): the coastline tests need them.
     mkdir -p "$stage/coast" && cp -r /usr/share/cartopy/data/shapefiles/gshhs/. "$stage/coast/"
+    # GSHHG's binned crude, low and intermediate levels (gmt-gshhg-low, 3 MB), which the
+    # coastline tests and baselines draw when they are there.
+    mkdir -p "$stage/gshhg" && cp /usr/share/gmt-gshhg/binned_GSHHS_[cli].nc "$stage/gshhg/"
     cp "$qtp/xcbglintegrations/libqxcb-glx-integration.so" "$stage/plugins/xcbglintegrations/"
     cp /usr/share/fonts/truetype/dejavu/DejaVuSans*.ttf "$stage/fonts/" 2>/dev/null
     # Debian's fontconfig rules (hinting, antialiasing, aliases), so that text is drawn there
@@ -153,6 +156,7 @@ run() {
     export QT_PLUGIN_PATH=/opt/app/plugins QT_QPA_FONTDIR=/opt/app/fonts
     export STRATA_VTKVIEWS=/opt/app/bin/libstrata_vtkviews.so # for the tests, which lie elsewhere
     export STRATA_COASTLINES_DIR=/opt/app/coast # the shorelines that travelled
+    export STRATA_GSHHG_DIR=/opt/app/gshhg
     # Only the fonts that travelled, with Debian's rules: that machine's own fonts differ.
     mkdir -p /tmp/strata-fc
     cat >/opt/app/fontconfig/fonts.conf <<'CONF'

@@ -242,6 +242,8 @@ void MainWindow::buildMenus() {
     coast->setCheckable(true);
     coast->setChecked(image_->settings().coastlines);
     connect(coast, &QAction::toggled, this, &MainWindow::setCoastlines);
+    // The level drawn changes with the zoom: the action tells the last one (and where it is from).
+    connect(image_, &ImageView::presented, coast, [this, coast] { noteCoastlines(coast); });
     buildGridMenu(view);
     addProjectionMenu(view);
     view->addSeparator();

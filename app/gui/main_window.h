@@ -111,6 +111,8 @@ public:
     // -v: the status bar's messages carry their details (bytes copied off the device).
     void setVerbose(bool verbose) { verbose_ = verbose; }
     // Coastlines over longitude/latitude frames (View ▸ Coastlines; --coastlines).
+    // The View ▸ Coastlines action's tip: the level the image view drew and where it is from.
+    void noteCoastlines(QAction* action);
     void setCoastlines(bool on);
     // A curvilinear frame's cells in longitude/latitude or index space (View ▸ Grid; --grid).
     void setGridSpace(GridSpace space);

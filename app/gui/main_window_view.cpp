@@ -124,6 +124,15 @@ void MainWindow::setCoastlines(bool on) {
             statusBar()->showMessage(tr("Coastlines not drawn: %1").arg(QString::fromStdString(why)), 10000);
 }
 
+void MainWindow::noteCoastlines(QAction* action) {
+    const QString drawn = image_->coastlinesDrawn(), problem = image_->coastlinesProblem();
+    QString tip = drawn.isEmpty() ? tr("Coastlines: none drawn") : tr("Coastlines: %1").arg(drawn);
+    if (!problem.isEmpty()) tip += tr(" (%1)").arg(problem);
+    if (tip == action->statusTip()) return;
+    action->setToolTip(tip);
+    action->setStatusTip(tip);
+}
+
 ImageViewSettings MainWindow::imageSettings() const {
     ImageViewSettings s = image_->settings();
     s.colouring = view().colouring;

@@ -19,6 +19,7 @@ constexpr const char* kSize =
     "a size: bytes, or a number with K, M, G or T (powers of 1024) such as 512M or 8G";
 constexpr const char* kPath = "a path in UTF-8 without control characters";
 constexpr const char* kCoastlines = "/usr/share/cartopy/data/shapefiles/gshhs";
+constexpr const char* kGshhg = "/usr/share/gmt-gshhg";
 constexpr int kHttpTimeoutS = 30;
 
 // Each variable's entry; variables() lists them in this order.
@@ -57,7 +58,11 @@ constexpr Variable kQuitAfter{"STRATA_QUIT_AFTER_MS", "milliseconds, an integer 
                               "0: never", "The window quits after this long (for scripts and sanitizers)."};
 constexpr Variable kCoastlinesDir{
     "STRATA_COASTLINES_DIR", kPath, kCoastlines,
-    "The folder of the GSHHS coastline shapefiles ({c,l,i,h,f}/GSHHS_?_L1.shp)."};
+    "The folder of the GSHHS coastline shapefiles ({c,l,i,h,f}/GSHHS_?_L1.shp), read when the GSHHG folder "
+    "holds no binned file."};
+constexpr Variable kGshhgDir{"STRATA_GSHHG_DIR", kPath, kGshhg,
+                             "The folder of GMT's binned GSHHG shorelines (binned_GSHHS_{c,l,i,h,f}.nc), "
+                             "preferred to the shapefiles."};
 constexpr Variable kVtkViews{"STRATA_VTKVIEWS", kPath, "beside the executable, else where the build put it",
                              "The VTK views module (libstrata_vtkviews.so) to load."};
 
@@ -181,9 +186,10 @@ std::optional<std::string> parsePath(std::string_view s) {
 } // namespace
 
 const std::vector<Variable>& variables() {
-    static const std::vector<Variable> all{
-        kCpu,       kCpuIsa,      kMemoryBudget, kResidentBudget, kOpenFiles, kIoThreads,     kRead,
-        kHttpToken, kHttpTimeout, kTraceFrames,  kTraceTransfers, kQuitAfter, kCoastlinesDir, kVtkViews};
+    static const std::vector<Variable> all{kCpu,           kCpuIsa,      kMemoryBudget,   kResidentBudget,
+                                           kOpenFiles,     kIoThreads,   kRead,           kHttpToken,
+                                           kHttpTimeout,   kTraceFrames, kTraceTransfers, kQuitAfter,
+                                           kCoastlinesDir, kGshhgDir,    kVtkViews};
     return all;
 }
 
@@ -257,6 +263,8 @@ int quitAfterMs() {
 
 std::string coastlinesDir() { return read(kCoastlinesDir, parsePath).value_or(kCoastlines); }
 
+std::string gshhgDir() { return read(kGshhgDir, parsePath).value_or(kGshhg); }
+
 std::optional<std::string> vtkViewsPath() { return read(kVtkViews, parsePath); }
 
 void checkAll() {
@@ -273,6 +281,7 @@ void checkAll() {
     (void)traceTransfers();
     (void)quitAfterMs();
     (void)coastlinesDir();
+    (void)gshhgDir();
     (void)vtkViewsPath();
 }
 

@@ -1,11 +1,13 @@
 #include "coast_plan.h"
 
 #include "strata/core/cf_axis.h"
+#include "strata/core/error.h"
 #include "strata/render/coastline_status.h"
 
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <string_view>
 
 namespace strata::detail {
 namespace {
@@ -86,10 +88,31 @@ bool isLonLatView(const AxisGrid& x, const AxisGrid& y) {
 
 int chooseCoastLevel(const std::vector<CoastLevel>& levels, double degreesPerPixel) {
     if (levels.empty()) return -1;
-    const double kmPerPixel = std::abs(degreesPerPixel) * 111.32;
+    const double kmPerTwoPixels = 2 * std::abs(degreesPerPixel) * 111.32;
     for (std::size_t i = 0; i < levels.size(); ++i)
-        if (levels[i].km <= kmPerPixel) return static_cast<int>(i);
+        if (levels[i].km <= kmPerTwoPixels) return static_cast<int>(i);
     return static_cast<int>(levels.size()) - 1;
+}
+
+CoastPick pickCoast(const std::vector<CoastLevel>& levels, double degreesPerPixel, const LonLatBox& box,
+                    char finest) {
+    static constexpr std::string_view kOrder = "clihf";
+    std::vector<CoastLevel> allowed;
+    for (const CoastLevel& l : levels)
+        if (kOrder.find(l.resolution) <= kOrder.find(finest)) allowed.push_back(l);
+    CoastPick pick;
+    for (int i = chooseCoastLevel(allowed, degreesPerPixel); i >= 0; --i) {
+        try {
+            pick.lines = allowed[static_cast<std::size_t>(i)].reader->lines(box);
+        } catch (const Error& e) {
+            pick.problem += (pick.problem.empty() ? "" : "; ") + std::string(e.what());
+            continue;
+        }
+        for (std::size_t k = 0; k < levels.size(); ++k)
+            if (levels[k].resolution == allowed[static_cast<std::size_t>(i)].resolution) pick.level = int(k);
+        break;
+    }
+    return pick;
 }
 
 std::vector<PixelPolyline> planCoast(const std::vector<LonLatLine>& lines, const ViewTransform& t,

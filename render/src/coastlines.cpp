@@ -8,7 +8,9 @@
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <sstream>
 
+#include "gshhg_coast.h"
 #include "strata/core/error.h"
 #include "strata/core/settings.h"
 #include "strata/render/coastline_status.h"
@@ -84,22 +86,80 @@ std::vector<LonLatLine> readCoastShapefile(const std::string& path) {
 }
 
 std::string coastlineDirectory() { return settings::coastlinesDir(); }
+std::string gshhgDirectory() { return settings::gshhgDir(); }
+
+namespace {
+
+// A shapefile's level: read whole on the first call, then shared.
+class ShapefileReader : public CoastReader {
+public:
+    explicit ShapefileReader(std::string path) : path_(std::move(path)) {}
+    std::shared_ptr<const std::vector<LonLatLine>> lines(const LonLatBox&) const override {
+        std::lock_guard lock(mutex_);
+        if (!lines_) lines_ = std::make_shared<const std::vector<LonLatLine>>(readCoastShapefile(path_));
+        return lines_;
+    }
+    std::string origin() const override { return "GSHHS shapefile"; }
+
+private:
+    std::string path_;
+    mutable std::mutex mutex_;
+    mutable std::shared_ptr<const std::vector<LonLatLine>> lines_;
+};
+
+struct Resolution {
+    char letter;
+    double km;
+    const char* name;
+    const char* package; // gmt-gshhg's
+};
+constexpr Resolution kResolutions[] = {{'c', 25.0, "crude", "gmt-gshhg-low"},
+                                       {'l', 5.0, "low", "gmt-gshhg-low"},
+                                       {'i', 1.0, "intermediate", "gmt-gshhg-low"},
+                                       {'h', 0.2, "high", "gmt-gshhg-high"},
+                                       {'f', 0.04, "full", "gmt-gshhg-full"}};
+
+std::string kmText(double km) {
+    std::ostringstream s;
+    s << km;
+    return s.str();
+}
+
+} // namespace
+
+std::vector<CoastLevel> findCoastLevels(const std::string& gshhgDir, const std::string& shapefileDir) {
+    std::vector<CoastLevel> found;
+    for (const Resolution& r : kResolutions) {
+        const std::string path = gshhgDir + "/binned_GSHHS_" + r.letter + ".nc";
+        if (std::filesystem::exists(path))
+            found.push_back({r.letter, r.km, path, gshhgDir, r.package, makeGshhgReader(path)});
+    }
+    if (!found.empty()) return found;
+    for (const Resolution& r : kResolutions) {
+        const std::string path = shapefileDir + "/" + r.letter + "/GSHHS_" + r.letter + "_L1.shp";
+        if (std::filesystem::exists(path))
+            found.push_back({r.letter, r.km, path, shapefileDir, "python-cartopy-data",
+                             std::make_shared<ShapefileReader>(path)});
+    }
+    return found;
+}
 
 const std::vector<CoastLevel>& coastLevels() {
-    static std::mutex mutex;
-    static std::unique_ptr<std::vector<CoastLevel>> levels;
-    std::lock_guard lock(mutex);
-    if (!levels) {
-        std::vector<CoastLevel> found;
-        const std::string dir = coastlineDirectory();
-        for (auto [r, km] : {std::pair{'c', 25.0}, {'l', 5.0}, {'i', 1.0}, {'h', 0.2}, {'f', 0.04}}) {
-            const std::string path = dir + "/" + r + "/GSHHS_" + r + "_L1.shp";
-            if (!std::filesystem::exists(path)) continue;
-            found.push_back({r, km, path, readCoastShapefile(path)});
-        }
-        levels = std::make_unique<std::vector<CoastLevel>>(std::move(found));
+    static const std::vector<CoastLevel> levels = findCoastLevels(gshhgDirectory(), coastlineDirectory());
+    return levels;
+}
+
+std::string describeCoastLevel(const CoastLevel& level) {
+    std::string name(1, level.resolution);
+    for (const Resolution& r : kResolutions)
+        if (r.letter == level.resolution) name = r.name;
+    std::string origin = "GSHHS";
+    try {
+        if (level.reader) origin = level.reader->origin();
+    } catch (const Error&) { // told where the lines are read
     }
-    return *levels;
+    return origin + " " + name + " (" + kmText(level.km) + " km), " + level.folder + " (" + level.package +
+           ")";
 }
 
 } // namespace strata::detail
@@ -107,10 +167,14 @@ const std::vector<CoastLevel>& coastLevels() {
 namespace strata {
 
 std::string coastlineProblem() {
+    const auto& levels = detail::coastLevels();
+    if (levels.empty())
+        return "no GSHHG binned files (binned_GSHHS_?.nc) under " + detail::gshhgDirectory() +
+               " (Debian's gmt-gshhg-low, -high and -full install them) and no GSHHS shapefiles "
+               "({c,l,i,h,f}/GSHHS_?_L1.shp) under " +
+               detail::coastlineDirectory() + " (Debian's python-cartopy-data)";
     try {
-        if (detail::coastLevels().empty())
-            return "no GSHHS shapefiles ({c,l,i,h,f}/GSHHS_?_L1.shp) under " + detail::coastlineDirectory() +
-                   " (Debian's python-cartopy-data installs them)";
+        (void)levels.front().reader->lines(detail::LonLatBox{}); // the crude level: cheap
     } catch (const Error& e) {
         return e.what();
     }

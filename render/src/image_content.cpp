@@ -385,6 +385,21 @@ void ImageContent::useMapLines(const CoastKey& key, AnnotationContent& c, const 
     c.mapLabels = mapLabels_;
 }
 
+const std::vector<LonLatLine>* ImageContent::useCoast(double degreesPerPixel, const LonLatBox& box,
+                                                      char finest) const {
+    const std::vector<CoastLevel>& levels = coastLevels();
+    CoastPick pick = pickCoast(levels, std::fabs(degreesPerPixel), box, finest);
+    coastProblem_ = std::move(pick.problem);
+    coastLines_ = std::move(pick.lines);
+    if (pick.level < 0) {
+        coastDrawn_ = {};
+        return nullptr;
+    }
+    const CoastLevel& level = levels[static_cast<std::size_t>(pick.level)];
+    coastDrawn_ = {level.resolution, level.path, describeCoastLevel(level)};
+    return coastLines_.get();
+}
+
 AnnotationContent ImageContent::annotations(const ViewLayout& layout, std::vector<Rgba8> table,
                                             MinMax range) const {
     AnnotationContent c;
@@ -397,24 +412,19 @@ AnnotationContent ImageContent::annotations(const ViewLayout& layout, std::vecto
     c.bar = colourBarContent(settings_.colouring, std::move(table), range, frameValues());
     c.title = title();
     c.barTitle = barTitle();
+    coastDrawn_ = {}; // set again below where coastlines are drawn
     if (frame_ && map_ && layout.plot.width() > 0) {
         c.map = true;
         c.x = c.y = nullptr;
         // The coastlines (when on) and the graticule, projected: planned again only when the
-        // window, the plot or the map change.
+        // window, the plot or the map change. The map's lon/lat extent is not worked out, so
+        // its lines are a whole level: at most the low one, cheap to read whole.
         const ProjParams& params = map_->projection().params();
         const std::vector<LonLatLine>* lines = nullptr;
         if (settings_.coastlines) {
-            try {
-                const std::vector<CoastLevel>& levels = coastLevels();
-                // Degrees a pixel at the map's centre, from its metres: R·π/180 metres a degree.
-                const double metresPerPixel = (c.window.x1 - c.window.x0) / layout.plot.width();
-                const int level = chooseCoastLevel(levels, metresPerPixel / (params.R * M_PI / 180));
-                if (level >= 0) lines = &levels[static_cast<std::size_t>(level)].lines;
-                coastProblem_.clear();
-            } catch (const Error& e) {
-                coastProblem_ = e.what();
-            }
+            // Degrees a pixel at the map's centre, from its metres: R·π/180 metres a degree.
+            const double metresPerPixel = (c.window.x1 - c.window.x0) / layout.plot.width();
+            lines = useCoast(metresPerPixel / (params.R * M_PI / 180), LonLatBox{}, kWholeLevel);
         }
         // The graticule's labels go outside the map, in the view's margins: not in the title's
         // band above the plot, nor over the colour bar and its labels.
@@ -434,22 +444,18 @@ AnnotationContent ImageContent::annotations(const ViewLayout& layout, std::vecto
                 nativeCoast_.clear();
                 ++nativeVersion_;
             }
+            const double unitsPerPixel = std::fabs(c.window.x1 - c.window.x0) / layout.plot.width();
             const std::vector<LonLatLine>* lines = nullptr;
-            try {
-                const std::vector<CoastLevel>& levels = coastLevels();
-                const double unitsPerPixel = std::fabs(c.window.x1 - c.window.x0) / layout.plot.width();
-                const int level = chooseCoastLevel(levels, unitsPerPixel * native_->degreesPerUnit());
-                if (level >= 0) {
-                    const auto* source = &levels[static_cast<std::size_t>(level)].lines;
-                    auto& projected = nativeCoast_[source];
-                    if (!projected)
-                        projected =
-                            std::make_shared<const std::vector<LonLatLine>>(native_->forward(*source));
-                    lines = projected.get();
+            if (useCoast(unitsPerPixel * native_->degreesPerUnit(), LonLatBox{}, kWholeLevel)) {
+                if (nativeCoast_.size() > 4 && !nativeCoast_.count(coastLines_)) { // bounded
+                    nativeCoast_.clear();
+                    ++nativeVersion_; // a freed projection's address may come back
                 }
-                coastProblem_.clear();
-            } catch (const Error& e) { // the graticule is drawn without them, and the reason kept
-                coastProblem_ = e.what();
+                auto& projected = nativeCoast_[coastLines_];
+                if (!projected)
+                    projected =
+                        std::make_shared<const std::vector<LonLatLine>>(native_->forward(*coastLines_));
+                lines = projected.get();
             }
             useMapLines(CoastKey{lines, c.window, layout.plot, nullptr, nativeVersion_}, c,
                         [&](const ViewTransform& t) {
@@ -461,22 +467,16 @@ AnnotationContent ImageContent::annotations(const ViewLayout& layout, std::vecto
             coastProblem_ = e.what();
         }
     } else if (frame_ && settings_.coastlines && isLonLatView(x_, y_) && layout.plot.width() > 0) {
-        try {
-            const std::vector<CoastLevel>& levels = coastLevels();
-            const int level = chooseCoastLevel(levels, (c.window.x1 - c.window.x0) / layout.plot.width());
-            if (level >= 0) {
-                const auto* lines = &levels[static_cast<std::size_t>(level)].lines;
-                CoastKey key{lines, c.window, layout.plot, nullptr};
-                if (!coast_ || !(coastKey_ == key)) {
-                    coast_ = std::make_shared<const std::vector<PixelPolyline>>(
-                        planCoast(*lines, ViewTransform(layout.plot, c.window)));
-                    coastKey_ = key;
-                }
-                c.coast = coast_;
+        // Only the bins in the window are read, at the level its zoom asks for.
+        const LonLatBox box{c.window.x0, c.window.x1, c.window.y0, c.window.y1};
+        if (const auto* lines = useCoast((c.window.x1 - c.window.x0) / layout.plot.width(), box, 'f')) {
+            CoastKey key{lines, c.window, layout.plot, nullptr};
+            if (!coast_ || !(coastKey_ == key)) {
+                coast_ = std::make_shared<const std::vector<PixelPolyline>>(
+                    planCoast(*lines, ViewTransform(layout.plot, c.window)));
+                coastKey_ = key;
             }
-            coastProblem_.clear();
-        } catch (const Error& e) { // the frame is drawn without them, and the reason kept
-            coastProblem_ = e.what();
+            c.coast = coast_;
         }
     }
     return c;

@@ -73,6 +73,14 @@ public:
     // zoom asks for; when they cannot be read, none, and coastProblem() says why.
     AnnotationContent annotations(const ViewLayout& layout, std::vector<Rgba8> table, MinMax range) const;
     const std::string& coastProblem() const { return coastProblem_; }
+    // The shorelines the last annotations() drew: their level and where they come from
+    // ("GSHHG 2.3.7 high (0.2 km), /usr/share/gmt-gshhg (gmt-gshhg-high)"); resolution 0 when
+    // none.
+    struct CoastDrawn {
+        char resolution = 0;
+        std::string path, description;
+    };
+    const CoastDrawn& coastDrawn() const { return coastDrawn_; }
 
 private:
     bool curvilinearOn() const { return curv_ && settings_.grid == GridSpace::LonLat; }
@@ -98,6 +106,14 @@ private:
     mutable std::optional<bool> hasMissing_;
     mutable std::optional<MinMax> extremes_;
     mutable std::string coastProblem_;
+    mutable CoastDrawn coastDrawn_;
+    // The finest level a map reads whole (its lon/lat extent is not worked out).
+    static constexpr char kWholeLevel = 'l';
+    // The lines of the level pickCoast gives for `degreesPerPixel` over `box`, kept in
+    // coastLines_ (so that CoastKey's pointer stays theirs), with coastDrawn_ and coastProblem_
+    // set; null when none can be read.
+    const std::vector<LonLatLine>* useCoast(double degreesPerPixel, const LonLatBox& box, char finest) const;
+    mutable std::shared_ptr<const std::vector<LonLatLine>> coastLines_;
     struct CoastKey {
         const std::vector<LonLatLine>* lines = nullptr;
         ViewWindow window;
@@ -116,7 +132,10 @@ private:
     // A frame in its own CRS: PROJ's set-up, and each coastline level forward-projected into it.
     mutable std::shared_ptr<const NativeMap> native_;
     mutable std::uint64_t nativeVersion_ = 0; // counts native_'s changes
-    mutable std::map<const std::vector<LonLatLine>*, std::shared_ptr<const std::vector<LonLatLine>>>
+    // Keyed by the level's lines themselves (kept alive here), not their address: a freed
+    // vector's address may come back for other lines.
+    mutable std::map<std::shared_ptr<const std::vector<LonLatLine>>,
+                     std::shared_ptr<const std::vector<LonLatLine>>>
         nativeCoast_;
     mutable std::shared_ptr<const std::vector<PixelPolyline>> coast_; // planned for coastKey_
     mutable std::vector<TextItem> mapLabels_;                         // with coast_, projected

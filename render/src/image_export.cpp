@@ -1,5 +1,6 @@
 #include "strata/render/image_export.h"
 
+#include "image_content.h"
 #include "strata/core/error.h"
 #include "strata/render/vtk_views.h"
 
@@ -7,6 +8,16 @@ namespace strata {
 
 QImage renderImage(const ImageFrame& frame, const ImageViewSettings& settings, QSize pixels, double scale) {
     return vtkViews().renderImage(frame, settings, pixels, scale);
+}
+
+std::string coastlinesDrawn(const ImageFrame& frame, const ImageViewSettings& settings, QSize pixels,
+                            double scale) {
+    detail::ImageContent content; // as the scenes lay it out, without drawing
+    content.setSettings(settings);
+    content.setFrame(frame);
+    const ViewLayout layout = content.layoutFor(pixels.width(), pixels.height(), scale);
+    (void)content.annotations(layout, {}, {0, 1});
+    return content.coastDrawn().description;
 }
 
 void exportPng(const ImageFrame& frame, const ImageViewSettings& settings, QSize pixels, const QString& path,

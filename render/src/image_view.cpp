@@ -96,6 +96,10 @@ void ImageView::resetView() { setWindow({}); }
 
 FramePathInfo ImageView::framePath() const { return gl_ ? surface_->path() : raster_->path(); }
 MinMax ImageView::colourRange() const { return gl_ ? surface_->range() : raster_->range(); }
+QString ImageView::coastlinesDrawn() const {
+    return QString::fromStdString(content().coastDrawn().description);
+}
+QString ImageView::coastlinesProblem() const { return QString::fromStdString(content().coastProblem()); }
 int ImageView::annotationGroupsRebuilt() const { return gl_ ? surface_->annotationGroupsRebuilt() : -1; }
 int ImageView::annotationLabelsDrawn() const { return gl_ ? surface_->annotationLabelsDrawn() : -1; }
 bool ImageView::frameCopied() const { return gl_ ? surface_->frameCopied() : raster_->frameCopied(); }

@@ -473,10 +473,13 @@ private slots:
             QVERIFY(f.open(QIODevice::WriteOnly));
             f.write(QByteArray(200, 'x'));
         }
+        QTemporaryDir noGshhg; // the shapefiles are read only without GSHHG files
         qputenv("STRATA_COASTLINES_DIR", coast.path().toUtf8());
+        qputenv("STRATA_GSHHG_DIR", noGshhg.path().toUtf8());
         const QString png = dir_.filePath("bad_coast.png"), plain = dir_.filePath("plain.png");
         const Run r = runStrata({kSample, "--size", "640x400", "--export-png", png});
         qunsetenv("STRATA_COASTLINES_DIR");
+        qunsetenv("STRATA_GSHHG_DIR");
         QVERIFY2(r.status == 0, qPrintable(r.err));
         QVERIFY2(r.err.contains("coastlines not drawn") && r.err.contains(bad), qPrintable(r.err));
         const Run off =
@@ -484,6 +487,39 @@ private slots:
         QVERIFY2(off.status == 0, qPrintable(off.err));
         QVERIFY(!off.err.contains("coastlines"));
         QCOMPARE(QImage(png), QImage(plain)); // the cells alone
+    }
+
+    // A GSHHG file that cannot be read is named like a shapefile, and the picture drawn without
+    // it; -v names the level drawn and where it comes from (Debian's GSHHG, else the shapefiles
+    // of python-cartopy-data when the GSHHG folder is empty).
+    void coastlineSourceIsTold() {
+        if (!QFileInfo::exists("/usr/share/gmt-gshhg/binned_GSHHS_c.nc"))
+            QSKIP("no GSHHG files (gmt-gshhg-low)");
+        const QString png = dir_.filePath("told.png");
+        Run r = runStrata({kSample, "--size", "640x400", "--export-png", png, "-v"});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        QVERIFY2(
+            r.err.contains("coastlines: GSHHG 2.3.7 crude (25 km), /usr/share/gmt-gshhg (gmt-gshhg-low)"),
+            qPrintable(r.err));
+        QTemporaryDir empty, broken;
+        const QString bad = broken.filePath("binned_GSHHS_c.nc");
+        {
+            QFile f(bad);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray(4096, 'x'));
+        }
+        qputenv("STRATA_GSHHG_DIR", empty.path().toUtf8());
+        r = runStrata({kSample, "--size", "640x400", "--export-png", png, "-v"});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        if (QFileInfo::exists("/usr/share/cartopy/data/shapefiles/gshhs/c/GSHHS_c_L1.shp"))
+            QVERIFY2(r.err.contains("coastlines: GSHHS shapefile crude (25 km), "
+                                    "/usr/share/cartopy/data/shapefiles/gshhs (python-cartopy-data)"),
+                     qPrintable(r.err));
+        qputenv("STRATA_GSHHG_DIR", broken.path().toUtf8());
+        r = runStrata({kSample, "--size", "640x400", "--export-png", png});
+        qunsetenv("STRATA_GSHHG_DIR");
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        QVERIFY2(r.err.contains("coastlines not drawn") && r.err.contains(bad), qPrintable(r.err));
     }
 
     // No DISPLAY (a batch job, ssh): the binary starts a private Xvfb, draws the same picture,

@@ -136,7 +136,8 @@ private slots:
 
     // View ▸ Coastlines: on at the start, over the sample's lon/lat frame; unchecking it takes
     // the coasts off the picture (only pixels inside the plot change back) and checking puts
-    // them back.
+    // them back. The action's tip names the level drawn and where it comes from (GSHHG when
+    // Debian's gmt-gshhg-low is installed), and says none while they are off.
     void coastlinesToggleFromTheViewMenu() {
         QVERIFY(open(kSample));
         verifyShown();
@@ -147,6 +148,12 @@ private slots:
         QVERIFY(view->settings().coastlines);
         QImage with;
         QTRY_VERIFY(!(with = view->grabImage()).isNull());
+        QTRY_VERIFY2(action->statusTip().startsWith("Coastlines: G"), qPrintable(action->statusTip()));
+        if (QFileInfo::exists("/usr/share/gmt-gshhg/binned_GSHHS_c.nc"))
+            QTRY_COMPARE(
+                action->statusTip(),
+                QString("Coastlines: GSHHG 2.3.7 crude (25 km), /usr/share/gmt-gshhg (gmt-gshhg-low)"));
+        QCOMPARE(action->toolTip(), action->statusTip());
         action->trigger();
         QVERIFY(!action->isChecked());
         QVERIFY(!view->settings().coastlines);
@@ -160,6 +167,7 @@ private slots:
                     ++changed;
                 }
         QVERIFY2(changed > 500, qPrintable(QString::number(changed)));
+        QTRY_COMPARE(action->statusTip(), QString("Coastlines: none drawn"));
         action->trigger();
         QVERIFY(view->settings().coastlines);
         QTRY_COMPARE(view->grabImage(), with);

@@ -28,6 +28,7 @@ const QList<QByteArray> kNames{"STRATA_CPU",
                                "STRATA_TRACE_TRANSFERS",
                                "STRATA_QUIT_AFTER_MS",
                                "STRATA_COASTLINES_DIR",
+                               "STRATA_GSHHG_DIR",
                                "STRATA_VTKVIEWS"};
 
 QString opt(const std::optional<std::size_t>& v) { return v ? QString::number(*v) : "none"; }
@@ -54,6 +55,7 @@ QString valueOf(const QByteArray& name) {
     if (name == "STRATA_TRACE_TRANSFERS") return opt(settings::traceTransfers());
     if (name == "STRATA_QUIT_AFTER_MS") return QString::number(settings::quitAfterMs());
     if (name == "STRATA_COASTLINES_DIR") return QString::fromStdString(settings::coastlinesDir());
+    if (name == "STRATA_GSHHG_DIR") return QString::fromStdString(settings::gshhgDir());
     if (name == "STRATA_VTKVIEWS") {
         const auto p = settings::vtkViewsPath();
         return p ? QString::fromStdString(*p) : "none";
@@ -69,6 +71,7 @@ QString defaultOf(const QByteArray& name) {
     if (name == "STRATA_HTTP_TIMEOUT") return "30";
     if (name == "STRATA_QUIT_AFTER_MS") return "0";
     if (name == "STRATA_COASTLINES_DIR") return "/usr/share/cartopy/data/shapefiles/gshhs";
+    if (name == "STRATA_GSHHG_DIR") return "/usr/share/gmt-gshhg";
     return "none";
 }
 
@@ -95,7 +98,8 @@ QList<QByteArray> garbageOf(const QByteArray& name) {
     if (name == "STRATA_READ") return {"netcdf", "hdf5", "-1", "   ", "\xff\xfe", "parallel,netcdf-c"};
     if (name == "STRATA_HTTP_TOKEN")
         return {"zebra quokka", "wombat\nzebra", "\xff\xfe", "quokka\twombat", "   ", "caf\xc3\xa9", "\x7f"};
-    if (name == "STRATA_COASTLINES_DIR" || name == "STRATA_VTKVIEWS") return kPathGarbage;
+    if (name == "STRATA_COASTLINES_DIR" || name == "STRATA_GSHHG_DIR" || name == "STRATA_VTKVIEWS")
+        return kPathGarbage;
     qFatal("no garbage for %s", name.constData());
 }
 
@@ -213,6 +217,7 @@ private slots:
         row("STRATA_QUIT_AFTER_MS", "2147483647", "2147483647");
         row("STRATA_COASTLINES_DIR", "/opt/app/coast", "/opt/app/coast");
         row("STRATA_COASTLINES_DIR", "/data/côtes et îles", QString::fromUtf8("/data/côtes et îles"));
+        row("STRATA_GSHHG_DIR", "/opt/app/gshhg", "/opt/app/gshhg");
         row("STRATA_VTKVIEWS", "/opt/app/bin/libstrata_vtkviews.so", "/opt/app/bin/libstrata_vtkviews.so");
     }
     void goodValuesParse() {
@@ -267,7 +272,7 @@ private slots:
         QVERIFY(warnings_.filter("STRATA_RESIDENT_BUDGET='half'").size() == 1);
     }
 
-    // The reader's list is the 14 variables, each described; the README has a row for each.
+    // The reader's list is the 15 variables, each described; the README has a row for each.
     void everyVariableIsListedAndDocumented() {
         QList<QByteArray> listed;
         for (const settings::Variable& v : settings::variables()) {

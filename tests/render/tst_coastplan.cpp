@@ -1,13 +1,19 @@
 // The coastline overlay's plan: which axes get coastlines, the level of detail by zoom, lines
 // wrapped across the 0/360 and ±180 seams and clipped to the plot (positions worked out by hand
 // from the axis mapping), and the real GSHHS shorelines: a vertex where the coast is on a map,
-// none inland, no edge along the cut at 180°; bad shapefiles give errors naming the file.
+// none inland, no edge along the cut at 180°; bad shapefiles give errors naming the file. The
+// GSHHG binned levels: preferred to the shapefiles, which stand in when the GSHHG folder is
+// empty; the bins a window meets (by hand); the Great Lakes' shores at a regional zoom, at a
+// finer level than the world's; the full level read only where the view is; an unreadable level
+// named, and a coarser one drawn instead.
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 
 #include "../../render/src/coast_plan.h"
+#include "../../render/src/gshhg_coast.h"
 #include "../../render/src/native_map.h"
 #include "strata/core/error.h"
 #include "strata/render/coastline_status.h"
@@ -71,6 +77,22 @@ DataArray frameOver(const char* lonUnits, const char* latUnits) {
 }
 
 std::string gshhsCoarse() { return coastlineDirectory() + "/c/GSHHS_c_L1.shp"; }
+const std::string kGshhg = "/usr/share/gmt-gshhg"; // Debian's gmt-gshhg-low, -high, -full
+bool haveGshhg() {
+    for (char r : {'c', 'l', 'i', 'h', 'f'})
+        if (!std::filesystem::exists(kGshhg + "/binned_GSHHS_" + r + ".nc")) return false;
+    return true;
+}
+
+// The nearest point of `lines` to (lon, lat), in km (equirectangular: fine at a few km).
+double nearestKm(const std::vector<LonLatLine>& lines, double lon, double lat) {
+    double best = 1e9;
+    for (const LonLatLine& l : lines)
+        for (std::size_t k = 0; k < l.lon.size(); ++k)
+            best = std::min(best, std::hypot((l.lon[k] - lon) * std::cos(lat * M_PI / 180), l.lat[k] - lat) *
+                                      111.2);
+    return best;
+}
 
 } // namespace
 
@@ -107,8 +129,10 @@ private slots:
         levels[1].km = 5;                             // l
         levels[2].km = 1;                             // i
         QCOMPARE(chooseCoastLevel(levels, 1.0), 0);   // 111 km a pixel: the crude one does
-        QCOMPARE(chooseCoastLevel(levels, 0.1), 1);   // 11 km: the 5 km level
-        QCOMPARE(chooseCoastLevel(levels, 0.02), 2);  // 2.2 km: 1 km
+        QCOMPARE(chooseCoastLevel(levels, 0.15), 0);  // 17 km, 33 km two pixels: still crude
+        QCOMPARE(chooseCoastLevel(levels, 0.1), 1);   // 11 km, 22 km two: the 5 km level
+        QCOMPARE(chooseCoastLevel(levels, 0.02), 2);  // 2.2 km, 4.5 km two: 1 km
+        QCOMPARE(chooseCoastLevel(levels, 0.005), 2); // 0.56 km, 1.1 km two: 1 km
         QCOMPARE(chooseCoastLevel(levels, 0.001), 2); // finer than any: the finest there is
         QCOMPARE(chooseCoastLevel({}, 1.0), -1);
     }
@@ -276,6 +300,111 @@ private slots:
                          qPrintable(QString("%1 and %2").arg(v[i - 1]->text.c_str(), v[i]->text.c_str())));
             }
         }
+    }
+
+    // 20° bins (18 × 9): a box across 0° meets columns 17 and 0; one 360° wide every column;
+    // one of 0–360 longitudes alike; a box off the globe none.
+    void binsMeetingABox() {
+        QCOMPARE(binsMeeting({-10, 10, -5, 5}, 20, 18, 9), (std::vector<int>{4 * 18, 4 * 18 + 17}));
+        QCOMPARE(binsMeeting({350, 370, -5, 5}, 20, 18, 9), (std::vector<int>{4 * 18, 4 * 18 + 17}));
+        QCOMPARE(binsMeeting({-180, 180, 75, 90}, 20, 18, 9).size(), std::size_t(18));
+        QCOMPARE(binsMeeting({30, 50, -90, 90}, 20, 18, 9).size(), std::size_t(2 * 9));
+        QCOMPARE(binsMeeting({0, 1, 95, 99}, 20, 18, 9), std::vector<int>{});
+        QCOMPARE(binsMeeting({0, std::nan(""), 0, 1}, 20, 18, 9), std::vector<int>{});
+    }
+
+    // With the GSHHG files, their five levels; with the GSHHG folder empty, the shapefiles.
+    void levelsPreferGshhgAndFallBack() {
+        if (!haveGshhg()) QSKIP("no GSHHG files (gmt-gshhg-*: scripts/setup.sh installs them)");
+        QTemporaryDir empty;
+        const auto gshhg = findCoastLevels(kGshhg, coastlineDirectory());
+        QCOMPARE(gshhg.size(), std::size_t(5));
+        QString letters;
+        for (const CoastLevel& l : gshhg) letters += l.resolution;
+        QCOMPARE(letters, QString("clihf"));
+        QCOMPARE(gshhg[3].path, kGshhg + "/binned_GSHHS_h.nc");
+        QCOMPARE(describeCoastLevel(gshhg[3]),
+                 std::string("GSHHG 2.3.7 high (0.2 km), /usr/share/gmt-gshhg (gmt-gshhg-high)"));
+        QCOMPARE(describeCoastLevel(gshhg[0]),
+                 std::string("GSHHG 2.3.7 crude (25 km), /usr/share/gmt-gshhg (gmt-gshhg-low)"));
+        const auto fallback = findCoastLevels(empty.path().toStdString(), coastlineDirectory());
+        if (QFileInfo::exists(QString::fromStdString(gshhsCoarse()))) {
+            QVERIFY(!fallback.empty());
+            QCOMPARE(fallback[0].path, gshhsCoarse());
+            QVERIFY2(describeCoastLevel(fallback[0]).find("GSHHS shapefile crude (25 km)") == 0,
+                     describeCoastLevel(fallback[0]).c_str());
+            QVERIFY(fallback[0].reader->lines({})->size() > 500);
+        }
+        QVERIFY(findCoastLevels(empty.path().toStdString(), empty.path().toStdString()).empty());
+    }
+
+    // The Great Lakes (93°W–75°W, 40°N–50°N) 1000 pixels wide, 2 km a pixel (4 km two): the 1 km level,
+    // with Lake Michigan's east shore near 86.52°W 44.05°N; the world 1000 pixels wide draws the
+    // crude level. The crude shapefile has no lake there at all.
+    void greatLakesAtARegionalZoom() {
+        if (!haveGshhg()) QSKIP("no GSHHG files (gmt-gshhg-*: scripts/setup.sh installs them)");
+        const auto levels = findCoastLevels(kGshhg, coastlineDirectory());
+        const LonLatBox lakes{-93, -75, 40, 50};
+        const CoastPick regional = pickCoast(levels, 18.0 / 1000, lakes);
+        QVERIFY2(regional.problem.empty(), regional.problem.c_str());
+        QCOMPARE(levels[std::size_t(regional.level)].resolution, 'i');
+        QVERIFY(nearestKm(*regional.lines, -86.52, 44.05) < 5);
+        for (const LonLatLine& l : *regional.lines) // whole 5° bins of the box, no more
+            QVERIFY(l.lonMin >= -95 && l.lonMax <= -75 && l.latMin >= 40 && l.latMax <= 50);
+        // Drawn: ink (a line's point) within 2 pixels of the shore in the window's pixels.
+        const ViewTransform t({0, 0, 1000, 555}, {-93, -75, 40, 50});
+        bool ink = false;
+        for (const PixelPolyline& p : planCoast(*regional.lines, t))
+            for (std::size_t k = 0; k + 1 < p.xy.size(); k += 2)
+                ink = ink || std::hypot(p.xy[k] - t.pixelX(-86.52), p.xy[k + 1] - t.pixelY(44.05)) < 2;
+        QVERIFY(ink);
+        const CoastPick world = pickCoast(levels, 360.0 / 1000, {0, 360, -90, 90});
+        QCOMPARE(levels[std::size_t(world.level)].resolution, 'c');
+        if (QFileInfo::exists(QString::fromStdString(gshhsCoarse())))
+            QVERIFY(nearestKm(readCoastShapefile(gshhsCoarse()), -86.52, 44.05) > 50);
+    }
+
+    // 90 m a pixel (180 m two) over False Bay: the full level, read for the box's 1° bins only (not its
+    // 11 million points), the Cape of Good Hope (18.4704°E, 34.35°S) within 0.1 km; asked
+    // again, the same lines.
+    void fullLevelReadsOnlyTheView() {
+        if (!haveGshhg()) QSKIP("no GSHHG files (gmt-gshhg-*: scripts/setup.sh installs them)");
+        const auto levels = findCoastLevels(kGshhg, coastlineDirectory());
+        const LonLatBox bay{18.2, 18.9, -34.5, -34.0};
+        const CoastPick pick = pickCoast(levels, 0.09 / 111.32, bay);
+        QCOMPARE(levels[std::size_t(pick.level)].resolution, 'f');
+        std::size_t points = 0;
+        for (const LonLatLine& l : *pick.lines) {
+            points += l.lon.size();
+            QVERIFY(l.lonMin >= 18 && l.lonMax <= 19 && l.latMin >= -35 && l.latMax <= -34);
+        }
+        QVERIFY2(points > 500 && points < 200000, qPrintable(QString::number(points)));
+        QVERIFY(nearestKm(*pick.lines, 18.4704, -34.35) < 0.1);
+        QCOMPARE(pickCoast(levels, 0.09 / 111.32, bay).lines, pick.lines);
+    }
+
+    // A level that cannot be read is named, and the next coarser one drawn; none readable: none.
+    void unreadableLevelIsNamedAndACoarserDrawn() {
+        if (!haveGshhg()) QSKIP("no GSHHG files (gmt-gshhg-*: scripts/setup.sh installs them)");
+        QTemporaryDir dir;
+        const std::string crude = dir.filePath("binned_GSHHS_c.nc").toStdString();
+        const std::string broken = dir.filePath("binned_GSHHS_i.nc").toStdString();
+        std::filesystem::copy_file(kGshhg + "/binned_GSHHS_c.nc", crude);
+        std::ofstream(broken, std::ios::binary) << std::string(4096, 'x');
+        auto levels = findCoastLevels(dir.path().toStdString(), coastlineDirectory());
+        QCOMPARE(levels.size(), std::size_t(2));
+        const CoastPick pick = pickCoast(levels, 0.01, {-93, -75, 40, 50});
+        QCOMPARE(pick.level, 0);
+        QVERIFY(pick.lines && !pick.lines->empty());
+        QVERIFY2(pick.problem.find(broken) != std::string::npos, pick.problem.c_str());
+        std::ofstream(crude, std::ios::binary | std::ios::trunc) << std::string(4096, 'x');
+        levels = findCoastLevels(dir.path().toStdString(), coastlineDirectory()); // no file read yet
+        const CoastPick none = pickCoast(levels, 0.01, {-93, -75, 40, 50});
+        QCOMPARE(none.level, -1);
+        QVERIFY(!none.lines);
+        QVERIFY2(none.problem.find(crude) != std::string::npos &&
+                     none.problem.find(broken) != std::string::npos,
+                 none.problem.c_str());
     }
 
     void badShapefilesNameTheFile() {

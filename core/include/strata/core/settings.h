@@ -53,6 +53,8 @@ std::optional<std::size_t> traceTransfers();
 int quitAfterMs();
 // STRATA_COASTLINES_DIR: the folder of the GSHHS shapefiles.
 std::string coastlinesDir();
+// STRATA_GSHHG_DIR: the folder of GMT's binned GSHHG shorelines, preferred to the shapefiles.
+std::string gshhgDir();
 // STRATA_VTKVIEWS: the VTK views module to load; nullopt: the usual places.
 std::optional<std::string> vtkViewsPath();
 

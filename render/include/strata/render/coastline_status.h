@@ -10,9 +10,10 @@ namespace strata {
 // the frames coastlines are drawn over.
 bool isLonLatFrame(const DataArray& frame);
 
-// Why coastlines cannot be drawn: no GSHHS shapefiles in their folder ($STRATA_COASTLINES_DIR,
-// else Debian's python-cartopy-data folder), or one there that cannot be read (the file and the
-// problem). Empty when they can. Reads them on the first call.
+// Why coastlines cannot be drawn: no GSHHG binned files ($STRATA_GSHHG_DIR, else Debian's
+// gmt-gshhg folder) and no GSHHS shapefiles ($STRATA_COASTLINES_DIR, else Debian's
+// python-cartopy-data folder), or a coarsest level that cannot be read (the file and the
+// problem). Empty when they can. Reads the coarsest level on the first call.
 std::string coastlineProblem();
 
 } // namespace strata

@@ -5,6 +5,7 @@
 #include <QImage>
 #include <QSize>
 #include <QString>
+#include <string>
 
 #include "strata/render/image_settings.h"
 
@@ -15,6 +16,12 @@ namespace strata {
 // size). Throws Error when no GL window can be made (no display) or the frame is not 2-D.
 QImage renderImage(const ImageFrame& frame, const ImageViewSettings& settings, QSize pixels,
                    double scale = 1);
+
+// The coastlines renderImage draws for the same arguments: "GSHHG 2.3.7 crude (25 km),
+// /usr/share/gmt-gshhg (gmt-gshhg-low)"; empty when none (off, not a map or a lon/lat frame, or
+// none can be read: coastlineProblem() says why).
+std::string coastlinesDrawn(const ImageFrame& frame, const ImageViewSettings& settings, QSize pixels,
+                            double scale = 1);
 
 // renderImage written to `path` as PNG; throws IoError naming the path when that fails.
 void exportPng(const ImageFrame& frame, const ImageViewSettings& settings, QSize pixels, const QString& path,

@@ -67,6 +67,12 @@ public:
     bool frameCopied() const;
     // True when the last frame drawn was the one colour-mapped ahead (ImageFrame::coloured).
     bool colouredAhead() const;
+    // The coastlines the last paint drew: "GSHHG 2.3.7 high (0.2 km), /usr/share/gmt-gshhg
+    // (gmt-gshhg-high)"; empty when it drew none.
+    QString coastlinesDrawn() const;
+    // Why coastlines are not drawn, or are drawn coarser than asked (a file that cannot be read);
+    // empty when nothing is wrong.
+    QString coastlinesProblem() const;
 
     // The cell under a point in widget coordinates (logical pixels, origin top left), as
     // of the last paint.
