@@ -54,7 +54,9 @@ for e in "${exes[@]}"; do
 done
 strip --strip-unneeded "$stage"/bin/* "$stage"/lib/libstrata_* 2>/dev/null || true
 # Qt finds no plugins it needs for QtTest without a GUI; say so to be sure it does not look.
-tar -C "$stage" -cJf "$BUNDLE/payload.tar.xz" bin lib
+# udunits2's unit database (display units): the GPU machine has none (gpu-run.sh names it).
+mkdir -p "$stage/share" && cp -r /usr/share/xml/udunits "$stage/share/udunits"
+tar -C "$stage" -cJf "$BUNDLE/payload.tar.xz" bin lib share
 cp "$PEER" "$BUNDLE/shared-copy/"
 # The Zarr store tst_zarr_load loads, written here by zarr-python and numcodecs, which the GPU
 # machine lacks (with its oracle; gpu-run.sh names it in STRATA_ZARR_LOAD_DIR).

@@ -38,6 +38,7 @@ LIBS=$WORK/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 # Our executables find the bundled libraries; python3 and the tools keep their own.
 ours() { LD_LIBRARY_PATH=$LIBS "$@"; }
 export QT_QPA_PLATFORM=offscreen
+export UDUNITS2_XML_PATH=$WORK/share/udunits/udunits2.xml
 nvidia-smi >"$LOGS/nvidia-smi.txt" 2>&1
 say "card: $(nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv,noheader 2>/dev/null)"
 say "date: $(date -u +%FT%TZ)  host: $(uname -r)"
