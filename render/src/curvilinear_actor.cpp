@@ -44,8 +44,10 @@ void CurvilinearActor::detach() {
 void CurvilinearActor::setGrid(const CurvilinearGrid& g) {
     lonOrigin_ = g.extent.x0;
     latOrigin_ = g.extent.y0;
+    // A cell across the edge of a grid that wraps is drawn on both sides: one quad a copy.
+    double shifts[3];
     vtkIdType drawn = 0;
-    for (std::int64_t k = 0; k < g.cells(); ++k) drawn += g.valid(k);
+    for (std::int64_t k = 0; k < g.cells(); ++k) drawn += g.valid(k) ? g.wrapShifts(k, shifts) : 0;
     vtkNew<vtkPoints> points;
     points->SetDataTypeToFloat();
     points->SetNumberOfPoints(drawn * 4);
@@ -70,14 +72,16 @@ void CurvilinearActor::setGrid(const CurvilinearGrid& g) {
             static_cast<float>((static_cast<double>(k % g.columns) + 0.5) / static_cast<double>(g.columns));
         const float t =
             static_cast<float>((static_cast<double>(k / g.columns) + 0.5) / static_cast<double>(g.rows));
-        for (std::size_t c = 0; c < 4; ++c, ++v) {
-            const auto at = static_cast<std::size_t>(k * 4) + c;
-            xyz[3 * v] = static_cast<float>(g.cornerLon[at] - lonOrigin_);
-            xyz[3 * v + 1] = static_cast<float>(g.cornerLat[at] - latOrigin_);
-            xyz[3 * v + 2] = 0;
-            st[2 * v] = s;
-            st[2 * v + 1] = t;
-        }
+        const int copies = g.wrapShifts(k, shifts);
+        for (int copy = 0; copy < copies; ++copy)
+            for (std::size_t c = 0; c < 4; ++c, ++v) {
+                const auto at = static_cast<std::size_t>(k * 4) + c;
+                xyz[3 * v] = static_cast<float>(g.cornerLon[at] + shifts[copy] - lonOrigin_);
+                xyz[3 * v + 1] = static_cast<float>(g.cornerLat[at] - latOrigin_);
+                xyz[3 * v + 2] = 0;
+                st[2 * v] = s;
+                st[2 * v + 1] = t;
+            }
     }
     points->Modified();
     tcoords->Modified();

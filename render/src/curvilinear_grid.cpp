@@ -124,6 +124,26 @@ void finish(CurvilinearGrid& g) {
         }
     }
     if (!(x1 > x0) || !(y1 > y0)) x0 = 0, x1 = 1, y0 = 0, y1 = 1; // no finite cell
+    // Cells spanning more than a turn (a tripolar ocean grid whose longitudes run -280..80 or
+    // 73..433, or whose cap's cells reach past the seam): each moved by whole turns into one
+    // turn, from -180 when the longitudes go below 0, else from 0. Cells across its edges are
+    // drawn on both sides (wraps).
+    if (x1 - x0 > 360 + 1e-9) {
+        double lowest = std::numeric_limits<double>::infinity();
+        for (double v : g.lon)
+            if (std::isfinite(v)) lowest = std::min(lowest, v);
+        const double start = lowest < 0 ? -180 : 0;
+        for (std::int64_t k = 0; k < g.cells(); ++k) {
+            auto& centre = g.lon[static_cast<std::size_t>(k)];
+            if (!g.valid(k)) continue;
+            const double shift = 360 * std::floor((centre - start) / 360);
+            centre -= shift;
+            for (std::size_t c = 0; c < 4; ++c) g.cornerLon[static_cast<std::size_t>(k * 4) + c] -= shift;
+        }
+        x0 = start;
+        x1 = start + 360;
+        g.wraps = true;
+    }
     g.extent = {x0, x1, y0, y1};
 }
 
@@ -131,6 +151,18 @@ void finish(CurvilinearGrid& g) {
 
 bool CurvilinearGrid::valid(std::int64_t k) const {
     return std::isfinite(cornerLon[static_cast<std::size_t>(k * 4)]);
+}
+
+int CurvilinearGrid::wrapShifts(std::int64_t k, double (&shifts)[3]) const {
+    int n = 0;
+    shifts[n++] = 0;
+    if (!wraps) return n;
+    const auto at = static_cast<std::size_t>(k * 4);
+    const auto [lo, hi] =
+        std::minmax({cornerLon[at], cornerLon[at + 1], cornerLon[at + 2], cornerLon[at + 3]});
+    if (lo < extent.x0) shifts[n++] = 360;
+    if (hi > extent.x1) shifts[n++] = -360;
+    return n;
 }
 
 bool CurvilinearGrid::contains(std::int64_t k, double x, double y) const {
@@ -260,8 +292,19 @@ CellLocator::CellLocator(const CurvilinearGrid& grid) : grid_(&grid) {
 }
 
 std::int64_t CellLocator::find(double lon, double lat) const {
+    if (const std::int64_t k = findAt(lon, lat); k >= 0 || !grid_->wraps) return k;
+    // A cell across the turn's edge lies where its centre is: its part beyond is a turn away.
+    for (double turn : {360.0, -360.0})
+        if (const std::int64_t k = findAt(lon + turn, lat); k >= 0) return k;
+    return -1;
+}
+
+std::int64_t CellLocator::findAt(double lon, double lat) const {
     if (!std::isfinite(lon) || !std::isfinite(lat)) return -1;
-    const double fx = (lon - x0_) / dx_, fy = (lat - y0_) / dy_;
+    double fx = (lon - x0_) / dx_;
+    const double fy = (lat - y0_) / dy_;
+    if (grid_->wraps && fx >= -1 && fx <= nx_ + 1)
+        fx = std::clamp(fx, 0.0, double(nx_)); // in the edge buckets
     if (fx < 0 || fy < 0 || fx > nx_ || fy > ny_) return -1;
     const auto b =
         static_cast<std::size_t>(std::min(static_cast<int>(fy), ny_ - 1)) * static_cast<std::size_t>(nx_) +

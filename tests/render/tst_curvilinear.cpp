@@ -192,6 +192,38 @@ private slots:
         QCOMPARE(at.find(NAN, 5), std::int64_t(-1));
     }
 
+    // An ORCA-like global grid: centres -280..90 in 10° steps, its last two columns repeating its
+    // first two (38 columns), so that its cells span more than a turn (drawn over 405° before,
+    // with an empty strip). They are put in one turn from -180, drawn across it with no gap at
+    // its edge (the cell centred on -180 is drawn a turn east too), and found on both sides.
+    void aGridOfMoreThanATurnWraps() {
+        std::vector<double> lon, lat;
+        for (int j = 0; j < 3; ++j)
+            for (int i = 0; i < 38; ++i) {
+                lon.push_back(-280 + 10.0 * i);
+                lat.push_back(-10 + 10.0 * j);
+            }
+        const CurvilinearGrid g = gridFromCentres(3, 38, lon, lat);
+        QVERIFY(g.wraps);
+        QCOMPARE(g.extent.x0, -180.0);
+        QCOMPARE(g.extent.x1, 180.0);
+        for (double v : g.lon) QVERIFY2(v >= -180 && v < 180, qPrintable(QString::number(v)));
+        // One pixel a degree over the middle row's band: every pixel painted.
+        const ViewTransform t(PixelRect{0, 0, 360, 8}, ViewWindow{-180, 180, -4, 4});
+        std::vector<std::uint32_t> px(360 * 8, 0);
+        const std::vector<std::uint32_t> colours(3 * 38, 7);
+        detail::PixelBlock block{px.data(), 360, 8, 360, 0, 8};
+        detail::rasteriseCells(g, colours.data(), t, block);
+        const auto unpainted = std::count(px.begin(), px.end(), 0u);
+        QVERIFY2(unpainted == 0, qPrintable(QString("%1 pixels unpainted").arg(unpainted)));
+        const CellLocator at(g);
+        QCOMPARE(at.find(-178, 0), std::int64_t(1 * 38 + 10)); // centred on -180
+        QCOMPARE(at.find(178, 0), std::int64_t(1 * 38 + 10));  // the same cell, a turn east
+        QCOMPARE(at.find(172, 0), std::int64_t(1 * 38 + 9));   // centred on 170
+        // A grid within a turn is left where it is.
+        QVERIFY(!curvilinearGrid(frame(340))->wraps);
+    }
+
     // The raster fill: pixels whose centres are inside a cell take its colour, others stay.
     void fillsPixelsWhoseCentresAreInside() {
         const CurvilinearGrid g = gridFromCentres(2, 2, {0.5, 1.5, 0.5, 1.5}, {0.5, 0.5, 1.5, 1.5});

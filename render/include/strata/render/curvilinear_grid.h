@@ -27,11 +27,17 @@ struct CurvilinearGrid {
     std::vector<double> cornerLon, cornerLat;
     bool fromBounds = false; // corners read from the coordinates' bounds
     ViewWindow extent;       // longitude (x) and latitude (y) spanned by the finite corners
+    // The cells were moved into one turn of longitude, [extent.x0, extent.x0 + 360), for they
+    // spanned more: a cell across its edges is drawn on both sides (wrapShifts).
+    bool wraps = false;
 
     std::int64_t cells() const { return rows * columns; }
     bool valid(std::int64_t k) const; // all four corners finite
     // True when (lon, lat) lies inside cell k (a point on an edge belongs to one cell of two).
     bool contains(std::int64_t k, double lon, double lat) const;
+    // The longitude shifts at which cell k is drawn: 0, and for a grid that wraps, ±360 where
+    // the cell reaches past the turn's edge (at most three; `n` says how many).
+    int wrapShifts(std::int64_t k, double (&shifts)[3]) const;
 };
 
 // The curvilinear grid of a 2-D frame, or none when the frame has no 2-D longitude and latitude
@@ -52,6 +58,7 @@ public:
     std::int64_t find(double lon, double lat) const; // the cell index (row * columns + column), -1 for none
 
 private:
+    std::int64_t findAt(double lon, double lat) const; // without the turn's wrap
     const CurvilinearGrid* grid_;
     int nx_ = 1, ny_ = 1;
     double x0_ = 0, y0_ = 0, dx_ = 1, dy_ = 1;
