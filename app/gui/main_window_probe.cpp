@@ -8,9 +8,9 @@
 #include "main_window.h"
 #include "series_dock.h"
 #include "slice_panel.h"
-#include "strata/core/format.h"
 #include "strata/io/geo.h"
 #include "strata/render/frame_labels.h"
+#include "value_text.h"
 
 namespace strata::app {
 namespace {
@@ -32,15 +32,7 @@ void MainWindow::onHover(const Pick& pick) {
     try {
         const DataArray cell =
             shown_.isel({Indexer{shown_.dims()[0], pick.row}, Indexer{shown_.dims()[1], pick.column}});
-        const double v = cell.asHost().values<double>().at(0);
-        // A float32 value in the float's own shortest form, not its widened double's digits; a
-        // packed one (integers times scale_factor) to its step's decimals.
-        const CfEncoding& enc = var_.variable().encoding();
-        const std::string number = enc.scaled && !isFloating(enc.packed) ? formatPacked(v, enc.scale)
-                                   : cell.dtype() == DType::Float32      ? formatNumber(static_cast<float>(v))
-                                                                         : formatNumber(v);
-        value = std::isnan(v) ? tr("missing") : q(number);
-        if (auto units = var_.attrs().text("units")) value += " " + q(*units);
+        value = ValueText::of(var_, cell.dtype())(cell.asHost().values<double>().at(0));
     } catch (const Error& e) {
         value = q(e.what());
     }

@@ -1,0 +1,33 @@
+#include "value_text.h"
+
+#include <QCoreApplication>
+#include <cmath>
+
+#include "strata/core/format.h"
+
+namespace strata::app {
+
+ValueText ValueText::of(const DataArray& var, DType shown) {
+    ValueText t;
+    const CfEncoding& enc = var.variable().encoding();
+    t.packed = enc.scaled && !isFloating(enc.packed);
+    t.scale = enc.scale;
+    t.float32 = shown == DType::Float32;
+    if (auto units = var.attrs().text("units")) t.units = QString::fromStdString(*units);
+    return t;
+}
+
+QString ValueText::number(double v) const {
+    if (std::isnan(v)) return QCoreApplication::translate("ValueText", "missing");
+    const std::string s = packed    ? formatPacked(v, scale)
+                          : float32 ? formatNumber(static_cast<float>(v))
+                                    : formatNumber(v);
+    return QString::fromStdString(s);
+}
+
+QString ValueText::operator()(double v) const {
+    const QString n = number(v);
+    return std::isnan(v) || units.isEmpty() ? n : n + " " + units;
+}
+
+} // namespace strata::app
