@@ -1,12 +1,8 @@
-// The window's probe: the value under the cursor in the status bar, and the series through a
-// clicked cell in the Series dock (computed on the frame service, fetched to the host there).
-#include <QComboBox>
-#include <QDockWidget>
+// The window's probe: the value under the cursor in the status bar.
 #include <QStatusBar>
 #include <cmath>
 
 #include "main_window.h"
-#include "series_dock.h"
 #include "slice_panel.h"
 #include "strata/io/geo.h"
 #include "strata/render/frame_labels.h"
@@ -66,43 +62,6 @@ void MainWindow::onHover(const Pick& pick) {
     }
     probeText_ = QString("%1: %2 = %3").arg(where.join(", "), q(var_.name()), value);
     statusBar()->showMessage(probeText_);
-}
-
-void MainWindow::plotSeriesAt(std::int64_t row, std::int64_t column, const QString& dim) {
-    if (!ws_.dataset() || shownFrame().ndim() != 2) return;
-    const std::string along = (dim.isEmpty() ? series_->along() : dim).toStdString();
-    if (along.empty()) return;
-    series_->setCell(row, column);
-    const ViewSpec& spec_ = view();
-    ViewSpec s = spec_;
-    s.xDim = along;
-    s.yDim.clear();
-    s.indices.clear();
-    for (const auto& d : ws_.variable().dims()) {
-        if (d == along || roleOf(spec_, d) == Role::Reduce) continue;
-        const std::int64_t i = d == spec_.yDim ? row : d == spec_.xDim ? column : spec_.indexOf(d);
-        s.indices.push_back({d, i});
-    }
-    ws_.awaitSeries(service_->requestSeries(s));
-    series_->show();
-}
-
-void MainWindow::onSeriesReady(const std::shared_ptr<const SeriesResult>& r) {
-    if (!ws_.awaitsSeries(r->id)) return;
-    const DataArray& var_ = ws_.variable();
-    if (!r->error.isEmpty()) {
-        showError(tr("Cannot plot the series"), r->error, false);
-        return;
-    }
-    LineSeries s = r->line ? *r->line : lineSeries(r->series);
-    QStringList at;
-    for (const auto& [d, i] : r->spec.indices) at << QString("%1 = %2").arg(q(d), coordinateText(var_, d, i));
-    s.title = variableTitle(r->series) + "  " + at.join(", ").toStdString();
-    // The dock is short: the y axis says the name and units, the title the long name.
-    const auto units = var_.attrs().text("units");
-    s.yTitle = var_.name() + (units && !units->empty() ? " [" + *units + "]" : "");
-    series_->plot(r->series, std::move(s), q(r->spec.xDim));
-    emit seriesShown();
 }
 
 } // namespace strata::app
