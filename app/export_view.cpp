@@ -51,11 +51,6 @@ ViewLimits exportLimits() {
     return l;
 }
 
-// The files an export must never replace: the file, or every file of a set.
-std::vector<std::string> inputsOf(const Dataset& ds) {
-    return ds.files.empty() ? std::vector<std::string>{ds.path} : ds.files;
-}
-
 ExportResult writeCsvOf(const Dataset& ds, const DataArray& frame, const std::string& path) {
     // A frame on a grid mapping (Lambert, rotated pole) gets its cells' latitude and longitude.
     const io::CsvResult r = writeCsv(io::withLatLon(frame, ds), path, inputsOf(ds));
@@ -144,6 +139,10 @@ ExportReport exportView(const Dataset& ds, const ViewSpec& view, const std::vect
 #endif
     }
     return report;
+}
+
+std::vector<std::string> inputsOf(const Dataset& ds) {
+    return ds.files.empty() ? std::vector<std::string>{ds.path} : ds.files;
 }
 
 ExportResult exportView(const Dataset& ds, const ViewSpec& view, const ExportTarget& target,

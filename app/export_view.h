@@ -58,6 +58,9 @@ struct ExportReport {
 ExportReport exportView(const Dataset& ds, const ViewSpec& view, const std::vector<ExportTarget>& targets,
                         const ExportOptions& options = {});
 
+// The files an export must never replace: the dataset's file, or every file of a set.
+std::vector<std::string> inputsOf(const Dataset& ds);
+
 // One file: exportView of one target, its result.
 ExportResult exportView(const Dataset& ds, const ViewSpec& view, const ExportTarget& target,
                         const ExportOptions& options = {});

@@ -174,6 +174,7 @@ void MainWindow::connectParts() {
                 [this](const QString& m) { statusBar()->showMessage(m); });
     connect(series_, &SeriesDock::alongChanged, this,
             [this] { plotSeriesAt(series_->row(), series_->column()); });
+    connect(series_, &SeriesDock::exportCsvRequested, this, &MainWindow::exportSeriesCsvDialog);
 }
 
 const DataArray& MainWindow::shownSeries() const { return series_->series(); }

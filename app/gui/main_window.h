@@ -7,7 +7,8 @@
 // permanent part is a StatusPanel. Its files, by what they do: main_window.cpp (building and
 // wiring), _open (opening, a variable's first view), _view (changes, frames), _colour, _grid,
 // _history, _io (exports, saved views, recent files), _keys, _memory (data from Python),
-// _probe (hover and series), _projection, _residency, _state, _task.
+// _probe (hover), _projection, _residency, _series (the Series dock's series, step marker and
+// CSV), _state, _task.
 #include <QMainWindow>
 #include <QMessageBox>
 #include <QPointer>
@@ -108,6 +109,12 @@ public:
     bool exportCsv(const QString& path);
     // The name the export dialogs offer: "tas_2005-01-16.png" in the last export folder.
     QString suggestedExportPath(const QString& extension) const;
+    // The series plotted in the Series dock as CSV (_series): its coordinate and values with
+    // units in the header, the cell's coordinates in every row; ".csv" added as exportCsv does.
+    bool exportSeriesCsv(const QString& path);
+    // The name the dock's Export CSV… offers: "tas_0.93N_1.88E_along-time.csv" in the last
+    // export folder.
+    QString suggestedSeriesExportPath() const;
     // -v: the status bar's messages carry their details (bytes copied off the device).
     void setVerbose(bool verbose) { verbose_ = verbose; }
     // Coastlines over longitude/latitude frames (View ▸ Coastlines; --coastlines).
@@ -255,6 +262,8 @@ private:
     DataArray frameOnScreen() const;
     void exportPngDialog();
     void exportCsvDialog();
+    void exportSeriesCsvDialog();                      // _series: the dock's Export CSV…
+    QString inExportFolder(const QString& name) const; // `name` in the last export folder
     void saveViewDialog();
     void loadViewDialog();
     void openDialog();

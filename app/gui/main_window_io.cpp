@@ -26,10 +26,6 @@ namespace strata::app {
 namespace {
 
 QString q(const std::string& s) { return QString::fromStdString(s); }
-// The files an export must never replace: the file, or every file of a set.
-std::vector<std::string> inputsOf(const Dataset& ds) {
-    return ds.files.empty() ? std::vector{ds.path} : ds.files;
-}
 
 // Asks for a pixel size, starting from `size`; false when cancelled.
 bool askSize(QWidget* parent, QSize& size) {
@@ -210,8 +206,11 @@ bool MainWindow::showLoadedView(const ViewSpec& v) {
 }
 
 QString MainWindow::suggestedExportPath(const QString& extension) const {
+    return inExportFolder(q(exportBaseName(shownFrame(), view().reductions)) + "." + extension);
+}
+
+QString MainWindow::inExportFolder(const QString& name) const {
     const QString folder = settings_.exportFolder();
-    const QString name = q(exportBaseName(shownFrame(), view().reductions)) + "." + extension;
     return folder.isEmpty() ? name : QDir(folder).filePath(name);
 }
 

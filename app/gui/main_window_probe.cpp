@@ -1,17 +1,12 @@
-// The window's probe: the value under the cursor in the status bar, and the series through a
-// clicked cell in the Series dock (computed on the frame service, fetched to the host there).
-#include <QComboBox>
-#include <QDockWidget>
+// The window's probe: the value under the cursor in the status bar.
 #include <QStatusBar>
 #include <cmath>
 
 #include "main_window.h"
-#include "series_dock.h"
 #include "slice_panel.h"
-#include "strata/core/format.h"
-#include "strata/core/units.h"
 #include "strata/io/geo.h"
 #include "strata/render/frame_labels.h"
+#include "value_text.h"
 
 namespace strata::app {
 namespace {
@@ -33,22 +28,8 @@ void MainWindow::onHover(const Pick& pick) {
     try {
         const DataArray cell =
             shown_.isel({Indexer{shown_.dims()[0], pick.row}, Indexer{shown_.dims()[1], pick.column}});
-        const double v = cell.asHost().values<double>().at(0);
-        // A float32 value in the float's own shortest form, not its widened double's digits; a
-        // packed one (integers times scale_factor) to its step's decimals.
-        // In display units, the packed step converted with the values.
-        const CfEncoding& enc = var_.variable().encoding();
-        double step = enc.scale;
-        if (!spec_.units.empty())
-            if (const auto stepRange =
-                    rangeInUnits({0, enc.scale}, var_.attrs().text("units").value_or(""), spec_.units))
-                step = stepRange->second - stepRange->first;
-        const std::string number = enc.scaled && !isFloating(enc.packed) ? formatPacked(v, step)
-                                   : cell.dtype() == DType::Float32      ? formatNumber(static_cast<float>(v))
-                                                                         : formatNumber(v);
-        value = std::isnan(v) ? tr("missing") : q(number);
-        // The frame's own units: the display units, or none for a count.
-        if (auto units = shown_.attrs().text("units")) value += " " + q(*units);
+        // In the frame's units: the display units, or none for a count.
+        value = ValueText::of(var_, cell)(cell.asHost().values<double>().at(0));
     } catch (const Error& e) {
         value = q(e.what());
     }
@@ -82,43 +63,6 @@ void MainWindow::onHover(const Pick& pick) {
     }
     probeText_ = QString("%1: %2 = %3").arg(where.join(", "), q(var_.name()), value);
     statusBar()->showMessage(probeText_);
-}
-
-void MainWindow::plotSeriesAt(std::int64_t row, std::int64_t column, const QString& dim) {
-    if (!ws_.dataset() || shownFrame().ndim() != 2) return;
-    const std::string along = (dim.isEmpty() ? series_->along() : dim).toStdString();
-    if (along.empty()) return;
-    series_->setCell(row, column);
-    const ViewSpec& spec_ = view();
-    ViewSpec s = spec_;
-    s.xDim = along;
-    s.yDim.clear();
-    s.indices.clear();
-    for (const auto& d : ws_.variable().dims()) {
-        if (d == along || roleOf(spec_, d) == Role::Reduce) continue;
-        const std::int64_t i = d == spec_.yDim ? row : d == spec_.xDim ? column : spec_.indexOf(d);
-        s.indices.push_back({d, i});
-    }
-    ws_.awaitSeries(service_->requestSeries(s));
-    series_->show();
-}
-
-void MainWindow::onSeriesReady(const std::shared_ptr<const SeriesResult>& r) {
-    if (!ws_.awaitsSeries(r->id)) return;
-    const DataArray& var_ = ws_.variable();
-    if (!r->error.isEmpty()) {
-        showError(tr("Cannot plot the series"), r->error, false);
-        return;
-    }
-    LineSeries s = r->line ? *r->line : lineSeries(r->series);
-    QStringList at;
-    for (const auto& [d, i] : r->spec.indices) at << QString("%1 = %2").arg(q(d), coordinateText(var_, d, i));
-    s.title = variableTitle(r->series) + "  " + at.join(", ").toStdString();
-    // The dock is short: the y axis says the name and units, the title the long name.
-    const auto units = r->series.attrs().text("units"); // in the units shown
-    s.yTitle = var_.name() + (units && !units->empty() ? " [" + *units + "]" : "");
-    series_->plot(r->series, std::move(s), q(r->spec.xDim));
-    emit seriesShown();
 }
 
 } // namespace strata::app

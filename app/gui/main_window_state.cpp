@@ -2,14 +2,13 @@
 // another file or variable, and a scalar variable (no dims) is shown as its value.
 #include <QLabel>
 #include <QStackedWidget>
-#include <cmath>
 
 #include "dataset_panel.h"
 #include "dimension_bar.h"
 #include "main_window.h"
 #include "series_dock.h"
 #include "slice_panel.h"
-#include "strata/core/format.h"
+#include "value_text.h"
 
 namespace strata::app {
 namespace {
@@ -27,11 +26,7 @@ void MainWindow::showScalar(const QString& variablePath, const DataArray& var) {
     QString value;
     try {
         const double v = var.load(Device::host(), Stream::host()).values<double>().at(0);
-        const CfEncoding& enc = var.variable().encoding(); // packed: to its step's decimals
-        value = std::isnan(v)                           ? tr("missing")
-                : enc.scaled && !isFloating(enc.packed) ? q(formatPacked(v, enc.scale))
-                                                        : q(formatNumber(v));
-        if (auto units = var.attrs().text("units"); units && !units->empty()) value += " " + q(*units);
+        value = ValueText::of(var, var)(v);
     } catch (const Error& e) {
         showError(tr("Cannot show %1").arg(variablePath), q(e.what()), false);
         return;

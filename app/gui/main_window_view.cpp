@@ -59,6 +59,7 @@ void MainWindow::present(const ViewChange& c) {
     } else {
         slices_->setIndices(v); // a loaded view, or a jump: the sliders follow
     }
+    series_->followView(v); // the step marked on the series moves with the slider
     if (colour_->colouring() != v.colouring) colour_->set(v.colouring); // not on every step: typing goes on
     updateUndoActions();
     rememberViewSoon();

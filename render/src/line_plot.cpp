@@ -49,6 +49,12 @@ void styleAxis(vtkAxis* axis, const std::string& title, double s) {
 } // namespace
 
 LinePlotScene::LinePlotScene() {
+    for (const char* name : {"x", "y"}) {
+        vtkNew<vtkDoubleArray> column;
+        column->SetName(name);
+        column->SetNumberOfValues(2);
+        marker_->AddColumn(column);
+    }
     renderer_->SetBackground(1, 1, 1);
     renderer_->SetBackgroundAlpha(1);
     actor_->SetScene(scene_);
@@ -75,6 +81,33 @@ void LinePlotScene::setSeries(LineSeries s) {
     STRATA_EXPECTS(s.x.size() == s.y.size(), ValueError, "a line series needs as many x as y values");
     series_ = std::move(s);
     builtScale_ = 0;
+}
+
+void LinePlotScene::setMarker(std::optional<double> x) {
+    series_.marker = x;
+    if (builtScale_ != 0) placeMarker();
+}
+
+void LinePlotScene::placeMarker() {
+    const bool shown = series_.marker && std::isfinite(*series_.marker);
+    markerPlot_->SetVisible(shown);
+    if (!shown) return;
+    const double x = *series_.marker - x0_;
+    for (vtkIdType row : {0, 1}) {
+        marker_->SetValue(row, 0, x);
+        marker_->SetValue(row, 1, row == 0 ? 0.0 : yTop_);
+    }
+    marker_->Modified();
+}
+
+PlotXAxis LinePlotScene::xAxis(double dpr) const {
+    vtkAxis* bottom = chart_->GetAxis(vtkAxis::BOTTOM);
+    PlotXAxis a;
+    a.left = bottom->GetPosition1().GetX() / dpr;
+    a.right = bottom->GetPosition2().GetX() / dpr;
+    a.lo = bottom->GetMinimum() + x0_;
+    a.hi = bottom->GetMaximum() + x0_;
+    return a;
 }
 
 void LinePlotScene::prepare(double s) {
@@ -104,6 +137,8 @@ void LinePlotScene::prepare(double s) {
     // temperature of 290 ± 2 K draws nothing): plot relative to the lower-left corner and
     // place the ticks (labelled with the true values) the same way.
     const double x0 = xlo, y0 = ylo;
+    x0_ = x0;
+    yTop_ = yhi - y0;
     for (auto [a, b] : runs) {
         vtkNew<vtkTable> table;
         vtkNew<vtkDoubleArray> xs, ys;
@@ -128,6 +163,13 @@ void LinePlotScene::prepare(double s) {
             pts->SetMarkerSize(static_cast<float>(8 * s));
         }
     }
+
+    // The marker over the series, in a colour of its own.
+    markerPlot_ = chart_->AddPlot(vtkChart::LINE);
+    markerPlot_->SetInputData(marker_, 0, 1);
+    markerPlot_->SetColor(kMarkerRgb[0], kMarkerRgb[1], kMarkerRgb[2], 255);
+    markerPlot_->SetWidth(static_cast<float>(2 * s));
+    placeMarker();
 
     vtkAxis* bottom = chart_->GetAxis(vtkAxis::BOTTOM);
     vtkAxis* left = chart_->GetAxis(vtkAxis::LEFT);

@@ -2,7 +2,9 @@
 // exports (through the VTK views module) and LinePlotView, which loads that module when it is
 // first given a series.
 #include <QLabel>
+#include <QMouseEvent>
 #include <QResizeEvent>
+#include <QWindow>
 #include <algorithm>
 #include <cmath>
 
@@ -73,6 +75,8 @@ void LinePlotView::setSeries(LineSeries series) {
             surface_ = vtkViews().makeLinePlot(this, std::move(hooks));
             surface_->widget()->setGeometry(rect());
             surface_->widget()->show();
+            // The mouse moves in the GL window, which fills this widget at its origin.
+            if (QWindow* w = surface_->glWindow()) w->installEventFilter(this);
         } catch (const std::exception& e) { // the plot cannot be drawn: say why, in its place
             message_ = new QLabel(tr("The plot cannot be drawn: %1").arg(QString::fromUtf8(e.what())), this);
             message_->setWordWrap(true);
@@ -85,6 +89,13 @@ void LinePlotView::setSeries(LineSeries series) {
     if (surface_) surface_->setSeries(series_);
 }
 
+void LinePlotView::setMarker(std::optional<double> x) {
+    series_.marker = x;
+    if (surface_) surface_->setMarker(x);
+}
+
+PlotXAxis LinePlotView::xAxis() const { return surface_ ? surface_->xAxis() : PlotXAxis{}; }
+
 QString LinePlotView::unavailableReason() const { return message_ ? message_->text() : QString(); }
 
 QImage LinePlotView::grabFramebuffer() { return surface_ ? surface_->grabFramebuffer() : QImage(); }
@@ -94,6 +105,14 @@ QWindow* LinePlotView::glWindow() const { return surface_ ? surface_->glWindow()
 void LinePlotView::resizeEvent(QResizeEvent*) {
     if (surface_) surface_->widget()->setGeometry(rect());
     if (message_) message_->setGeometry(rect());
+}
+
+bool LinePlotView::eventFilter(QObject* watched, QEvent* e) {
+    if (surface_ && watched == surface_->glWindow()) {
+        if (e->type() == QEvent::MouseMove) emit hovered(static_cast<QMouseEvent*>(e)->position());
+        if (e->type() == QEvent::Leave) emit hoverLeft();
+    }
+    return QWidget::eventFilter(watched, e);
 }
 
 } // namespace strata

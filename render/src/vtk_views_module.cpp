@@ -1,5 +1,6 @@
 // The module libstrata_vtkviews.so: the views that draw through VTK, made through the one
 // entry point strata_vtk_views() (see strata/render/vtk_views.h).
+#include <QWindow>
 #include <vtkGenericOpenGLRenderWindow.h>
 
 #include "image_scene.h"
@@ -78,6 +79,11 @@ public:
         scene_.setSeries(series);
         requestRender();
     }
+    void setMarker(std::optional<double> x) override {
+        scene_.setMarker(x);
+        requestRender();
+    }
+    PlotXAxis xAxis() const override { return scene_.xAxis(glWindow()->devicePixelRatio()); }
     QImage grabFramebuffer() override { return VtkGlWidget::grabFramebuffer(); }
     QWindow* glWindow() const override { return VtkGlWidget::glWindow(); }
 

@@ -1,5 +1,5 @@
-// Line plots: runs between NaN gaps, series from labelled arrays, and the drawn picture with
-// date ticks (baseline) whose gap leaves its columns empty.
+// Line plots: runs between NaN gaps, series from labelled arrays, the drawn picture with
+// date ticks (baseline) whose gap leaves its columns empty, and the step marker at its x.
 #include <QtTest/QtTest>
 
 #include "image_compare.h"
@@ -12,6 +12,25 @@ namespace {
 // Pixels of the plot's line colour (31, 119, 180), antialiasing allowed.
 bool isLine(QRgb c) {
     return std::abs(qRed(c) - 31) < 50 && std::abs(qGreen(c) - 119) < 50 && qBlue(c) > 130;
+}
+
+// Pixels of the marker's colour (orange).
+bool isMarker(QRgb c) {
+    return std::abs(qRed(c) - kMarkerRgb[0]) < 50 && std::abs(qGreen(c) - kMarkerRgb[1]) < 50 &&
+           qBlue(c) < kMarkerRgb[2] + 70;
+}
+
+// The middle of the columns holding a vertical run of marker pixels over a third of the
+// picture's height; -1 when there are none.
+double markerColumn(const QImage& img) {
+    double sum = 0;
+    int n = 0;
+    for (int x = 0; x < img.width(); ++x) {
+        int count = 0;
+        for (int y = 0; y < img.height(); ++y) count += isMarker(img.pixel(x, y));
+        if (count > img.height() / 3) sum += x, ++n;
+    }
+    return n ? sum / n : -1;
 }
 
 std::vector<int> lineColumns(const QImage& img) {
@@ -116,6 +135,37 @@ private slots:
         QVERIFY2(emptyWithGap >= 60, qPrintable(QString::number(emptyWithGap)));
         QString why = test::compareWithBaseline(img, "lineplot_dates");
         QVERIFY2(why.isEmpty(), qPrintable(why));
+    }
+    void markerAtItsX() {
+        // The step marker is drawn into the picture (a PNG export shows it) at its x: from x = 2
+        // to x = 8 of 0..10 it moves right by 6/10 of the axis' length.
+        const char* d = std::getenv("DISPLAY");
+        if (!d || !*d) QFAIL("the line plot is drawn through X: run under xvfb-run");
+        LineSeries s;
+        for (int i = 0; i <= 10; ++i) {
+            s.x.push_back(i);
+            s.y.push_back(290 + std::sin(i));
+        }
+        QCOMPARE(markerColumn(renderLinePlot(s, QSize(720, 400))), -1.0);
+        s.marker = 2;
+        const double at2 = markerColumn(renderLinePlot(s, QSize(720, 400)));
+        s.marker = 8;
+        const double at8 = markerColumn(renderLinePlot(s, QSize(720, 400)));
+        s.marker = 0;
+        const double at0 = markerColumn(renderLinePlot(s, QSize(720, 400)));
+        QVERIFY2(at2 > 0 && at8 > 0, qPrintable(QString("%1, %2").arg(at2).arg(at8)));
+        // x = 0 lies on the y axis, which may hide the marker there: the axis' length from 2 and 8.
+        const double perUnit = (at8 - at2) / 6;
+        QVERIFY2(perUnit > 40, qPrintable(QString::number(perUnit))); // most of 720 px over 10 units
+        if (at0 > 0) QVERIFY(std::fabs(at0 - (at2 - 2 * perUnit)) <= 2);
+        // The series' line is unchanged beside it.
+        s.marker.reset();
+        const auto without = lineColumns(renderLinePlot(s, QSize(720, 400)));
+        s.marker = 5;
+        const auto with = lineColumns(renderLinePlot(s, QSize(720, 400)));
+        int differ = 0;
+        for (std::size_t x = 0; x < with.size(); ++x) differ += with[x] != without[x];
+        QVERIFY2(differ <= 4, qPrintable(QString::number(differ))); // only under the marker
     }
 };
 

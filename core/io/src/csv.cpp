@@ -29,6 +29,17 @@ std::string label(const DataArray& a, const std::string& dim, std::int64_t i) {
     return std::to_string(i);
 }
 
+// A column's name in the header, with its units when `header` asks for them and it has any.
+std::string columnName(const std::string& name, const Attributes* attrs, bool time, CsvHeader header) {
+    if (header == CsvHeader::Names || !attrs || time) return field(name);
+    const auto units = attrs->text("units");
+    return field(units && !units->empty() ? name + " [" + *units + "]" : name);
+}
+
+std::string columnName(const Coordinate& c, CsvHeader header) {
+    return columnName(c.name, &c.attrs, c.time.has_value(), header);
+}
+
 template <class T> std::string valueText(T v) {
     if constexpr (std::is_floating_point_v<T>) {
         if (std::isnan(v)) return {};
@@ -50,7 +61,7 @@ struct FileCloser {
 } // namespace
 
 CsvResult writeCsv(const DataArray& frame, const std::string& path,
-                   const std::vector<std::string>& protectedFiles) {
+                   const std::vector<std::string>& protectedFiles, CsvHeader headerStyle) {
     STRATA_EXPECTS(frame.ndim() == 1 || frame.ndim() == 2, ValueError,
                    "CSV export takes a frame (2 dims) or a line (1 dim); '" + frame.name() + "' has " +
                        std::to_string(frame.ndim()));
@@ -71,21 +82,24 @@ CsvResult writeCsv(const DataArray& frame, const std::string& path,
     std::vector<const Coordinate*> aux, transposed;
     std::string constants;
     std::string header;
-    for (const auto& d : frame.dims()) header += field(d) + ",";
+    for (const auto& d : frame.dims()) {
+        const Coordinate* c = frame.coords().find(d);
+        header += (c && c->isIndex() ? columnName(*c, headerStyle) : field(d)) + ",";
+    }
     const std::vector<std::string> reversed(frame.dims().rbegin(), frame.dims().rend());
     for (const auto& c : frame.coords()) {
         if (c.isIndex() || frame.ndim() != 2) continue;
         if (c.dims == frame.dims()) aux.push_back(&c);
         if (c.dims == reversed) transposed.push_back(&c);
     }
-    for (const auto* c : aux) header += field(c->name) + ",";
-    for (const auto* c : transposed) header += field(c->name) + ",";
+    for (const auto* c : aux) header += columnName(*c, headerStyle) + ",";
+    for (const auto* c : transposed) header += columnName(*c, headerStyle) + ",";
     for (const auto& c : frame.coords())
         if (c.dims.empty() && c.values.size() == 1) {
-            header += field(c.name) + ",";
+            header += columnName(c, headerStyle) + ",";
             constants += field(c.text(0)) + ",";
         }
-    header += field(valueName) + "\n";
+    header += columnName(valueName, &frame.attrs(), false, headerStyle) + "\n";
     std::fputs(header.c_str(), out.get());
 
     const std::int64_t rows = frame.ndim() == 2 ? frame.shape()[0] : 1;

@@ -15,6 +15,7 @@
 #include <exception>
 #include <functional>
 #include <memory>
+#include <optional>
 
 #include "strata/render/frame_texture.h"
 #include "strata/render/image_settings.h"
@@ -26,6 +27,7 @@ class QWindow;
 namespace strata {
 
 struct LineSeries;
+struct PlotXAxis;
 namespace detail {
 class ImageContent;
 }
@@ -70,6 +72,8 @@ public:
     virtual ~LinePlotSurface() = default;
     virtual QWidget* widget() = 0; // a child of the parent given, deleted with this object
     virtual void setSeries(const LineSeries& series) = 0;
+    virtual void setMarker(std::optional<double> x) = 0; // the series' marker alone
+    virtual PlotXAxis xAxis() const = 0;                 // as last drawn, in the widget's pixels
     virtual QImage grabFramebuffer() = 0;
     virtual QWindow* glWindow() const = 0;
 };

@@ -13,6 +13,11 @@ struct CsvResult {
     std::uint64_t bytesFromDevice = 0; // device→host bytes this export moved
 };
 
+// How the header names its columns: as xarray does ("lat", "tas"), or each with its units
+// where it has them ("lat [degrees_north]", "tas [K]"; a time column, written as dates, and an
+// index column have none).
+enum class CsvHeader { Names, NamesWithUnits };
+
 // Long form, a header line first, as xarray's to_dataframe() lays it out: for a 2-D frame one
 // row per cell, columns `<y dim>,<x dim>[,<aux coord>...][,<scalar coord>...],<name>` with y
 // outer; for a line `<dim>[,<scalar coord>...],<name>`. Auxiliary coordinates over the frame's
@@ -22,7 +27,7 @@ struct CsvResult {
 // NaN as an empty field.
 // The write is atomic and never replaces one of `protectedFiles`. Throws IoError.
 CsvResult writeCsv(const DataArray& frame, const std::string& path,
-                   const std::vector<std::string>& protectedFiles = {});
+                   const std::vector<std::string>& protectedFiles = {}, CsvHeader header = CsvHeader::Names);
 
 } // namespace strata::io
 
