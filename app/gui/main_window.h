@@ -209,7 +209,9 @@ private:
     void anomalyDialog(const QString& timeDim); // _derived: Anomaly… on a time dim's chip
     void showScalar(const QString& variablePath, const DataArray& var);
     void showNothing(const QString& message); // a dataset without a numeric variable
-    void clearSeries();                       // another file or variable: the dock forgets its series
+    // Files opened as one dataset that do not form one: their conflicts, and a group to open.
+    void offerGroups(const QString& name, const OpenOutcome& outcome);
+    void clearSeries(); // another file or variable: the dock forgets its series
     void showError(const QString& title, const QString& message, bool dialog);
     void updateDeviceLabel(const FallbackNote* note = nullptr);
     void showSaved(const QString& message, const QString& path, std::uint64_t bytesFromDevice);
