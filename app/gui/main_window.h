@@ -6,8 +6,8 @@
 // DatasetOpener; what is kept between sessions goes through WindowSettings; the status bar's
 // permanent part is a StatusPanel. Its files, by what they do: main_window.cpp (building and
 // wiring), _open (opening, a variable's first view), _view (changes, frames), _colour, _grid,
-// _history, _io (exports, saved views, recent files), _keys, _memory (data from Python),
-// _probe (hover and series), _projection, _residency, _state, _task.
+// _history, _io (exports, saved views), _keys, _memory (data from Python), _probe (hover and
+// series), _projection, _recent (each file's last view, recent files), _residency, _state, _task.
 #include <QMainWindow>
 #include <QMessageBox>
 #include <QPointer>
