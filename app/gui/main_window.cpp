@@ -22,6 +22,7 @@
 #include "colour_panel.h"
 #include "dataset_panel.h"
 #include "dimension_bar.h"
+#include "message_bar.h"
 #include "series_dock.h"
 #include "slice_panel.h"
 #include "status_panel.h"
@@ -53,6 +54,8 @@ MainWindow::MainWindow(QWidget* parent)
     setAcceptDrops(true);
     resize(1400, 900);
     setMinimumSize(720, 480); // below, the docks and the view overlap
+    // Its messages shortened beside the permanent widgets, whole in their tooltip.
+    setStatusBar(new MessageBar(this));
 
     message_->setAlignment(Qt::AlignCenter);
     message_->setWordWrap(true);

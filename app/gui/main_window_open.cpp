@@ -181,6 +181,8 @@ void MainWindow::showNothing(const QString& message) {
     slices_->clear();
     ws_.clearView(); // nothing of the previous file's view stays
     endTask();
+    status_->clearShown();             // nor its data, nor its frame's time
+    statusBar()->showMessage(message); // what the window says, not the last file's message
 }
 
 void MainWindow::showVariable(const QString& variablePath) {

@@ -9,6 +9,7 @@
 #include "main_window.h"
 #include "series_dock.h"
 #include "slice_panel.h"
+#include "status_panel.h"
 #include "strata/core/format.h"
 
 namespace strata::app {
@@ -49,6 +50,7 @@ void MainWindow::showScalar(const QString& variablePath, const DataArray& var) {
     clearSeries();
     dimBar_->clear();
     slices_->clear();
+    status_->clearShown(); // no data of it to load, no frame drawn
     datasetPanel_->setCurrent(variablePath);
     message_->setText(text);
     stack_->setCurrentWidget(message_);

@@ -50,6 +50,13 @@ void StatusPanel::setBusy(bool busy) {
     if (!opening_) progress_->setVisible(busy);
 }
 
+void StatusPanel::clearShown() {
+    setResidency(QString(), QString(), false);
+    setTask(QString(), false);
+    frameTimer_->stop();
+    frameTime_->setText(tr("Frame: —"));
+}
+
 void StatusPanel::setTask(const QString& text, bool cancellable) {
     task_->setText(text);
     task_->setVisible(!text.isEmpty());
@@ -59,6 +66,7 @@ void StatusPanel::setTask(const QString& text, bool cancellable) {
 void StatusPanel::setResidency(const QString& text, const QString& toolTip, bool loading) {
     residency_->setText(text);
     residency_->setToolTip(toolTip);
+    residency_->setVisible(!text.isEmpty());
     cancelLoad_->setVisible(loading);
 }
 

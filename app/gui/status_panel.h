@@ -35,6 +35,8 @@ public:
     // The last frame's time; the label is refreshed at most twice a second (a repaint of the
     // status bar per frame is work a step does not need).
     void setFrameMs(double ms);
+    // Nothing is drawn (a scalar, a dataset without a variable to show): no data, no frame time.
+    void clearShown();
 
     QLabel* deviceLabel() const { return device_; }
     QLabel* renderLabel() const { return render_; }
