@@ -1,13 +1,15 @@
 // The status bar as a user meets it (under Xvfb): a long message is shortened beside the
 // permanent widgets, whole in its tooltip; a new memory budget is told at once (a variable
-// streamed for want of room loads under a larger one); and a file with nothing to show leaves
-// no word of the file before.
+// streamed for want of room loads under a larger one); a file with nothing to show leaves no
+// word of the file before; and the busy bar fills as the percentage beside it says.
 #include <QtTest>
 
 #include <QApplication>
 #include <QHelpEvent>
 #include <QInputDialog>
 #include <QLabel>
+#include <QProgressBar>
+#include <QRegularExpression>
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTimer>
@@ -135,6 +137,37 @@ private slots:
         QVERIFY2(!label("residency")->isVisible() || label("residency")->text().isEmpty(),
                  qPrintable(label("residency")->text()));
         QCOMPARE(w_->frameTimeLabel()->text(), QString::fromUtf8("Frame: —"));
+    }
+
+    // A mean over time of a variable larger than the budget is read slab by slab: the busy bar
+    // fills with the percentage the label beside it says; an open, which tells none, is a stripe.
+    void theBusyBarFillsAsThePercentageSays() {
+        auto* bar = w_->statusBar()->findChild<QProgressBar*>("progress");
+        auto* task = label("task");
+        QVERIFY(bar && task);
+        w_->frameService()->setResidentBudget(21 * 73 * 144 * 4 / 4); // a quarter of HGT
+        QSignalSpy shown(w_.get(), &MainWindow::frameShown);
+        w_->openFile(kHgt);
+        QVERIFY(bar->isVisibleTo(w_.get()));
+        QCOMPARE(bar->maximum(), 0); // no fraction known
+        QVERIFY(shown.wait(20000));
+        QStringList told; // the label and the bar as each slab of the pass leaves them
+        int determinate = 0;
+        connect(w_->frameService(), &FrameService::computeProgress, this, [&](quint64, double) {
+            const auto m = QRegularExpression("^mean over time: (\\d+) %$").match(task->text());
+            told << QString("%1 [%2/%3 of %4]")
+                        .arg(task->text())
+                        .arg(bar->value())
+                        .arg(bar->maximum())
+                        .arg(bar->isVisibleTo(w_.get()));
+            if (m.hasMatch() && bar->maximum() == 100 && bar->value() == m.captured(1).toInt()) ++determinate;
+        });
+        shown.clear();
+        w_->assignDim("time", Role::Reduce);
+        QVERIFY(shown.wait(20000));
+        disconnect(w_->frameService(), &FrameService::computeProgress, this, nullptr);
+        QVERIFY2(told.size() > 2, qPrintable(told.join(" | ")));
+        QVERIFY2(determinate == told.size(), qPrintable(told.join(" | ")));
     }
 };
 
