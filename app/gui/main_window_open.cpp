@@ -183,6 +183,8 @@ void MainWindow::showNothing(const QString& message) {
     endTask();
     status_->clearShown();             // nor its data, nor its frame's time
     statusBar()->showMessage(message); // what the window says, not the last file's message
+    colour_->setEnabled(false);
+    colour_->setToolTip(tr("Nothing is drawn: no colours to choose"));
 }
 
 void MainWindow::showVariable(const QString& variablePath) {

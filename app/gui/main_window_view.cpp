@@ -59,6 +59,8 @@ void MainWindow::present(const ViewChange& c) {
         slices_->setIndices(v); // a loaded view, or a jump: the sliders follow
     }
     if (colour_->colouring() != v.colouring) colour_->set(v.colouring); // not on every step: typing goes on
+    colour_->setEnabled(true); // disabled while a scalar or nothing was shown
+    colour_->setToolTip(QString());
     updateUndoActions();
     rememberViewSoon();
     emit viewChanged();
