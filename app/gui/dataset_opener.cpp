@@ -35,6 +35,9 @@ void DatasetOpener::open(const QStringList& paths, std::optional<ViewSpec> initi
         try {
             out.dataset =
                 std::make_shared<Dataset>(io::openPaths(files, out.notes, options)); // isolated, one or many
+        } catch (const io::FileSetError& e) {
+            out.error = QString::fromStdString(e.what());
+            out.grouping = e.grouping();
         } catch (const std::exception& e) {
             out.error = QString::fromStdString(e.what());
         }

@@ -10,6 +10,7 @@
 
 #include "strata/core/cancel.h"
 #include "strata/core/dataset.h"
+#include "strata/io/multifile.h"
 #include "strata/io/netcdf.h"
 #include "view_spec.h"
 
@@ -19,6 +20,8 @@ struct OpenOutcome {
     std::shared_ptr<const Dataset> dataset;
     OpenNotes notes;
     QString error; // non-empty: the file could not be opened, and why
+    // Files that do not form one dataset: the groups of them that do (empty otherwise).
+    io::FileGrouping grouping;
 };
 
 class DatasetOpener : public QObject {

@@ -1,12 +1,15 @@
 #include "dataset_panel.h"
 
+#include <QEvent>
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QSplitter>
 #include <QStyle>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 
+#include "elided_label.h"
 #include "frame_service.h"
 #include "strata/core/derived.h"
 #include "strata/io/multifile.h"
@@ -43,7 +46,8 @@ QString shapeText(const Variable& v) {
 } // namespace
 
 DatasetPanel::DatasetPanel(QWidget* parent)
-    : QWidget(parent), tree_(new QTreeWidget(this)), attributes_(new QTreeWidget(this)) {
+    : QWidget(parent), tree_(new QTreeWidget(this)), attributes_(new QTreeWidget(this)),
+      attributesTitle_(new ElidedLabel(this)) {
     tree_->setObjectName("datasetTree");
     tree_->setHeaderLabels(
         {tr("Name"), tr("Dims"), tr("Shape"), tr("Type"), tr("Units"), tr("Long name"), tr("Where")});
@@ -52,10 +56,20 @@ DatasetPanel::DatasetPanel(QWidget* parent)
     attributes_->setObjectName("attributeTable");
     attributes_->setHeaderLabels({tr("Attribute"), tr("Value")});
     attributes_->setRootIsDecorated(false);
-    attributes_->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    attributes_->setTextElideMode(Qt::ElideRight);
+    attributes_->header()->setSectionResizeMode(0, QHeaderView::Interactive);
+    attributes_->header()->setStretchLastSection(true);
+    attributes_->viewport()->installEventFilter(this); // the columns follow its width
+    attributesTitle_->setObjectName("attributesTitle");
+    auto* attributeBox = new QWidget(this);
+    auto* attributeLayout = new QVBoxLayout(attributeBox);
+    attributeLayout->setContentsMargins(0, 2, 0, 0);
+    attributeLayout->setSpacing(2);
+    attributeLayout->addWidget(attributesTitle_);
+    attributeLayout->addWidget(attributes_, 1);
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(tree_);
-    split->addWidget(attributes_);
+    split->addWidget(attributeBox);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     auto* layout = new QVBoxLayout(this);
@@ -80,6 +94,7 @@ void DatasetPanel::clear() {
     ds_.reset();
     tree_->clear();
     attributes_->clear();
+    attributesTitle_->setText(QString());
 }
 
 void DatasetPanel::setDataset(std::shared_ptr<const Dataset> ds) {
@@ -230,7 +245,7 @@ void DatasetPanel::setCurrent(const QString& variablePath) {
 void DatasetPanel::showAttributes(const QString& title, const Attributes& attrs,
                                   const std::vector<CfWarning>& warnings) {
     attributes_->clear();
-    attributes_->setHeaderLabels({title, tr("Value")});
+    attributesTitle_->setText(title);
     for (const auto& a : attrs) {
         auto* item = new QTreeWidgetItem(attributes_, {q(a.name), q(a.text())});
         item->setToolTip(1, q(a.text()));
@@ -243,6 +258,18 @@ void DatasetPanel::showAttributes(const QString& title, const Attributes& attrs,
             item->setToolTip(1, q(a.text()) + "\n" + warningText(mine));
         }
     }
+    fitAttributeColumns();
+}
+
+void DatasetPanel::fitAttributeColumns() {
+    attributes_->resizeColumnToContents(0); // the names (and "Attribute")
+    attributes_->setColumnWidth(
+        0, std::min(attributes_->columnWidth(0), attributes_->viewport()->width() * 2 / 5));
+}
+
+bool DatasetPanel::eventFilter(QObject* watched, QEvent* e) {
+    if (watched == attributes_->viewport() && e->type() == QEvent::Resize) fitAttributeColumns();
+    return QWidget::eventFilter(watched, e);
 }
 
 void DatasetPanel::onCurrentChanged(QTreeWidgetItem* item) {

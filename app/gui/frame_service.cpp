@@ -134,7 +134,11 @@ void FrameService::allowLoad(const std::string& variable) {
     declined_.erase(variable);
 }
 
-void FrameService::setResidentBudget(std::size_t bytes) { residency_->setBudget(bytes); }
+void FrameService::setResidentBudget(std::size_t bytes) {
+    residency_->setBudget(bytes);
+    std::lock_guard lock(mutex_);
+    cache_.clear(); // the next frame is computed again, and loads its variable if it fits now
+}
 std::size_t FrameService::residentBudget() const { return residency_->budget(); }
 void FrameService::waitForLoads() { residency_->wait(); }
 

@@ -112,6 +112,8 @@ public:
     // until allowLoad (the user shows it anew) or another file.
     void cancelLoad(const std::string& variable);
     void allowLoad(const std::string& variable);
+    // A variable streamed for want of room is decided again under the new budget; the frames
+    // computed go, so that the next one asked for loads its variable where it fits now.
     void setResidentBudget(std::size_t bytes);
     std::size_t residentBudget() const;
     void waitForLoads(); // tests: until no load runs

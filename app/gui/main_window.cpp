@@ -22,6 +22,7 @@
 #include "colour_panel.h"
 #include "dataset_panel.h"
 #include "dimension_bar.h"
+#include "message_bar.h"
 #include "series_dock.h"
 #include "slice_panel.h"
 #include "status_panel.h"
@@ -54,6 +55,8 @@ MainWindow::MainWindow(QWidget* parent)
     setAcceptDrops(true);
     resize(1400, 900);
     setMinimumSize(720, 480); // below, the docks and the view overlap
+    // Its messages shortened beside the permanent widgets, whole in their tooltip.
+    setStatusBar(new MessageBar(this));
 
     message_->setAlignment(Qt::AlignCenter);
     message_->setWordWrap(true);
@@ -210,6 +213,7 @@ void MainWindow::buildMenus() {
     });
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
+    connect(recentMenu_, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu); // files come and go
     file->addSeparator();
     file->addAction(tr("&Add Dataset…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), this,
                     &MainWindow::addDatasetDialog);

@@ -6,9 +6,9 @@
 // DatasetOpener; what is kept between sessions goes through WindowSettings; the status bar's
 // permanent part is a StatusPanel. Its files, by what they do: main_window.cpp (building and
 // wiring), _open (opening, a variable's first view), _view (changes, frames), _colour, _grid,
-// _history, _io (exports, saved views, recent files), _keys, _memory (data from Python),
-// _probe (hover), _projection, _residency, _series (the Series dock's series, step marker and
-// CSV), _state, _task.
+// _history, _io (exports, saved views), _keys, _memory (data from Python), _probe (hover),
+// _projection, _recent (each file's last view, recent files), _residency, _series (the Series
+// dock's series, step marker and CSV), _state, _task, _units (display units).
 #include <QMainWindow>
 #include <QMessageBox>
 #include <QPointer>
@@ -225,7 +225,9 @@ private:
     void anomalyDialog(const QString& timeDim); // _derived: Anomaly… on a time dim's chip
     void showScalar(const QString& variablePath, const DataArray& var);
     void showNothing(const QString& message); // a dataset without a numeric variable
-    void clearSeries();                       // another file or variable: the dock forgets its series
+    // Files opened as one dataset that do not form one: their conflicts, and a group to open.
+    void offerGroups(const QString& name, const OpenOutcome& outcome);
+    void clearSeries(); // another file or variable: the dock forgets its series
     void showError(const QString& title, const QString& message, bool dialog);
     void updateDeviceLabel(const FallbackNote* note = nullptr);
     void showSaved(const QString& message, const QString& path, std::uint64_t bytesFromDevice);

@@ -1,5 +1,5 @@
 // The window's files: exports (PNG and CSV through the explicit copy-to-host path, written
-// atomically, never over the input), saved views, the last view of each file and recent files.
+// atomically, never over the input) and saved views.
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -7,10 +7,8 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
-#include <QMenu>
 #include <QSpinBox>
 #include <QStatusBar>
-#include <QTimer>
 #include <cstdio>
 
 #include "export_names.h"
@@ -18,7 +16,6 @@
 #include "main_window.h"
 #include "strata/core/atomic_file.h"
 #include "strata/core/memory_budget.h"
-#include "strata/core/units.h"
 #include "strata/io/multifile.h"
 #include "view_json.h"
 
@@ -250,44 +247,6 @@ void MainWindow::loadViewDialog() {
     if (path.isEmpty()) return;
     settings_.setViewFolder(QFileInfo(path).absolutePath());
     loadView(path);
-}
-
-// ---- the last view of each file, recent files
-
-void MainWindow::rememberViewSoon() { rememberTimer_->start(); }
-
-void MainWindow::rememberView() {
-    rememberTimer_->stop();
-    const auto& ds = ws_.dataset();
-    if (!ds || ds->path.empty() || view().variable.empty()) return; // in memory: nothing to key it by
-    ViewSpec last = view();
-    last.derived = derivedStatementsOf(*ds); // made again when the file opens, where they can be
-    settings_.setLastView(*ds, last);
-    // A variable's colours are kept in its own units: a fixed range set in display units is
-    // converted back (the variable's next first view shows it as stored).
-    Colouring colouring = view().colouring;
-    if (!view().units.empty() && colouring.range.mode == RangeMode::Fixed)
-        if (const auto r = rangeInUnits({colouring.range.fixedMin, colouring.range.fixedMax}, view().units,
-                                        ws_.variable().attrs().text("units").value_or("")))
-            std::tie(colouring.range.fixedMin, colouring.range.fixedMax) = *r;
-    settings_.setColouring(*ds, view().variable, colouring);
-}
-
-void MainWindow::rebuildRecentMenu() {
-    recentMenu_->clear();
-    const QStringList recent = settings_.recentFiles();
-    int n = 0;
-    for (const QString& p : recent) {
-        const QStringList paths = p.split('\n');
-        std::vector<std::string> files;
-        for (const QString& f : paths) files.push_back(f.toStdString());
-        const QString label =
-            paths.size() == 1 ? p : QFileInfo(paths[0]).dir().filePath(q(fileSetLabel(files)));
-        QAction* a = recentMenu_->addAction(QString("&%1 %2").arg(++n % 10).arg(label), this,
-                                            [this, paths] { openFiles(paths); });
-        a->setEnabled(QFileInfo::exists(paths[0]) || paths[0].contains('*'));
-    }
-    recentMenu_->setEnabled(!recent.isEmpty());
 }
 
 } // namespace strata::app

@@ -1,7 +1,9 @@
 // Opening: File ▸ Open, a drop, the command line or a recent entry (through the DatasetOpener,
 // off the GUI thread), then the first view of the dataset (the command line's, the file's last
-// one, or its first variable's default view), and showing another variable of it.
+// one, or its first variable's default view), and showing another variable of it. Files that
+// do not form one dataset are offered as the groups of them that do (FileGroupDialog).
 #include <QAction>
+#include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -13,6 +15,7 @@
 #include "colour_panel.h"
 #include "dataset_panel.h"
 #include "dimension_bar.h"
+#include "file_group_dialog.h"
 #include "main_window.h"
 #include "series_dock.h"
 #include "slice_panel.h"
@@ -39,6 +42,10 @@ std::string spliced(const std::vector<std::string>& lines) {
 QString openLabel(const QStringList& paths) {
     return paths.size() == 1 ? paths[0] : q(fileSetLabel(toStd(paths)));
 }
+
+// Its name in a dialog's title: the file's or the directory's ("data" for "/x/data/"), the
+// glob's, or the file set's label.
+QString openName(const QStringList& paths) { return QFileInfo(QDir::cleanPath(openLabel(paths))).fileName(); }
 
 } // namespace
 
@@ -74,7 +81,10 @@ void MainWindow::onOpened(const QStringList& paths, const std::optional<ViewSpec
     status_->setOpening(false);
     const QString path = openLabel(paths);
     if (!outcome.error.isEmpty()) {
-        showError(tr("Cannot open %1").arg(QFileInfo(path).fileName()), outcome.error, true);
+        if (outcome.grouping.groups.size() > 1)
+            offerGroups(openName(paths), outcome);
+        else
+            showError(tr("Cannot open %1").arg(openName(paths)), outcome.error, true);
         emit openFailed(outcome.error);
         return;
     }
@@ -151,6 +161,18 @@ void MainWindow::onOpened(const QStringList& paths, const std::optional<ViewSpec
     emit datasetOpened(path);
 }
 
+void MainWindow::offerGroups(const QString& name, const OpenOutcome& outcome) {
+    lastError_ = outcome.error;
+    statusBar()->showMessage(outcome.error.section('\n', 0, 0), 15000);
+    if (errorBox_) errorBox_->close();
+    if (auto* shown = findChild<FileGroupDialog*>()) shown->close();
+    auto* dialog = new FileGroupDialog(name, outcome.grouping, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &FileGroupDialog::groupChosen, this,
+            [this](const QStringList& files) { openFiles(files); });
+    dialog->open(); // window-modal, and the event loop goes on
+}
+
 void MainWindow::showNothing(const QString& message) {
     stack_->setCurrentWidget(message_);
     message_->setText(message);
@@ -158,6 +180,10 @@ void MainWindow::showNothing(const QString& message) {
     slices_->clear();
     ws_.clearView(); // nothing of the previous file's view stays
     endTask();
+    status_->clearShown();             // nor its data, nor its frame's time
+    statusBar()->showMessage(message); // what the window says, not the last file's message
+    colour_->setEnabled(false);
+    colour_->setToolTip(tr("Nothing is drawn: no colours to choose"));
 }
 
 void MainWindow::showVariable(const QString& variablePath) {

@@ -1,6 +1,7 @@
 // The window's side of residency: where the shown variable's data is (status bar, with Cancel
 // while it loads), where every variable is (the dataset panel's Where column), and the budget
-// (Settings ▸ Memory Budget…, kept in the settings; STRATA_RESIDENT_BUDGET when set wins).
+// (Settings ▸ Memory Budget…, kept in the settings; STRATA_RESIDENT_BUDGET when set wins), which
+// the status bar follows at once.
 #include <QInputDialog>
 #include <QStatusBar>
 
@@ -64,6 +65,11 @@ void MainWindow::chooseResidentBudget() {
     settings_.setResidentBudget(text.trimmed());
     service_->setResidentBudget(*bytes);
     statusBar()->showMessage(tr("Memory budget: %1").arg(q(formatBytes(*bytes))), 4000);
+    if (!ws_.screen().view) return;
+    // The shown variable's word follows the new budget, and its frame is computed again: a
+    // variable streamed for want of room loads now if it fits.
+    onResidencyChanged(q(view().variable));
+    requestFrame(view(), {}, 0);
 }
 
 } // namespace strata::app

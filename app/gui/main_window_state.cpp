@@ -1,13 +1,17 @@
 // What the window shows when what it looks at changes: the series dock forgets a series of
-// another file or variable, and a scalar variable (no dims) is shown as its value.
+// another file or variable, and a scalar variable (no dims) is shown as its value, with the
+// colour panel disabled.
 #include <QLabel>
 #include <QStackedWidget>
 
+#include "colour_panel.h"
 #include "dataset_panel.h"
 #include "dimension_bar.h"
 #include "main_window.h"
 #include "series_dock.h"
 #include "slice_panel.h"
+#include "status_panel.h"
+#include "strata/core/format.h"
 #include "value_text.h"
 
 namespace strata::app {
@@ -44,6 +48,9 @@ void MainWindow::showScalar(const QString& variablePath, const DataArray& var) {
     clearSeries();
     dimBar_->clear();
     slices_->clear();
+    status_->clearShown(); // no data of it to load, no frame drawn
+    colour_->setEnabled(false);
+    colour_->setToolTip(tr("%1 is a scalar: one value, no colours to choose").arg(q(var.name())));
     datasetPanel_->setCurrent(variablePath);
     message_->setText(text);
     stack_->setCurrentWidget(message_);

@@ -1,8 +1,8 @@
 // The status bar's word on a long computation: what the frame asked for waits on ("mean over
 // time", "whole-variable range"), with a percentage while its variable loads or while the file
-// is read slab by slab (a streamed reduction, a range of a variable not in memory), and Cancel,
-// which goes back to the view on the screen. Until the new frame is shown, the frame on the
-// screen and its title stay as they are.
+// is read slab by slab (a streamed reduction, a range of a variable not in memory), which the
+// busy bar shows too, and Cancel, which goes back to the view on the screen. Until the new frame
+// is shown, the frame on the screen and its title stay as they are.
 #include <QStatusBar>
 
 #include "main_window.h"
@@ -60,16 +60,18 @@ void MainWindow::endTask() {
 void MainWindow::showTask() {
     if (!status_) return;
     QString text = task_.what;
-    if (!text.isEmpty() && !view().variable.empty()) {
+    double fraction = -1; // how far, where known: the busy bar shows it as the text does
+    if (!view().variable.empty()) {
         const ResidencyStatus s = service_->residency(view().variable);
-        if (s.state == Residence::Loading) // the frame waits for the load
-            text += QString(": %1 %").arg(int(s.progress * 100));
-        else if (task_.done >= 0) // read from the file slab by slab
-            text += QString(": %1 %").arg(int(task_.done * 100));
-        else
-            text += QString::fromUtf8("…");
+        if (s.state == Residence::Loading) // the frame waits for the load; else "Data: loading 43 %"
+            fraction = s.progress;
+        else if (!text.isEmpty() && task_.done >= 0) // read from the file slab by slab
+            fraction = task_.done;
+        if (!text.isEmpty())
+            text += fraction >= 0 ? QString(": %1 %").arg(int(fraction * 100)) : QString::fromUtf8("…");
     }
     status_->setTask(text, ws_.screen().view.has_value());
+    status_->setFraction(fraction);
 }
 
 void MainWindow::cancelTask() {

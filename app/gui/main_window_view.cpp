@@ -61,6 +61,8 @@ void MainWindow::present(const ViewChange& c) {
     }
     series_->followView(v); // the step marked on the series moves with the slider
     if (colour_->colouring() != v.colouring) colour_->set(v.colouring); // not on every step: typing goes on
+    colour_->setEnabled(true); // disabled while a scalar or nothing was shown
+    colour_->setToolTip(QString());
     updateUndoActions();
     rememberViewSoon();
     emit viewChanged();

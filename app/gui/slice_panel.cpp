@@ -20,19 +20,23 @@ QString coordinateText(const DataArray& var, const std::string& dim, std::int64_
 }
 
 SlicePanel::SlicePanel(QWidget* parent)
-    : QWidget(parent), rows_(new QVBoxLayout), rate_(new QSpinBox(this)), timer_(new QTimer(this)) {
+    : QWidget(parent), rows_(new QVBoxLayout), rateRow_(new QWidget(this)), rate_(new QSpinBox(rateRow_)),
+      timer_(new QTimer(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 2, 4, 2);
     layout->addLayout(rows_);
-    auto* rateRow = new QHBoxLayout;
+    auto* rateRow = new QHBoxLayout(rateRow_);
+    rateRow->setContentsMargins(0, 0, 0, 0);
     rateRow->addStretch(1);
-    rateRow->addWidget(new QLabel(tr("Play rate"), this));
+    rateRow->addWidget(new QLabel(tr("Play rate"), rateRow_));
     rate_->setRange(1, 60);
     rate_->setValue(10);
     rate_->setSuffix(tr(" frames/s"));
     rate_->setObjectName("playRate");
     rateRow->addWidget(rate_);
-    layout->addLayout(rateRow);
+    rateRow_->setObjectName("playRateRow");
+    rateRow_->hide(); // until a dim has steps to play
+    layout->addWidget(rateRow_);
     connect(rate_, &QSpinBox::valueChanged, this, [this](int fps) { timer_->setInterval(1000 / fps); });
     timer_->setInterval(1000 / rate_->value());
     connect(timer_, &QTimer::timeout, this, &SlicePanel::onTick);
@@ -44,6 +48,7 @@ void SlicePanel::clear() {
     widgets_.clear();
     delete body_;
     body_ = nullptr;
+    rateRow_->hide();
 }
 
 void SlicePanel::show(const DataArray& var, const ViewSpec& spec) {
@@ -102,6 +107,8 @@ void SlicePanel::show(const DataArray& var, const ViewSpec& spec) {
         ++row;
     }
     rows_->addWidget(body_);
+    rateRow_->setVisible(std::any_of(widgets_.begin(), widgets_.end(),
+                                     [](const auto& w) { return w.second.slider->maximum() > 0; }));
     active_ = widgets_.count(keepActive) ? keepActive
               : widgets_.empty()         ? QString()
                                          : widgets_.begin()->first;

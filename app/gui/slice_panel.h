@@ -2,6 +2,7 @@
 // One row per sliced dim: its name, a slider, the index, and the decoded coordinate value
 // (a date for time, the value with its units otherwise), with Play/Pause that steps through
 // the dim at the chosen rate and loops. Arrow keys on a slider step, Page keys jump a tenth.
+// The play rate shows only while a dim has steps to play through.
 #include <QWidget>
 #include <map>
 #include <string>
@@ -63,6 +64,7 @@ private:
 
     QVBoxLayout* rows_;
     QWidget* body_ = nullptr;
+    QWidget* rateRow_; // "Play rate" and its box
     QSpinBox* rate_;
     QTimer* timer_;
     std::map<QString, Row> widgets_;

@@ -5,6 +5,7 @@
 #include <QPushButton>
 #include <QStatusBar>
 #include <QTimer>
+#include <algorithm>
 
 namespace strata::app {
 
@@ -17,6 +18,7 @@ StatusPanel::StatusPanel(QStatusBar* bar)
     cancelTask_->setObjectName("cancelTask");
     cancelTask_->setToolTip(tr("Stop this computation and go back to the view on the screen"));
     progress_->setRange(0, 0);
+    progress_->setTextVisible(false); // the label beside it says the percentage
     progress_->setMaximumWidth(160);
     progress_->setObjectName("progress");
     cancelOpen_->setObjectName("cancel");
@@ -42,12 +44,36 @@ StatusPanel::StatusPanel(QStatusBar* bar)
 
 void StatusPanel::setOpening(bool opening) {
     opening_ = opening;
-    progress_->setVisible(opening);
     cancelOpen_->setVisible(opening);
+    showProgress();
 }
 
 void StatusPanel::setBusy(bool busy) {
-    if (!opening_) progress_->setVisible(busy);
+    busy_ = busy;
+    showProgress();
+}
+
+void StatusPanel::setFraction(double fraction) {
+    fraction_ = fraction;
+    showProgress();
+}
+
+void StatusPanel::showProgress() {
+    progress_->setVisible(opening_ || busy_);
+    if (opening_ || fraction_ < 0) { // an open tells no fraction
+        progress_->setRange(0, 0);
+        return;
+    }
+    progress_->setRange(0, 100);
+    progress_->setValue(std::clamp(int(fraction_ * 100), 0, 100));
+}
+
+void StatusPanel::clearShown() {
+    setResidency(QString(), QString(), false);
+    setTask(QString(), false);
+    setFraction(-1);
+    frameTimer_->stop();
+    frameTime_->setText(tr("Frame: —"));
 }
 
 void StatusPanel::setTask(const QString& text, bool cancellable) {
@@ -59,6 +85,7 @@ void StatusPanel::setTask(const QString& text, bool cancellable) {
 void StatusPanel::setResidency(const QString& text, const QString& toolTip, bool loading) {
     residency_->setText(text);
     residency_->setToolTip(toolTip);
+    residency_->setVisible(!text.isEmpty());
     cancelLoad_->setVisible(loading);
 }
 

@@ -98,9 +98,25 @@ std::size_t Residency::budget() const {
 }
 
 void Residency::setBudget(std::size_t bytes) {
-    std::lock_guard lock(mutex_);
-    budget_ = bytes;
-    makeRoomLocked(0);
+    std::vector<std::string> changed;
+    {
+        std::lock_guard lock(mutex_);
+        budget_ = bytes;
+        // Streamed for want of room: decided again, under this budget, at its next request.
+        for (auto& [key, e] : entries_)
+            if (e.status.state == Residence::Streamed && e.overBudget) {
+                e.status = ResidencyStatus{};
+                e.overBudget = false;
+                changed.push_back(key);
+            }
+        std::vector<std::string> held;
+        for (const auto& [key, e] : entries_)
+            if (e.data) held.push_back(key);
+        makeRoomLocked(0);
+        for (const std::string& key : held)
+            if (!entries_.at(key).data) changed.push_back(key); // evicted
+    }
+    for (const std::string& key : changed) notify(key);
 }
 
 std::size_t Residency::heldBytes() const {
@@ -207,6 +223,7 @@ void Residency::request(const std::string& key, const DataArray& var, Device dev
         Entry& e = entries_[key];
         if (e.status.state != Residence::None) return; // resident, loading, streamed or failed already
         e.lastUse = ++clock_;
+        e.overBudget = false;
         e.status.device = device;
         e.status.bytes = var.variable().nbytes();
         const std::size_t transient = var.isLoaded() ? 0 : 2 * std::min(slab, e.status.bytes);
@@ -222,9 +239,11 @@ void Residency::request(const std::string& key, const DataArray& var, Device dev
             e.status.state = Residence::Streamed;
             e.status.reason =
                 "larger than the budget: needs " + formatBytes(need) + " of " + formatBytes(budget_);
+            e.overBudget = true;
         } else if (!makeRoomLocked(need)) {
             e.status.state = Residence::Streamed;
             e.status.reason = "the budget of " + formatBytes(budget_) + " is held by variables in use";
+            e.overBudget = true;
         } else {
             e.status.state = Residence::Loading;
             e.reserved = need; // before anything is allocated

@@ -4,10 +4,12 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QTimer>
+#include <QToolTip>
 #include <QWheelEvent>
 #include <cmath>
 #include <utility>
 
+#include "annotation_plan.h"
 #include "raster_scene.h"
 #include "strata/core/error.h"
 #include "strata/render/image_export.h"
@@ -220,6 +222,26 @@ void ImageView::mouseMoveEvent(QMouseEvent* e) {
         setWindow(panned(content().window(), dx, dy));
     }
     emit cellHovered(pickAt(e->position()));
+    // A shortened title, whole, while the mouse is on it (the GL window hands its moves here,
+    // not its tooltip events).
+    const QString tip = dragging_ ? QString() : titleToolTipAt(e->position());
+    if (!tip.isEmpty())
+        QToolTip::showText(e->globalPosition().toPoint(), tip, this);
+    else if (titleTipShown_)
+        QToolTip::hideText();
+    titleTipShown_ = !tip.isEmpty();
+}
+
+QString ImageView::titleToolTipAt(QPointF p) const {
+    if (!content().hasFrame()) return {};
+    const QString title = QString::fromStdString(content().title());
+    // As the annotation plan lays it out (logical pixels): 12 below the top, shortened to the
+    // width less 8 a side.
+    QFont font(QStringLiteral("DejaVu Sans"));
+    font.setPixelSize(static_cast<int>(std::lround(detail::kTitleSize)));
+    const QFontMetricsF m(font);
+    if (title.isEmpty() || p.y() < 0 || p.y() > 12 + m.height() + 4) return {};
+    return m.horizontalAdvance(title) > width() - 16 ? title : QString();
 }
 
 void ImageView::mouseReleaseEvent(QMouseEvent* e) {

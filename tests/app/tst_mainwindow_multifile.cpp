@@ -1,7 +1,9 @@
 // The window on a file set (under Xvfb): File ▸ Open with several files, several files dropped,
 // the title and dataset panel naming the set, the series through a point across every file
-// (values from netCDF-C reads of each file), saved views and recent files keeping the set, and
-// the set's last view restored when it is opened again.
+// (values from netCDF-C reads of each file), saved views and recent files keeping the set (a glob
+// enabled while it matches files), and the set's last view restored when it is opened again.
+#include <QFileInfo>
+#include <QMenu>
 #include <QMimeData>
 #include <QTemporaryDir>
 #include <QTreeWidget>
@@ -160,7 +162,51 @@ private slots:
         QCOMPARE(w_->view().indexOf("time"), std::int64_t(3));
     }
 
+    // A glob opened from the command line is a recent entry, enabled while it matches files
+    // (whatever its wildcards), and opened as the set it matches then; greyed out once it
+    // matches none.
+    void aRecentGlobOpensWhileItMatches() {
+        Set s;
+        const QString glob = s.dir.filePath("tas_?.nc");
+        QVERIFY(openSet(*w_, {glob}));
+        QCOMPARE(w_->dataset()->files.size(), std::size_t(3));
+        QVERIFY(openSet(*w_, {QString(STRATA_TEST_DATA) + "/hgt.nc"}));
+        QAction* entry = recentEntry(glob);
+        QVERIFY(entry);
+        QVERIFY2(entry->isEnabled(), qPrintable(entry->toolTip()));
+        QVERIFY2(entry->toolTip().startsWith("3 files"), qPrintable(entry->toolTip()));
+        QSignalSpy shown(w_.get(), &strata::app::MainWindow::frameShown);
+        entry->trigger();
+        QVERIFY(shown.wait(20000) || shown.count() > 0);
+        QCOMPARE(w_->dataset()->files.size(), std::size_t(3));
+        QCOMPARE(QString::fromStdString(w_->dataset()->files.front()), s.inTimeOrder.front());
+        // The files gone: greyed out, and the tooltip says why.
+        for (const QString& f : s.files) QVERIFY(QFile::remove(f));
+        QAction* gone = recentEntry(glob);
+        QVERIFY(gone);
+        QVERIFY(!gone->isEnabled());
+        QVERIFY2(gone->toolTip().contains("no file matches"), qPrintable(gone->toolTip()));
+        // A glob with '*' that matches nothing is greyed out too.
+        QVERIFY(openSet(*w_, {QString(STRATA_TEST_DATA) + "/hgt.nc"}));
+        QSettings().setValue("recentFiles", QStringList{s.dir.filePath("tas_*.nc")});
+        QAction* star = recentEntry(s.dir.filePath("tas_*.nc"));
+        QVERIFY(star);
+        QVERIFY(!star->isEnabled());
+    }
+
 private:
+    // File ▸ Open Recent's entry for `path`, as the menu shows it when opened.
+    QAction* recentEntry(const QString& path) {
+        QMenu* recent = nullptr;
+        for (QMenu* m : w_->findChildren<QMenu*>())
+            if (m->title() == "Open &Recent") recent = m;
+        if (!recent) return nullptr;
+        emit recent->aboutToShow(); // as it is about to be shown: made anew
+        for (QAction* a : recent->actions())
+            if (a->text().endsWith(" " + QFileInfo(path).absoluteFilePath())) return a;
+        return nullptr;
+    }
+
     std::unique_ptr<strata::app::MainWindow> w_;
 };
 

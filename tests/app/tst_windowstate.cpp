@@ -1,7 +1,8 @@
 // The window's state as a user meets it, under Xvfb: the series dock follows the file, the
 // view's keys work wherever the focus is but in a text field, Undo and Redo of view changes,
-// a double-click that only resets the zoom, a scalar variable's value, play controls only where
-// there is something to play, the layout kept between sessions and a complete shortcut list.
+// a double-click that only resets the zoom, a scalar variable's value (the colour panel off),
+// play controls and the play rate only where there is something to play, the layout kept
+// between sessions and a complete shortcut list.
 #include <QtTest>
 
 #include <QCheckBox>
@@ -465,6 +466,12 @@ private slots:
                  qPrintable(message->text()));
         QVERIFY2(w_->lastError().isEmpty(), qPrintable(w_->lastError()));
         QVERIFY(w_->slicePanel()->findChildren<QSlider*>().isEmpty()); // nothing to step through
+        // Nor colours to choose: the colour panel is off, and says why.
+        QVERIFY(!w_->colourPanel()->isEnabled());
+        QVERIFY2(w_->colourPanel()->toolTip().contains("scalar"), qPrintable(w_->colourPanel()->toolTip()));
+        QVERIFY(open(kHgt)); // a variable drawn: on again
+        QVERIFY(w_->colourPanel()->isEnabled());
+        QVERIFY(w_->colourPanel()->toolTip().isEmpty());
     }
 
     void playControlsOnlyForDimsToPlay() {
@@ -474,11 +481,16 @@ private slots:
             QVERIFY(w_->slicePanel()->playButton(dim));
             QVERIFY(!w_->slicePanel()->playButton(dim)->isVisibleTo(w_->slicePanel()));
         }
+        QVERIFY(!w_->slicePanel()->rateBox()->isVisibleTo(w_->slicePanel())); // no rate to set
         QTest::keyClick(w_.get(), Qt::Key_Space);
         QVERIFY(!w_->slicePanel()->playing());
         QVERIFY(open(kHgt)); // time=21
         QVERIFY(w_->slicePanel()->playButton("time"));
         QVERIFY(w_->slicePanel()->playButton("time")->isVisibleTo(w_->slicePanel()));
+        QVERIFY(w_->slicePanel()->rateBox()->isVisibleTo(w_->slicePanel()));
+        QVERIFY(open(kData + "/test_hgroups.nc")); // a line along its only dim: no slider
+        QVERIFY(w_->slicePanel()->findChildren<QSlider*>().isEmpty());
+        QVERIFY(!w_->slicePanel()->rateBox()->isVisibleTo(w_->slicePanel()));
     }
 
     void theShortcutListIsComplete() {

@@ -6,6 +6,7 @@
 #include <QtTest>
 
 #include <atomic>
+#include <mutex>
 #include <random>
 #include <thread>
 
@@ -202,6 +203,39 @@ private slots:
         // A smaller budget evicts what no longer fits and is not in use.
         residency.setBudget(2500);
         QVERIFY(residency.heldBytes() > 2500); // a and c are both held by this test
+    }
+
+    // A variable streamed for want of room is decided again under a new budget, and the
+    // listener hears of it (the window's word on it would otherwise keep the old budget).
+    void aNewBudgetDecidesStreamedVariablesAgain() {
+        const Shape big{64, 8, 8};
+        const DataArray var =
+            lazyArray(std::make_shared<MemorySource>(big, DType::Float32, std::vector<double>(4096, 1)), big,
+                      plain(DType::Float32));
+        Residency residency(1024);
+        std::vector<std::string> told;
+        std::mutex toldMutex;
+        residency.setListener([&](const std::string& key) {
+            std::lock_guard lock(toldMutex);
+            told.push_back(key);
+        });
+        residency.request("big", var, Device::host());
+        QCOMPARE(residency.status("big").state, Residence::Streamed);
+        QVERIFY(residency.status("big").reason.find("larger than the budget") != std::string::npos);
+        {
+            std::lock_guard lock(toldMutex);
+            told.clear();
+        }
+        residency.setBudget(std::size_t(1) << 20);
+        QCOMPARE(residency.status("big").state, Residence::None);
+        {
+            std::lock_guard lock(toldMutex);
+            QCOMPARE(told, std::vector<std::string>{"big"});
+        }
+        residency.request("big", var, Device::host()); // the next frame asks again: it fits now
+        residency.wait();
+        QCOMPARE(residency.status("big").state, Residence::Resident);
+        residency.setListener({});
     }
 
     void reservationsKeepConcurrentLoadsWithinBudget() {

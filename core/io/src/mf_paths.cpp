@@ -86,6 +86,11 @@ std::vector<std::string> namedPaths(const std::vector<std::string>& args) {
 } // namespace
 
 std::string fileSetLabel(const std::vector<std::string>& files) {
+    if (files.size() < 2) return fileSetPattern(files);
+    return fileSetPattern(files) + " (" + std::to_string(files.size()) + " files)";
+}
+
+std::string fileSetPattern(const std::vector<std::string>& files) {
     if (files.empty()) return {};
     std::vector<std::string> names;
     for (const auto& f : files) names.push_back(detail::fileName(f));
@@ -104,8 +109,7 @@ std::string fileSetLabel(const std::vector<std::string>& files) {
                                  })->size();
     if (pre + suf > shortest) suf = shortest - pre;
     const std::string& n0 = names[0];
-    return n0.substr(0, pre) + "*" + n0.substr(n0.size() - suf) + " (" + std::to_string(files.size()) +
-           " files)";
+    return n0.substr(0, pre) + "*" + n0.substr(n0.size() - suf);
 }
 
 Dataset openPaths(const std::vector<std::string>& args, OpenNotes& notes, const MultiOpenOptions& options) {

@@ -7,6 +7,7 @@
 #include <map>
 #include <thread>
 
+#include "mf_groups.h"
 #include "mf_source.h"
 #include "mf_summary.h"
 #include "nc_call.h"
@@ -19,12 +20,6 @@ namespace {
 using detail::fileName;
 using detail::MemberSummary;
 
-std::string dimsText(const std::vector<std::string>& dims) {
-    std::string s = "(";
-    for (std::size_t i = 0; i < dims.size(); ++i) s += (i ? ", " : "") + dims[i];
-    return s + ")";
-}
-
 struct Member {
     const MemberSummary* summary;
     std::int64_t records = 0;
@@ -35,59 +30,23 @@ struct Member {
 
 // The record dim: the reference's unlimited dim, else the dim of its CF time coordinate.
 std::string recordDim(const MemberSummary& m) {
-    for (const Dimension& d : m.dims)
-        if (d.unlimited) return d.name;
-    for (const auto& c : m.coords)
-        if (isTimeUnits(c.units)) return c.name;
-    STRATA_FAIL(ValueError, "cannot combine the files: " + fileName(m.path) +
-                                " has no unlimited dim and no CF time coordinate to combine them along");
+    std::string rec = detail::recordDimOf(m);
+    STRATA_EXPECTS(!rec.empty(), ValueError,
+                   "cannot combine the files: " + fileName(m.path) +
+                       " has no unlimited dim and no CF time coordinate to combine them along");
+    return rec;
 }
 
-bool close(double a, double b) {
-    if (a == b || (std::isnan(a) && std::isnan(b))) return true;
-    return std::fabs(a - b) <= 1e-6 * std::max({1.0, std::fabs(a), std::fabs(b)});
-}
-
-// Checks member `m` against the first one `f` on everything but the record dim.
-void checkMatch(const MemberSummary& f, const MemberSummary& m, const std::string& rec) {
-    const std::string pair = fileName(f.path) + " and " + fileName(m.path);
-    for (const Dimension& d : f.dims) {
-        if (d.name == rec) continue;
-        const Dimension* o = m.findDim(d.name);
-        if (!o) continue;
-        STRATA_EXPECTS(o->length == d.length, ValueError,
-                       "cannot combine " + pair + ": dim '" + d.name + "' has " + std::to_string(d.length) +
-                           " values in " + fileName(f.path) + " and " + std::to_string(o->length) + " in " +
-                           fileName(m.path));
-    }
-    for (const auto& c : f.coords) {
-        if (c.name == rec) continue;
-        const auto* o = m.findCoord(c.name);
-        if (!o || o->values.size() != c.values.size()) continue;
-        for (std::size_t i = 0; i < c.values.size(); ++i)
-            STRATA_EXPECTS(close(c.values[i], o->values[i]), ValueError,
-                           "cannot combine " + pair + ": coordinate '" + c.name + "' differs at index " +
-                               std::to_string(i) + " (" + formatNumber(c.values[i]) + " in " +
-                               fileName(f.path) + ", " + formatNumber(o->values[i]) + " in " +
-                               fileName(m.path) + ")");
-    }
-    for (const auto& v : f.variables) {
-        const auto* o = m.findVariable(v.name);
-        if (!o) continue;
-        STRATA_EXPECTS(o->dims == v.dims, ValueError,
-                       "cannot combine " + pair + ": variable '" + v.name + "' has dims " + dimsText(v.dims) +
-                           " in " + fileName(f.path) + " and " + dimsText(o->dims) + " in " +
-                           fileName(m.path));
-        STRATA_EXPECTS(o->stored == v.stored, ValueError,
-                       "cannot combine " + pair + ": variable '" + v.name + "' is stored as " +
-                           std::string(name(v.stored)) + " in " + fileName(f.path) + " and as " +
-                           std::string(name(o->stored)) + " in " + fileName(m.path));
-        STRATA_EXPECTS(
-            o->encoding == v.encoding, ValueError,
-            "cannot combine " + pair + ": variable '" + v.name +
-                "' is encoded differently (_FillValue, missing_value, valid range, scale_factor or "
-                "add_offset differ)");
-    }
+// Files that do not form one dataset: every conflict named, and the groups that do kept.
+[[noreturn]] void failGrouping(FileGrouping grouping, std::size_t files, const char* file, int line) {
+    const std::size_t n = grouping.conflicts.size();
+    std::string message = "the " + std::to_string(files) + " files do not form one dataset (" +
+                          std::to_string(n) + (n == 1 ? " conflict):" : " conflicts):");
+    for (const std::string& c : grouping.conflicts) message += "\n    " + c;
+    message += "\nthese groups of them each do:";
+    for (const FileGroup& g : grouping.groups)
+        message += "\n    " + fileSetLabel(g.files) + (g.along.empty() ? "" : " along '" + g.along + "'");
+    throw FileSetError(message, std::move(grouping), ::strata::detail::place(file, line));
 }
 
 // Decodes every member's record coordinate onto the axis of `units` (the first member's).
@@ -162,6 +121,12 @@ Dataset openMultiDataset(const std::vector<std::string>& paths, OpenNotes& notes
                                      ? summaries[0].error
                                      : "none of the " + std::to_string(summaries.size()) +
                                            " files could be opened; the first: " + summaries[0].error);
+    {
+        std::vector<const MemberSummary*> readable;
+        for (const Member& m : members) readable.push_back(m.summary);
+        FileGrouping grouping = detail::groupMembers(readable);
+        if (grouping.groups.size() > 1) failGrouping(std::move(grouping), members.size(), __FILE__, __LINE__);
+    }
     const std::string rec = recordDim(*members[0].summary);
     for (Member& m : members) {
         const Dimension* d = m.summary->findDim(rec);
@@ -209,8 +174,10 @@ Dataset openMultiDataset(const std::vector<std::string>& paths, OpenNotes& notes
                            valueText(a, a.values.size() - 1) + ", the second starts at " + valueText(b, 0) +
                            ")");
     }
-    for (std::size_t i = 1; i < members.size(); ++i)
-        checkMatch(*members[0].summary, *members[i].summary, rec);
+    for (std::size_t i = 1; i < members.size(); ++i) {
+        const std::string why = detail::gridMismatch(*members[0].summary, *members[i].summary, rec);
+        STRATA_EXPECTS(why.empty(), ValueError, why);
+    }
 
     std::vector<std::string> ordered;
     for (const Member& m : members) ordered.push_back(m.summary->path);

@@ -74,8 +74,10 @@ public:
     Residency& operator=(const Residency&) = delete;
 
     std::size_t budget() const;
-    void setBudget(std::size_t bytes); // evicts what no longer fits and is not in use
-    std::size_t heldBytes() const;     // resident plus reserved by loads
+    // Evicts what no longer fits and is not in use; a variable streamed for want of room goes
+    // back to None, to be decided again at its next request. The listener hears of each.
+    void setBudget(std::size_t bytes);
+    std::size_t heldBytes() const; // resident plus reserved by loads
 
     // The resident copy of `key` (a use: it becomes the most recently used), or nullopt.
     std::optional<DataArray> get(const std::string& key);
@@ -109,7 +111,8 @@ private:
         std::size_t reserved = 0;
         std::uint64_t lastUse = 0;
         std::optional<CancelToken> cancel; // the load in progress's
-        bool borrowed = false; // in memory on its device before it was asked for: not ours to count
+        bool borrowed = false;   // in memory on its device before it was asked for: not ours to count
+        bool overBudget = false; // streamed for want of room (not for a failure): a new budget decides again
     };
     struct Loader {
         std::thread thread;

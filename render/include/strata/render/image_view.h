@@ -1,8 +1,9 @@
 #pragma once
 // ImageView: the on-screen view of a 2-D frame — the frame on its coordinates, axes, colour
 // bar and title; wheel to zoom about the cursor, drag to pan, double-click to reset; hovering
-// reports the cell under the cursor; a click (one that is not half of a double-click) reports it. What it
-// shows is the plain ImageViewSettings state.
+// reports the cell under the cursor (and shows a title shortened to fit whole); a click (one
+// that is not half of a double-click) reports it. What it shows is the plain ImageViewSettings
+// state.
 //
 // Two ways to the screen, chosen per frame: a frame on a device goes through GL (CUDA-GL
 // interop where the GPU allows: no byte crosses to the host), in a native GL window of the
@@ -90,6 +91,9 @@ public:
     // A click waits the double-click interval before cellClicked: a second click in it makes a
     // double-click (a zoom reset), and the first one is dropped.
     bool clickPending() const;
+    // The whole title when `widgetPosition` is on the title's line and the title is shortened
+    // there to fit the view (hovering there shows it as a tooltip); else empty.
+    QString titleToolTipAt(QPointF widgetPosition) const;
 
 signals:
     void cellHovered(const strata::Pick& pick);
@@ -134,6 +138,7 @@ private:
     QTimer* clickTimer_;
     Pick pendingClick_;
     bool inDoubleClick_ = false; // its release is no click
+    bool titleTipShown_ = false;
 };
 
 } // namespace strata

@@ -7,6 +7,7 @@
 
 #include "strata/core/cancel.h"
 #include "strata/core/dataset.h"
+#include "strata/core/error.h"
 #include "strata/io/netcdf.h"
 
 namespace strata::io {
@@ -28,10 +29,36 @@ struct MultiOpenOptions {
     CancelToken cancel;        // openPaths: stops the open (CancelledError), its reads over HTTP at once
 };
 
+// Files of a set that open together as one dataset.
+struct FileGroup {
+    std::vector<std::string> files; // in the order given
+    std::string along;              // the record dim they combine along; empty: one file without one
+};
+
+// Files that do not form one dataset: the groups that each do (the largest first), and for each
+// file outside the first group, why it cannot join it.
+struct FileGrouping {
+    std::vector<FileGroup> groups;
+    std::vector<std::string> conflicts;
+};
+
+// openMultiDataset's error for files that do not form one dataset: the message names every
+// conflict; the grouping says which files could be opened together instead.
+class FileSetError : public ValueError {
+public:
+    FileSetError(const std::string& message, FileGrouping grouping, std::string where = {})
+        : ValueError(message, std::move(where)), grouping_(std::move(grouping)) {}
+    const FileGrouping& grouping() const noexcept { return grouping_; }
+
+private:
+    FileGrouping grouping_;
+};
+
 // Opens `paths` as one Dataset (`files` lists them in record order; `path` is the first).
 // Members are ordered by their first record coordinate value (not by name); every other dim
-// must match in length and coordinate values (within 1e-6 relative), else ValueError naming the
-// two files and what differs. Time coordinates in different units are decoded onto the first
+// must match in length and coordinate values (within 1e-6 relative), and members must not share a
+// record; else FileSetError, naming for each file that cannot join the largest group of files
+// that agree the other file and what differs. Time coordinates in different units are decoded onto the first
 // member's units; different calendars are refused. A variable in only some members is read from
 // those alone, along its own record dim "<record>_<variable>" (a note says so). Attributes come
 // from the first member. A member that cannot be opened is left out with a note naming it;
@@ -52,11 +79,14 @@ std::string fileSetSummary(const std::vector<std::string>& files);
 // "tas_*.nc (480 files)": the names' common start and end around a *, and the count; the file
 // name alone for one file.
 std::string fileSetLabel(const std::vector<std::string>& files);
+// "tas_*.nc": fileSetLabel without the count.
+std::string fileSetPattern(const std::vector<std::string>& files);
 
 } // namespace strata::io
 
 namespace strata {
 using io::expandPaths;
+using io::FileSetError;
 using io::fileSetLabel;
 using io::MultiOpenOptions;
 using io::openMultiDataset;
