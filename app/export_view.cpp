@@ -51,9 +51,11 @@ ViewLimits exportLimits() {
     return l;
 }
 
-ExportResult writeCsvOf(const Dataset& ds, const DataArray& frame, const std::string& path) {
-    // A frame on a grid mapping (Lambert, rotated pole) gets its cells' latitude and longitude.
-    const io::CsvResult r = writeCsv(io::withLatLon(frame, ds), path, inputsOf(ds));
+ExportResult writeCsvOf(const Dataset& ds, const DataArray& frame, const std::string& path, bool withUnits) {
+    // A frame on a grid mapping (Lambert, rotated pole) gets its cells' latitude and longitude;
+    // one in display units says its units in the header (they are not the file's).
+    const io::CsvResult r = writeCsv(io::withLatLon(frame, ds), path, inputsOf(ds),
+                                     withUnits ? io::CsvHeader::NamesWithUnits : io::CsvHeader::Names);
     return {path, ExportFormat::Csv, r.rows, r.bytesFromDevice};
 }
 
@@ -128,7 +130,7 @@ ExportReport exportView(const Dataset& ds, const ViewSpec& view, const std::vect
     if (report.note.fellBack && options.tell) options.tell(report.note.reason);
     for (const ExportTarget& t : targets) {
         if (t.format == ExportFormat::Csv) {
-            report.files.push_back(writeCsvOf(ds, frame, t.path));
+            report.files.push_back(writeCsvOf(ds, frame, t.path, !view.units.empty()));
             continue;
         }
 #if STRATA_HAVE_RENDER

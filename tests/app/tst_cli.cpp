@@ -298,6 +298,8 @@ private slots:
             const auto rows = readCsv(csv);
             const auto stored = reduce(tas, {"time"}, op).values<float>();
             QCOMPARE(rows.size(), 1 + int(stored.size()));
+            // Not the file's units: the header says them.
+            QCOMPARE(rows[0].last(), QString("tas [degC]"));
             for (std::size_t i = 0; i < stored.size(); i += 37)
                 QCOMPARE(rows[1 + int(i)][2].toFloat(), float(double(stored[i]) + offset));
         }
