@@ -1,5 +1,7 @@
 #include "image_content.h"
 
+#include <functional>
+
 #include <limits>
 
 #include "map_plan.h"
@@ -109,6 +111,47 @@ bool ImageContent::applyGrid(AxisGrid x, AxisGrid y) {
 }
 
 namespace {
+
+// The longitude/latitude box a map's window shows: the inverse (map x/y to degrees; false off
+// the globe) of a 33 × 33 grid of its points, with a margin of 2°; all longitudes where the
+// window holds a pole or its points span the seam both ways, the whole globe where none is on
+// it. Enough for the coastlines' bins: a little more than shown is read, never less.
+LonLatBox visibleBox(const ViewWindow& w,
+                     const std::function<bool(double, double, double&, double&)>& inverse) {
+    constexpr int kSide = 32;
+    std::vector<double> lons;
+    double latMin = 90, latMax = -90;
+    for (int j = 0; j <= kSide; ++j)
+        for (int i = 0; i <= kSide; ++i) {
+            double lon = 0, lat = 0;
+            if (!inverse(w.x0 + (w.x1 - w.x0) * i / kSide, w.y0 + (w.y1 - w.y0) * j / kSide, lon, lat) ||
+                !std::isfinite(lon) || !std::isfinite(lat))
+                continue;
+            lons.push_back(std::remainder(lon, 360.0)); // -180..180
+            latMin = std::min(latMin, lat);
+            latMax = std::max(latMax, lat);
+        }
+    if (lons.empty()) return {};
+    LonLatBox box{-180, 180, std::max(-90.0, latMin - 2), std::min(90.0, latMax + 2)};
+    if (latMax > 88 || latMin < -88) return box; // a pole in view: every longitude
+    // The narrower of the spans about 0° and about 180°.
+    const auto [lo, hi] = std::minmax_element(lons.begin(), lons.end());
+    double east0 = 1e300, east1 = -1e300;
+    for (double l : lons) {
+        const double e = l < 0 ? l + 360 : l; // 0..360
+        east0 = std::min(east0, e);
+        east1 = std::max(east1, e);
+    }
+    if (*hi - *lo <= east1 - east0) {
+        box.lonMin = *lo - 2;
+        box.lonMax = *hi + 2;
+    } else {
+        box.lonMin = east0 - 2;
+        box.lonMax = east1 + 2;
+    }
+    if (box.lonMax - box.lonMin > 300) box.lonMin = -180, box.lonMax = 180;
+    return box;
+}
 
 // The part of projection p's map that a grid in its own CRS covers: its outline (edges sampled
 // along each side) through PROJ to longitude/latitude and p's forward, with a margin of a
@@ -417,14 +460,20 @@ AnnotationContent ImageContent::annotations(const ViewLayout& layout, std::vecto
         c.map = true;
         c.x = c.y = nullptr;
         // The coastlines (when on) and the graticule, projected: planned again only when the
-        // window, the plot or the map change. The map's lon/lat extent is not worked out, so
-        // its lines are a whole level: at most the low one, cheap to read whole.
+        // window, the plot or the map change. The lines are those of the bins the window's
+        // longitude/latitude box meets, at the level its zoom asks for.
         const ProjParams& params = map_->projection().params();
         const std::vector<LonLatLine>* lines = nullptr;
         if (settings_.coastlines) {
             // Degrees a pixel at the map's centre, from its metres: R·π/180 metres a degree.
             const double metresPerPixel = (c.window.x1 - c.window.x0) / layout.plot.width();
-            lines = useCoast(metresPerPixel / (params.R * M_PI / 180), LonLatBox{}, kWholeLevel);
+            const LonLatBox box = visibleBox(c.window, [&](double x, double y, double& lon, double& lat) {
+                if (!projInverse(params, x, y, lon, lat)) return false;
+                lon /= M_PI / 180;
+                lat /= M_PI / 180;
+                return true;
+            });
+            lines = useCoast(metresPerPixel / (params.R * M_PI / 180), box, 'f');
         }
         // The graticule's labels go outside the map, in the view's margins: not in the title's
         // band above the plot, nor over the colour bar and its labels.
@@ -446,7 +495,10 @@ AnnotationContent ImageContent::annotations(const ViewLayout& layout, std::vecto
             }
             const double unitsPerPixel = std::fabs(c.window.x1 - c.window.x0) / layout.plot.width();
             const std::vector<LonLatLine>* lines = nullptr;
-            if (useCoast(unitsPerPixel * native_->degreesPerUnit(), LonLatBox{}, kWholeLevel)) {
+            const LonLatBox box = visibleBox(c.window, [&](double x, double y, double& lon, double& lat) {
+                return native_->inverse(x, y, lon, lat);
+            });
+            if (useCoast(unitsPerPixel * native_->degreesPerUnit(), box, 'f')) {
                 if (nativeCoast_.size() > 4 && !nativeCoast_.count(coastLines_)) { // bounded
                     nativeCoast_.clear();
                     ++nativeVersion_; // a freed projection's address may come back

@@ -107,8 +107,6 @@ private:
     mutable std::optional<MinMax> extremes_;
     mutable std::string coastProblem_;
     mutable CoastDrawn coastDrawn_;
-    // The finest level a map reads whole (its lon/lat extent is not worked out).
-    static constexpr char kWholeLevel = 'l';
     // The lines of the level pickCoast gives for `degreesPerPixel` over `box`, kept in
     // coastLines_ (so that CoastKey's pointer stays theirs), with coastDrawn_ and coastProblem_
     // set; null when none can be read.

@@ -11,6 +11,7 @@
 #include "render_fixtures.h"
 #include "strata/render/colormaps.h"
 #include "strata/render/image_export.h"
+#include "strata/render/projection.h"
 
 using namespace strata;
 using namespace test;
@@ -80,6 +81,43 @@ private slots:
         QVERIFY2(bay.level.description.find("GSHHG 2.3.7 full (0.04 km)") == 0,
                  bay.level.description.c_str());
         QVERIFY(bay.inkNear);
+    }
+
+    // On a projected map the level follows the zoom too: the lines are those of the bins its
+    // window shows (worked out through the projection's inverse), not a whole level. The world
+    // on Robinson draws crude; the Great Lakes on LambertConformal a finer level than low, with
+    // Lake Michigan's east shore inked where the projection puts it.
+    void aProjectedMapReadsTheBinsItShows() {
+        ImageViewSettings s;
+        s.coastlines = true;
+        s.projection = "Robinson";
+        auto level = [&](int w, int h, double lon = 0, double lat = 0) {
+            detail::ImageContent content;
+            content.setSettings(s);
+            content.setFrame({lonLatFrame(true, false)});
+            const ViewLayout l = content.layoutFor(w, h, 1);
+            const auto a = content.annotations(l, colormapTable("viridis"), {-1, 1});
+            const Projection p = Projection::byName(s.projection);
+            std::vector<double> x{lon}, y{lat};
+            p.forward(x, y);
+            const ViewTransform t(l.plot, content.window());
+            bool ink = false;
+            if (a.coast)
+                for (const auto& line : *a.coast)
+                    for (std::size_t k = 0; k + 1 < line.xy.size(); k += 2)
+                        ink = ink ||
+                              std::hypot(line.xy[k] - t.pixelX(x[0]), line.xy[k + 1] - t.pixelY(y[0])) < 3;
+            return std::pair{content.coastDrawn().resolution, ink};
+        };
+        QCOMPARE(level(kW, kH).first, 'c');
+        s.projection = "LambertConformal";
+        std::vector<double> x{-88.5, -84.5}, y{41.5, 46.5};
+        Projection::byName(s.projection).forward(x, y);
+        s.window = ViewWindow{std::min(x[0], x[1]), std::max(x[0], x[1]), std::min(y[0], y[1]),
+                              std::max(y[0], y[1])};
+        const auto [lakes, ink] = level(kW, kH, -86.52, 44.05);
+        QVERIFY2(lakes == 'i' || lakes == 'h' || lakes == 'f', std::string(1, lakes).c_str());
+        QVERIFY(ink);
     }
 
     void noneWhenOff() {
