@@ -1,0 +1,156 @@
+// Contours on the host: the levels each spelling gives (nice numbers for auto, worked out here
+// by hand), refusals that say what is wrong, and isolines checked against analytic fields — a
+// circle's points on the circle, a plane's lines straight where the plane says — with a saddle
+// resolved by its cell's mean, lines stopping at NaN, and none on a constant field.
+#include <QtTest>
+
+#include <cmath>
+#include <functional>
+
+#include "strata/core/contour.h"
+#include "strata/core/error.h"
+
+using namespace strata;
+
+namespace {
+
+DataArray field(std::int64_t ny, std::int64_t nx, const std::function<double(double x, double y)>& f) {
+    std::vector<double> v;
+    for (std::int64_t j = 0; j < ny; ++j)
+        for (std::int64_t i = 0; i < nx; ++i) v.push_back(f(double(i), double(j)));
+    return DataArray::fromHost("f", {"y", "x"}, {ny, nx}, v);
+}
+
+QString refusal(const char* text) {
+    try {
+        parseContourSpec(text);
+    } catch (const ValueError& e) {
+        return QString::fromStdString(e.what());
+    }
+    return {};
+}
+
+std::size_t points(const std::vector<Isoline>& lines) {
+    std::size_t n = 0;
+    for (const Isoline& l : lines) n += l.xy.size() / 2;
+    return n;
+}
+
+} // namespace
+
+class TestContour : public QObject {
+    Q_OBJECT
+private slots:
+    void levelsAsSpelled() {
+        // auto over 271.3..309.8: a tenth is 3.85, so a step of 5: 275, 280, ..., 305.
+        const auto a = contourLevels(parseContourSpec("auto"), 271.3, 309.8);
+        QCOMPARE(a, (std::vector<double>{275, 280, 285, 290, 295, 300, 305}));
+        // -1..1: a tenth is 0.2, a step of 0.2 (not 0.25); the ends themselves left out.
+        const auto b = contourLevels(parseContourSpec("auto"), -1, 1);
+        QCOMPARE(b.size(), std::size_t(9));
+        QVERIFY(std::abs(b.front() + 0.8) < 1e-12 && std::abs(b.back() - 0.8) < 1e-12);
+        // 0..0.23: a tenth is 0.023, the step 0.025.
+        const auto c = contourLevels(parseContourSpec("auto"), 0, 0.23);
+        QCOMPARE(c.size(), std::size_t(9));
+        QVERIFY(std::abs(c[1] - 0.05) < 1e-12);
+        QCOMPARE(contourLevels(parseContourSpec("3"), 0, 8), (std::vector<double>{2, 4, 6}));
+        QCOMPARE(contourLevels(parseContourSpec("-5, 0,5,10"), -2, 9), (std::vector<double>{0, 5}));
+        QCOMPARE(contourLevels(parseContourSpec("4:1"), -10, 10), (std::vector<double>{-7, -3, 1, 5, 9}));
+        QVERIFY(contourLevels(parseContourSpec("auto"), 3, 3).empty()); // a constant field: none
+        QVERIFY(contourLevels(parseContourSpec("auto"), NAN, 3).empty());
+        for (const char* s : {"auto", "12", "1.5,2,8", "0.5:-1"})
+            QCOMPARE(toString(parseContourSpec(s)), std::string(s));
+    }
+
+    void refusalsSayWhatIsWrong() {
+        QVERIFY2(refusal("5,3").contains("5,3 are not increasing"), qPrintable(refusal("5,3")));
+        QVERIFY2(refusal("0:10").contains("step must be above 0"), qPrintable(refusal("0:10")));
+        QVERIFY2(refusal("2.5").contains("whole number"), qPrintable(refusal("2.5")));
+        QVERIFY2(refusal("1,x").contains("'x' is not a number"), qPrintable(refusal("1,x")));
+        QVERIFY(refusal("auto").isEmpty());
+    }
+
+    // f = (x - 20)² + (y - 15)²: the level r² is the circle of radius r about (20, 15). Linear
+    // interpolation along a cell edge puts the points within a small fraction of a cell of it.
+    void aCircleIsOneClosedLineOnTheCircle() {
+        const DataArray f =
+            field(31, 41, [](double x, double y) { return (x - 20) * (x - 20) + (y - 15) * (y - 15); });
+        const auto lines = isolines(f, {100, 49});
+        QCOMPARE(lines.size(), std::size_t(2));
+        for (const Isoline& l : lines) {
+            QVERIFY(l.closed);
+            QCOMPARE(l.xy[0], l.xy[l.xy.size() - 2]); // ends where it starts
+            const double r = std::sqrt(l.level);
+            for (std::size_t k = 0; k + 1 < l.xy.size(); k += 2) {
+                const double d = std::hypot(l.xy[k] - 20, l.xy[k + 1] - 15);
+                QVERIFY2(std::abs(d - r) < 0.06,
+                         qPrintable(QString("%1 at %2 from the centre").arg(l.level).arg(d)));
+            }
+            // Every cell the circle crosses gives a point: about 2π r / cell ... at least 4 r.
+            QVERIFY(l.xy.size() / 2 >= std::size_t(4 * r));
+        }
+    }
+
+    // A plane f = 2x + y: linear interpolation is exact, so each line is straight, on 2x + y = L.
+    void aPlaneIsStraightAndExact() {
+        const DataArray f = field(10, 12, [](double x, double y) { return 2 * x + y; });
+        const auto lines = isolines(f, {7.5, 20});
+        QCOMPARE(lines.size(), std::size_t(2));
+        for (const Isoline& l : lines) {
+            QVERIFY(!l.closed);
+            for (std::size_t k = 0; k + 1 < l.xy.size(); k += 2)
+                QVERIFY(std::abs(2 * l.xy[k] + l.xy[k + 1] - l.level) < 1e-12);
+            // From one side of the grid to another: its ends on the border.
+            for (std::size_t e : {std::size_t(0), l.xy.size() - 2}) {
+                const double x = l.xy[e], y = l.xy[e + 1];
+                QVERIFY(x == 0 || x == 11 || y == 0 || y == 9);
+            }
+        }
+    }
+
+    // One cell, corners 1 (a), 0 (b), 1 (c), 0 (d): at 0.5 the mean (0.5) is above, so a and c
+    // join through the middle and the lines cut off b and d; at 0.6 the mean is below, and the
+    // lines cut off a and c.
+    void aSaddleFollowsItsMean() {
+        const DataArray f = DataArray::fromHost("f", {"y", "x"}, {2, 2}, std::vector<double>{1, 0, 0, 1});
+        auto cutsOff = [](const Isoline& l, double cx, double cy) { // both points within 0.6 of a corner
+            return std::hypot(l.xy[0] - cx, l.xy[1] - cy) < 0.6 &&
+                   std::hypot(l.xy[2] - cx, l.xy[3] - cy) < 0.6;
+        };
+        const auto above = isolines(f, {0.5});
+        QCOMPARE(above.size(), std::size_t(2));
+        QVERIFY(cutsOff(above[0], 1, 0) || cutsOff(above[1], 1, 0)); // b, at (x 1, y 0)
+        QVERIFY(cutsOff(above[0], 0, 1) || cutsOff(above[1], 0, 1)); // d
+        const auto below = isolines(f, {0.6});
+        QCOMPARE(below.size(), std::size_t(2));
+        QVERIFY(cutsOff(below[0], 0, 0) || cutsOff(below[1], 0, 0)); // a
+        QVERIFY(cutsOff(below[0], 1, 1) || cutsOff(below[1], 1, 1)); // c
+    }
+
+    // A NaN sample takes out the four cells around it: the circle is broken there, into one
+    // open line, and no point lies in those cells.
+    void linesStopAtMissingData() {
+        DataArray f = field(31, 41, [](double x, double y) {
+            if (x == 30 && y == 15) return double(NAN); // on the circle of radius 10
+            return (x - 20) * (x - 20) + (y - 15) * (y - 15);
+        });
+        const auto lines = isolines(f, {100});
+        QCOMPARE(lines.size(), std::size_t(1));
+        QVERIFY(!lines[0].closed);
+        for (std::size_t k = 0; k + 1 < lines[0].xy.size(); k += 2) {
+            const double x = lines[0].xy[k], y = lines[0].xy[k + 1];
+            QVERIFY2(!(x > 29 && x < 31 && y > 14 && y < 16), qPrintable(QString("%1, %2").arg(x).arg(y)));
+        }
+    }
+
+    void aConstantFieldHasNone() {
+        const DataArray f = field(5, 6, [](double, double) { return 3.0; });
+        QCOMPARE(points(isolines(f, contourLevels(parseContourSpec("auto"), 3, 3))), std::size_t(0));
+        QCOMPARE(points(isolines(f, {2.5, 3.5})), std::size_t(0));
+        QVERIFY_THROWS_EXCEPTION(
+            ValueError, isolines(DataArray::fromHost("f", {"x"}, {3}, std::vector<double>{1, 2, 3}), {1.5}));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestContour)
+#include "tst_contour.moc"
