@@ -66,6 +66,8 @@ packApp() {
     # GSHHG's binned crude, low and intermediate levels (gmt-gshhg-low, 3 MB), which the
     # coastline tests and baselines draw when they are there.
     mkdir -p "$stage/gshhg" && cp /usr/share/gmt-gshhg/binned_GSHHS_[cli].nc "$stage/gshhg/"
+    # udunits2's unit database (display units): the GPU machine has none.
+    mkdir -p "$stage/share" && cp -r /usr/share/xml/udunits "$stage/share/udunits"
     cp "$qtp/xcbglintegrations/libqxcb-glx-integration.so" "$stage/plugins/xcbglintegrations/"
     cp /usr/share/fonts/truetype/dejavu/DejaVuSans*.ttf "$stage/fonts/" 2>/dev/null
     # Debian's fontconfig rules (hinting, antialiasing, aliases), so that text is drawn there
@@ -157,6 +159,7 @@ run() {
     export STRATA_VTKVIEWS=/opt/app/bin/libstrata_vtkviews.so # for the tests, which lie elsewhere
     export STRATA_COASTLINES_DIR=/opt/app/coast # the shorelines that travelled
     export STRATA_GSHHG_DIR=/opt/app/gshhg
+    export UDUNITS2_XML_PATH=/opt/app/share/udunits/udunits2.xml
     # Only the fonts that travelled, with Debian's rules: that machine's own fonts differ.
     mkdir -p /tmp/strata-fc
     cat >/opt/app/fontconfig/fonts.conf <<'CONF'

@@ -57,10 +57,12 @@ void MainWindow::rememberView() {
     // A variable's colours are kept in its own units: a fixed range set in display units is
     // converted back (the variable's next first view shows it as stored).
     Colouring colouring = view().colouring;
-    if (!view().units.empty() && colouring.range.mode == RangeMode::Fixed)
-        if (const auto r = rangeInUnits({colouring.range.fixedMin, colouring.range.fixedMax}, view().units,
-                                        ws_.variable().attrs().text("units").value_or("")))
-            std::tie(colouring.range.fixedMin, colouring.range.fixedMax) = *r;
+    if (!view().units.empty() && colouring.range.mode == RangeMode::Fixed) {
+        const auto r = rangeInUnits({colouring.range.fixedMin, colouring.range.fixedMax}, view().units,
+                                    ws_.variable().attrs().text("units").value_or(""));
+        if (!r) return; // no way back to the variable's own units: its colours are left as they were
+        std::tie(colouring.range.fixedMin, colouring.range.fixedMax) = *r;
+    }
     settings_.setColouring(*ds, view().variable, colouring);
 }
 

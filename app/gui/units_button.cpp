@@ -3,6 +3,7 @@
 #include <QInputDialog>
 #include <QMenu>
 
+#include "strata/core/error.h"
 #include "strata/core/units.h"
 
 namespace strata::app {
@@ -24,7 +25,15 @@ void UnitsButton::show(const std::string& stored, const std::string& shown) {
     shown_ = shown.empty() ? stored : shown;
     QMenu* m = menu();
     m->clear();
-    const std::vector<std::string> units = commonUnits(stored);
+    std::vector<std::string> units;
+    try {
+        units = commonUnits(stored);
+    } catch (const Error& e) { // udunits2's database unreadable: nothing can be converted
+        setEnabled(false);
+        setText(stored.empty() ? tr("(no units)") : q(stored));
+        setToolTip(q(e.what()));
+        return;
+    }
     setEnabled(!units.empty());
     if (units.empty()) {
         setText(stored.empty() ? tr("(no units)") : q(stored));

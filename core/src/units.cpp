@@ -46,10 +46,10 @@ ut_system* unitSystem() {
 // Null when udunits2 cannot parse `text`.
 Unit parse(const std::string& text) {
     std::string s = text;
-    ut_trim(s.data(), UT_ASCII);
+    ut_trim(s.data(), UT_UTF8); // "°C" and "µmol mol-1" as well as ASCII
     s.resize(std::char_traits<char>::length(s.c_str()));
     if (s.empty()) return nullptr;
-    return Unit(ut_parse(unitSystem(), s.c_str(), UT_ASCII));
+    return Unit(ut_parse(unitSystem(), s.c_str(), UT_UTF8));
 }
 
 // The density of liquid water, through which a mass flux (kg m-2 s-1) is a depth rate (mm/day).
@@ -126,6 +126,7 @@ std::vector<std::string> commonUnits(const std::string& units) {
     struct Quantity {
         const char* unit;
         std::vector<std::string> shown;
+        const char* says = ""; // a ratio is offered only to units that say what it is of
     };
     static const std::vector<Quantity> quantities = {
         {"K", {"K", "degC", "degF"}},
@@ -134,8 +135,8 @@ std::vector<std::string> commonUnits(const std::string& units) {
         {"m s-1", {"m s-1", "km/h", "knots"}},
         {"kg m-2", {"kg m-2", "mm"}},
         {"m", {"m", "km", "cm", "mm"}},
-        {"kg kg-1", {"kg kg-1", "g kg-1"}},
-        {"mol mol-1", {"mol mol-1", "ppm", "ppb"}},
+        {"kg kg-1", {"kg kg-1", "g kg-1"}, "kg"},
+        {"mol mol-1", {"mol mol-1", "ppm", "ppb"}, "mol"},
         {"s", {"s", "min", "h", "day"}},
     };
     std::vector<std::string> out;
@@ -152,7 +153,7 @@ std::vector<std::string> commonUnits(const std::string& units) {
             offered = offered || (speed && ut_are_convertible(u.get(), speed.get()));
         }
         if (std::string(q.unit) == "m s-1" && depthRate) offered = false;
-        if (!offered) continue;
+        if (!offered || units.find(q.says) == std::string::npos) continue;
         for (const std::string& c : q.shown) {
             const Unit v = parse(c);
             if (!v || ut_compare(u.get(), v.get()) == 0) continue; // the units themselves
@@ -177,12 +178,15 @@ std::optional<MinMax> rangeInUnits(MinMax stored, const std::string& storedUnits
 
 DataArray convertUnits(const DataArray& a, const UnitConversion& c, Stream stream) {
     if (c.identity() && c.from == c.to) return a;
-    STRATA_EXPECTS(isFloating(a.dtype()), ValueError,
-                   "'" + a.name() + "' is " + std::string(name(a.dtype())) +
-                       ": only floating-point values can be shown in other units");
+    STRATA_EXPECTS(isNumeric(a.dtype()), ValueError,
+                   "'" + a.name() + "' is " + std::string(name(a.dtype())) + ": it has no values to convert");
     const DataArray in = contiguous(a, stream);
     CfEncoding enc;
-    enc.packed = enc.decoded = a.dtype();
+    enc.packed = a.dtype();
+    // Integers (an elevation in m as int16) become floats, as CF unpacking widens them.
+    enc.decoded = isFloating(a.dtype())    ? a.dtype()
+                  : sizeOf(a.dtype()) <= 2 ? DType::Float32
+                                           : DType::Float64;
     enc.scaled = true;
     enc.scale = c.scale;
     enc.offset = c.offset;
@@ -193,7 +197,7 @@ DataArray convertUnits(const DataArray& a, const UnitConversion& c, Stream strea
     Buffer out = detail::decodeCf(view, enc, a.device(), a.device().isHost() ? Stream::host() : stream);
     Attributes attrs = a.attrs();
     attrs.set(Attribute{"units", DType::Char, c.to});
-    return DataArray(a.name(), Variable(a.dims(), a.shape(), a.dtype(), std::move(out), std::move(attrs)),
+    return DataArray(a.name(), Variable(a.dims(), a.shape(), enc.decoded, std::move(out), std::move(attrs)),
                      a.coords());
 }
 
@@ -201,6 +205,13 @@ UnitConversion conversionAfter(const UnitConversion& c, const std::vector<Reduce
                                const std::string& variable) {
     UnitConversion out = c;
     for (ReduceOp op : ops) {
+        // A count, a variance or an index has no units left: shown as it is from here on.
+        if (op == ReduceOp::Count || op == ReduceOp::Var || op == ReduceOp::ArgMin ||
+            op == ReduceOp::ArgMax) {
+            UnitConversion none;
+            none.from = none.to = c.from;
+            return none;
+        }
         if (op == ReduceOp::Std) out.offset = 0;
         STRATA_EXPECTS(!(op == ReduceOp::Sum && out.offset != 0), ValueError,
                        "a sum of '" + variable + "' cannot be shown in " + c.to + ": converting from " +

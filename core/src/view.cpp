@@ -165,6 +165,8 @@ DataArray computeFrame(const DataArray& var, const FrameSpec& spec, Device devic
                        const ViewLimits& limits) {
     validate(spec, var);
     const std::optional<std::string> stored = var.attrs().text("units");
+    STRATA_EXPECTS(spec.units.empty() || (stored && !stored->empty()), ValueError,
+                   "'" + var.name() + "' has no units to show in " + spec.units);
     std::optional<UnitConversion> conversion;
     if (!spec.units.empty() && stored && *stored != spec.units) { // checked before any work
         std::vector<ReduceOp> ops;

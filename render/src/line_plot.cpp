@@ -53,6 +53,7 @@ LinePlotScene::LinePlotScene() {
         vtkNew<vtkDoubleArray> column;
         column->SetName(name);
         column->SetNumberOfValues(2);
+        column->FillValue(0); // until the marker is placed
         marker_->AddColumn(column);
     }
     renderer_->SetBackground(1, 1, 1);

@@ -76,6 +76,8 @@ private slots:
             QCOMPARE(!u.assumption.empty(), c.water);
             QVERIFY(convertible(c.from, c.to));
         }
+        // Written in UTF-8 as files do.
+        QVERIFY(near(unitConversion("°C", "K").offset, 273.15));
         const UnitConversion same = unitConversion("K", "K");
         QVERIFY(same.identity());
     }
@@ -114,6 +116,9 @@ private slots:
         const auto depth = commonUnits("mm/day"); // a precipitation stored as a depth rate
         QVERIFY(has(depth, "kg m-2 s-1") && has(depth, "mm/h") && !has(depth, "knots"));
         QVERIFY(commonUnits("").empty());
+        // A ratio of what it does not say is offered no ppm: cloud fraction in 1 or %.
+        QVERIFY(!has(commonUnits("1"), "ppm") && !has(commonUnits("%"), "g kg-1"));
+        QVERIFY(has(commonUnits("kg kg-1"), "g kg-1") && !has(commonUnits("kg kg-1"), "ppm"));
         QVERIFY(commonUnits("wibbles").empty());
     }
 
@@ -148,8 +153,11 @@ private slots:
             }
             QVERIFY(nans > 0);
         }
-        const DataArray ints = test::makeArray(DType::Int16, {"x"}, {3}, {1, 2, 3});
-        QVERIFY(message([&] { convertUnits(ints, c, Stream::host()); }).contains("floating-point"));
+        // Integers (an int16 elevation in m) become float32 in km.
+        const DataArray ints = withUnits(test::makeArray(DType::Int16, {"x"}, {3}, {1500, -20, 7}), "m");
+        const DataArray km = convertUnits(b.put(ints), unitConversion("m", "km"), Stream::host()).asHost();
+        QCOMPARE(km.dtype(), DType::Float32);
+        QCOMPARE(km.values<float>(), (std::vector<float>{1.5f, -0.02f, 0.007f}));
     }
 
     void computeFrameShowsTheUnitsAsked_data() { STRATA_BACKEND_ROWS(); }
@@ -181,6 +189,11 @@ private slots:
         const DataArray count = computeFrame(a, spec, d, note).asHost();
         QVERIFY(!count.attrs().text("units"));
         QCOMPARE(count.values<double>(), computeFrame(a, plain, d, note).asHost().values<double>());
+        // A count then a sum: the count has no units, so nothing is refused.
+        FrameSpec line = spec; // along d2, counted over d0 then summed over d1
+        line.yDim.clear();
+        line.reductions = {{"d0", ReduceOp::Count}, {"d1", ReduceOp::Sum}};
+        QVERIFY(!computeFrame(a, line, d, note).asHost().attrs().text("units"));
         // A sum in degC is refused before any work, naming the variable.
         spec.reductions = {{"d0", ReduceOp::Sum}};
         QVERIFY(message([&] { computeFrame(a, spec, d, note); }).contains("a sum of 'x'"));
@@ -189,6 +202,9 @@ private slots:
         spec.indices = {{"d0", 0}};
         spec.units = "m";
         QVERIFY(message([&] { computeFrame(a, spec, d, note); }).contains("different things"));
+        // A variable without units has none to convert from.
+        const DataArray bare = b.put(test::randomArray(rng, DType::Float32, {4, 6, 8}, 0.1));
+        QVERIFY(message([&] { computeFrame(bare, spec, d, note); }).contains("has no units to show in m"));
     }
 };
 

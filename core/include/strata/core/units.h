@@ -43,8 +43,9 @@ std::vector<std::string> commonUnits(const std::string& units);
 // when it cannot be converted.
 std::optional<MinMax> rangeInUnits(MinMax stored, const std::string& storedUnits, const std::string& units);
 
-// `a` (floating point) in the conversion's units, on its device (a new array; the stream is
-// the last argument, as elsewhere): its "units" attribute says c.to. The identity gives `a`.
+// `a` in the conversion's units, on its device (a new array; the stream is the last argument,
+// as elsewhere): its "units" attribute says c.to; integers become float32 (float64 above 16
+// bits), as CF unpacking widens them. The identity gives `a`.
 DataArray convertUnits(const DataArray& a, const UnitConversion& c, Stream stream);
 
 // The conversion a frame reduced with `ops` (in order) takes: a standard deviation is a
