@@ -223,6 +223,7 @@ ExportOptions exportOptionsOf(const CliOptions& o) {
     options.width = o.width;
     options.height = o.height;
     options.coastlines = o.coastlines;
+    if (!o.contours.empty()) options.contours = parseContourSpec(o.contours);
     options.lonLatGrid = o.lonLatGrid;
     options.verbose = o.verbose;
     return options;

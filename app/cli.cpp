@@ -4,6 +4,7 @@
 #include <charconv>
 #include <tuple>
 
+#include "strata/core/contour.h"
 #if STRATA_HAVE_RENDER
 #include "strata/render/projection.h"
 #endif
@@ -98,7 +99,14 @@ CliOptions parseCommandLine(const std::vector<std::string>& args) {
 #endif
         } else if (a == "--units")
             o.units = value();
-        else if (a == "--size")
+        else if (a == "--contours") {
+            o.contours = value();
+            try { // misuse at once, with what is wrong
+                (void)parseContourSpec(o.contours);
+            } catch (const ValueError& e) {
+                throw UsageError(std::string("--contours: ") + e.what());
+            }
+        } else if (a == "--size")
             std::tie(o.width, o.height) = parseSize(value());
         else if (a == "--export-png")
             o.exportPng = withExtension(value(), "png"); // as the window's dialogs: "january" → january.png
@@ -142,6 +150,8 @@ options describe is computed and written.
                       vik, ...); append _r to reverse
   --list-cmaps        print every colour map's name, one a line, and exit
   --range R           colour range: frame, global, or MIN,MAX (in the units shown)
+  --contours L        isolines over the frame: auto (about ten, at nice numbers in the colour
+                      range), N (that many), v1,v2,... (increasing) or step:base
   --units U           show the values in U, converted through udunits2: K as degC or
                       degF, Pa as hPa, kg m-2 s-1 as mm/day (as liquid water), m s-1 as
                       knots or km/h, ...

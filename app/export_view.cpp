@@ -98,6 +98,7 @@ ExportResult writePngOf(const Dataset& ds, const ViewSpec& view, const DataArray
             settings.coastlines = o.coastlines;
             settings.grid = o.lonLatGrid ? GridSpace::LonLat : GridSpace::Index;
             settings.projection = view.projection;
+            settings.contours = o.contours;
             if (o.coastlines && isLonLatFrame(frame))
                 if (const std::string why = coastlineProblem(); !why.empty())
                     tell("coastlines not drawn: " + why);
@@ -105,6 +106,9 @@ ExportResult writePngOf(const Dataset& ds, const ViewSpec& view, const DataArray
             if (!view.projection.empty() && !projectable(frame, image.crs.has_value(), o.lonLatGrid, why))
                 tell("--projection " + view.projection + " not applied: " + why);
             exportPng(image, settings, size, temp);
+            if (o.contours)
+                if (const std::string why = contoursProblem(image, settings, size); !why.empty())
+                    tell("--contours not drawn: " + why);
             if (o.verbose)
                 if (const std::string drawn = coastlinesDrawn(image, settings, size); !drawn.empty())
                     tell("coastlines: " + drawn);

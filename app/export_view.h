@@ -5,9 +5,11 @@
 // rendered offscreen, or the line plot). The same view and options give the same bytes from both.
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "strata/core/contour.h"
 #include "strata/core/dataset.h"
 #include "view_spec.h"
 
@@ -21,7 +23,8 @@ struct ExportOptions {
     int width = 1024, height = 768; // the PNG's pixels
     bool coastlines = true;         // over longitude/latitude frames
     bool lonLatGrid = true;         // a curvilinear frame's cells in longitude/latitude, else index space
-    bool verbose = false;           // `tell` is told the details too (the title, a virtual display)
+    std::optional<ContourSpec> contours; // isolines over the frame (--contours); unset: none
+    bool verbose = false;                // `tell` is told the details too (the title, a virtual display)
     // Told, as it happens, what the user may want to know, one line each (a fallback to the CPU,
     // "coastlines not drawn: ..."); unset: nothing is told.
     std::function<void(const std::string& line)> tell;

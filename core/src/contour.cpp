@@ -45,19 +45,26 @@ ContourSpec parseContourSpec(std::string_view text) {
     }
     if (text.find(',') == std::string_view::npos) {
         const double n = number(text, text);
-        STRATA_EXPECTS(n == std::floor(n) && n >= 1 && n <= kMaxLevels, ValueError,
+        if (n != std::floor(n)) { // one level: 3.5
+            s.kind = ContourSpec::Kind::List;
+            s.values = {n};
+            return s;
+        }
+        STRATA_EXPECTS(n >= 1 && n <= kMaxLevels, ValueError,
                        "contour levels '" + std::string(text) +
-                           "': a count is a whole number from 1 to 1000 (or give auto, a list v1,v2,... or "
-                           "step:base)");
+                           "': a count is a whole number from 1 to 1000 (one whole level is written with a "
+                           "comma: 5,)");
         s.kind = ContourSpec::Kind::Count;
         s.count = static_cast<int>(n);
         return s;
     }
     s.kind = ContourSpec::Kind::List;
+    std::string_view rest = text;
+    if (rest.back() == ',') rest.remove_suffix(1); // "5," is the one level 5
     std::size_t start = 0;
-    while (start <= text.size()) {
-        const std::size_t comma = std::min(text.find(',', start), text.size());
-        s.values.push_back(number(text.substr(start, comma - start), text));
+    while (start <= rest.size()) {
+        const std::size_t comma = std::min(rest.find(',', start), rest.size());
+        s.values.push_back(number(rest.substr(start, comma - start), text));
         start = comma + 1;
     }
     for (std::size_t k = 1; k < s.values.size(); ++k)
@@ -81,6 +88,7 @@ std::string toString(const ContourSpec& s) {
     }
     std::string out;
     for (double v : s.values) out += (out.empty() ? "" : ",") + formatNumber(v);
+    if (s.values.size() == 1 && s.values[0] == std::floor(s.values[0])) out += ","; // not a count
     return out;
 }
 

@@ -99,6 +99,7 @@ AnnotationPlan planAnnotations(const AnnotationContent& c) {
     title.role = "title";
     p.title.texts.push_back(std::move(title));
     p.coast = c.coast;
+    p.contours = c.contours;
     return p;
 }
 

@@ -83,6 +83,8 @@ struct AnnotationContent {
     // planned by the content for its window and plot, and kept while those stay (a step
     // through time reuses them).
     std::shared_ptr<const std::vector<PixelPolyline>> coast;
+    // The frame's isolines in window pixels, when asked for (ImageViewSettings::contours).
+    std::shared_ptr<const std::vector<PixelPolyline>> contours;
     // A map in a projection (x and y are map metres): no ticks; the border, and the graticule's
     // labels over the frame (its lines come with the coastlines in `coast`).
     bool map = false;
@@ -100,6 +102,8 @@ struct AnnotationPlan {
     InkGroup title;
     // Over the frame: the coastlines in window pixels, clipped to the plot, lineWidth wide.
     std::shared_ptr<const std::vector<PixelPolyline>> coast; // null: none
+    // Over the frame, under the coastlines: the isolines, clipped to the plot (null: none).
+    std::shared_ptr<const std::vector<PixelPolyline>> contours;
     // Over the frame too, with the lines above: a map's graticule labels on a halo (planned with
     // `coast`, so that they change when it does).
     std::vector<TextItem> overFrame;
@@ -107,6 +111,9 @@ struct AnnotationPlan {
     // everything, not clipped to the plot (one may reach over the plot's border).
     std::vector<TextItem> beyondMap;
 };
+
+// The isolines' colour, both painters (a dark grey, apart from the coastlines' near-black).
+inline constexpr int kContourInk[3] = {72, 72, 72};
 
 // Sizes, logical pixels (times the layout's scale).
 inline constexpr double kTickLength = 5, kLabelSize = 12, kAxisTitleSize = 13, kTitleSize = 15;

@@ -193,11 +193,12 @@ void ImageAnnotations::clear() {
 }
 
 void ImageAnnotations::clearCoast() {
-    if (coast_) {
-        if (plot_) plot_->RemoveViewProp(coast_);
-        coast_->UnRegister(nullptr);
-        coast_ = nullptr;
-    }
+    for (vtkActor2D** a : {&coast_, &contours_})
+        if (*a) {
+            if (plot_) plot_->RemoveViewProp(*a);
+            (*a)->UnRegister(nullptr);
+            *a = nullptr;
+        }
     for (vtkActor2D* a : overFrame_) {
         if (plot_) plot_->RemoveViewProp(a);
         a->UnRegister(nullptr);
@@ -218,9 +219,10 @@ void ImageAnnotations::buildCoast(vtkRenderer* plot, vtkRenderer* over, const An
         over_ = over;
     }
     const PixelRect& r = plan.layout.plot;
-    if (coastDrawn_ && coastDrawn_->first == plan.coast && coastDrawn_->second == r) return;
+    const CoastDrawn drawing{plan.coast, plan.contours, r};
+    if (coastDrawn_ == drawing) return;
     clearCoast();
-    coastDrawn_.emplace(plan.coast, r);
+    coastDrawn_ = drawing;
     if (over_)
         for (const TextItem& t : plan.beyondMap) { // in window pixels
             vtkSmartPointer<vtkActor2D> a = text(t);
@@ -237,26 +239,35 @@ void ImageAnnotations::buildCoast(vtkRenderer* plot, vtkRenderer* over, const An
         plot_->AddViewProp(a);
         overFrame_.push_back(a);
     }
-    if (!plan.coast || plan.coast->empty()) return;
-    // Lines in the plot renderer's viewport: pixels from the plot's lower left corner.
-    vtkNew<vtkPoints> points;
-    vtkNew<vtkCellArray> lines;
-    for (const PixelPolyline& l : *plan.coast) {
-        const auto n = static_cast<vtkIdType>(l.xy.size() / 2);
-        lines->InsertNextCell(n);
-        for (vtkIdType i = 0; i < n; ++i)
-            lines->InsertCellPoint(points->InsertNextPoint(l.xy[2 * i] - r.x0, l.xy[2 * i + 1] - r.y0, 0));
+    // Lines in the plot renderer's viewport: pixels from the plot's lower left corner. The
+    // isolines first, under the coastlines.
+    auto linesActor = [&](const std::vector<PixelPolyline>& polylines, const double(&colour)[3]) {
+        vtkNew<vtkPoints> points;
+        vtkNew<vtkCellArray> lines;
+        for (const PixelPolyline& l : polylines) {
+            const auto n = static_cast<vtkIdType>(l.xy.size() / 2);
+            lines->InsertNextCell(n);
+            for (vtkIdType i = 0; i < n; ++i)
+                lines->InsertCellPoint(
+                    points->InsertNextPoint(l.xy[2 * i] - r.x0, l.xy[2 * i + 1] - r.y0, 0));
+        }
+        vtkNew<vtkPolyData> pd;
+        pd->SetPoints(points);
+        pd->SetLines(lines);
+        vtkNew<vtkPolyDataMapper2D> mapper;
+        mapper->SetInputData(pd);
+        vtkActor2D* a = vtkActor2D::New();
+        a->SetMapper(mapper);
+        a->GetProperty()->SetColor(colour[0], colour[1], colour[2]);
+        a->GetProperty()->SetLineWidth(static_cast<float>(plan.lineWidth));
+        plot_->AddViewProp(a);
+        return a;
+    };
+    if (plan.contours && !plan.contours->empty()) {
+        const double grey[3] = {kContourInk[0] / 255.0, kContourInk[1] / 255.0, kContourInk[2] / 255.0};
+        contours_ = linesActor(*plan.contours, grey);
     }
-    vtkNew<vtkPolyData> pd;
-    pd->SetPoints(points);
-    pd->SetLines(lines);
-    vtkNew<vtkPolyDataMapper2D> mapper;
-    mapper->SetInputData(pd);
-    coast_ = vtkActor2D::New();
-    coast_->SetMapper(mapper);
-    coast_->GetProperty()->SetColor(kInk[0], kInk[1], kInk[2]);
-    coast_->GetProperty()->SetLineWidth(static_cast<float>(plan.lineWidth));
-    plot_->AddViewProp(coast_);
+    if (plan.coast && !plan.coast->empty()) coast_ = linesActor(*plan.coast, kInk);
 }
 
 void ImageAnnotations::build(vtkRenderer* back, vtkRenderer* plot, vtkRenderer* over,

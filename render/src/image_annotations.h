@@ -61,10 +61,16 @@ private:
     std::unordered_multimap<std::string, vtkActor2D*> spare_;
     vtkRenderer* plot_ = nullptr;
     vtkActor2D* coast_ = nullptr;        // in plot_
+    vtkActor2D* contours_ = nullptr;     // in plot_: the isolines, under the coastlines
     std::vector<vtkActor2D*> overFrame_; // in plot_: a map's graticule labels on a halo
     vtkRenderer* over_ = nullptr;
     std::vector<vtkActor2D*> beyondMap_; // in over_: those beyond the map's edge
-    std::optional<std::pair<std::shared_ptr<const std::vector<PixelPolyline>>, PixelRect>> coastDrawn_;
+    struct CoastDrawn {
+        std::shared_ptr<const std::vector<PixelPolyline>> coast, contours;
+        PixelRect plot;
+        friend bool operator==(const CoastDrawn&, const CoastDrawn&) = default;
+    };
+    std::optional<CoastDrawn> coastDrawn_;
     void buildCoast(vtkRenderer* plot, vtkRenderer* over, const AnnotationPlan& plan);
     void clearCoast();
     int rebuilt_ = 0, labelsDrawn_ = 0;

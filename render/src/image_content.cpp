@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "map_plan.h"
+#include "strata/core/contour.h"
 #include "strata/core/error.h"
 #include "strata/core/ops.h"
 #include "strata/render/colormaps.h"
@@ -443,6 +444,47 @@ const std::vector<LonLatLine>* ImageContent::useCoast(double degreesPerPixel, co
     return coastLines_.get();
 }
 
+std::shared_ptr<const std::vector<PixelPolyline>>
+ImageContent::contourLines(const ViewLayout& layout, const ViewWindow& window, MinMax range) const {
+    contourProblem_.clear();
+    if (!settings_.contours || !frame_ || layout.plot.width() <= 0) return nullptr;
+    const DataArray& f = frame_->frame;
+    if (map_ || curvilinearOn()) {
+        contourProblem_ =
+            "contours are drawn over rows and columns or a longitude/latitude grid; not yet on a "
+            "projection or a curvilinear grid's cells";
+        return nullptr;
+    }
+    if (!f.device().isHost() || !f.isLoaded()) {
+        contourProblem_ = "contours are drawn for a frame on the host; not yet for one on a GPU";
+        return nullptr;
+    }
+    const std::vector<double> levels = contourLevels(*settings_.contours, range.first, range.second);
+    ContourKey key{f.variable().view().data, levels, window, layout.plot};
+    if (contours_ && contourKey_ == key) return contours_;
+    // Index space to the axes' values: between the cells' centres.
+    auto along = [](const std::vector<double>& centres, double at) {
+        const double k = std::clamp(at, 0.0, double(centres.size() - 1));
+        const std::size_t i = std::min(static_cast<std::size_t>(k), centres.size() - 2);
+        return centres[i] + (k - double(i)) * (centres[i + 1] - centres[i]);
+    };
+    auto lines = std::make_shared<std::vector<PixelPolyline>>();
+    if (x_.centres.size() >= 2 && y_.centres.size() >= 2) {
+        const ViewTransform t(layout.plot, window);
+        for (const Isoline& l : isolines(f, levels)) {
+            PixelPolyline p;
+            for (std::size_t k = 0; k + 1 < l.xy.size(); k += 2) {
+                p.xy.push_back(t.pixelX(along(x_.centres, l.xy[k])));
+                p.xy.push_back(t.pixelY(along(y_.centres, l.xy[k + 1])));
+            }
+            lines->push_back(std::move(p));
+        }
+    }
+    contours_ = std::move(lines);
+    contourKey_ = std::move(key);
+    return contours_;
+}
+
 AnnotationContent ImageContent::annotations(const ViewLayout& layout, std::vector<Rgba8> table,
                                             MinMax range) const {
     AnnotationContent c;
@@ -456,6 +498,7 @@ AnnotationContent ImageContent::annotations(const ViewLayout& layout, std::vecto
     c.title = title();
     c.barTitle = barTitle();
     coastDrawn_ = {}; // set again below where coastlines are drawn
+    c.contours = contourLines(layout, c.window, range);
     if (frame_ && map_ && layout.plot.width() > 0) {
         c.map = true;
         c.x = c.y = nullptr;

@@ -243,20 +243,23 @@ void RasterScene::paintFill(QPainter& p, const ColourBarFill& fill) const {
 }
 
 void RasterScene::paintCoast(QPainter& p, const AnnotationPlan& plan) const {
-    if (!plan.coast || plan.coast->empty()) return;
     const int H = layout_.height;
-    p.save();
-    p.setClipRect(plotPixels());
-    p.setRenderHint(QPainter::Antialiasing, false);
-    p.setPen(QPen(kInk, plan.lineWidth));
-    QPolygonF line;
-    for (const PixelPolyline& l : *plan.coast) {
-        line.resize(static_cast<qsizetype>(l.xy.size() / 2));
-        for (std::size_t i = 0; i + 1 < l.xy.size(); i += 2)
-            line[static_cast<qsizetype>(i / 2)] = QPointF(l.xy[i], H - l.xy[i + 1]);
-        p.drawPolyline(line);
-    }
-    p.restore();
+    auto draw = [&](const std::vector<PixelPolyline>& lines, const QColor& colour) {
+        p.save();
+        p.setClipRect(plotPixels());
+        p.setRenderHint(QPainter::Antialiasing, false);
+        p.setPen(QPen(colour, plan.lineWidth));
+        QPolygonF line;
+        for (const PixelPolyline& l : lines) {
+            line.resize(static_cast<qsizetype>(l.xy.size() / 2));
+            for (std::size_t i = 0; i + 1 < l.xy.size(); i += 2)
+                line[static_cast<qsizetype>(i / 2)] = QPointF(l.xy[i], H - l.xy[i + 1]);
+            p.drawPolyline(line);
+        }
+        p.restore();
+    };
+    if (plan.contours) draw(*plan.contours, QColor(kContourInk[0], kContourInk[1], kContourInk[2]));
+    if (plan.coast) draw(*plan.coast, kInk);
 }
 
 void RasterScene::paintInk(QPainter& p, const InkGroup& ink, double lineWidth) const {

@@ -115,7 +115,7 @@ private slots:
              {"--var",      "--x",          "--y",          "--isel",       "--sel",        "--reduce",
               "--cmap",     "--range",      "--size",       "--export-png", "--export-csv", "--list-cmaps",
               "--colormap", "--info",       "--cpu",        "--gl",         "--help",       "--version",
-              "--verbose",  "--coastlines", "--projection", "--units"})
+              "--verbose",  "--coastlines", "--projection", "--units",      "--contours"})
             QVERIFY2(r.out.contains(o), o);
         QVERIFY(r.out.contains("example"));
     }
@@ -196,6 +196,9 @@ private slots:
             << QStringList{kSample, "--projection", "Robinsn", "--export-png", csv}
             << "unknown projection 'Robinsn'; known projections: PlateCarree, Robinson, Mollweide";
 #endif
+        QTest::newRow("contour levels not increasing")
+            << QStringList{kSample, "--contours", "5,3", "--export-png", csv}
+            << "--contours: contour levels '5,3': the levels 5,3 are not increasing";
         QTest::newRow("units of something else")
             << QStringList{kSample, "--var", "tas", "--units", "m", "--export-csv", csv}
             << "--units m: 'K' cannot be shown in 'm': they measure different things";

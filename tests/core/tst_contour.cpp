@@ -54,18 +54,20 @@ private slots:
         QCOMPARE(c.size(), std::size_t(9));
         QVERIFY(std::abs(c[1] - 0.05) < 1e-12);
         QCOMPARE(contourLevels(parseContourSpec("3"), 0, 8), (std::vector<double>{2, 4, 6}));
+        QCOMPARE(contourLevels(parseContourSpec("3.5"), 0, 8), (std::vector<double>{3.5})); // one level
+        QCOMPARE(contourLevels(parseContourSpec("5,"), 0, 8), (std::vector<double>{5}));
         QCOMPARE(contourLevels(parseContourSpec("-5, 0,5,10"), -2, 9), (std::vector<double>{0, 5}));
         QCOMPARE(contourLevels(parseContourSpec("4:1"), -10, 10), (std::vector<double>{-7, -3, 1, 5, 9}));
         QVERIFY(contourLevels(parseContourSpec("auto"), 3, 3).empty()); // a constant field: none
         QVERIFY(contourLevels(parseContourSpec("auto"), NAN, 3).empty());
-        for (const char* s : {"auto", "12", "1.5,2,8", "0.5:-1"})
+        for (const char* s : {"auto", "12", "1.5,2,8", "0.5:-1", "3.5", "5,"})
             QCOMPARE(toString(parseContourSpec(s)), std::string(s));
     }
 
     void refusalsSayWhatIsWrong() {
         QVERIFY2(refusal("5,3").contains("5,3 are not increasing"), qPrintable(refusal("5,3")));
         QVERIFY2(refusal("0:10").contains("step must be above 0"), qPrintable(refusal("0:10")));
-        QVERIFY2(refusal("2.5").contains("whole number"), qPrintable(refusal("2.5")));
+        QVERIFY2(refusal("0").contains("whole number from 1"), qPrintable(refusal("0")));
         QVERIFY2(refusal("1,x").contains("'x' is not a number"), qPrintable(refusal("1,x")));
         QVERIFY(refusal("auto").isEmpty());
     }

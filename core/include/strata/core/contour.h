@@ -20,8 +20,9 @@ struct ContourSpec {
     friend bool operator==(const ContourSpec&, const ContourSpec&) = default;
 };
 
-// "auto", "N" (a count, 1 to 1000), "v1,v2,..." (increasing) or "step:base" (step > 0). Throws
-// ValueError saying what is wrong ("the levels 5,3 are not increasing").
+// "auto", "N" (a count, 1 to 1000), "v1,v2,..." (increasing; one level: "3.5", or "5," for a
+// whole one) or "step:base" (step > 0). Throws ValueError saying what is wrong ("the levels 5,3
+// are not increasing").
 ContourSpec parseContourSpec(std::string_view text);
 std::string toString(const ContourSpec& spec); // as parseContourSpec reads it
 

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "strata/core/contour.h"
 #include "strata/core/data_array.h"
 #include "strata/core/map_crs.h"
 #include "strata/core/ops.h"
@@ -34,6 +35,10 @@ struct ImageViewSettings {
     // A map projection's name (strata/render/projection.h) for frames whose x/y are CF
     // longitude/latitude: the frame is shown resampled into it, with a graticule. Empty: none.
     std::string projection;
+    // Isolines of the frame's values over it, at these levels (the automatic ones in the colour
+    // range); unset: none. Drawn for a frame on the host, on rows and columns or a
+    // longitude/latitude grid (not yet on a projection, a curvilinear grid or a GPU frame).
+    std::optional<ContourSpec> contours;
     friend bool operator==(const ImageViewSettings&, const ImageViewSettings&) = default;
 };
 

@@ -1,0 +1,123 @@
+// Isolines over the image view's frame (ImageViewSettings::contours): where the content plans
+// them, checked on a field whose value is its column (each isoline a vertical line at the
+// x its level names, through the axis' own coordinates), inked there in the rendered picture,
+// automatic levels in the colour range, and a reason given where they are not drawn yet.
+#include <QtTest/QtTest>
+
+#include <QApplication>
+#include <cmath>
+
+#include "../../render/src/image_content.h"
+#include "render_fixtures.h"
+#include "strata/render/image_export.h"
+
+using namespace strata;
+using namespace test;
+
+namespace {
+
+constexpr int kW = 640, kH = 400;
+
+// f(j, i) = i on 30 columns (x = 100 + 2 i) and 20 rows (y = 10 + j).
+DataArray columnFrame() {
+    std::vector<double> x, y;
+    for (int i = 0; i < 30; ++i) x.push_back(100 + 2.0 * i);
+    for (int j = 0; j < 20; ++j) y.push_back(10 + j);
+    std::vector<float> v;
+    for (int j = 0; j < 20; ++j)
+        for (int i = 0; i < 30; ++i) v.push_back(float(i));
+    Coordinates cs;
+    cs.set(axis("x", x, "km", "distance east"));
+    cs.set(axis("y", y, "km", "distance north"));
+    return DataArray::fromHost("f", {"y", "x"}, {20, 30}, v, cs);
+}
+
+} // namespace
+
+class TestImageContours : public QObject {
+    Q_OBJECT
+private slots:
+    void isolinesLieWhereTheirLevelsSay() {
+        ImageViewSettings s;
+        s.contours = parseContourSpec("3.5,10.25");
+        detail::ImageContent content;
+        content.setSettings(s);
+        content.setFrame({columnFrame()});
+        const ViewLayout l = content.layoutFor(kW, kH, 1);
+        const auto a = content.annotations(l, colormapTable("viridis"), {0, 29});
+        QVERIFY(content.contourProblem().empty());
+        QVERIFY(a.contours);
+        QCOMPARE(a.contours->size(), std::size_t(2));
+        const ViewTransform t(l.plot, content.window());
+        // Index 3.5 is x = 107, index 10.25 is x = 120.5: every point on one of those columns,
+        // the line from the bottom row's y to the top row's.
+        for (const auto& line : *a.contours) {
+            const double want = std::abs(line.xy[0] - t.pixelX(107)) < 1e-6 ? t.pixelX(107) : t.pixelX(120.5);
+            double yLo = 1e300, yHi = -1e300;
+            for (std::size_t k = 0; k + 1 < line.xy.size(); k += 2) {
+                QVERIFY2(std::abs(line.xy[k] - want) < 1e-6, qPrintable(QString::number(line.xy[k])));
+                yLo = std::min(yLo, line.xy[k + 1]);
+                yHi = std::max(yHi, line.xy[k + 1]);
+            }
+            QVERIFY(std::abs(yLo - t.pixelY(10)) < 1e-6 && std::abs(yHi - t.pixelY(29)) < 1e-6);
+        }
+        // Off: none planned.
+        s.contours.reset();
+        content.setSettings(s);
+        QVERIFY(!content.annotations(l, colormapTable("viridis"), {0, 29}).contours);
+    }
+
+    // The picture has the isoline's grey down the column x = 107 and not a column away from it.
+    void theRenderedPictureInksThem() {
+        ImageViewSettings s;
+        s.contours = parseContourSpec("3.5");
+        detail::ImageContent content;
+        content.setSettings(s);
+        content.setFrame({columnFrame()});
+        const ViewLayout l = content.layoutFor(kW, kH, 1);
+        const ViewTransform t(l.plot, content.window());
+        const QImage img = renderImage({columnFrame()}, s, QSize(kW, kH));
+        const int px = int(std::floor(t.pixelX(107)));
+        auto inked = [&](int x) {
+            int n = 0;
+            for (int y = int(kH - l.plot.y1) + 4; y < int(kH - l.plot.y0) - 4; ++y) {
+                const QColor c = img.pixelColor(x, y);
+                n += c.red() == detail::kContourInk[0] && c.green() == detail::kContourInk[0] &&
+                     c.blue() == detail::kContourInk[0];
+            }
+            return n;
+        };
+        const int rows = int(l.plot.y1 - l.plot.y0) - 8;
+        QVERIFY2(std::max({inked(px - 1), inked(px), inked(px + 1)}) > rows * 9 / 10,
+                 qPrintable(QString("%1 of %2 rows inked")
+                                .arg(std::max({inked(px - 1), inked(px), inked(px + 1)}))
+                                .arg(rows)));
+        QCOMPARE(inked(px + 40), 0);
+    }
+
+    // auto follows the colour range: 0..29 gives 5, 10, ..., 25 (a step of 5).
+    void autoLevelsFollowTheColourRange() {
+        ImageViewSettings s;
+        s.contours = parseContourSpec("auto");
+        detail::ImageContent content;
+        content.setSettings(s);
+        content.setFrame({columnFrame()});
+        const ViewLayout l = content.layoutFor(kW, kH, 1);
+        QCOMPARE(content.annotations(l, colormapTable("viridis"), {0, 29}).contours->size(), std::size_t(5));
+        QCOMPARE(content.annotations(l, colormapTable("viridis"), {0, 9}).contours->size(),
+                 std::size_t(8)); // 1..8
+    }
+
+    void notYetOnAProjection() {
+        ImageViewSettings s;
+        s.contours = parseContourSpec("auto");
+        s.projection = "Robinson";
+        QVERIFY(contoursProblem({lonLatFrame(true, false)}, s, QSize(kW, kH)).find("projection") !=
+                std::string::npos);
+        s.projection.clear();
+        QVERIFY(contoursProblem({lonLatFrame(true, false)}, s, QSize(kW, kH)).empty());
+    }
+};
+
+QTEST_MAIN(TestImageContours)
+#include "tst_imagecontours.moc"
