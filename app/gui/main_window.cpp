@@ -249,6 +249,11 @@ void MainWindow::buildMenus() {
     connect(coast, &QAction::toggled, this, &MainWindow::setCoastlines);
     // The level drawn changes with the zoom: the action tells the last one (and where it is from).
     connect(image_, &ImageView::presented, coast, [this, coast] { noteCoastlines(coast); });
+    QAction* contours = view->addAction(tr("Con&tours"));
+    contours->setObjectName("contoursAction");
+    contours->setCheckable(true);
+    contours->setToolTip(tr("Isolines of the frame at about ten nice levels in the colour range"));
+    connect(contours, &QAction::toggled, this, &MainWindow::setContours);
     buildGridMenu(view);
     addProjectionMenu(view);
     view->addSeparator();

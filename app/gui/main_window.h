@@ -121,6 +121,10 @@ public:
     // The View ▸ Coastlines action's tip: the level the image view drew and where it is from.
     void noteCoastlines(QAction* action);
     void setCoastlines(bool on);
+    // Isolines of the frame at automatic levels in the colour range (View ▸ Contours; a host
+    // frame over rows and columns or a longitude/latitude grid for now: the status bar says
+    // where they are not drawn).
+    void setContours(bool on);
     // A curvilinear frame's cells in longitude/latitude or index space (View ▸ Grid; --grid).
     void setGridSpace(GridSpace space);
     GridSpace gridSpace() const;

@@ -55,6 +55,7 @@ ExportOptions exportOptions(const ImageViewSettings& shown, QSize pixels, bool v
     o.width = pixels.width();
     o.height = pixels.height();
     o.coastlines = shown.coastlines;
+    o.contours = shown.contours;
     o.lonLatGrid = shown.grid == GridSpace::LonLat;
     o.verbose = verbose;
     if (verbose) o.tell = [](const std::string& line) { std::fprintf(stderr, "strata: %s\n", line.c_str()); };

@@ -23,6 +23,7 @@
 #include "strata/core/transfer.h"
 #include "strata/render/coastline_status.h"
 #include "strata/render/frame_labels.h"
+#include "strata/render/image_export.h"
 #include "strata/render/paint_trace.h"
 
 namespace strata::app {
@@ -125,6 +126,22 @@ void MainWindow::setCoastlines(bool on) {
     if (on)
         if (const std::string why = coastlineProblem(); !why.empty())
             statusBar()->showMessage(tr("Coastlines not drawn: %1").arg(QString::fromStdString(why)), 10000);
+}
+
+void MainWindow::setContours(bool on) {
+    ImageViewSettings s = image_->settings();
+    if (on)
+        s.contours = ContourSpec{};
+    else
+        s.contours.reset();
+    image_->setSettings(s);
+    if (auto* a = findChild<QAction*>("contoursAction"); a && a->isChecked() != on) a->setChecked(on);
+    if (on && ws_.dataset() && shownFrame().ndim() == 2) {
+        ImageFrame frame{shownFrame(), {}, std::nullopt, nullptr, std::nullopt};
+        const std::string why = contoursProblem(frame, s, image_->size());
+        if (!why.empty())
+            statusBar()->showMessage(tr("Contours not drawn: %1").arg(QString::fromStdString(why)), 10000);
+    }
 }
 
 void MainWindow::noteCoastlines(QAction* action) {

@@ -4,6 +4,7 @@
 // stays; the map previews follow Reverse; the colour of missing values is set in the panel.
 #include <QtTest>
 
+#include <QAction>
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
@@ -254,6 +255,34 @@ private slots:
     }
 
     // Missing values are grey unless set; the panel sets their colour, and the view draws it.
+    // View ▸ Contours draws the frame's isolines (the contours' dark grey appears in the plot)
+    // and takes them away again.
+    void viewContoursDrawsIsolines() {
+        QVERIFY(open(kSample));
+        ImageView* view = w_->imageView();
+        auto grey = [&] {
+            const QImage img = view->grabImage();
+            long n = 0;
+            for (int y = 0; y < img.height(); ++y)
+                for (int x = 0; x < img.width(); ++x) {
+                    const QColor c = img.pixelColor(x, y);
+                    n += c.red() == 72 && c.green() == 72 && c.blue() == 72;
+                }
+            return n;
+        };
+        QTRY_VERIFY(!view->grabImage().isNull());
+        const long before = grey();
+        auto* action = w_->findChild<QAction*>("contoursAction");
+        QVERIFY(action && !action->isChecked());
+        action->trigger();
+        QVERIFY(view->settings().contours.has_value());
+        QTRY_VERIFY2(grey() > before + 200,
+                     qPrintable(QString("%1 grey pixels, %2 before").arg(grey()).arg(before)));
+        action->trigger();
+        QVERIFY(!view->settings().contours);
+        QTRY_COMPARE(grey(), before);
+    }
+
     void theMissingColourIsSetInThePanel() {
         QVERIFY(open(kSample));
         const Rgba8 grey = Colouring().nanColour;
