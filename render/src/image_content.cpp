@@ -154,6 +154,25 @@ LonLatBox visibleBox(const ViewWindow& w,
     return box;
 }
 
+// The part of projection p's map that the points (lon, lat degrees) fall in, forward-projected,
+// with a margin of a twentieth, within the whole map; the whole map when none of them is on it.
+MapExtent extentOnMap(const Projection& p, std::vector<double> lon, std::vector<double> lat) {
+    p.forward(lon, lat);
+    const MapExtent whole = p.extent();
+    MapExtent e{1e300, -1e300, 1e300, -1e300};
+    for (std::size_t k = 0; k < lon.size(); ++k) {
+        if (!std::isfinite(lon[k]) || !std::isfinite(lat[k])) continue;
+        e.x0 = std::min(e.x0, lon[k]);
+        e.x1 = std::max(e.x1, lon[k]);
+        e.y0 = std::min(e.y0, lat[k]);
+        e.y1 = std::max(e.y1, lat[k]);
+    }
+    if (!(e.x1 > e.x0 && e.y1 > e.y0)) return whole;
+    const double mx = (e.x1 - e.x0) / 20, my = (e.y1 - e.y0) / 20;
+    return MapExtent{std::max(whole.x0, e.x0 - mx), std::min(whole.x1, e.x1 + mx),
+                     std::max(whole.y0, e.y0 - my), std::min(whole.y1, e.y1 + my)};
+}
+
 // The part of projection p's map that a grid in its own CRS covers: its outline (edges sampled
 // along each side) through PROJ to longitude/latitude and p's forward, with a margin of a
 // twentieth, within the whole map.
@@ -177,20 +196,7 @@ MapExtent regionOnMap(const Projection& p, const MapCrs& crs, const std::vector<
         add(x0, y0 + f * (y1 - y0));
         add(x1, y0 + f * (y1 - y0));
     }
-    p.forward(lon, lat);
-    const MapExtent whole = p.extent();
-    MapExtent e{1e300, -1e300, 1e300, -1e300};
-    for (std::size_t k = 0; k < lon.size(); ++k) {
-        if (!std::isfinite(lon[k]) || !std::isfinite(lat[k])) continue;
-        e.x0 = std::min(e.x0, lon[k]);
-        e.x1 = std::max(e.x1, lon[k]);
-        e.y0 = std::min(e.y0, lat[k]);
-        e.y1 = std::max(e.y1, lat[k]);
-    }
-    if (!(e.x1 > e.x0 && e.y1 > e.y0)) return whole; // the outline is off this map: all of it
-    const double mx = (e.x1 - e.x0) / 20, my = (e.y1 - e.y0) / 20;
-    return MapExtent{std::max(whole.x0, e.x0 - mx), std::min(whole.x1, e.x1 + mx),
-                     std::max(whole.y0, e.y0 - my), std::min(whole.y1, e.y1 + my)};
+    return extentOnMap(p, std::move(lon), std::move(lat));
 }
 
 // The part of projection p's map that a curvilinear grid's cells cover (their centres
@@ -205,21 +211,8 @@ MapExtent cellsOnMap(const Projection& p, const CurvilinearGrid& g) {
         lon.push_back(g.lon[k]);
         lat.push_back(g.lat[k]);
     }
-    const MapExtent whole = p.extent();
-    if (polar) return whole;
-    p.forward(lon, lat);
-    MapExtent e{1e300, -1e300, 1e300, -1e300};
-    for (std::size_t k = 0; k < lon.size(); ++k) {
-        if (!std::isfinite(lon[k]) || !std::isfinite(lat[k])) continue;
-        e.x0 = std::min(e.x0, lon[k]);
-        e.x1 = std::max(e.x1, lon[k]);
-        e.y0 = std::min(e.y0, lat[k]);
-        e.y1 = std::max(e.y1, lat[k]);
-    }
-    if (!(e.x1 > e.x0 && e.y1 > e.y0)) return whole;
-    const double mx = (e.x1 - e.x0) / 20, my = (e.y1 - e.y0) / 20;
-    return MapExtent{std::max(whole.x0, e.x0 - mx), std::min(whole.x1, e.x1 + mx),
-                     std::max(whole.y0, e.y0 - my), std::min(whole.y1, e.y1 + my)};
+    if (polar) return p.extent();
+    return extentOnMap(p, std::move(lon), std::move(lat));
 }
 
 } // namespace
