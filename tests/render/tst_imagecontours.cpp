@@ -32,6 +32,13 @@ DataArray columnFrame() {
     return DataArray::fromHost("f", {"y", "x"}, {20, 30}, v, cs);
 }
 
+// The content showing columnFrame() with `s`, laid out at kW × kH.
+ViewLayout laidOut(detail::ImageContent& content, const ImageViewSettings& s) {
+    content.setSettings(s);
+    content.setFrame({columnFrame()});
+    return content.layoutFor(kW, kH, 1);
+}
+
 } // namespace
 
 class TestImageContours : public QObject {
@@ -41,9 +48,7 @@ private slots:
         ImageViewSettings s;
         s.contours = parseContourSpec("3.5,10.25");
         detail::ImageContent content;
-        content.setSettings(s);
-        content.setFrame({columnFrame()});
-        const ViewLayout l = content.layoutFor(kW, kH, 1);
+        const ViewLayout l = laidOut(content, s);
         const auto a = content.annotations(l, colormapTable("viridis"), {0, 29});
         QVERIFY(content.contourProblem().empty());
         QVERIFY(a.contours);
@@ -72,9 +77,7 @@ private slots:
         ImageViewSettings s;
         s.contours = parseContourSpec("3.5");
         detail::ImageContent content;
-        content.setSettings(s);
-        content.setFrame({columnFrame()});
-        const ViewLayout l = content.layoutFor(kW, kH, 1);
+        const ViewLayout l = laidOut(content, s);
         const ViewTransform t(l.plot, content.window());
         const QImage img = renderImage({columnFrame()}, s, QSize(kW, kH));
         const int px = int(std::floor(t.pixelX(107)));
@@ -100,9 +103,7 @@ private slots:
         ImageViewSettings s;
         s.contours = parseContourSpec("auto");
         detail::ImageContent content;
-        content.setSettings(s);
-        content.setFrame({columnFrame()});
-        const ViewLayout l = content.layoutFor(kW, kH, 1);
+        const ViewLayout l = laidOut(content, s);
         QCOMPARE(content.annotations(l, colormapTable("viridis"), {0, 29}).contours->size(), std::size_t(5));
         QCOMPARE(content.annotations(l, colormapTable("viridis"), {0, 9}).contours->size(),
                  std::size_t(8)); // 1..8
