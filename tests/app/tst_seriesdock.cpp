@@ -20,6 +20,7 @@
 #include <cmath>
 
 #include "main_window.h"
+#include "marker_pixels.h"
 #include "nc_read.h"
 #include "series_dock.h"
 #include "slice_panel.h"
@@ -29,6 +30,8 @@
 
 using namespace strata;
 using namespace strata::app;
+using test::isMarker;
+using test::markerColumn;
 
 namespace {
 
@@ -49,29 +52,6 @@ std::vector<double> sampleTimes() {
 // The date of `days` since 1850-01-01 by Qt's calendar (proleptic Gregorian): "2005-01-16".
 QString dateOf(double days) {
     return QDate(1850, 1, 1).addDays(static_cast<qint64>(std::floor(days))).toString(Qt::ISODate);
-}
-
-// Pixels of the marker's colour (orange), antialiasing allowed; the series' blue, the text and
-// the axes are far from it.
-bool isMarker(QRgb c) {
-    return std::abs(qRed(c) - kMarkerRgb[0]) < 50 && std::abs(qGreen(c) - kMarkerRgb[1]) < 50 &&
-           qBlue(c) < kMarkerRgb[2] + 70;
-}
-
-// The middle of the columns that hold a vertical run of marker pixels over a third of the
-// picture's height, in the picture's pixels; -1 when there are none.
-double markerColumn(const QImage& img) {
-    double sum = 0;
-    int n = 0;
-    for (int x = 0; x < img.width(); ++x) {
-        int count = 0;
-        for (int y = 0; y < img.height(); ++y) count += isMarker(img.pixel(x, y));
-        if (count > img.height() / 3) {
-            sum += x + 0.5;
-            ++n;
-        }
-    }
-    return n ? sum / n : -1;
 }
 
 // Marker pixels anywhere in the picture.

@@ -3,34 +3,17 @@
 #include <QtTest/QtTest>
 
 #include "image_compare.h"
+#include "marker_pixels.h"
 #include "strata/render/line_plot.h"
 
 using namespace strata;
+using test::markerColumn;
 
 namespace {
 
 // Pixels of the plot's line colour (31, 119, 180), antialiasing allowed.
 bool isLine(QRgb c) {
     return std::abs(qRed(c) - 31) < 50 && std::abs(qGreen(c) - 119) < 50 && qBlue(c) > 130;
-}
-
-// Pixels of the marker's colour (orange).
-bool isMarker(QRgb c) {
-    return std::abs(qRed(c) - kMarkerRgb[0]) < 50 && std::abs(qGreen(c) - kMarkerRgb[1]) < 50 &&
-           qBlue(c) < kMarkerRgb[2] + 70;
-}
-
-// The middle of the columns holding a vertical run of marker pixels over a third of the
-// picture's height; -1 when there are none.
-double markerColumn(const QImage& img) {
-    double sum = 0;
-    int n = 0;
-    for (int x = 0; x < img.width(); ++x) {
-        int count = 0;
-        for (int y = 0; y < img.height(); ++y) count += isMarker(img.pixel(x, y));
-        if (count > img.height() / 3) sum += x, ++n;
-    }
-    return n ? sum / n : -1;
 }
 
 std::vector<int> lineColumns(const QImage& img) {
