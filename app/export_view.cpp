@@ -107,7 +107,7 @@ ExportResult writePngOf(const Dataset& ds, const ViewSpec& view, const DataArray
                 tell("--projection " + view.projection + " not applied: " + why);
             exportPng(image, settings, size, temp);
             if (o.contours)
-                if (const std::string why = contoursProblem(image, settings, size); !why.empty())
+                if (const std::string why = contoursProblem(image, settings); !why.empty())
                     tell("--contours not drawn: " + why);
             if (o.verbose)
                 if (const std::string drawn = coastlinesDrawn(image, settings, size); !drawn.empty())

@@ -138,7 +138,7 @@ void MainWindow::setContours(bool on) {
     if (auto* a = findChild<QAction*>("contoursAction"); a && a->isChecked() != on) a->setChecked(on);
     if (on && ws_.dataset() && shownFrame().ndim() == 2) {
         ImageFrame frame{shownFrame(), {}, std::nullopt, nullptr, std::nullopt};
-        const std::string why = contoursProblem(frame, s, image_->size());
+        const std::string why = contoursProblem(frame, s);
         if (!why.empty())
             statusBar()->showMessage(tr("Contours not drawn: %1").arg(QString::fromStdString(why)), 10000);
     }

@@ -437,21 +437,21 @@ const std::vector<LonLatLine>* ImageContent::useCoast(double degreesPerPixel, co
     return coastLines_.get();
 }
 
+std::string ImageContent::contourProblem() const {
+    if (!settings_.contours || !frame_) return {};
+    if (map_ || curvilinearOn())
+        return "contours are drawn over rows and columns or a longitude/latitude grid; not yet on a "
+               "projection or a curvilinear grid's cells";
+    if (!frame_->frame.device().isHost() || !frame_->frame.isLoaded())
+        return "contours are drawn for a frame on the host; not yet for one on a GPU";
+    return {};
+}
+
 std::shared_ptr<const std::vector<PixelPolyline>>
 ImageContent::contourLines(const ViewLayout& layout, const ViewWindow& window, MinMax range) const {
-    contourProblem_.clear();
-    if (!settings_.contours || !frame_ || layout.plot.width() <= 0) return nullptr;
+    if (!settings_.contours || !frame_ || layout.plot.width() <= 0 || !contourProblem().empty())
+        return nullptr;
     const DataArray& f = frame_->frame;
-    if (map_ || curvilinearOn()) {
-        contourProblem_ =
-            "contours are drawn over rows and columns or a longitude/latitude grid; not yet on a "
-            "projection or a curvilinear grid's cells";
-        return nullptr;
-    }
-    if (!f.device().isHost() || !f.isLoaded()) {
-        contourProblem_ = "contours are drawn for a frame on the host; not yet for one on a GPU";
-        return nullptr;
-    }
     const std::vector<double> levels = contourLevels(*settings_.contours, range.first, range.second);
     ContourKey key{f.variable().view().data, levels, window, layout.plot};
     if (contours_ && contourKey_ == key) return contours_;

@@ -73,9 +73,9 @@ public:
     // zoom asks for; when they cannot be read, none, and coastProblem() says why.
     AnnotationContent annotations(const ViewLayout& layout, std::vector<Rgba8> table, MinMax range) const;
     const std::string& coastProblem() const { return coastProblem_; }
-    // Why the contours asked for (ImageViewSettings::contours) are not drawn; empty when they
-    // are, or none are asked for.
-    const std::string& contourProblem() const { return contourProblem_; }
+    // Why the contours asked for (ImageViewSettings::contours) are not drawn for the frame and
+    // settings given (nothing is computed); empty when they are, or none are asked for.
+    std::string contourProblem() const;
     // The shorelines the last annotations() drew: their level and where they come from
     // ("GSHHG 2.3.7 high (0.2 km), /usr/share/gmt-gshhg (gmt-gshhg-high)"); resolution 0 when
     // none.
@@ -121,7 +121,6 @@ private:
     };
     mutable ContourKey contourKey_;
     mutable std::shared_ptr<const std::vector<PixelPolyline>> contours_;
-    mutable std::string contourProblem_;
     mutable CoastDrawn coastDrawn_;
     // The lines of the level pickCoast gives for `degreesPerPixel` over `box`, kept in
     // coastLines_ (so that CoastKey's pointer stays theirs), with coastDrawn_ and coastProblem_

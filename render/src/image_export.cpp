@@ -20,12 +20,10 @@ std::string coastlinesDrawn(const ImageFrame& frame, const ImageViewSettings& se
     return content.coastDrawn().description;
 }
 
-std::string contoursProblem(const ImageFrame& frame, const ImageViewSettings& settings, QSize pixels,
-                            double scale) {
+std::string contoursProblem(const ImageFrame& frame, const ImageViewSettings& settings) {
     detail::ImageContent content;
     content.setSettings(settings);
     content.setFrame(frame);
-    (void)content.annotations(content.layoutFor(pixels.width(), pixels.height(), scale), {}, {0, 1});
     return content.contourProblem();
 }
 

@@ -113,10 +113,9 @@ private slots:
         ImageViewSettings s;
         s.contours = parseContourSpec("auto");
         s.projection = "Robinson";
-        QVERIFY(contoursProblem({lonLatFrame(true, false)}, s, QSize(kW, kH)).find("projection") !=
-                std::string::npos);
+        QVERIFY(contoursProblem({lonLatFrame(true, false)}, s).find("projection") != std::string::npos);
         s.projection.clear();
-        QVERIFY(contoursProblem({lonLatFrame(true, false)}, s, QSize(kW, kH)).empty());
+        QVERIFY(contoursProblem({lonLatFrame(true, false)}, s).empty());
     }
 };
 

@@ -22,10 +22,9 @@ QImage renderImage(const ImageFrame& frame, const ImageViewSettings& settings, Q
 // none can be read: coastlineProblem() says why).
 std::string coastlinesDrawn(const ImageFrame& frame, const ImageViewSettings& settings, QSize pixels,
                             double scale = 1);
-// Why the contours settings.contours asks for are not drawn over that picture (a projection, a
-// GPU frame); empty when they are.
-std::string contoursProblem(const ImageFrame& frame, const ImageViewSettings& settings, QSize pixels,
-                            double scale = 1);
+// Why the contours settings.contours asks for are not drawn over the frame (a projection, a GPU
+// frame); empty when they are. Nothing is computed.
+std::string contoursProblem(const ImageFrame& frame, const ImageViewSettings& settings);
 
 // renderImage written to `path` as PNG; throws IoError naming the path when that fails.
 void exportPng(const ImageFrame& frame, const ImageViewSettings& settings, QSize pixels, const QString& path,
