@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds, here, the GPU test executables (tests/core, label gpu; and the tests/io ones with cuda
 # rows, which write their own files: tst_device_failures), bench_gpu and bench_derived with CUDA for
-# sm_90, and gathers them with the shared libraries they need into gpu-bundle/ (gitignored)
+# sm_90 (and bench_contour), and gathers them with the shared libraries they need into gpu-bundle/ (gitignored)
 # for the GPU machine: bin/ and lib/ packed as payload.tar.xz, plus a copy of the peer
 # benchmark. Run there with scripts/gpu-run.sh (the device call names gpu-bundle in carry).
 #   scripts/gpu-check.sh            BUILD_DIR (default build-cuda), BUNDLE_DIR (default gpu-bundle)
@@ -20,9 +20,9 @@ cmake -S "$ROOT" -B "$BUILD" -DSTRATA_GUI=OFF -DBUILD_SHARED_LIBS=ON \
 tests=$(cd "$ROOT/tests/core" && ls tst_*.cpp | sed 's/\.cpp$//')
 # tests/io: only those with cuda rows (the others read tests/data, which does not travel).
 ioTests=$(cd "$ROOT/tests/io" && grep -l -E '"cuda"|STRATA_BACKEND_ROWS|cudaDeviceCount' tst_*.cpp | sed 's/\.cpp$//' | tr '\n' ' ')
-echo "building: $tests $ioTests bench_gpu bench_residency bench_ingest bench_zarr bench_derived"
+echo "building: $tests $ioTests bench_gpu bench_residency bench_ingest bench_zarr bench_derived bench_contour"
 # Keep going past a test that does not build yet (others' work in progress): it is left out.
-time cmake --build "$BUILD" -j"${JOBS:-2}" --target $tests $ioTests bench_gpu bench_residency bench_ingest bench_zarr bench_derived -- -k ||
+time cmake --build "$BUILD" -j"${JOBS:-2}" --target $tests $ioTests bench_gpu bench_residency bench_ingest bench_zarr bench_derived bench_contour -- -k ||
     echo "(some targets failed to build)"
 
 rm -rf "$BUNDLE"
@@ -40,6 +40,7 @@ exes+=("$BUILD/bench/bench_gpu")
 [[ -x $BUILD/bench/bench_ingest ]] && exes+=("$BUILD/bench/bench_ingest")
 [[ -x $BUILD/bench/bench_zarr ]] && exes+=("$BUILD/bench/bench_zarr")
 [[ -x $BUILD/bench/bench_derived ]] && exes+=("$BUILD/bench/bench_derived")
+[[ -x $BUILD/bench/bench_contour ]] && exes+=("$BUILD/bench/bench_contour")
 for e in "${exes[@]}"; do cp "$e" "$stage/bin/"; done
 
 # Every shared library they load, except the C library's own, the GPU driver's (libcuda,

@@ -3,8 +3,9 @@
 # against PROJ's on 100000 points a projection, the device resampling against the host's) and
 # bench_reproject (a 1440 x 721 frame into a 1920 x 1080 Robinson image; target <= 100 us).
 #   here:  scripts/gpu-projection.sh pack   builds both in build/ and gathers them with the
-#          shared libraries they load (PROJ, Qt Core/Test, cudart, ...) into gpu-projection/
-#   there: scripts/gpu-projection.sh run    (carry gpu-projection) runs them, output in $OUT
+#          shared libraries they load (PROJ, Qt Core/Test, cudart, ...) into gpu-projection/, and
+#          packs that as gpu-bundle/projection.tar.xz (the folder is over what a call carries)
+#   there: scripts/gpu-projection.sh run    (carry gpu-bundle) unpacks and runs them, output in $OUT
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 DIR=$ROOT/gpu-projection
@@ -23,11 +24,14 @@ pack)
             if [[ ! $name =~ $skip ]]; then cp -L -n "$path" "$DIR/lib/$name"; fi
         done
     done
-    du -sh "$DIR"
+    mkdir -p "$ROOT/gpu-bundle"
+    tar -C "$ROOT" -cJf "$ROOT/gpu-bundle/projection.tar.xz" gpu-projection
+    du -sh "$DIR" "$ROOT/gpu-bundle/projection.tar.xz"
     ;;
 run)
     OUT=${OUT:-/tmp/strata-out}
     mkdir -p "$OUT"
+    [[ -d $DIR ]] || tar -C "$ROOT" -xJf "$ROOT/gpu-bundle/projection.tar.xz"
     export LD_LIBRARY_PATH=$DIR/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
     export QT_QPA_PLATFORM=offscreen
     rc=0

@@ -17,6 +17,8 @@
 #   derived   bench_derived (derived frames against stored ones, the whole-record anomaly, moving
 #             the base period) on a ~10 GB resident record (DERIVED_STEPS daily maps), and
 #             bench/peer_derived.py with CuPy on the same shapes
+#   contour   bench_contour (a 1440 x 721 frame at 20 levels on the device, and a step shown with
+#             and without its contours), then bench/peer_contour.py (contourpy) where it imports
 #   ingest    bench_ingest and bench/peer_ingest.py on 2.08 GB files (INGEST_STEPS maps) written
 #             here: netCDF-4 contiguous, netCDF-4 deflate 1 + shuffle in map chunks, netCDF-3
 # Prints a summary last; returns non-zero when a test or a sanitizer failed.
@@ -108,6 +110,11 @@ for stage in $stages; do
         PYTHONUNBUFFERED=1 timeout 300 python3 "$ROOT/bench/peer_derived.py" --nt "$steps" --reps 3 --cupy 2>&1 |
             tee -a "$LOGS/derived.log"
         cp "$LOGS/derived.log" "$OUT/derived.log"
+        ;;
+    contour)
+        ours "$WORK/bin/bench_contour" 2>&1 | tee "$LOGS/contour.log"
+        timeout 120 python3 "$ROOT/bench/peer_contour.py" 2>&1 | tee -a "$LOGS/contour.log"
+        cp "$LOGS/contour.log" "$OUT/contour.log"
         ;;
     residency)
         small=/tmp/strata-res-small.nc big=/tmp/strata-res-big.nc

@@ -15,7 +15,7 @@ packages=(
   python3-dev pybind11-dev python3-numpy python3-ipython
   clang-14 libclang-rt-14-dev
   libshp-dev python-cartopy-data gmt-gshhg-low gmt-gshhg-high gmt-gshhg-full
-  libudunits2-dev
+  libudunits2-dev python3-contourpy
 )
 
 missing=()

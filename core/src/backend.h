@@ -9,6 +9,7 @@
 #include "strata/core/array_view.h"
 #include "strata/core/cf.h"
 #include "strata/core/chunks.h"
+#include "strata/core/contour.h"
 #include "strata/core/ops.h"
 #include "strata/core/stream.h"
 
@@ -105,6 +106,8 @@ void derivedEvalCpu(const DerivedProgram& p, const DerivedBox& box, std::int64_t
 void derivedSimpleCpu(const DerivedSimple& s, void* out, DType outType);
 void derivedTableCpu(const DerivedTableProblem& q);
 void derivedFinishCpu(const DerivedFinishProblem& f);
+// Marching squares over a 2-D view (contour.h's contourSegments); levels increasing.
+ContourSegments contourSegmentsCpu(const ArrayView& frame, const std::vector<double>& levels);
 
 #if STRATA_HAVE_CUDA
 // ---- CUDA (core/src/cuda) ----
@@ -124,6 +127,8 @@ void derivedEvalCuda(const DerivedProgram& p, const DerivedBox& box, std::int64_
 void derivedSimpleCuda(const DerivedSimple& s, void* out, DType outType, Stream stream);
 void derivedTableCuda(const DerivedTableProblem& q, Stream stream);
 void derivedFinishCuda(const DerivedFinishProblem& f, Stream stream);
+// Synchronises `stream`: the segments are copied to the host.
+ContourSegments contourSegmentsCuda(const ArrayView& frame, const std::vector<double>& levels, Stream stream);
 #endif
 
 } // namespace strata::detail

@@ -1,7 +1,9 @@
 // Contours on the host: the levels each spelling gives (nice numbers for auto, worked out here
 // by hand), refusals that say what is wrong, and isolines checked against analytic fields — a
 // circle's points on the circle, a plane's lines straight where the plane says — with a saddle
-// resolved by its cell's mean, lines stopping at NaN, and none on a constant field.
+// resolved by its cell's mean, lines stopping at NaN, and none on a constant field. On random
+// fields with NaN, on each backend, the segments are checked edge by edge against the field, and
+// the device's against the host's. (tests/io/tst_contouroracle checks them against contourpy.)
 #include <QtTest>
 
 #include <cmath>
@@ -9,6 +11,9 @@
 
 #include "strata/core/contour.h"
 #include "strata/core/error.h"
+#include "strata/core/ops.h"
+#include "test_seed.h"
+#include "test_util.h"
 
 using namespace strata;
 
@@ -36,11 +41,124 @@ std::size_t points(const std::vector<Isoline>& lines) {
     return n;
 }
 
+// Checks `s`, the segments of `f` (a host field, dims (y, x)) at `levels`, against the field
+// itself: each end is where the level crosses its edge; each end linked to another is linked
+// back from it, at the same point; and every edge the level crosses carries one end for each of
+// its cells without a NaN corner, the ends of a line (link -1) where the other cell has one or
+// is past the border.
+void checkSegments(const ContourSegments& s, const std::vector<double>& v, std::int64_t ny, std::int64_t nx,
+                   const std::vector<double>& levels) {
+    auto at = [&](std::int64_t j, std::int64_t i) { return v[std::size_t(j * nx + i)]; };
+    auto cellOk = [&](std::int64_t j, std::int64_t i) {
+        return j >= 0 && i >= 0 && j + 1 < ny && i + 1 < nx && !std::isnan(at(j, i)) &&
+               !std::isnan(at(j, i + 1)) && !std::isnan(at(j + 1, i)) && !std::isnan(at(j + 1, i + 1));
+    };
+    QCOMPARE(s.ny, ny);
+    QCOMPARE(s.nx, nx);
+    QCOMPARE(s.xy.size(), 4 * s.size());
+    QCOMPARE(s.link.size(), 2 * s.size());
+    std::size_t openEnds = 0;
+    for (std::size_t g = 0; g < s.size(); ++g) {
+        QVERIFY(s.level[g] >= 0 && std::size_t(s.level[g]) < levels.size());
+        const double level = levels[std::size_t(s.level[g])];
+        for (int e = 0; e < 2; ++e) {
+            const double x = s.xy[4 * g + 2 * std::size_t(e)], y = s.xy[4 * g + 2 * std::size_t(e) + 1];
+            // On an edge: one coordinate whole; the field along the edge is at the level there.
+            const bool row = y == std::floor(y);
+            QVERIFY(row || x == std::floor(x));
+            const std::int64_t j0 = std::int64_t(std::floor(y)), i0 = std::int64_t(std::floor(x));
+            const double t = row ? x - double(i0) : y - double(j0);
+            const double v0 = at(j0, i0), v1 = t == 0 ? v0 : (row ? at(j0, i0 + 1) : at(j0 + 1, i0));
+            const double along = v0 + t * (v1 - v0);
+            QVERIFY2(std::abs(along - level) <= 1e-9 * (1 + std::abs(level)),
+                     qPrintable(QString("segment %1 end %2 at (%3, %4): %5, not %6")
+                                    .arg(g)
+                                    .arg(e)
+                                    .arg(x)
+                                    .arg(y)
+                                    .arg(along)
+                                    .arg(level)));
+            const std::int32_t link = s.link[2 * g + std::size_t(e)];
+            if (link < 0) {
+                ++openEnds;
+                continue;
+            }
+            QCOMPARE(s.link[std::size_t(link)], std::int32_t(2 * g + std::size_t(e)));
+            QCOMPARE(s.level[std::size_t(link) / 2], s.level[g]);
+            QCOMPARE(s.xy[2 * std::size_t(link)], x);
+            QCOMPARE(s.xy[2 * std::size_t(link) + 1], y);
+        }
+    }
+    // Edges crossed, counted from the field alone: horizontal (j, i)-(j, i+1) between cells
+    // (j-1, i) and (j, i); vertical (j, i)-(j+1, i) between (j, i-1) and (j, i).
+    std::size_t ends = 0, borderEnds = 0;
+    for (const double level : levels)
+        for (std::int64_t j = 0; j < ny; ++j)
+            for (std::int64_t i = 0; i < nx; ++i)
+                for (int vertical = 0; vertical < 2; ++vertical) {
+                    const std::int64_t j1 = j + vertical, i1 = i + 1 - vertical;
+                    if (j1 >= ny || i1 >= nx) continue;
+                    const double v0 = at(j, i), v1 = at(j1, i1);
+                    if (std::isnan(v0) || std::isnan(v1) || (v0 > level) == (v1 > level)) continue;
+                    const bool c0 = vertical ? cellOk(j, i - 1) : cellOk(j - 1, i), c1 = cellOk(j, i);
+                    ends += c0 + c1;
+                    borderEnds += c0 != c1;
+                }
+    QCOMPARE(2 * s.size(), ends);
+    QCOMPARE(openEnds, borderEnds);
+}
+
 } // namespace
 
 class TestContour : public QObject {
     Q_OBJECT
 private slots:
+    void cleanup() { test::reportSeedOnFailure(); }
+
+    // Random fields with NaN (float32, float64 and int16, whose levels meet samples exactly), in
+    // C order and as a transposed view: the segments agree with the field on every backend, and
+    // the device's are the host's, in the same order.
+    void segmentsAgreeWithTheField_data() { STRATA_BACKEND_ROWS(); }
+    void segmentsAgreeWithTheField() {
+        STRATA_BACKEND(b);
+        std::mt19937_64 rng(test::testSeed());
+        for (DType t : {DType::Float32, DType::Float64, DType::Int16}) {
+            const DataArray a = test::randomArray(rng, t, {53, 37}, 0.05);
+            const std::vector<double> levels = t == DType::Int16
+                                                   ? std::vector<double>{-20, 0, 20}
+                                                   : std::vector<double>{265, 275, 280, 285, 295};
+            for (const bool transposed : {false, true}) {
+                const DataArray f = transposed ? a.transpose({"d1", "d0"}) : a;
+                const std::vector<double> v = contiguous(f).values<double>();
+                const ContourSegments host = contourSegments(f, levels);
+                checkSegments(host, v, f.shape()[0], f.shape()[1], levels);
+                QVERIFY(host.size() > 100);
+                if (!b.cuda) continue;
+                const ContourSegments dev = contourSegments(b.put(f), levels);
+                checkSegments(dev, v, f.shape()[0], f.shape()[1], levels);
+                QCOMPARE(dev.level, host.level);
+                QCOMPARE(dev.link, host.link);
+                QCOMPARE(dev.xy.size(), host.xy.size());
+                for (std::size_t k = 0; k < host.xy.size(); ++k)
+                    QVERIFY2(std::abs(dev.xy[k] - host.xy[k]) <= 1e-12 * (1 + std::abs(host.xy[k])),
+                             qPrintable(QString("xy[%1]: %2 on the device, %3 here")
+                                            .arg(k)
+                                            .arg(dev.xy[k])
+                                            .arg(host.xy[k])));
+                // Joined alike.
+                const auto lh = joinSegments(host, levels), ld = joinSegments(dev, levels);
+                QCOMPARE(ld.size(), lh.size());
+            }
+        }
+    }
+
+    // Levels that are not increasing are refused; too many crossings are refused with a message.
+    void badLevelsAreRefused() {
+        const DataArray f = DataArray::fromHost("f", {"y", "x"}, {2, 2}, std::vector<double>{0, 1, 2, 3});
+        QVERIFY_THROWS_EXCEPTION(ValueError, contourSegments(f, {2, 1}));
+        const DataArray line = DataArray::fromHost("f", {"x"}, {3}, std::vector<double>{0, 1, 2});
+        QVERIFY_THROWS_EXCEPTION(ValueError, contourSegments(line, {1}));
+    }
     void levelsAsSpelled() {
         // auto over 271.3..309.8: a tenth is 3.85, so a step of 5: 275, 280, ..., 305.
         const auto a = contourLevels(parseContourSpec("auto"), 271.3, 309.8);
@@ -110,23 +228,25 @@ private slots:
         }
     }
 
-    // One cell, corners 1 (a), 0 (b), 1 (c), 0 (d): at 0.5 the mean (0.5) is above, so a and c
-    // join through the middle and the lines cut off b and d; at 0.6 the mean is below, and the
-    // lines cut off a and c.
+    // One cell, corners 1 (a), 0 (b), 1 (c), 0 (d): at 0.4 the mean (0.5) is above, so a and c
+    // join through the middle and the lines cut off b and d; at 0.5 and 0.6 the mean is not
+    // above (a value at the level is below), and the lines cut off a and c.
     void aSaddleFollowsItsMean() {
         const DataArray f = DataArray::fromHost("f", {"y", "x"}, {2, 2}, std::vector<double>{1, 0, 0, 1});
         auto cutsOff = [](const Isoline& l, double cx, double cy) { // both points within 0.6 of a corner
             return std::hypot(l.xy[0] - cx, l.xy[1] - cy) < 0.6 &&
                    std::hypot(l.xy[2] - cx, l.xy[3] - cy) < 0.6;
         };
-        const auto above = isolines(f, {0.5});
+        const auto above = isolines(f, {0.4});
         QCOMPARE(above.size(), std::size_t(2));
         QVERIFY(cutsOff(above[0], 1, 0) || cutsOff(above[1], 1, 0)); // b, at (x 1, y 0)
         QVERIFY(cutsOff(above[0], 0, 1) || cutsOff(above[1], 0, 1)); // d
-        const auto below = isolines(f, {0.6});
-        QCOMPARE(below.size(), std::size_t(2));
-        QVERIFY(cutsOff(below[0], 0, 0) || cutsOff(below[1], 0, 0)); // a
-        QVERIFY(cutsOff(below[0], 1, 1) || cutsOff(below[1], 1, 1)); // c
+        for (double level : {0.5, 0.6}) {
+            const auto below = isolines(f, {level});
+            QCOMPARE(below.size(), std::size_t(2));
+            QVERIFY(cutsOff(below[0], 0, 0) || cutsOff(below[1], 0, 0)); // a
+            QVERIFY(cutsOff(below[0], 1, 1) || cutsOff(below[1], 1, 1)); // c
+        }
     }
 
     // A NaN sample takes out the four cells around it: the circle is broken there, into one
