@@ -4,6 +4,7 @@
 
 #include <limits>
 
+#include "coast_plan.h"
 #include "map_plan.h"
 #include "strata/core/contour.h"
 #include "strata/core/error.h"
@@ -53,6 +54,7 @@ bool ImageContent::setFrame(ImageFrame frame) {
     // reads the coordinates of a frame already freed.
     const std::optional<ImageFrame> previous = std::move(frame_);
     frame_ = std::move(frame);
+    ++frameVersion_;
     hasMissing_.reset();
     extremes_.reset();
     // The grids point into the frame's coordinates: take them from the stored copy.
@@ -439,13 +441,38 @@ const std::vector<LonLatLine>* ImageContent::useCoast(double degreesPerPixel, co
 
 std::string ImageContent::contourProblem() const {
     if (!settings_.contours || !frame_) return {};
-    if (map_ || curvilinearOn())
-        return "contours are drawn over rows and columns or a longitude/latitude grid; not yet on a "
-               "projection or a curvilinear grid's cells";
-    if (!frame_->frame.device().isHost() || !frame_->frame.isLoaded())
-        return "contours are drawn for a frame on the host; not yet for one on a GPU";
+    if (!frame_->frame.isLoaded()) return "contours are drawn for a frame in memory; this one is not loaded";
     return {};
 }
+
+namespace {
+
+// Index space to an axis's values: between the cells' centres.
+double along(const std::vector<double>& centres, double at) {
+    if (centres.size() < 2) return centres.empty() ? at : centres[0];
+    const double k = std::clamp(at, 0.0, double(centres.size() - 1));
+    const std::size_t i = std::min(static_cast<std::size_t>(k), centres.size() - 2);
+    return centres[i] + (k - double(i)) * (centres[i + 1] - centres[i]);
+}
+
+// A curvilinear grid's longitude and latitude at index point (x column, y row): bilinear
+// between the four centres around it, longitudes unwrapped about the first.
+void lonLatAt(const CurvilinearGrid& g, double x, double y, double& lon, double& lat) {
+    const double cx = std::clamp(x, 0.0, double(g.columns - 1)), cy = std::clamp(y, 0.0, double(g.rows - 1));
+    const std::int64_t i = std::min<std::int64_t>(std::int64_t(cx), std::max<std::int64_t>(g.columns - 2, 0));
+    const std::int64_t j = std::min<std::int64_t>(std::int64_t(cy), std::max<std::int64_t>(g.rows - 2, 0));
+    const double u = cx - double(i), v = cy - double(j);
+    const std::int64_t i1 = std::min(i + 1, g.columns - 1), j1 = std::min(j + 1, g.rows - 1);
+    auto k = [&](std::int64_t jj, std::int64_t ii) { return std::size_t(jj * g.columns + ii); };
+    const double l00 = g.lon[k(j, i)];
+    auto un = [&](double l) { return l00 + std::remainder(l - l00, 360.0); };
+    lon = (1 - v) * ((1 - u) * l00 + u * un(g.lon[k(j, i1)])) +
+          v * ((1 - u) * un(g.lon[k(j1, i)]) + u * un(g.lon[k(j1, i1)]));
+    lat = (1 - v) * ((1 - u) * g.lat[k(j, i)] + u * g.lat[k(j, i1)]) +
+          v * ((1 - u) * g.lat[k(j1, i)] + u * g.lat[k(j1, i1)]);
+}
+
+} // namespace
 
 std::shared_ptr<const std::vector<PixelPolyline>>
 ImageContent::contourLines(const ViewLayout& layout, const ViewWindow& window, MinMax range) const {
@@ -453,18 +480,45 @@ ImageContent::contourLines(const ViewLayout& layout, const ViewWindow& window, M
         return nullptr;
     const DataArray& f = frame_->frame;
     const std::vector<double> levels = contourLevels(*settings_.contours, range.first, range.second);
-    ContourKey key{f.variable().view().data, levels, window, layout.plot};
+    ContourKey key{frameVersion_, cellsVersion_, map_.get(), levels, window, layout.plot};
     if (contours_ && contourKey_ == key) return contours_;
-    // Index space to the axes' values: between the cells' centres.
-    auto along = [](const std::vector<double>& centres, double at) {
-        const double k = std::clamp(at, 0.0, double(centres.size() - 1));
-        const std::size_t i = std::min(static_cast<std::size_t>(k), centres.size() - 2);
-        return centres[i] + (k - double(i)) * (centres[i + 1] - centres[i]);
-    };
     auto lines = std::make_shared<std::vector<PixelPolyline>>();
-    if (x_.centres.size() >= 2 && y_.centres.size() >= 2) {
-        const ViewTransform t(layout.plot, window);
-        for (const Isoline& l : isolines(f, levels)) {
+    const ViewTransform t(layout.plot, window);
+    const std::vector<Isoline> found = levels.empty() ? std::vector<Isoline>{} : isolines(f, levels);
+    const CurvilinearGrid* curv = curvilinearOn() ? curv_.get() : nullptr;
+    if (map_ || curv) {
+        // Through longitude and latitude: a curvilinear grid's own, the axes' of a lon/lat grid,
+        // or the inverse of the frame's grid mapping; then onto the map, or the lon/lat plane.
+        std::unique_ptr<NativeMap> source;
+        if (map_ && map_->sourceCrs() && !curv) source = std::make_unique<NativeMap>(*map_->sourceCrs());
+        std::vector<LonLatLine> lonLat;
+        for (const Isoline& l : found) {
+            LonLatLine ll;
+            for (std::size_t k = 0; k + 1 < l.xy.size(); k += 2) {
+                double lon = 0, lat = 0;
+                if (curv) {
+                    lonLatAt(*curv, l.xy[k], l.xy[k + 1], lon, lat);
+                } else if (source) {
+                    if (!source->inverse(along(srcX_.centres, l.xy[k]), along(srcY_.centres, l.xy[k + 1]),
+                                         lon, lat))
+                        lon = lat = NAN; // off the globe: the line is cut there
+                } else {
+                    lon = along(srcX_.centres, l.xy[k]);
+                    lat = along(srcY_.centres, l.xy[k + 1]);
+                }
+                ll.lon.push_back(lon);
+                ll.lat.push_back(lat);
+            }
+            const auto [lon0, lon1] = std::minmax_element(ll.lon.begin(), ll.lon.end());
+            const auto [lat0, lat1] = std::minmax_element(ll.lat.begin(), ll.lat.end());
+            if (lon0 == ll.lon.end()) continue;
+            ll.lonMin = *lon0, ll.lonMax = *lon1, ll.latMin = *lat0, ll.latMax = *lat1;
+            lonLat.push_back(std::move(ll));
+        }
+        *lines =
+            map_ ? planProjectedLines(lonLat, map_->projection().params(), t) : planCoast(lonLat, t, 0.25);
+    } else if (x_.centres.size() >= 2 && y_.centres.size() >= 2) {
+        for (const Isoline& l : found) {
             PixelPolyline p;
             for (std::size_t k = 0; k + 1 < l.xy.size(); k += 2) {
                 p.xy.push_back(t.pixelX(along(x_.centres, l.xy[k])));

@@ -94,6 +94,7 @@ private:
     bool placeGrids(AxisGrid x, AxisGrid y); // the frame's grids, projected or not
 
     std::optional<ImageFrame> frame_;
+    std::uint64_t frameVersion_ = 0; // bumped by each setFrame
     AxisGrid x_, y_;
     AxisGrid srcX_, srcY_; // the frame's own grids (index space; longitude, latitude while projected)
     std::shared_ptr<const CurvilinearGrid> curv_; // shared by copies (export paints a copy)
@@ -113,7 +114,8 @@ private:
     std::shared_ptr<const std::vector<PixelPolyline>>
     contourLines(const ViewLayout& layout, const ViewWindow& window, MinMax range) const;
     struct ContourKey {
-        const void* data = nullptr; // the frame's values
+        std::uint64_t frame = 0, cells = 0; // frameVersion_, cellsVersion_
+        const Reprojection* map = nullptr;
         std::vector<double> levels;
         ViewWindow window;
         PixelRect plot;

@@ -1,13 +1,15 @@
 // Isolines over the image view's frame (ImageViewSettings::contours): where the content plans
 // them, checked on a field whose value is its column (each isoline a vertical line at the
 // x its level names, through the axis' own coordinates), inked there in the rendered picture,
-// automatic levels in the colour range, and a reason given where they are not drawn yet.
+// automatic levels in the colour range, and on maps: the isoline of a field that is its own
+// latitude on that parallel, projected, and over a curvilinear grid's cells.
 #include <QtTest/QtTest>
 
 #include <QApplication>
 #include <cmath>
 
 #include "../../render/src/image_content.h"
+#include "../../render/src/projection_math.h"
 #include "render_fixtures.h"
 #include "strata/render/image_export.h"
 
@@ -30,6 +32,41 @@ DataArray columnFrame() {
     cs.set(axis("x", x, "km", "distance east"));
     cs.set(axis("y", y, "km", "distance north"));
     return DataArray::fromHost("f", {"y", "x"}, {20, 30}, v, cs);
+}
+
+// f = latitude on the 2.5° lon/lat grid of lonLatFrame.
+DataArray latitudeFrame() {
+    const DataArray g = lonLatFrame(true, false);
+    std::vector<float> v;
+    for (int j = 0; j < 73; ++j)
+        for (int i = 0; i < 144; ++i) v.push_back(float(-90 + 2.5 * j));
+    return DataArray::fromHost("f", {"lat", "lon"}, {73, 144}, v, g.coords());
+}
+
+// A sheared curvilinear grid (40 × 30 cells: lon = 10 + i + 0.3 j, lat = 20 + j - 0.2 i) whose
+// value is its own latitude.
+DataArray curvilinearLatFrame() {
+    std::vector<double> lon, lat;
+    std::vector<float> v;
+    for (int j = 0; j < 30; ++j)
+        for (int i = 0; i < 40; ++i) {
+            lon.push_back(10 + i + 0.3 * j);
+            lat.push_back(20 + j - 0.2 * i);
+            v.push_back(float(lat.back()));
+        }
+    auto coord = [](const char* name, std::vector<double> values, const char* units) {
+        Coordinate c;
+        c.name = name;
+        c.dims = {"y", "x"};
+        c.shape = {30, 40};
+        c.values = std::move(values);
+        c.attrs.set({"units", DType::Char, std::string(units)});
+        return c;
+    };
+    Coordinates cs;
+    cs.set(coord("lon", lon, "degrees_east"));
+    cs.set(coord("lat", lat, "degrees_north"));
+    return DataArray::fromHost("f", {"y", "x"}, {30, 40}, v, cs);
 }
 
 // The content showing columnFrame() with `s`, laid out at kW × kH.
@@ -109,13 +146,60 @@ private slots:
                  std::size_t(8)); // 1..8
     }
 
-    void notYetOnAProjection() {
+    // On a map: the isoline of a field that is its own latitude lies on that parallel wherever
+    // it is projected to; both for a longitude/latitude grid and for a curvilinear one.
+    void onAProjectionTheyFollowTheParallel() {
+        for (const bool curvilinear : {false, true}) {
+            ImageViewSettings s;
+            s.contours = parseContourSpec(curvilinear ? "30.5" : "31.25");
+            s.projection = "Robinson";
+            s.grid = GridSpace::LonLat;
+            detail::ImageContent content;
+            content.setSettings(s);
+            content.setFrame({curvilinear ? curvilinearLatFrame() : latitudeFrame()});
+            QVERIFY2(content.map(), content.projectionProblem().c_str());
+            const ViewLayout l = content.layoutFor(kW, kH, 1);
+            const auto a = content.annotations(l, colormapTable("viridis"), {-90, 90});
+            QVERIFY(a.contours && !a.contours->empty());
+            const ViewTransform t(l.plot, content.window());
+            const detail::ProjParams& p = content.map()->projection().params();
+            std::size_t points = 0;
+            for (const auto& line : *a.contours)
+                for (std::size_t k = 0; k + 1 < line.xy.size(); k += 2, ++points) {
+                    double lon = 0, lat = 0;
+                    QVERIFY(detail::projInverse(p, t.dataX(line.xy[k]), t.dataY(line.xy[k + 1]), lon, lat));
+                    lat *= 180 / M_PI;
+                    QVERIFY2(std::abs(lat - (curvilinear ? 30.5 : 31.25)) < 1e-6,
+                             qPrintable(QString::number(lat)));
+                }
+            QVERIFY(points > 20);
+            QVERIFY(contoursProblem({curvilinear ? curvilinearLatFrame() : latitudeFrame()}, s).empty());
+        }
+    }
+
+    // A curvilinear grid's cells in the longitude/latitude plane: the isoline of its latitude
+    // is the parallel there too, though the grid's rows are sheared across it.
+    void onCurvilinearCellsTheyFollowTheParallel() {
         ImageViewSettings s;
-        s.contours = parseContourSpec("auto");
-        s.projection = "Robinson";
-        QVERIFY(contoursProblem({lonLatFrame(true, false)}, s).find("projection") != std::string::npos);
-        s.projection.clear();
-        QVERIFY(contoursProblem({lonLatFrame(true, false)}, s).empty());
+        s.contours = parseContourSpec("30.5");
+        s.grid = GridSpace::LonLat;
+        detail::ImageContent content;
+        content.setSettings(s);
+        content.setFrame({curvilinearLatFrame()});
+        QVERIFY(content.curvilinear());
+        const ViewLayout l = content.layoutFor(kW, kH, 1);
+        const auto a = content.annotations(l, colormapTable("viridis"), {0, 90});
+        QVERIFY(a.contours && !a.contours->empty());
+        const ViewTransform t(l.plot, content.window());
+        double lonLo = 1e300, lonHi = -1e300;
+        for (const auto& line : *a.contours)
+            for (std::size_t k = 0; k + 1 < line.xy.size(); k += 2) {
+                QVERIFY2(std::abs(t.dataY(line.xy[k + 1]) - 30.5) < 1e-6,
+                         qPrintable(QString::number(t.dataY(line.xy[k + 1]))));
+                lonLo = std::min(lonLo, t.dataX(line.xy[k]));
+                lonHi = std::max(lonHi, t.dataX(line.xy[k]));
+            }
+        QVERIFY(lonHi - lonLo > 20); // across the grid, not a piece of it
     }
 };
 
