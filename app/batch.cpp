@@ -224,6 +224,8 @@ ExportOptions exportOptionsOf(const CliOptions& o) {
     options.height = o.height;
     options.coastlines = o.coastlines;
     if (!o.contours.empty()) options.contours = parseContourSpec(o.contours);
+    options.contourVariable = o.contourVariable;
+    if (!o.contourVariable.empty() && !options.contours) options.contours = ContourSpec{}; // auto
     options.lonLatGrid = o.lonLatGrid;
     options.verbose = o.verbose;
     return options;

@@ -106,7 +106,9 @@ CliOptions parseCommandLine(const std::vector<std::string>& args) {
             } catch (const ValueError& e) {
                 throw UsageError(std::string("--contours: ") + e.what());
             }
-        } else if (a == "--size")
+        } else if (a == "--contour-var")
+            o.contourVariable = value();
+        else if (a == "--size")
             std::tie(o.width, o.height) = parseSize(value());
         else if (a == "--export-png")
             o.exportPng = withExtension(value(), "png"); // as the window's dialogs: "january" → january.png
@@ -152,6 +154,8 @@ options describe is computed and written.
   --range R           colour range: frame, global, or MIN,MAX (in the units shown)
   --contours L        isolines over the frame: auto (about ten, at nice numbers in the colour
                       range), N (that many), v1,v2,... (increasing) or step:base
+  --contour-var NAME  the isolines of NAME, a variable on the frame's grid, over the frame's
+                      colours (zg over ta); its levels in its own range (--contours, or auto)
   --units U           show the values in U, converted through udunits2: K as degC or
                       degF, Pa as hPa, kg m-2 s-1 as mm/day (as liquid water), m s-1 as
                       knots or km/h, ...

@@ -34,6 +34,8 @@ struct CliOptions {
     bool lonLatGrid = true; // --grid lonlat|index: curvilinear frames in lon/lat or index space
     std::string units;      // --units U: the values shown in U (empty: the variable's own)
     std::string contours;   // --contours auto|N|v1,v2,...|step:base (checked; empty: none)
+    std::string
+        contourVariable;    // --contour-var NAME: isolines of another variable (contours auto unless set)
     std::string projection; // --projection NAME: longitude/latitude frames on a map (empty: none)
 
     bool batch() const { return !exportPng.empty() || !exportCsv.empty(); }

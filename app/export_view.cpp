@@ -63,7 +63,8 @@ ExportResult writeCsvOf(const Dataset& ds, const DataArray& frame, const std::st
 // The PNG of `frame`: the image view's scene drawn offscreen, or the line plot of a 1-D frame;
 // on a private virtual display when there is none.
 ExportResult writePngOf(const Dataset& ds, const ViewSpec& view, const DataArray& frame,
-                        const std::string& path, const ExportOptions& o) {
+                        const std::optional<DataArray>& contourFrame, const std::string& path,
+                        const ExportOptions& o) {
     auto tell = [&](const std::string& line) {
         if (o.tell) o.tell(line);
     };
@@ -88,6 +89,7 @@ ExportResult writePngOf(const Dataset& ds, const ViewSpec& view, const DataArray
         } else {
             ImageFrame image{frame, title, std::nullopt, nullptr, std::nullopt};
             image.crs = io::LatLonLocator(ds, var).crs(frame); // a grid mapping's: its map, and projections
+            image.contourFrame = contourFrame;
             if (needsVariableRange(view.colouring.range.mode)) // the whole variable's extremes
                 image.variableRange =
                     rangeInUnits(minmaxStreamed(var, frame.device(), exportLimits().slabBytes),
@@ -132,13 +134,43 @@ ExportReport exportView(const Dataset& ds, const ViewSpec& view, const std::vect
                                                report.note, exportLimits());
     report.frameDevice = frame.device();
     if (report.note.fellBack && options.tell) options.tell(report.note.reason);
+    // Another variable's isolines: its frame as the view's is computed, refused (before anything
+    // is written) when it is not on the frame's grid.
+    std::optional<DataArray> contourFrame;
+    if (!options.contourVariable.empty() && options.contours) {
+        const std::string name = options.contourVariable;
+        DataArray var;
+        try {
+            var = variableOf(ds, name);
+        } catch (const Error& e) { // names the file and lists its variables
+            STRATA_FAIL(ValueError, "--contour-var " + name + ": " + e.what());
+        }
+        FrameSpec spec = view.frame();
+        spec.variable = name;
+        spec.units.clear(); // another quantity: in its own units
+        FallbackNote note;
+        try {
+            contourFrame = computeFrame(var, spec, frame.device(), note, exportLimits());
+        } catch (const Error& e) {
+            auto grid = [](const DataArray& a) {
+                std::string g = "'" + a.name() + "' (";
+                for (std::size_t k = 0; k < a.dims().size(); ++k)
+                    g += (k ? ", " : "") + a.dims()[k] + " " + std::to_string(a.shape()[k]);
+                return g + ")";
+            };
+            STRATA_FAIL(ValueError, "--contour-var " + name + ": " + grid(var) + " cannot be shown as " +
+                                        grid(variableOf(ds, view.variable)) + " is: " + e.what());
+        }
+        if (const std::string why = contourFrameProblem(frame, *contourFrame); !why.empty())
+            STRATA_FAIL(ValueError, "--contour-var " + name + ": " + why);
+    }
     for (const ExportTarget& t : targets) {
         if (t.format == ExportFormat::Csv) {
             report.files.push_back(writeCsvOf(ds, frame, t.path, !view.units.empty()));
             continue;
         }
 #if STRATA_HAVE_RENDER
-        report.files.push_back(writePngOf(ds, view, frame, t.path, options));
+        report.files.push_back(writePngOf(ds, view, frame, contourFrame, t.path, options));
 #else
         (void)options;
         STRATA_FAIL(Error, "--export-png needs the render layer (this build has STRATA_GUI off)");

@@ -24,7 +24,10 @@ struct ExportOptions {
     bool coastlines = true;         // over longitude/latitude frames
     bool lonLatGrid = true;         // a curvilinear frame's cells in longitude/latitude, else index space
     std::optional<ContourSpec> contours; // isolines over the frame (--contours); unset: none
-    bool verbose = false;                // `tell` is told the details too (the title, a virtual display)
+    // The variable whose isolines are drawn (--contour-var), on the frame's grid and computed as
+    // the view's frame is (its indices and reductions); empty: the frame's own.
+    std::string contourVariable;
+    bool verbose = false; // `tell` is told the details too (the title, a virtual display)
     // Told, as it happens, what the user may want to know, one line each (a fallback to the CPU,
     // "coastlines not drawn: ..."); unset: nothing is told.
     std::function<void(const std::string& line)> tell;

@@ -92,6 +92,7 @@ AnnotationPlan planAnnotations(const AnnotationContent& c) {
     // The graticule's labels, on a projection or in a grid mapping's own CRS: those on a halo over
     // the frame (with the lines, in the plot), those beyond the map's edge over everything.
     for (const TextItem& t : c.mapLabels) (t.halo ? p.overFrame : p.beyondMap).push_back(t);
+    p.overFrame.insert(p.overFrame.end(), c.contourLabels.begin(), c.contourLabels.end());
     planBar(p.bar, p.barFill, c, p.lineWidth, tickLen);
     TextItem title = textAt(c.title, c.layout.width / 2.0, c.layout.height - 12 * s, kTitleSize * s,
                             Align::Centre, VAlign::Top);

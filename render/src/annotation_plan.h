@@ -83,8 +83,10 @@ struct AnnotationContent {
     // planned by the content for its window and plot, and kept while those stay (a step
     // through time reuses them).
     std::shared_ptr<const std::vector<PixelPolyline>> coast;
-    // The frame's isolines in window pixels, when asked for (ImageViewSettings::contours).
+    // The frame's isolines in window pixels, when asked for (ImageViewSettings::contours), and
+    // their labels on a halo (contour_labels.h).
     std::shared_ptr<const std::vector<PixelPolyline>> contours;
+    std::vector<TextItem> contourLabels;
     // A map in a projection (x and y are map metres): no ticks; the border, and the graticule's
     // labels over the frame (its lines come with the coastlines in `coast`).
     bool map = false;
@@ -104,8 +106,8 @@ struct AnnotationPlan {
     std::shared_ptr<const std::vector<PixelPolyline>> coast; // null: none
     // Over the frame, under the coastlines: the isolines, clipped to the plot (null: none).
     std::shared_ptr<const std::vector<PixelPolyline>> contours;
-    // Over the frame too, with the lines above: a map's graticule labels on a halo (planned with
-    // `coast`, so that they change when it does).
+    // Over the frame too, over the lines: a map's graticule labels and the isolines' labels on a
+    // halo (planned with `coast` and `contours`, so that they change when those do).
     std::vector<TextItem> overFrame;
     // A map's graticule labels beyond its edge (planned with `coast` too), in window pixels: over
     // everything, not clipped to the plot (one may reach over the plot's border).

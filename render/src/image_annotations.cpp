@@ -231,14 +231,6 @@ void ImageAnnotations::buildCoast(vtkRenderer* plot, vtkRenderer* over, const An
             beyondMap_.push_back(a);
         }
     if (!plot_) return;
-    for (TextItem t : plan.overFrame) { // in the plot's pixels, from its lower left corner
-        t.x -= r.x0;
-        t.y -= r.y0;
-        vtkSmartPointer<vtkActor2D> a = text(t);
-        a->Register(nullptr);
-        plot_->AddViewProp(a);
-        overFrame_.push_back(a);
-    }
     // Lines in the plot renderer's viewport: pixels from the plot's lower left corner. The
     // isolines first, under the coastlines.
     auto linesActor = [&](const std::vector<PixelPolyline>& polylines, const double(&colour)[3]) {
@@ -268,6 +260,15 @@ void ImageAnnotations::buildCoast(vtkRenderer* plot, vtkRenderer* over, const An
         contours_ = linesActor(*plan.contours, grey);
     }
     if (plan.coast && !plan.coast->empty()) coast_ = linesActor(*plan.coast, kInk);
+    // The labels on their halos over the lines, as the raster painter has them.
+    for (TextItem t : plan.overFrame) { // in the plot's pixels, from its lower left corner
+        t.x -= r.x0;
+        t.y -= r.y0;
+        vtkSmartPointer<vtkActor2D> a = text(t);
+        a->Register(nullptr);
+        plot_->AddViewProp(a);
+        overFrame_.push_back(a);
+    }
 }
 
 void ImageAnnotations::build(vtkRenderer* back, vtkRenderer* plot, vtkRenderer* over,

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "coast_plan.h"
+#include "contour_labels.h"
 #include "map_plan.h"
 #include "strata/core/contour.h"
 #include "strata/core/error.h"
@@ -55,6 +56,7 @@ bool ImageContent::setFrame(ImageFrame frame) {
     const std::optional<ImageFrame> previous = std::move(frame_);
     frame_ = std::move(frame);
     ++frameVersion_;
+    contourRange_.reset();
     hasMissing_.reset();
     extremes_.reset();
     // The grids point into the frame's coordinates: take them from the stored copy.
@@ -410,6 +412,30 @@ std::string ImageContent::barTitle() const {
 
 } // namespace strata::detail
 
+namespace strata {
+
+std::string contourFrameProblem(const DataArray& frame, const DataArray& contours) {
+    auto grid = [](const DataArray& a) {
+        std::string s = "'" + a.name() + "' (";
+        for (int k = 0; k < a.ndim(); ++k)
+            s += (k ? ", " : "") + a.dims()[std::size_t(k)] + " " + std::to_string(a.shape()[std::size_t(k)]);
+        return s + ")";
+    };
+    if (contours.ndim() != 2)
+        return "the contour variable " + grid(contours) + " is not a 2-D frame like " + grid(frame);
+    bool same = contours.dims() == frame.dims() && contours.shape() == frame.shape();
+    for (std::size_t k = 0; same && k < frame.dims().size(); ++k) {
+        const Coordinate *a = frame.coords().find(frame.dims()[k]),
+                         *b = contours.coords().find(frame.dims()[k]);
+        same = (a == nullptr) == (b == nullptr) && (!a || a->values == b->values);
+    }
+    if (same) return {};
+    return "the contour variable " + grid(contours) + " is on another grid than " + grid(frame) +
+           " (its dims, sizes or coordinate values differ)";
+}
+
+} // namespace strata
+
 namespace strata::detail {
 
 void ImageContent::useMapLines(const CoastKey& key, AnnotationContent& c, const MapLinesPlan& plan) const {
@@ -441,7 +467,9 @@ const std::vector<LonLatLine>* ImageContent::useCoast(double degreesPerPixel, co
 
 std::string ImageContent::contourProblem() const {
     if (!settings_.contours || !frame_) return {};
-    if (!frame_->frame.isLoaded()) return "contours are drawn for a frame in memory; this one is not loaded";
+    const DataArray& f = frame_->contourFrame ? *frame_->contourFrame : frame_->frame;
+    if (!f.isLoaded()) return "contours are drawn for a frame in memory; this one is not loaded";
+    if (frame_->contourFrame) return contourFrameProblem(frame_->frame, *frame_->contourFrame);
     return {};
 }
 
@@ -474,24 +502,78 @@ void lonLatAt(const CurvilinearGrid& g, double x, double y, double& lon, double&
 
 } // namespace
 
+namespace {
+
+// `line` as dashes `on` pixels long with gaps of `off`, for isolines below zero.
+void dashed(const PixelPolyline& line, double on, double off, std::vector<PixelPolyline>& out) {
+    PixelPolyline dash;
+    bool drawing = true;
+    double left = on; // of the current dash or gap
+    for (std::size_t k = 0; k + 3 < line.xy.size(); k += 2) {
+        double x0 = line.xy[k], y0 = line.xy[k + 1];
+        const double x1 = line.xy[k + 2], y1 = line.xy[k + 3];
+        double step = std::hypot(x1 - x0, y1 - y0);
+        if (drawing && dash.xy.empty()) dash.xy = {x0, y0};
+        while (step > left) {
+            const double t = left / step;
+            x0 += t * (x1 - x0);
+            y0 += t * (y1 - y0);
+            step -= left;
+            if (drawing) {
+                dash.xy.insert(dash.xy.end(), {x0, y0});
+                out.push_back(std::move(dash));
+                dash.xy.clear();
+            } else {
+                dash.xy = {x0, y0};
+            }
+            drawing = !drawing;
+            left = drawing ? on : off;
+        }
+        left -= step;
+        if (drawing) dash.xy.insert(dash.xy.end(), {x1, y1});
+    }
+    if (dash.xy.size() >= 4) out.push_back(std::move(dash));
+}
+
+} // namespace
+
 std::shared_ptr<const std::vector<PixelPolyline>>
 ImageContent::contourLines(const ViewLayout& layout, const ViewWindow& window, MinMax range) const {
-    if (!settings_.contours || !frame_ || layout.plot.width() <= 0 || !contourProblem().empty())
+    if (!settings_.contours || !frame_ || layout.plot.width() <= 0 || !contourProblem().empty()) {
+        contourLabels_.clear();
         return nullptr;
-    const DataArray& f = frame_->frame;
+    }
+    // Another variable's isolines: at levels in its own range.
+    const DataArray& f = frame_->contourFrame ? *frame_->contourFrame : frame_->frame;
+    if (frame_->contourFrame) {
+        if (!contourRange_) contourRange_ = minmaxValues(f);
+        range = *contourRange_;
+    }
     const std::vector<double> levels = contourLevels(*settings_.contours, range.first, range.second);
-    ContourKey key{frameVersion_, cellsVersion_, map_.get(), levels, window, layout.plot};
+    ContourKey key{frameVersion_,
+                   cellsVersion_,
+                   map_.get(),
+                   levels,
+                   window,
+                   layout.plot,
+                   layout.scale,
+                   settings_.contourLabels,
+                   settings_.contourDashNegative};
     if (contours_ && contourKey_ == key) return contours_;
-    auto lines = std::make_shared<std::vector<PixelPolyline>>();
     const ViewTransform t(layout.plot, window);
     const std::vector<Isoline> found = levels.empty() ? std::vector<Isoline>{} : isolines(f, levels);
+    // Each isoline in pixels, in one piece or several (cut at a map's seam): with its level.
+    std::vector<PixelPolyline> pieces;
+    std::vector<std::size_t> pieceLevel;
+    auto levelOf = [&](double v) {
+        return std::size_t(std::lower_bound(levels.begin(), levels.end(), v) - levels.begin());
+    };
     const CurvilinearGrid* curv = curvilinearOn() ? curv_.get() : nullptr;
     if (map_ || curv) {
         // Through longitude and latitude: a curvilinear grid's own, the axes' of a lon/lat grid,
         // or the inverse of the frame's grid mapping; then onto the map, or the lon/lat plane.
         std::unique_ptr<NativeMap> source;
         if (map_ && map_->sourceCrs() && !curv) source = std::make_unique<NativeMap>(*map_->sourceCrs());
-        std::vector<LonLatLine> lonLat;
         for (const Isoline& l : found) {
             LonLatLine ll;
             for (std::size_t k = 0; k + 1 < l.xy.size(); k += 2) {
@@ -513,10 +595,13 @@ ImageContent::contourLines(const ViewLayout& layout, const ViewWindow& window, M
             const auto [lat0, lat1] = std::minmax_element(ll.lat.begin(), ll.lat.end());
             if (lon0 == ll.lon.end()) continue;
             ll.lonMin = *lon0, ll.lonMax = *lon1, ll.latMin = *lat0, ll.latMax = *lat1;
-            lonLat.push_back(std::move(ll));
+            const std::vector<LonLatLine> one{std::move(ll)};
+            for (PixelPolyline& p :
+                 map_ ? planProjectedLines(one, map_->projection().params(), t) : planCoast(one, t, 0.25)) {
+                pieces.push_back(std::move(p));
+                pieceLevel.push_back(levelOf(l.level));
+            }
         }
-        *lines =
-            map_ ? planProjectedLines(lonLat, map_->projection().params(), t) : planCoast(lonLat, t, 0.25);
     } else if (x_.centres.size() >= 2 && y_.centres.size() >= 2) {
         for (const Isoline& l : found) {
             PixelPolyline p;
@@ -524,8 +609,25 @@ ImageContent::contourLines(const ViewLayout& layout, const ViewWindow& window, M
                 p.xy.push_back(t.pixelX(along(x_.centres, l.xy[k])));
                 p.xy.push_back(t.pixelY(along(y_.centres, l.xy[k + 1])));
             }
-            lines->push_back(std::move(p));
+            pieces.push_back(std::move(p));
+            pieceLevel.push_back(levelOf(l.level));
         }
+    }
+    contourLabels_.clear();
+    if (settings_.contourLabels) {
+        const std::vector<std::string> texts = contourLabelTexts(levels);
+        std::vector<LabelledLine> labelled;
+        for (std::size_t k = 0; k < pieces.size(); ++k)
+            labelled.push_back({&pieces[k], &texts[pieceLevel[k]]});
+        contourLabels_ = placeContourLabels(std::move(labelled), layout.plot,
+                                            0.85 * kLabelSize * layout.scale, 300 * layout.scale);
+    }
+    auto lines = std::make_shared<std::vector<PixelPolyline>>();
+    for (std::size_t k = 0; k < pieces.size(); ++k) {
+        if (settings_.contourDashNegative && levels[pieceLevel[k]] < 0)
+            dashed(pieces[k], 6 * layout.scale, 4 * layout.scale, *lines);
+        else
+            lines->push_back(std::move(pieces[k]));
     }
     contours_ = std::move(lines);
     contourKey_ = std::move(key);
@@ -546,6 +648,7 @@ AnnotationContent ImageContent::annotations(const ViewLayout& layout, std::vecto
     c.barTitle = barTitle();
     coastDrawn_ = {}; // set again below where coastlines are drawn
     c.contours = contourLines(layout, c.window, range);
+    c.contourLabels = contourLabels_;
     if (frame_ && map_ && layout.plot.width() > 0) {
         c.map = true;
         c.x = c.y = nullptr;

@@ -94,7 +94,8 @@ private:
     bool placeGrids(AxisGrid x, AxisGrid y); // the frame's grids, projected or not
 
     std::optional<ImageFrame> frame_;
-    std::uint64_t frameVersion_ = 0; // bumped by each setFrame
+    std::uint64_t frameVersion_ = 0;             // bumped by each setFrame
+    mutable std::optional<MinMax> contourRange_; // frame_->contourFrame's extremes, once read
     AxisGrid x_, y_;
     AxisGrid srcX_, srcY_; // the frame's own grids (index space; longitude, latitude while projected)
     std::shared_ptr<const CurvilinearGrid> curv_; // shared by copies (export paints a copy)
@@ -119,10 +120,13 @@ private:
         std::vector<double> levels;
         ViewWindow window;
         PixelRect plot;
+        double scale = 1;
+        bool labels = true, dashNegative = false;
         friend bool operator==(const ContourKey&, const ContourKey&) = default;
     };
     mutable ContourKey contourKey_;
     mutable std::shared_ptr<const std::vector<PixelPolyline>> contours_;
+    mutable std::vector<TextItem> contourLabels_; // with contours_
     mutable CoastDrawn coastDrawn_;
     // The lines of the level pickCoast gives for `degreesPerPixel` over `box`, kept in
     // coastLines_ (so that CoastKey's pointer stays theirs), with coastDrawn_ and coastProblem_

@@ -59,6 +59,25 @@ QString writeScalarFile() {
     return QString::fromStdString(path);
 }
 
+// t (y 4, x 5) and u (y 3, x 5): two variables on different grids.
+QString writeTwoGridsFile() {
+    static QTemporaryDir dir;
+    const std::string path = (dir.path() + "/two_grids.nc").toStdString();
+    if (!QFileInfo::exists(QString::fromStdString(path))) {
+        nctest::Writer w(path, NC_CLOBBER);
+        const int y = w.dim("y", 4), x = w.dim("x", 5), y3 = w.dim("y3", 3);
+        const int t = w.var("t", NC_DOUBLE, {y, x});
+        const int u = w.var("u", NC_DOUBLE, {y3, x});
+        w.enddef();
+        std::vector<double> tv(20), uv(15);
+        for (int k = 0; k < 20; ++k) tv[std::size_t(k)] = k;
+        for (int k = 0; k < 15; ++k) uv[std::size_t(k)] = 15 - k;
+        w.put(t, tv);
+        w.put(u, uv);
+    }
+    return QString::fromStdString(path);
+}
+
 // Every variable the settings reader knows (tst_settings checks that list against its own).
 QStringList settingNames() {
     QStringList names;
@@ -199,6 +218,27 @@ private slots:
         QTest::newRow("contour levels not increasing")
             << QStringList{kSample, "--contours", "5,3", "--export-png", csv}
             << "--contours: contour levels '5,3': the levels 5,3 are not increasing";
+#if STRATA_HAVE_RENDER
+        QTest::newRow("contour variable unknown")
+            << QStringList{kData + "/reduced.nc", "--var", "sst", "--contour-var", "sstt",
+                           "--export-png",        csv}
+            << "--contour-var sstt: reduced.nc: no variable 'sstt'";
+        QTest::newRow("contour variable on another grid")
+            << QStringList{writeTwoGridsFile(),
+                           "--var",
+                           "t",
+                           "--x",
+                           "x",
+                           "--y",
+                           "y",
+                           "--contour-var",
+                           "u",
+                           "--export-csv",
+                           csv,
+                           "--export-png",
+                           csv + ".png"}
+            << "--contour-var u: 'u' (y3 3, x 5) cannot be shown as 't' (y 4, x 5) is";
+#endif
         QTest::newRow("units of something else")
             << QStringList{kSample, "--var", "tas", "--units", "m", "--export-csv", csv}
             << "--units m: 'K' cannot be shown in 'm': they measure different things";
@@ -218,6 +258,23 @@ private slots:
         QCOMPARE(r.err.trimmed().count('\n'), 0);
         QVERIFY(!QFile::exists(QDir::tempPath() + "/strata-misuse.csv"));
     }
+
+#if STRATA_HAVE_RENDER
+    // --contour-var: another variable's isolines over the frame (anom over sst), not the frame's
+    // own: the two pictures differ, and both are written.
+    void contourVariableDrawsItsIsolines() {
+        QTemporaryDir dir;
+        const QString own = dir.filePath("own.png"), other = dir.filePath("other.png");
+        const QStringList base{
+            kData + "/reduced.nc", "--var", "sst", "--coastlines", "off", "--size", "480x300"};
+        QCOMPARE(runStrata(base + QStringList{"--contours", "auto", "--export-png", own}).status, 0);
+        const Run r = runStrata(base + QStringList{"--contour-var", "anom", "--export-png", other});
+        QCOMPARE(r.status, 0);
+        const QImage a(own), b(other);
+        QVERIFY(!a.isNull() && a.size() == b.size());
+        QVERIFY(a != b);
+    }
+#endif
 
     void unreadableFileExitsOne() {
         const Run r = runStrata({kData + "/bad_cdf5_begin.nc", "--info"});

@@ -8,7 +8,9 @@
 #include <QApplication>
 #include <cmath>
 
+#include "../../render/src/contour_labels.h"
 #include "../../render/src/image_content.h"
+#include "../../render/src/map_plan.h"
 #include "../../render/src/projection_math.h"
 #include "render_fixtures.h"
 #include "strata/render/image_export.h"
@@ -109,10 +111,12 @@ private slots:
         QVERIFY(!content.annotations(l, colormapTable("viridis"), {0, 29}).contours);
     }
 
-    // The picture has the isoline's grey down the column x = 107 and not a column away from it.
+    // The picture has the isoline's grey down the column x = 107 and not a column away from it;
+    // with its label, the label's halo breaks the line for the label's height.
     void theRenderedPictureInksThem() {
         ImageViewSettings s;
         s.contours = parseContourSpec("3.5");
+        s.contourLabels = false;
         detail::ImageContent content;
         const ViewLayout l = laidOut(content, s);
         const ViewTransform t(l.plot, content.window());
@@ -133,6 +137,19 @@ private slots:
                                 .arg(std::max({inked(px - 1), inked(px), inked(px + 1)}))
                                 .arg(rows)));
         QCOMPARE(inked(px + 40), 0);
+        s.contourLabels = true;
+        const QImage labelled = renderImage({columnFrame()}, s, QSize(kW, kH));
+        const ViewLayout labels = laidOut(content, s);
+        const auto a = content.annotations(labels, colormapTable("viridis"), {0, 29});
+        QCOMPARE(a.contourLabels.size(), std::size_t(1));
+        const int ly = kH - int(std::lround(a.contourLabels[0].y)); // the label's middle, image rows down
+        int grey = 0;
+        for (int y = ly - 3; y <= ly + 3; ++y)
+            for (int x = px - 1; x <= px + 1; ++x) {
+                const QColor c = labelled.pixelColor(x, y);
+                grey += c.red() == detail::kContourInk[0] && c.green() == detail::kContourInk[0];
+            }
+        QCOMPARE(grey, 0);
     }
 
     // auto follows the colour range: 0..29 gives 5, 10, ..., 25 (a step of 5).
@@ -200,6 +217,126 @@ private slots:
                 lonHi = std::max(lonHi, t.dataX(line.xy[k]));
             }
         QVERIFY(lonHi - lonLo > 20); // across the grid, not a piece of it
+    }
+
+    // Labels: the levels' values in the decimals their spacing needs, placed on their lines,
+    // inside the plot and clear of one another; none on a line too short to hold three.
+    void labelsSitOnTheirLines() {
+        QCOMPARE(detail::contourLabelTexts({275, 280, 285}), (std::vector<std::string>{"275", "280", "285"}));
+        QCOMPARE(detail::contourLabelTexts({-0.05, -0.025, 0, 0.025}),
+                 (std::vector<std::string>{"-0.050", "-0.025", "0.000", "0.025"}));
+        QCOMPARE(detail::contourLabelTexts({-1.5, 0, 1.5}), (std::vector<std::string>{"-1.5", "0.0", "1.5"}));
+        QCOMPARE(detail::contourLabelTexts({3.5}), (std::vector<std::string>{"3.5"}));
+
+        ImageViewSettings s;
+        s.contours = parseContourSpec("3:0.5"); // 3.5, 6.5, ..., 27.5: nine vertical lines
+        detail::ImageContent content;
+        const ViewLayout l = laidOut(content, s);
+        const auto a = content.annotations(l, colormapTable("viridis"), {0, 29});
+        QVERIFY(a.contours);
+        QVERIFY2(
+            a.contourLabels.size() >= 9,
+            qPrintable(QString("%1 labels, %2 lines").arg(a.contourLabels.size()).arg(a.contours->size())));
+        const ViewTransform t(l.plot, content.window());
+        std::vector<PixelRect> boxes;
+        for (const detail::TextItem& label : a.contourLabels) {
+            QVERIFY(label.halo);
+            const double level = std::stod(label.text);
+            QVERIFY2(std::abs(label.x - t.pixelX(100 + 2 * level)) < 1e-6,
+                     label.text.c_str()); // on its column
+            const PixelRect b = detail::textBox(label);
+            QVERIFY(b.x0 >= l.plot.x0 && b.x1 <= l.plot.x1 && b.y0 >= l.plot.y0 && b.y1 <= l.plot.y1);
+            for (const PixelRect& o : boxes)
+                QVERIFY(b.x1 <= o.x0 || o.x1 <= b.x0 || b.y1 <= o.y0 || o.y1 <= b.y0);
+            boxes.push_back(b);
+        }
+        // Off, or in a view too small for a label's line: none.
+        s.contourLabels = false;
+        content.setSettings(s);
+        QVERIFY(content.annotations(l, colormapTable("viridis"), {0, 29}).contourLabels.empty());
+        s.contourLabels = true;
+        content.setSettings(s);
+        const ViewLayout tiny = content.layoutFor(200, 90, 1);
+        QVERIFY(content.annotations(tiny, colormapTable("viridis"), {0, 29}).contourLabels.empty());
+    }
+
+    // Dashed below zero: the lines of negative levels come in dashes of 6 pixels, the others whole.
+    void negativeLevelsDashed() {
+        ImageViewSettings s;
+        s.contours = parseContourSpec("-0.5,0.5");
+        s.contourDashNegative = true;
+        s.contourLabels = false;
+        detail::ImageContent content;
+        content.setSettings(s);
+        const DataArray g = lonLatFrame(true, false);
+        std::vector<float> v;
+        for (int j = 0; j < 73; ++j)
+            for (int i = 0; i < 144; ++i) v.push_back(float(-1 + 2.0 * i / 143));
+        content.setFrame({DataArray::fromHost("f", {"lat", "lon"}, {73, 144}, v, g.coords())});
+        const ViewLayout l = content.layoutFor(kW, kH, 1);
+        const auto a = content.annotations(l, colormapTable("viridis"), {-1, 1});
+        QVERIFY(a.contours);
+        const ViewTransform t(l.plot, content.window());
+        int dashes = 0, whole = 0;
+        for (const auto& line : *a.contours) {
+            double length = 0;
+            for (std::size_t k = 2; k + 1 < line.xy.size(); k += 2)
+                length += std::hypot(line.xy[k] - line.xy[k - 2], line.xy[k + 1] - line.xy[k - 1]);
+            if (line.xy[0] < t.pixelX(180)) { // the level -0.5 lies west of 180°
+                QVERIFY2(length <= 6 + 1e-9, qPrintable(QString::number(length)));
+                ++dashes;
+            } else {
+                QVERIFY(length > 100);
+                ++whole;
+            }
+        }
+        QCOMPARE(whole, 1);
+        QVERIFY(dashes > 20);
+    }
+
+    // Another variable's isolines over the frame's colours: g(j, i) = j on the same grid gives
+    // horizontal lines, at levels in its own range (0..19), not the frame's (0..29). On another
+    // grid it is refused, both grids named.
+    void anotherVariablesIsolines() {
+        const DataArray f = columnFrame();
+        std::vector<float> rows;
+        for (int j = 0; j < 20; ++j)
+            for (int i = 0; i < 30; ++i) rows.push_back(float(j));
+        const DataArray g = DataArray::fromHost("g", {"y", "x"}, {20, 30}, rows, f.coords());
+        ImageViewSettings s;
+        s.contours = parseContourSpec("auto");
+        detail::ImageContent content;
+        content.setSettings(s);
+        ImageFrame frame{f};
+        frame.contourFrame = g;
+        content.setFrame(frame);
+        const ViewLayout l = content.layoutFor(kW, kH, 1);
+        const auto a = content.annotations(l, colormapTable("viridis"), {0, 29});
+        QVERIFY(content.contourProblem().empty());
+        QVERIFY(a.contours);
+        QCOMPARE(a.contours->size(), std::size_t(9)); // 2, 4, ..., 18: a step of 2 in 0..19
+        const ViewTransform t(l.plot, content.window());
+        for (const auto& line : *a.contours)
+            for (std::size_t k = 1; k < line.xy.size(); k += 2) QCOMPARE(line.xy[k], line.xy[1]); // level
+        QVERIFY(std::abs(t.dataY((*a.contours)[0].xy[1]) - std::round(t.dataY((*a.contours)[0].xy[1]))) <
+                1e-9);
+
+        const DataArray other =
+            DataArray::fromHost("h", {"y", "x"}, {20, 29}, std::vector<float>(20 * 29, 1.f));
+        QCOMPARE(contourFrameProblem(f, other),
+                 std::string("the contour variable 'h' (y 20, x 29) is on another grid than 'f' (y 20, x 30) "
+                             "(its dims, sizes or coordinate values differ)"));
+        DataArray shifted = columnFrame();
+        Coordinates cs = f.coords();
+        std::vector<double> x;
+        for (int i = 0; i < 30; ++i) x.push_back(101 + 2.0 * i);
+        cs.set(axis("x", x, "km", "distance east"));
+        const DataArray moved = DataArray::fromHost("m", {"y", "x"}, {20, 30}, rows, cs);
+        QVERIFY(contourFrameProblem(f, moved).find("another grid") != std::string::npos);
+        frame.contourFrame = moved;
+        content.setFrame(frame);
+        QVERIFY(content.contourProblem().find("'m' (y 20, x 30)") != std::string::npos);
+        QVERIFY(!content.annotations(l, colormapTable("viridis"), {0, 29}).contours);
     }
 };
 

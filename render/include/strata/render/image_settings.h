@@ -36,9 +36,10 @@ struct ImageViewSettings {
     // longitude/latitude: the frame is shown resampled into it, with a graticule. Empty: none.
     std::string projection;
     // Isolines of the frame's values over it, at these levels (the automatic ones in the colour
-    // range); unset: none. Drawn for a frame on the host, on rows and columns or a
-    // longitude/latitude grid (not yet on a projection, a curvilinear grid or a GPU frame).
+    // range); unset: none. Computed on the frame's device, drawn on every grid and map.
     std::optional<ContourSpec> contours;
+    bool contourLabels = true;        // the levels' values along the lines
+    bool contourDashNegative = false; // lines of levels below zero dashed
     friend bool operator==(const ImageViewSettings&, const ImageViewSettings&) = default;
 };
 
@@ -74,7 +75,14 @@ struct ImageFrame {
     // The CRS of the frame's columns (x) and rows (y) when they are a map's own coordinates (a
     // CF grid mapping): coastlines and a graticule are drawn through it. Unset: none.
     std::optional<MapCrs> crs;
+    // Another variable's frame whose isolines are drawn over this one's colours (zg over ta),
+    // on the same grid: its automatic levels are in its own range. Unset: the frame's own.
+    std::optional<DataArray> contourFrame;
 };
+
+// Why `contours` (a frame of another variable) cannot be drawn over `frame`: not 2-D, or on
+// another grid (dims, sizes or coordinate values), both grids named. Empty when it can.
+std::string contourFrameProblem(const DataArray& frame, const DataArray& contours);
 
 // `frame` (2-D, on the host) colour-mapped as the image view maps it with `colouring`: the range
 // resolved from the mode (the frame's extremes, `variableRange`, fixed), the map's LUT, NaN in
