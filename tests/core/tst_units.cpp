@@ -9,6 +9,11 @@
 #include <numeric>
 
 using namespace strata;
+
+namespace {
+// The stream the backend's arrays are ordered on (the device's default one for the cuda row).
+Stream streamOf(const test::Backend& b) { return b.cuda ? defaultStream(Device::cuda(0)) : Stream::host(); }
+} // namespace
 using test::Backend;
 
 namespace {
@@ -132,7 +137,7 @@ private slots:
             // A transposed view: converted in its own order.
             const DataArray view = a.transpose({"d2", "d0", "d1"});
             const DataArray out =
-                test::poisoned([&] { return convertUnits(b.put(view), c, Stream::host()); });
+                test::poisoned([&] { return convertUnits(b.put(view), c, streamOf(b)); });
             QCOMPARE(out.dims(), view.dims());
             QCOMPARE(out.attrs().text("units").value_or(""), std::string("degF"));
             const std::vector<double> in = contiguous(view).values<double>(), got = out.values<double>();
@@ -155,7 +160,7 @@ private slots:
         }
         // Integers (an int16 elevation in m) become float32 in km.
         const DataArray ints = withUnits(test::makeArray(DType::Int16, {"x"}, {3}, {1500, -20, 7}), "m");
-        const DataArray km = convertUnits(b.put(ints), unitConversion("m", "km"), Stream::host()).asHost();
+        const DataArray km = convertUnits(b.put(ints), unitConversion("m", "km"), streamOf(b)).asHost();
         QCOMPARE(km.dtype(), DType::Float32);
         QCOMPARE(km.values<float>(), (std::vector<float>{1.5f, -0.02f, 0.007f}));
     }
