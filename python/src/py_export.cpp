@@ -3,6 +3,7 @@
 #include <pybind11/stl.h>
 
 #include "batch.h"
+#include "strata/core/contour.h"
 #include "strata/io/multifile.h"
 
 namespace py = pybind11;
@@ -25,7 +26,8 @@ bool endsWith(const std::string& s, const std::string& end) {
                         const std::string& x, const std::string& y, const ::py::dict& isel,
                         const ::py::dict& sel, const ::py::dict& reduce, const std::string& cmap,
                         const std::string& range, const std::string& projection, std::pair<int, int> size,
-                        bool coastlines, const std::string& grid) {
+                        bool coastlines, const std::string& grid, const std::string& contours,
+                        const std::string& contourVar) {
     app::CliOptions o;
     if (::py::isinstance<::py::str>(paths) || ::py::hasattr(paths, "__fspath__"))
         o.files = {::py::str(paths).cast<std::string>()};
@@ -52,6 +54,9 @@ bool endsWith(const std::string& s, const std::string& end) {
     STRATA_EXPECTS(grid == "lonlat" || grid == "index", ValueError,
                    "grid must be 'lonlat' or 'index', not '" + grid + "'");
     o.lonLatGrid = grid == "lonlat";
+    if (!contours.empty()) (void)parseContourSpec(contours); // ValueError saying what is wrong
+    o.contours = contours;
+    o.contourVariable = contourVar;
     if (endsWith(out, ".csv"))
         o.exportCsv = out;
     else if (endsWith(out, ".png"))
@@ -84,13 +89,14 @@ void bindExport(::py::module_& m) {
           ::py::arg("sel") = ::py::dict(), ::py::arg("reduce") = ::py::dict(), ::py::arg("cmap") = "viridis",
           ::py::arg("range") = "frame", ::py::arg("projection") = "",
           ::py::arg("size") = std::pair<int, int>(1024, 768), ::py::arg("coastlines") = true,
-          ::py::arg("grid") = "lonlat",
+          ::py::arg("grid") = "lonlat", ::py::arg("contours") = "", ::py::arg("contour_var") = "",
           "Writes a view of a file (or a file set) to `out` (.csv or .png) through the export the\n"
           "window and the command line use: the same view gives the same bytes from all three.\n"
           "The view is said in the command line's words: var, x, y, isel={dim: index},\n"
           "sel={dim: value}, reduce={dim: op}, cmap, range, projection, size=(width, height),\n"
-          "coastlines, grid ('lonlat' or 'index'). Returns what was written (path, rows,\n"
-          "bytes_from_device, variable).");
+          "coastlines, grid ('lonlat' or 'index'), contours ('auto', a count 'N', levels\n"
+          "'v1,v2,...' or 'step:base'), contour_var (another variable's isolines, on the frame's\n"
+          "grid). Returns what was written (path, rows, bytes_from_device, variable).");
 }
 
 } // namespace strata::py

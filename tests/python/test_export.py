@@ -77,6 +77,21 @@ class ExportView(unittest.TestCase):
         with open(self.path("py.png"), "rb") as a, open(self.path("plain.png"), "rb") as b:
             self.assertNotEqual(a.read(), b.read())  # the projection is drawn, not dropped
 
+    def test_contoured_png_is_the_command_lines(self):
+        reduced = os.path.join(DATA, "reduced.nc")
+        strata.export_view(reduced, self.path("py.png"), var="sst", contours="4:0", contour_var="anom",
+                           size=(480, 300), coastlines=False)
+        self.cli(reduced, "--var", "sst", "--contours", "4:0", "--contour-var", "anom", "--size", "480x300",
+                 "--coastlines", "off", "--export-png", self.path("cli.png"))
+        self.same_bytes(self.path("py.png"), self.path("cli.png"))
+        strata.export_view(reduced, self.path("plain.png"), var="sst", size=(480, 300), coastlines=False)
+        with open(self.path("py.png"), "rb") as a, open(self.path("plain.png"), "rb") as b:
+            self.assertNotEqual(a.read(), b.read())  # the isolines are drawn, not dropped
+        with self.assertRaises(strata.ValueError) as e:
+            strata.export_view(reduced, self.path("bad.png"), var="sst", contours="5,3")
+        self.assertIn("not increasing", str(e.exception))
+        self.assertFalse(os.path.exists(self.path("bad.png")))
+
     def test_bad_requests_are_errors(self):
         with self.assertRaises(strata.ValueError):
             strata.export_view(SAMPLE, self.path("out.txt"))
