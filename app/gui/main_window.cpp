@@ -252,8 +252,12 @@ void MainWindow::buildMenus() {
     QAction* contours = view->addAction(tr("Con&tours"));
     contours->setObjectName("contoursAction");
     contours->setCheckable(true);
-    contours->setToolTip(tr("Isolines of the frame at about ten nice levels in the colour range"));
+    contours->setToolTip(tr("Isolines of the frame, labelled, at about ten nice levels in the colour range "
+                            "(View ▸ Contour Levels… chooses others)"));
     connect(contours, &QAction::toggled, this, &MainWindow::setContours);
+    QAction* levels = view->addAction(tr("Contour &Levels…"), this, &MainWindow::contourLevelsDialog);
+    levels->setObjectName("contourLevelsAction");
+    levels->setToolTip(tr("The isolines' levels (auto, a count, a list or a step), labels and dashes"));
     buildGridMenu(view);
     addProjectionMenu(view);
     view->addSeparator();

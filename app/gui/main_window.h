@@ -19,6 +19,7 @@
 #include <optional>
 #include <tuple>
 
+#include "contour_dialog.h"
 #include "dataset_opener.h"
 #include "frame_service.h"
 #include "frame_timing.h"
@@ -121,10 +122,14 @@ public:
     // The View ▸ Coastlines action's tip: the level the image view drew and where it is from.
     void noteCoastlines(QAction* action);
     void setCoastlines(bool on);
-    // Isolines of the frame at automatic levels in the colour range (View ▸ Contours; a host
-    // frame over rows and columns or a longitude/latitude grid for now: the status bar says
-    // where they are not drawn).
+    // Isolines of the frame (View ▸ Contours) at the levels, labels and dashes View ▸ Contour
+    // Levels… chose (automatic levels in the colour range, labelled, until then).
     void setContours(bool on);
+    // View ▸ Contour Levels…: a dialog whose every valid change applies at once (and turns the
+    // contours on); a spelling that cannot be read is said at its field.
+    void contourLevelsDialog();
+    void setContourChoice(const ContourChoice& choice);
+    const ContourChoice& contourChoice() const { return contourChoice_; }
     // A curvilinear frame's cells in longitude/latitude or index space (View ▸ Grid; --grid).
     void setGridSpace(GridSpace space);
     GridSpace gridSpace() const;
@@ -318,6 +323,8 @@ private:
     std::vector<Adding> adding_;          // the first is being opened
     std::optional<ViewSpec> pendingView_; // a loaded view waiting for its other datasets
     QPointer<QDialog> anomaly_;           // the Anomaly… dialog while it is open
+    QPointer<QDialog> contourDialog_;     // the Contour Levels… dialog while it is open
+    ContourChoice contourChoice_;
     bool verbose_ = false;
 };
 

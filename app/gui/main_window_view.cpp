@@ -131,9 +131,11 @@ void MainWindow::setCoastlines(bool on) {
 void MainWindow::setContours(bool on) {
     ImageViewSettings s = image_->settings();
     if (on)
-        s.contours = ContourSpec{};
+        s.contours = contourChoice_.levels;
     else
         s.contours.reset();
+    s.contourLabels = contourChoice_.labels;
+    s.contourDashNegative = contourChoice_.dashNegative;
     image_->setSettings(s);
     if (auto* a = findChild<QAction*>("contoursAction"); a && a->isChecked() != on) a->setChecked(on);
     if (on && ws_.dataset() && shownFrame().ndim() == 2) {
@@ -142,6 +144,24 @@ void MainWindow::setContours(bool on) {
         if (!why.empty())
             statusBar()->showMessage(tr("Contours not drawn: %1").arg(QString::fromStdString(why)), 10000);
     }
+}
+
+void MainWindow::setContourChoice(const ContourChoice& choice) {
+    contourChoice_ = choice;
+    setContours(true);
+}
+
+void MainWindow::contourLevelsDialog() {
+    if (contourDialog_) {
+        contourDialog_->raise();
+        contourDialog_->activateWindow();
+        return;
+    }
+    auto* dialog = new ContourDialog(contourChoice_, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &ContourDialog::changed, this, &MainWindow::setContourChoice);
+    contourDialog_ = dialog;
+    dialog->show();
 }
 
 void MainWindow::noteCoastlines(QAction* action) {

@@ -15,6 +15,7 @@
 #include <QToolButton>
 
 #include "colour_panel.h"
+#include "contour_dialog.h"
 #include "io/nc_write.h"
 #include "main_window.h"
 #include "nc_read.h"
@@ -281,6 +282,37 @@ private slots:
         action->trigger();
         QVERIFY(!view->settings().contours);
         QTRY_COMPARE(grey(), before);
+    }
+
+    // View ▸ Contour Levels…: a list that is not increasing is said at the field and not
+    // applied; valid levels, labels and dashes apply at once and turn the contours on.
+    void contourLevelsDialogAppliesValidLevels() {
+        QVERIFY(open(kSample));
+        ImageView* view = w_->imageView();
+        auto* action = w_->findChild<QAction*>("contourLevelsAction");
+        QVERIFY(action);
+        action->trigger();
+        auto* dialog = w_->findChild<ContourDialog*>("contourDialog");
+        QVERIFY(dialog);
+        dialog->levels()->setText("270,260");
+        QVERIFY2(dialog->problem()->text().contains("270,260 are not increasing"),
+                 qPrintable(dialog->problem()->text()));
+        QVERIFY(!view->settings().contours); // nothing applied
+        dialog->levels()->setText("250,270,290");
+        QVERIFY(dialog->problem()->text().isEmpty());
+        QVERIFY(view->settings().contours.has_value());
+        QCOMPARE(toString(*view->settings().contours), std::string("250,270,290"));
+        QVERIFY(w_->findChild<QAction*>("contoursAction")->isChecked());
+        dialog->labels()->setChecked(false);
+        dialog->dashes()->setChecked(true);
+        QVERIFY(!view->settings().contourLabels);
+        QVERIFY(view->settings().contourDashNegative);
+        // Off and on again: the levels chosen stay.
+        w_->findChild<QAction*>("contoursAction")->trigger();
+        QVERIFY(!view->settings().contours);
+        w_->findChild<QAction*>("contoursAction")->trigger();
+        QCOMPARE(toString(*view->settings().contours), std::string("250,270,290"));
+        dialog->close();
     }
 
     void theMissingColourIsSetInThePanel() {
