@@ -17,6 +17,7 @@
 #include "py_array.h"
 #include "py_dataset.h"
 #include "slice_panel.h"
+#include "strata/core/contour.h"
 #include "strata/core/error.h"
 #include "strata/render/vtk_views.h"
 
@@ -209,6 +210,23 @@ public:
 
     std::uint64_t framesShown() const { return shown_; }
 
+    // show's contours=: the isolines at these levels (as --contours spells them), or none.
+    void setContours(const std::optional<std::string>& levels) {
+        alive();
+        if (!levels) {
+            window_->setContours(false);
+            return;
+        }
+        app::ContourChoice choice = window_->contourChoice();
+        choice.levels = parseContourSpec(*levels); // ValueError saying what is wrong
+        window_->setContourChoice(choice);
+    }
+    std::optional<std::string> contours() const {
+        alive();
+        const auto& c = window_->imageView()->settings().contours;
+        return c ? std::optional<std::string>(toString(*c)) : std::nullopt;
+    }
+
     // Called (with the GIL) after each frame is on the screen; None: no call.
     void setOnFrame(::py::object f) {
         if (f.is_none())
@@ -268,6 +286,8 @@ void bindShow(::py::module_& m) {
         .def("slice_label", &Window::sliceLabel, ::py::arg("dim"))
         .def_property_readonly("is_open", &Window::isOpen)
         .def_property_readonly("frames_shown", &Window::framesShown)
+        .def("set_contours", &Window::setContours, ::py::arg("levels"))
+        .def_property_readonly("contours", &Window::contours)
         .def("set_on_frame", &Window::setOnFrame, ::py::arg("callback"))
         .def("close", &Window::close, ::py::call_guard<::py::gil_scoped_release>())
         .def("close_later", &Window::closeLater)

@@ -52,6 +52,17 @@ class View:
         self._held = held
         return self
 
+    @property
+    def contours(self):
+        """The isolines' levels as the command line's --contours spells them ("auto", "12",
+        "270,280,290", "5:0"), or None when none are drawn. Setting it draws them (labelled),
+        computed where the frame is; None takes them away."""
+        return self._window.contours
+
+    @contours.setter
+    def contours(self, levels):
+        self._window.set_contours(None if levels is None else str(levels))
+
     def frame(self, timeout=60.0):
         """The frame on the screen once the view last asked for is drawn (pumping Qt's events
         until then): its values as computed by Strata (after isel and reductions), CuPy on the
@@ -86,7 +97,7 @@ class View:
         return f"<strata.View {self._title!r} ({state})>"
 
 
-def show(obj, dims=None, name=None, block=False, vmin=None, vmax=None):
+def show(obj, dims=None, name=None, block=False, vmin=None, vmax=None, contours=None):
     """Opens the Strata window on `obj` in this process.
 
     `obj` is an xarray DataArray or Dataset, or a bare array (NumPy, CuPy, anything with
@@ -97,10 +108,18 @@ def show(obj, dims=None, name=None, block=False, vmin=None, vmax=None):
     `vmin` and `vmax` (both or neither) fix the colour range, kept by update() unless it gives
     its own: without them each frame's extremes are found on the device, and only those (two
     values a frame, once per array shown) come back to the host, for the colour bar's labels;
-    with them nothing of the data leaves the device."""
+    with them nothing of the data leaves the device. `contours` draws isolines over the frame
+    at levels spelled as the command line's --contours: "auto", a count, "v1,v2,..." or
+    "step:base" (View.contours changes them)."""
     held, var, title = _strata_dataset(obj, dims, name)
     window = _strata._Window(held, title, var or "", vmin, vmax)
     view = View(window, held, title)
+    if contours is not None:
+        try:
+            view.contours = contours
+        except Exception:
+            view.close()
+            raise
     if block:
         view.wait_closed()
     else:

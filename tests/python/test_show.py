@@ -156,6 +156,25 @@ class Show(unittest.TestCase):
             strata.show(da, vmin=3, vmax=3)
         self.assertIn("must be finite and below vmax", str(cm.exception))
 
+    def test_contours_are_drawn_and_refused_as_the_command_line_says(self):
+        da = field()
+        view = strata.show(da, contours="0.5:0")
+        try:
+            np.testing.assert_array_equal(view.frame(), da.isel(time=0).values)
+            self.assertEqual(view.contours, "0.5:0")
+            view.contours = 8
+            self.assertEqual(view.contours, "8")
+            with self.assertRaises(strata.ValueError) as cm:
+                view.contours = "3,1"
+            self.assertIn("3,1 are not increasing", str(cm.exception))
+            self.assertEqual(view.contours, "8")  # the levels drawn stay
+            view.contours = None
+            self.assertIsNone(view.contours)
+        finally:
+            view.close()
+        with self.assertRaises(strata.ValueError):
+            strata.show(da, contours="0")
+
     def test_unsupported_dtype_is_refused(self):
         with self.assertRaises(strata.ValueError) as cm:
             strata.show(np.zeros((4, 4), np.float16), dims=("y", "x"))
