@@ -39,5 +39,8 @@ std::size_t std::hash<strata::app::ViewSpec>::operator()(const strata::app::View
         strata::hashCombine(seed, o.alias);
         for (const std::string& p : o.paths) strata::hashCombine(seed, p);
     }
+    if (s.contours) strata::hashCombine(seed, strata::toString(*s.contours));
+    strata::hashCombine(seed, s.contourLabels);
+    strata::hashCombine(seed, s.contourDashes);
     return seed;
 }

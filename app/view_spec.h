@@ -6,6 +6,7 @@
 #include <string>
 
 #include "strata/core/colour_range.h"
+#include "strata/core/contour.h"
 #include "strata/core/view.h"
 #include "strata/core/view_window.h"
 
@@ -29,6 +30,11 @@ struct ViewSpec : FrameSpec {
         friend bool operator==(const Other&, const Other&) = default;
     };
     std::vector<Other> with;
+    // Isolines over the frame, as a saved view keeps them (the window keeps its own in the image
+    // view's settings): their levels (unset: none), labels and dashes below zero.
+    std::optional<ContourSpec> contours;
+    bool contourLabels = true;
+    bool contourDashes = false;
 
     // The part that says what to compute.
     const FrameSpec& frame() const { return *this; }

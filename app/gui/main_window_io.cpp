@@ -133,6 +133,9 @@ bool MainWindow::saveView(const QString& chosen) {
         ViewSpec saved = view();
         if (ds) saved.derived = derivedStatementsOf(*ds);        // the view's variable may be one of them
         if (!saved.derived.empty()) saved.with = othersOfView(); // and the datasets they read
+        saved.contours = image_->settings().contours;            // the window keeps them in the image view
+        saved.contourLabels = contourChoice_.labels;
+        saved.contourDashes = contourChoice_.dashNegative;
         if (!out.open(QIODevice::WriteOnly) || out.write(toJsonText(saved)) < 0)
             throw IoError("cannot write " + path.toStdString() + ": " + out.errorString().toStdString());
         out.close();
@@ -161,7 +164,19 @@ bool MainWindow::loadView(const QString& path) {
         for (auto& f : v.files) f = resolved(f);
         for (auto& other : v.with)
             for (auto& f : other.paths) f = resolved(f);
-        return showLoadedView(v);
+        // The contours go to the image view's settings, not into the window's view.
+        const std::optional<ContourSpec> contours = v.contours;
+        const ContourChoice choice{contours.value_or(contourChoice_.levels), v.contourLabels,
+                                   v.contourDashes};
+        v.contours.reset();
+        v.contourLabels = true;
+        v.contourDashes = false;
+        if (!showLoadedView(v)) return false;
+        if (contours)
+            setContourChoice(choice);
+        else
+            setContours(false);
+        return true;
     } catch (const Error& e) {
         showError(tr("Load view failed"), tr("%1: %2").arg(path, q(e.what())), true);
         return false;

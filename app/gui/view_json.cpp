@@ -101,6 +101,11 @@ QJsonObject toJson(const ViewSpec& spec) {
     if (spec.window) o["window"] = toJson(*spec.window);
     if (!spec.projection.empty()) o["projection"] = q(spec.projection);
     if (!spec.units.empty()) o["units"] = q(spec.units);
+    if (spec.contours) { // as --contours spells them
+        o["contours"] = q(toString(*spec.contours));
+        o["contourLabels"] = spec.contourLabels;
+        o["contourDashes"] = spec.contourDashes;
+    }
     return o;
 }
 
@@ -188,7 +193,20 @@ ViewSpec viewFromJson(const QJsonObject& o) {
     if (o.contains("window") && !o.value("window").isNull()) spec.window = windowFromJson(o.value("window"));
     spec.projection = textField(o, "projection", false);
     spec.units = textField(o, "units", false); // optional: the variable's own units without it
-    if (o.contains("derived")) {               // optional: views saved before derived variables have none
+    if (const std::string levels = textField(o, "contours", false); !levels.empty()) { // optional
+        try {
+            spec.contours = parseContourSpec(levels);
+        } catch (const ValueError& e) {
+            bad(QString("\"contours\": ") + e.what());
+        }
+        for (const auto& [field, value] : {std::pair{"contourLabels", &spec.contourLabels},
+                                           std::pair{"contourDashes", &spec.contourDashes}}) {
+            if (!o.contains(field)) continue;
+            if (!o.value(field).isBool()) bad(QString("\"") + field + "\" must be true or false");
+            *value = o.value(field).toBool();
+        }
+    }
+    if (o.contains("derived")) { // optional: views saved before derived variables have none
         if (!o.value("derived").isArray()) bad("'derived' must be a list of statements");
         for (const QJsonValue& d : o.value("derived").toArray()) {
             if (!d.isString()) bad("'derived' must be a list of statements");

@@ -8,6 +8,8 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMouseEvent>
@@ -22,6 +24,7 @@
 #include "strata/core/ops.h"
 #include "strata/render/colormaps.h"
 #include "units_button.h"
+#include "view_json.h"
 #include "window_fixture.h"
 
 using namespace strata;
@@ -313,6 +316,45 @@ private slots:
         w_->findChild<QAction*>("contoursAction")->trigger();
         QCOMPARE(toString(*view->settings().contours), std::string("250,270,290"));
         dialog->close();
+    }
+
+    // A saved view keeps the contours (levels, labels, dashes) and loading it brings them back;
+    // one without them turns them off. Levels that cannot be read make the view unreadable.
+    void savedViewsKeepTheContours() {
+        QVERIFY(open(kSample));
+        ImageView* view = w_->imageView();
+        w_->setContourChoice({parseContourSpec("4:0"), false, true});
+        QTemporaryDir dir;
+        const QString path = dir.filePath("contoured.json");
+        QVERIFY(w_->saveView(path));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
+        QCOMPARE(o["contours"].toString(), QString("4:0"));
+        QCOMPARE(o["contourLabels"].toBool(true), false);
+        QCOMPARE(o["contourDashes"].toBool(false), true);
+        w_->setContourChoice({ContourSpec{}, true, false});
+        w_->setContours(false);
+        QVERIFY(w_->loadView(path));
+        QVERIFY(view->settings().contours.has_value());
+        QCOMPARE(toString(*view->settings().contours), std::string("4:0"));
+        QVERIFY(!view->settings().contourLabels && view->settings().contourDashNegative);
+        QVERIFY(!w_->view().contours); // not in the window's own view
+        // Saved without contours: loading it takes them away.
+        w_->setContours(false);
+        const QString plain = dir.filePath("plain.json");
+        QVERIFY(w_->saveView(plain));
+        w_->setContours(true);
+        QVERIFY(w_->loadView(plain));
+        QVERIFY(!view->settings().contours);
+        QJsonObject bad = o;
+        bad["contours"] = "5,3";
+        try {
+            (void)viewFromJson(bad);
+            QFAIL("levels that are not increasing were read");
+        } catch (const ValueError& e) {
+            QVERIFY2(QString(e.what()).contains("\"contours\": contour levels '5,3'"), e.what());
+        }
     }
 
     void theMissingColourIsSetInThePanel() {
