@@ -134,6 +134,7 @@ ExportReport exportView(const Dataset& ds, const ViewSpec& view, const std::vect
                                                report.note, exportLimits());
     report.frameDevice = frame.device();
     if (report.note.fellBack && options.tell) options.tell(report.note.reason);
+#if STRATA_HAVE_RENDER
     // Another variable's isolines: its frame as the view's is computed, refused (before anything
     // is written) when it is not on the frame's grid.
     std::optional<DataArray> contourFrame;
@@ -164,6 +165,7 @@ ExportReport exportView(const Dataset& ds, const ViewSpec& view, const std::vect
         if (const std::string why = contourFrameProblem(frame, *contourFrame); !why.empty())
             STRATA_FAIL(ValueError, "--contour-var " + name + ": " + why);
     }
+#endif
     for (const ExportTarget& t : targets) {
         if (t.format == ExportFormat::Csv) {
             report.files.push_back(writeCsvOf(ds, frame, t.path, !view.units.empty()));

@@ -42,5 +42,9 @@ std::size_t std::hash<strata::app::ViewSpec>::operator()(const strata::app::View
     if (s.contours) strata::hashCombine(seed, strata::toString(*s.contours));
     strata::hashCombine(seed, s.contourLabels);
     strata::hashCombine(seed, s.contourDashes);
+    strata::hashCombine(seed, (std::uint32_t(s.contourColour.r) << 24) |
+                                  (std::uint32_t(s.contourColour.g) << 16) |
+                                  (std::uint32_t(s.contourColour.b) << 8) | s.contourColour.a);
+    strata::hashCombine(seed, s.contourWidth);
     return seed;
 }

@@ -35,6 +35,8 @@ struct ViewSpec : FrameSpec {
     std::optional<ContourSpec> contours;
     bool contourLabels = true;
     bool contourDashes = false;
+    Rgba8 contourColour{72, 72, 72, 255};
+    double contourWidth = 1;
 
     // The part that says what to compute.
     const FrameSpec& frame() const { return *this; }

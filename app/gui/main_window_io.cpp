@@ -136,6 +136,8 @@ bool MainWindow::saveView(const QString& chosen) {
         saved.contours = image_->settings().contours;            // the window keeps them in the image view
         saved.contourLabels = contourChoice_.labels;
         saved.contourDashes = contourChoice_.dashNegative;
+        saved.contourColour = contourChoice_.colour;
+        saved.contourWidth = contourChoice_.width;
         if (!out.open(QIODevice::WriteOnly) || out.write(toJsonText(saved)) < 0)
             throw IoError("cannot write " + path.toStdString() + ": " + out.errorString().toStdString());
         out.close();
@@ -166,11 +168,13 @@ bool MainWindow::loadView(const QString& path) {
             for (auto& f : other.paths) f = resolved(f);
         // The contours go to the image view's settings, not into the window's view.
         const std::optional<ContourSpec> contours = v.contours;
-        const ContourChoice choice{contours.value_or(contourChoice_.levels), v.contourLabels,
-                                   v.contourDashes};
+        const ContourChoice choice{contours.value_or(contourChoice_.levels), v.contourLabels, v.contourDashes,
+                                   v.contourColour, v.contourWidth};
         v.contours.reset();
         v.contourLabels = true;
         v.contourDashes = false;
+        v.contourColour = ViewSpec().contourColour;
+        v.contourWidth = 1;
         if (!showLoadedView(v)) return false;
         if (contours)
             setContourChoice(choice);

@@ -136,6 +136,8 @@ void MainWindow::setContours(bool on) {
         s.contours.reset();
     s.contourLabels = contourChoice_.labels;
     s.contourDashNegative = contourChoice_.dashNegative;
+    s.contourColour = contourChoice_.colour;
+    s.contourWidth = contourChoice_.width;
     image_->setSettings(s);
     if (auto* a = findChild<QAction*>("contoursAction"); a && a->isChecked() != on) a->setChecked(on);
     if (on && ws_.dataset() && shownFrame().ndim() == 2) {

@@ -105,6 +105,8 @@ QJsonObject toJson(const ViewSpec& spec) {
         o["contours"] = q(toString(*spec.contours));
         o["contourLabels"] = spec.contourLabels;
         o["contourDashes"] = spec.contourDashes;
+        o["contourColour"] = toJson(spec.contourColour);
+        o["contourWidth"] = spec.contourWidth;
     }
     return o;
 }
@@ -204,6 +206,13 @@ ViewSpec viewFromJson(const QJsonObject& o) {
             if (!o.contains(field)) continue;
             if (!o.value(field).isBool()) bad(QString("\"") + field + "\" must be true or false");
             *value = o.value(field).toBool();
+        }
+        if (o.contains("contourColour"))
+            spec.contourColour = colourFromJson(o.value("contourColour"), "contourColour");
+        if (o.contains("contourWidth")) {
+            const double w = o.value("contourWidth").toDouble(-1);
+            if (!(w >= 0.5 && w <= 8)) bad("\"contourWidth\" must be a number of pixels from 0.5 to 8");
+            spec.contourWidth = w;
         }
     }
     if (o.contains("derived")) { // optional: views saved before derived variables have none

@@ -101,6 +101,8 @@ AnnotationPlan planAnnotations(const AnnotationContent& c) {
     p.title.texts.push_back(std::move(title));
     p.coast = c.coast;
     p.contours = c.contours;
+    p.contourColour = c.contourColour;
+    p.contourWidth = std::max(1.0, std::round(c.contourWidth * s));
     return p;
 }
 

@@ -87,6 +87,8 @@ struct AnnotationContent {
     // their labels on a halo (contour_labels.h).
     std::shared_ptr<const std::vector<PixelPolyline>> contours;
     std::vector<TextItem> contourLabels;
+    Rgba8 contourColour{72, 72, 72, 255};
+    double contourWidth = 1; // logical pixels
     // A map in a projection (x and y are map metres): no ticks; the border, and the graticule's
     // labels over the frame (its lines come with the coastlines in `coast`).
     bool map = false;
@@ -106,6 +108,8 @@ struct AnnotationPlan {
     std::shared_ptr<const std::vector<PixelPolyline>> coast; // null: none
     // Over the frame, under the coastlines: the isolines, clipped to the plot (null: none).
     std::shared_ptr<const std::vector<PixelPolyline>> contours;
+    Rgba8 contourColour{72, 72, 72, 255};
+    double contourWidth = 1; // whole pixels
     // Over the frame too, over the lines: a map's graticule labels and the isolines' labels on a
     // halo (planned with `coast` and `contours`, so that they change when those do).
     std::vector<TextItem> overFrame;
@@ -114,7 +118,8 @@ struct AnnotationPlan {
     std::vector<TextItem> beyondMap;
 };
 
-// The isolines' colour, both painters (a dark grey, apart from the coastlines' near-black).
+// The isolines' colour unless chosen (ImageViewSettings::contourColour), both painters: a dark
+// grey, apart from the coastlines' near-black.
 inline constexpr int kContourInk[3] = {72, 72, 72};
 
 // Sizes, logical pixels (times the layout's scale).

@@ -219,7 +219,7 @@ void ImageAnnotations::buildCoast(vtkRenderer* plot, vtkRenderer* over, const An
         over_ = over;
     }
     const PixelRect& r = plan.layout.plot;
-    const CoastDrawn drawing{plan.coast, plan.contours, r};
+    const CoastDrawn drawing{plan.coast, plan.contours, r, plan.contourColour, plan.contourWidth};
     if (coastDrawn_ == drawing) return;
     clearCoast();
     coastDrawn_ = drawing;
@@ -233,7 +233,8 @@ void ImageAnnotations::buildCoast(vtkRenderer* plot, vtkRenderer* over, const An
     if (!plot_) return;
     // Lines in the plot renderer's viewport: pixels from the plot's lower left corner. The
     // isolines first, under the coastlines.
-    auto linesActor = [&](const std::vector<PixelPolyline>& polylines, const double(&colour)[3]) {
+    auto linesActor = [&](const std::vector<PixelPolyline>& polylines, const double(&colour)[3], double width,
+                          double opacity) {
         vtkNew<vtkPoints> points;
         vtkNew<vtkCellArray> lines;
         for (const PixelPolyline& l : polylines) {
@@ -251,15 +252,17 @@ void ImageAnnotations::buildCoast(vtkRenderer* plot, vtkRenderer* over, const An
         vtkActor2D* a = vtkActor2D::New();
         a->SetMapper(mapper);
         a->GetProperty()->SetColor(colour[0], colour[1], colour[2]);
-        a->GetProperty()->SetLineWidth(static_cast<float>(plan.lineWidth));
+        a->GetProperty()->SetLineWidth(static_cast<float>(width));
+        a->GetProperty()->SetOpacity(opacity);
         plot_->AddViewProp(a);
         return a;
     };
     if (plan.contours && !plan.contours->empty()) {
-        const double grey[3] = {kContourInk[0] / 255.0, kContourInk[1] / 255.0, kContourInk[2] / 255.0};
-        contours_ = linesActor(*plan.contours, grey);
+        const Rgba8& c = plan.contourColour;
+        const double ink[3] = {c.r / 255.0, c.g / 255.0, c.b / 255.0};
+        contours_ = linesActor(*plan.contours, ink, plan.contourWidth, c.a / 255.0);
     }
-    if (plan.coast && !plan.coast->empty()) coast_ = linesActor(*plan.coast, kInk);
+    if (plan.coast && !plan.coast->empty()) coast_ = linesActor(*plan.coast, kInk, plan.lineWidth, 1);
     // The labels on their halos over the lines, as the raster painter has them.
     for (TextItem t : plan.overFrame) { // in the plot's pixels, from its lower left corner
         t.x -= r.x0;

@@ -68,6 +68,8 @@ private:
     struct CoastDrawn {
         std::shared_ptr<const std::vector<PixelPolyline>> coast, contours;
         PixelRect plot;
+        Rgba8 contourColour;
+        double contourWidth = 1;
         friend bool operator==(const CoastDrawn&, const CoastDrawn&) = default;
     };
     std::optional<CoastDrawn> coastDrawn_;

@@ -649,6 +649,8 @@ AnnotationContent ImageContent::annotations(const ViewLayout& layout, std::vecto
     coastDrawn_ = {}; // set again below where coastlines are drawn
     c.contours = contourLines(layout, c.window, range);
     c.contourLabels = contourLabels_;
+    c.contourColour = settings_.contourColour;
+    c.contourWidth = settings_.contourWidth;
     if (frame_ && map_ && layout.plot.width() > 0) {
         c.map = true;
         c.x = c.y = nullptr;

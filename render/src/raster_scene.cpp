@@ -244,11 +244,11 @@ void RasterScene::paintFill(QPainter& p, const ColourBarFill& fill) const {
 
 void RasterScene::paintCoast(QPainter& p, const AnnotationPlan& plan) const {
     const int H = layout_.height;
-    auto draw = [&](const std::vector<PixelPolyline>& lines, const QColor& colour) {
+    auto draw = [&](const std::vector<PixelPolyline>& lines, const QColor& colour, double width) {
         p.save();
         p.setClipRect(plotPixels());
         p.setRenderHint(QPainter::Antialiasing, false);
-        p.setPen(QPen(colour, plan.lineWidth));
+        p.setPen(QPen(colour, width));
         QPolygonF line;
         for (const PixelPolyline& l : lines) {
             line.resize(static_cast<qsizetype>(l.xy.size() / 2));
@@ -258,8 +258,9 @@ void RasterScene::paintCoast(QPainter& p, const AnnotationPlan& plan) const {
         }
         p.restore();
     };
-    if (plan.contours) draw(*plan.contours, QColor(kContourInk[0], kContourInk[1], kContourInk[2]));
-    if (plan.coast) draw(*plan.coast, kInk);
+    const Rgba8& c = plan.contourColour;
+    if (plan.contours) draw(*plan.contours, QColor(c.r, c.g, c.b, c.a), plan.contourWidth);
+    if (plan.coast) draw(*plan.coast, kInk, plan.lineWidth);
 }
 
 void RasterScene::paintInk(QPainter& p, const InkGroup& ink, double lineWidth) const {

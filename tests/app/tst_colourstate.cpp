@@ -8,6 +8,8 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
@@ -310,6 +312,10 @@ private slots:
         dialog->dashes()->setChecked(true);
         QVERIFY(!view->settings().contourLabels);
         QVERIFY(view->settings().contourDashNegative);
+        dialog->width()->setValue(2.5);
+        QCOMPARE(view->settings().contourWidth, 2.5);
+        dialog->setColour(Rgba8{10, 120, 250, 255});
+        QVERIFY((view->settings().contourColour == Rgba8{10, 120, 250, 255}));
         // Off and on again: the levels chosen stay.
         w_->findChild<QAction*>("contoursAction")->trigger();
         QVERIFY(!view->settings().contours);
@@ -323,7 +329,7 @@ private slots:
     void savedViewsKeepTheContours() {
         QVERIFY(open(kSample));
         ImageView* view = w_->imageView();
-        w_->setContourChoice({parseContourSpec("4:0"), false, true});
+        w_->setContourChoice({parseContourSpec("4:0"), false, true, Rgba8{200, 30, 30, 255}, 2.5});
         QTemporaryDir dir;
         const QString path = dir.filePath("contoured.json");
         QVERIFY(w_->saveView(path));
@@ -333,12 +339,16 @@ private slots:
         QCOMPARE(o["contours"].toString(), QString("4:0"));
         QCOMPARE(o["contourLabels"].toBool(true), false);
         QCOMPARE(o["contourDashes"].toBool(false), true);
+        QCOMPARE(o["contourWidth"].toDouble(), 2.5);
+        QCOMPARE(o["contourColour"].toArray(), (QJsonArray{200, 30, 30, 255}));
         w_->setContourChoice({ContourSpec{}, true, false});
         w_->setContours(false);
         QVERIFY(w_->loadView(path));
         QVERIFY(view->settings().contours.has_value());
         QCOMPARE(toString(*view->settings().contours), std::string("4:0"));
         QVERIFY(!view->settings().contourLabels && view->settings().contourDashNegative);
+        QCOMPARE(view->settings().contourWidth, 2.5);
+        QVERIFY((view->settings().contourColour == Rgba8{200, 30, 30, 255}));
         QVERIFY(!w_->view().contours); // not in the window's own view
         // Saved without contours: loading it takes them away.
         w_->setContours(false);

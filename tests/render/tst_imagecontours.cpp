@@ -338,6 +338,26 @@ private slots:
         QVERIFY(content.contourProblem().find("'m' (y 20, x 30)") != std::string::npos);
         QVERIFY(!content.annotations(l, colormapTable("viridis"), {0, 29}).contours);
     }
+
+    // A chosen colour and width: the line down x = 107 in red, three pixels wide.
+    void colourAndWidthAsChosen() {
+        ImageViewSettings s;
+        s.contours = parseContourSpec("3.5");
+        s.contourLabels = false;
+        s.contourColour = Rgba8{220, 20, 40, 255};
+        s.contourWidth = 3;
+        detail::ImageContent content;
+        const ViewLayout l = laidOut(content, s);
+        const ViewTransform t(l.plot, content.window());
+        const QImage img = renderImage({columnFrame()}, s, QSize(kW, kH));
+        const int px = int(std::floor(t.pixelX(107))), y = kH / 2;
+        int red = 0;
+        for (int x = px - 4; x <= px + 4; ++x) {
+            const QColor c = img.pixelColor(x, y);
+            red += c.red() == 220 && c.green() == 20 && c.blue() == 40;
+        }
+        QCOMPARE(red, 3);
+    }
 };
 
 QTEST_MAIN(TestImageContours)

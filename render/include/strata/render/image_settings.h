@@ -38,8 +38,10 @@ struct ImageViewSettings {
     // Isolines of the frame's values over it, at these levels (the automatic ones in the colour
     // range); unset: none. Computed on the frame's device, drawn on every grid and map.
     std::optional<ContourSpec> contours;
-    bool contourLabels = true;        // the levels' values along the lines
-    bool contourDashNegative = false; // lines of levels below zero dashed
+    bool contourLabels = true;            // the levels' values along the lines
+    bool contourDashNegative = false;     // lines of levels below zero dashed
+    Rgba8 contourColour{72, 72, 72, 255}; // their ink: a dark grey, apart from the coastlines' black
+    double contourWidth = 1;              // their width in logical pixels (0.5 to 8)
     friend bool operator==(const ImageViewSettings&, const ImageViewSettings&) = default;
 };
 
