@@ -9,6 +9,7 @@
 #include "map_plan.h"
 #include "strata/core/contour.h"
 #include "strata/core/error.h"
+#include "strata/core/format.h"
 #include "strata/core/ops.h"
 #include "strata/render/colormaps.h"
 #include "strata/render/frame_labels.h"
@@ -57,6 +58,7 @@ bool ImageContent::setFrame(ImageFrame frame) {
     frame_ = std::move(frame);
     ++frameVersion_;
     contourRange_.reset();
+    contourError_.clear();
     hasMissing_.reset();
     extremes_.reset();
     // The grids point into the frame's coordinates: take them from the stored copy.
@@ -466,10 +468,21 @@ const std::vector<LonLatLine>* ImageContent::useCoast(double degreesPerPixel, co
 }
 
 std::string ImageContent::contourProblem() const {
+    std::string why = contourBlocker();
+    return why.empty() ? contourError_ : why;
+}
+
+std::string ImageContent::contourBlocker() const {
     if (!settings_.contours || !frame_) return {};
     const DataArray& f = frame_->contourFrame ? *frame_->contourFrame : frame_->frame;
     if (!f.isLoaded()) return "contours are drawn for a frame in memory; this one is not loaded";
-    if (frame_->contourFrame) return contourFrameProblem(frame_->frame, *frame_->contourFrame);
+    if (frame_->contourFrame)
+        if (std::string why = contourFrameProblem(frame_->frame, *frame_->contourFrame); !why.empty())
+            return why;
+    if (!contourRange_) contourRange_ = minmaxValues(f);
+    const auto [lo, hi] = *contourRange_;
+    if (!(lo <= hi)) return "'" + f.name() + "' has no values here to draw isolines of";
+    if (lo == hi) return "'" + f.name() + "' is " + formatNumber(lo) + " everywhere here: it has no isolines";
     return {};
 }
 
@@ -539,16 +552,13 @@ void dashed(const PixelPolyline& line, double on, double off, std::vector<PixelP
 
 std::shared_ptr<const std::vector<PixelPolyline>>
 ImageContent::contourLines(const ViewLayout& layout, const ViewWindow& window, MinMax range) const {
-    if (!settings_.contours || !frame_ || layout.plot.width() <= 0 || !contourProblem().empty()) {
+    if (!settings_.contours || !frame_ || layout.plot.width() <= 0 || !contourBlocker().empty()) {
         contourLabels_.clear();
         return nullptr;
     }
     // Another variable's isolines: at levels in its own range.
     const DataArray& f = frame_->contourFrame ? *frame_->contourFrame : frame_->frame;
-    if (frame_->contourFrame) {
-        if (!contourRange_) contourRange_ = minmaxValues(f);
-        range = *contourRange_;
-    }
+    if (frame_->contourFrame) range = *contourRange_; // read by contourProblem()
     const std::vector<double> levels = contourLevels(*settings_.contours, range.first, range.second);
     ContourKey key{frameVersion_,
                    cellsVersion_,
@@ -559,9 +569,19 @@ ImageContent::contourLines(const ViewLayout& layout, const ViewWindow& window, M
                    layout.scale,
                    settings_.contourLabels,
                    settings_.contourDashNegative};
-    if (contours_ && contourKey_ == key) return contours_;
+    if (contours_ && contourKey_ == key) return contourError_.empty() ? contours_ : nullptr;
+    contourError_.clear();
     const ViewTransform t(layout.plot, window);
-    const std::vector<Isoline> found = levels.empty() ? std::vector<Isoline>{} : isolines(f, levels);
+    std::vector<Isoline> found;
+    try {
+        if (!levels.empty()) found = isolines(f, levels);
+    } catch (const Error& e) { // too many crossings, or the device failed: said, and none drawn
+        contourError_ = e.what();
+        contourLabels_.clear();
+        contours_ = std::make_shared<const std::vector<PixelPolyline>>();
+        contourKey_ = std::move(key);
+        return nullptr;
+    }
     // Each isoline in pixels, in one piece or several (cut at a map's seam): with its level.
     std::vector<PixelPolyline> pieces;
     std::vector<std::size_t> pieceLevel;

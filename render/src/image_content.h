@@ -74,8 +74,10 @@ public:
     AnnotationContent annotations(const ViewLayout& layout, std::vector<Rgba8> table, MinMax range) const;
     const std::string& coastProblem() const { return coastProblem_; }
     // Why the contours asked for (ImageViewSettings::contours) are not drawn for the frame and
-    // settings given (nothing is computed); empty when they are, or none are asked for.
+    // settings given: another grid, a constant field, or why computing them failed (too many
+    // crossings); empty when they are, or none are asked for. Reads the frame's extremes once.
     std::string contourProblem() const;
+    std::string contourBlocker() const; // contourProblem() but a failure to compute them
     // The shorelines the last annotations() drew: their level and where they come from
     // ("GSHHG 2.3.7 high (0.2 km), /usr/share/gmt-gshhg (gmt-gshhg-high)"); resolution 0 when
     // none.
@@ -95,7 +97,8 @@ private:
 
     std::optional<ImageFrame> frame_;
     std::uint64_t frameVersion_ = 0;             // bumped by each setFrame
-    mutable std::optional<MinMax> contourRange_; // frame_->contourFrame's extremes, once read
+    mutable std::optional<MinMax> contourRange_; // the contoured frame's extremes, once read
+    mutable std::string contourError_;           // why the last isolines could not be computed
     AxisGrid x_, y_;
     AxisGrid srcX_, srcY_; // the frame's own grids (index space; longitude, latitude while projected)
     std::shared_ptr<const CurvilinearGrid> curv_; // shared by copies (export paints a copy)

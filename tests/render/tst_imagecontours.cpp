@@ -358,6 +358,34 @@ private slots:
         }
         QCOMPARE(red, 3);
     }
+
+    // Nothing to draw, said: a constant field; and levels that cross a noisy frame more often
+    // than can be drawn give the reason, not a crash, and the next levels are drawn again.
+    void aConstantFieldAndTooManyCrossingsAreSaid() {
+        ImageViewSettings s;
+        s.contours = parseContourSpec("auto");
+        detail::ImageContent content;
+        content.setSettings(s);
+        content.setFrame({DataArray::fromHost("flat", {"y", "x"}, {4, 5}, std::vector<float>(20, 2.5f))});
+        QCOMPARE(content.contourProblem(), std::string("'flat' is 2.5 everywhere here: it has no isolines"));
+        const ViewLayout small = content.layoutFor(kW, kH, 1);
+        QVERIFY(!content.annotations(small, colormapTable("viridis"), {2.5, 2.5}).contours);
+
+        std::vector<float> noise(400 * 400);
+        std::uint32_t r = 7;
+        for (float& v : noise) v = float((r = r * 1664525u + 1013904223u) >> 8) / float(1u << 24);
+        content.setFrame({DataArray::fromHost("noise", {"y", "x"}, {400, 400}, noise)});
+        s.contours = parseContourSpec("1000");
+        content.setSettings(s);
+        const ViewLayout l = content.layoutFor(kW, kH, 1);
+        QVERIFY(!content.annotations(l, colormapTable("viridis"), {0, 1}).contours);
+        QVERIFY2(content.contourProblem().find("choose fewer levels") != std::string::npos,
+                 content.contourProblem().c_str());
+        s.contours = parseContourSpec("0.5,");
+        content.setSettings(s);
+        QVERIFY(content.annotations(l, colormapTable("viridis"), {0, 1}).contours);
+        QVERIFY(content.contourProblem().empty());
+    }
 };
 
 QTEST_MAIN(TestImageContours)
