@@ -59,6 +59,7 @@ QString writeScalarFile() {
     return QString::fromStdString(path);
 }
 
+#if STRATA_HAVE_RENDER // --contour-var's refusals (isolines are drawn by the render layer)
 // t (y 4, x 5) and u (y 3, x 5): two variables on different grids.
 QString writeTwoGridsFile() {
     static QTemporaryDir dir;
@@ -77,6 +78,7 @@ QString writeTwoGridsFile() {
     }
     return QString::fromStdString(path);
 }
+#endif
 
 // Every variable the settings reader knows (tst_settings checks that list against its own).
 QStringList settingNames() {
