@@ -168,6 +168,28 @@ private slots:
         QVERIFY2(why.isEmpty(), qPrintable(why));
     }
 
+    // Labelled isolines of the analytic field on Robinson, with a dashed negative level, in a
+    // chosen colour: the same picture from both painters, against baselines looked at.
+    void contoursOnAMap_data() {
+        QTest::addColumn<QString>("painter");
+        QTest::newRow("raster") << QString("export");
+        QTest::newRow("gl") << QString("gl");
+    }
+    void contoursOnAMap() {
+        QFETCH(QString, painter);
+        ImageViewSettings s;
+        s.colouring.range = {RangeMode::Fixed, -1, 1};
+        s.projection = "Robinson";
+        s.contours = parseContourSpec("0.25:0");
+        s.contourDashNegative = true;
+        s.contourColour = Rgba8{120, 0, 40, 255};
+        const QImage img = picture(painter, lonLatFrame(true, true), s);
+        QVERIFY(!img.isNull());
+        const QString why = compareWithPainterBaseline(
+            img, "contours_Robinson_" + QString(painter == "gl" ? "gl" : "raster"), painter == "gl");
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+    }
+
     // The graticule's labels, planned with the map: meridians every 30° and parallels.
     void graticuleLabels() {
         ImageViewSettings s;
