@@ -107,7 +107,7 @@ void derivedSimpleCpu(const DerivedSimple& s, void* out, DType outType);
 void derivedTableCpu(const DerivedTableProblem& q);
 void derivedFinishCpu(const DerivedFinishProblem& f);
 // Marching squares over a 2-D view (contour.h's contourSegments); levels increasing.
-ContourSegments contourSegmentsCpu(const ArrayView& frame, const std::vector<double>& levels);
+ContourSegments contourSegmentsCpu(const ArrayView& frame, const std::vector<double>& levels, bool wrapX);
 
 #if STRATA_HAVE_CUDA
 // ---- CUDA (core/src/cuda) ----
@@ -128,7 +128,8 @@ void derivedSimpleCuda(const DerivedSimple& s, void* out, DType outType, Stream 
 void derivedTableCuda(const DerivedTableProblem& q, Stream stream);
 void derivedFinishCuda(const DerivedFinishProblem& f, Stream stream);
 // Synchronises `stream`: the segments are copied to the host.
-ContourSegments contourSegmentsCuda(const ArrayView& frame, const std::vector<double>& levels, Stream stream);
+ContourSegments contourSegmentsCuda(const ArrayView& frame, const std::vector<double>& levels, bool wrapX,
+                                    Stream stream);
 #endif
 
 } // namespace strata::detail

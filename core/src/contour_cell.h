@@ -29,12 +29,26 @@ STRATA_HOST_DEVICE inline std::uint8_t facing(std::uint8_t side) {
     return static_cast<std::uint8_t>(side ^ 2);
 }
 
-// The neighbour across `side` of cell (j, i): false at the frame's border.
+// Cells along a row: nx - 1, or nx when the columns wrap (a whole turn of longitude: the last
+// column's cells reach over to the first column).
+STRATA_HOST_DEVICE inline std::int64_t cellColumns(std::int64_t nx, bool wrapX) {
+    return wrapX ? nx : nx - 1;
+}
+
+// The column right of column i: i + 1, or 0 past the last when the columns wrap.
+STRATA_HOST_DEVICE inline std::int64_t nextColumn(std::int64_t i, std::int64_t nx) {
+    return i + 1 == nx ? 0 : i + 1;
+}
+
+// The neighbour across `side` of cell (j, i): false at the frame's border (none across the
+// seam of columns that wrap).
 STRATA_HOST_DEVICE inline bool neighbour(std::int64_t j, std::int64_t i, std::uint8_t side, std::int64_t ny,
-                                         std::int64_t nx, std::int64_t& nj, std::int64_t& ni) {
+                                         std::int64_t nx, bool wrapX, std::int64_t& nj, std::int64_t& ni) {
+    const std::int64_t cols = cellColumns(nx, wrapX);
     nj = j + (side == kTop) - (side == kBottom);
     ni = i + (side == kRight) - (side == kLeft);
-    return nj >= 0 && ni >= 0 && nj + 1 < ny && ni + 1 < nx;
+    if (wrapX) ni = ni < 0 ? cols - 1 : (ni == cols ? 0 : ni);
+    return nj >= 0 && ni >= 0 && nj + 1 < ny && ni < cols;
 }
 
 // Levels [first, last) cross the cell (levels increasing, n of them); none when a corner is NaN.

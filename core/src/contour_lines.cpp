@@ -12,7 +12,7 @@
 
 namespace strata {
 
-ContourSegments contourSegments(const DataArray& frame, const std::vector<double>& levels) {
+ContourSegments contourSegments(const DataArray& frame, const std::vector<double>& levels, bool wrapX) {
     STRATA_EXPECTS(frame.ndim() == 2, ValueError,
                    "contours need a 2-D frame; '" + frame.name() + "' has " + std::to_string(frame.ndim()) +
                        " dims");
@@ -22,9 +22,10 @@ ContourSegments contourSegments(const DataArray& frame, const std::vector<double
         STRATA_EXPECTS(levels[k] > levels[k - 1], ValueError, "contours: the levels must be increasing");
     const Stream stream = detail::streamOf(frame);
     const ArrayView v = detail::checkedView(frame, "contours", stream);
-    if (frame.device().isHost()) return detail::contourSegmentsCpu(v, levels);
+    wrapX = wrapX && frame.shape()[1] >= 2;
+    if (frame.device().isHost()) return detail::contourSegmentsCpu(v, levels, wrapX);
 #if STRATA_HAVE_CUDA
-    return detail::contourSegmentsCuda(v, levels, stream);
+    return detail::contourSegmentsCuda(v, levels, wrapX, stream);
 #else
     STRATA_FAIL(ValueError, "contours: CUDA data, but the CUDA backend is not built");
 #endif
@@ -87,10 +88,10 @@ std::vector<Isoline> joinSegments(const ContourSegments& s, const std::vector<do
     return out;
 }
 
-std::vector<Isoline> isolines(const DataArray& frame, std::vector<double> levels) {
+std::vector<Isoline> isolines(const DataArray& frame, std::vector<double> levels, bool wrapX) {
     std::sort(levels.begin(), levels.end());
     levels.erase(std::unique(levels.begin(), levels.end()), levels.end());
-    return joinSegments(contourSegments(frame, levels), levels);
+    return joinSegments(contourSegments(frame, levels, wrapX), levels);
 }
 
 } // namespace strata

@@ -488,9 +488,25 @@ std::string ImageContent::contourBlocker() const {
 
 namespace {
 
-// Index space to an axis's values: between the cells' centres.
+// Evenly spaced longitudes that make a whole turn (n steps of 360° / n): contoured with their
+// last column's cells reaching over to the first, so that lines cross the seam unbroken.
+bool wholeTurn(const AxisGrid& x, const AxisGrid& y) {
+    const std::size_t n = x.centres.size();
+    if (n < 3 || !isLonLatView(x, y)) return false;
+    const double step = (x.centres[n - 1] - x.centres[0]) / double(n - 1);
+    for (std::size_t i = 1; i < n; ++i)
+        if (std::abs(x.centres[i] - x.centres[0] - double(i) * step) > 1e-6 * std::abs(step)) return false;
+    return std::abs(std::abs(step) * double(n) - 360) < 1e-6 * 360;
+}
+
+// Index space to an axis's values: between the cells' centres (and on past the last one, a
+// step further, for the cells of a whole turn that reach over to the first column).
 double along(const std::vector<double>& centres, double at) {
     if (centres.size() < 2) return centres.empty() ? at : centres[0];
+    if (at > double(centres.size() - 1)) {
+        const double step = centres[centres.size() - 1] - centres[centres.size() - 2];
+        return centres.back() + (at - double(centres.size() - 1)) * step;
+    }
     const double k = std::clamp(at, 0.0, double(centres.size() - 1));
     const std::size_t i = std::min(static_cast<std::size_t>(k), centres.size() - 2);
     return centres[i] + (k - double(i)) * (centres[i + 1] - centres[i]);
@@ -572,9 +588,12 @@ ImageContent::contourLines(const ViewLayout& layout, const ViewWindow& window, M
     if (contours_ && contourKey_ == key) return contourError_.empty() ? contours_ : nullptr;
     contourError_.clear();
     const ViewTransform t(layout.plot, window);
+    const CurvilinearGrid* curv = curvilinearOn() ? curv_.get() : nullptr;
+    // A global longitude: lines go over the seam (their longitudes are made continuous below).
+    const bool turn = !curv && wholeTurn(map_ ? srcX_ : x_, map_ ? srcY_ : y_);
     std::vector<Isoline> found;
     try {
-        if (!levels.empty()) found = isolines(f, levels);
+        if (!levels.empty()) found = isolines(f, levels, turn);
     } catch (const Error& e) { // too many crossings, or the device failed: said, and none drawn
         contourError_ = e.what();
         contourLabels_.clear();
@@ -588,8 +607,7 @@ ImageContent::contourLines(const ViewLayout& layout, const ViewWindow& window, M
     auto levelOf = [&](double v) {
         return std::size_t(std::lower_bound(levels.begin(), levels.end(), v) - levels.begin());
     };
-    const CurvilinearGrid* curv = curvilinearOn() ? curv_.get() : nullptr;
-    if (map_ || curv) {
+    if (map_ || curv || turn) {
         // Through longitude and latitude: a curvilinear grid's own, the axes' of a lon/lat grid,
         // or the inverse of the frame's grid mapping; then onto the map, or the lon/lat plane.
         std::unique_ptr<NativeMap> source;
@@ -608,6 +626,8 @@ ImageContent::contourLines(const ViewLayout& layout, const ViewWindow& window, M
                     lon = along(srcX_.centres, l.xy[k]);
                     lat = along(srcY_.centres, l.xy[k + 1]);
                 }
+                // Continuous along the line: a step over the seam (x from 0 to nx - 1) is not a turn.
+                if (turn && !ll.lon.empty()) lon = ll.lon.back() + std::remainder(lon - ll.lon.back(), 360.0);
                 ll.lon.push_back(lon);
                 ll.lat.push_back(lat);
             }

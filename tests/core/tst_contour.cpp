@@ -152,6 +152,46 @@ private slots:
         }
     }
 
+    // Columns that wrap (a whole turn of longitude): a peak on the seam, f = cos(2π i / 24) ·
+    // sin(π j / 9), has one closed isoline around it, through the cells between the last column
+    // and the first (x from 23 to 24), where unwrapped it is two lines cut at the frame's sides.
+    void wrappedColumnsCloseLinesAcrossTheSeam_data() { STRATA_BACKEND_ROWS(); }
+    void wrappedColumnsCloseLinesAcrossTheSeam() {
+        STRATA_BACKEND(b);
+        const DataArray f = field(
+            10, 24, [](double x, double y) { return std::cos(2 * M_PI * x / 24) * std::sin(M_PI * y / 9); });
+        const auto open = isolines(b.put(f), {0.5});
+        QCOMPARE(open.size(), std::size_t(2));
+        QVERIFY(!open[0].closed && !open[1].closed);
+        const auto wrapped = isolines(b.put(f), {0.5}, true);
+        QCOMPARE(wrapped.size(), std::size_t(1));
+        QVERIFY(wrapped[0].closed);
+        int acrossSeam = 0;
+        for (std::size_t k = 0; k + 1 < wrapped[0].xy.size(); k += 2) {
+            const double x = wrapped[0].xy[k], y = wrapped[0].xy[k + 1];
+            QVERIFY(x >= 0 && x <= 24);
+            // On the cell edges the level's crossing, linear between samples (column 24 is 0).
+            const double i0 = std::floor(x), j0 = std::floor(y);
+            const bool row = y == j0;
+            const double t = row ? x - i0 : y - j0;
+            auto v = [&](double i, double j) {
+                return std::cos(2 * M_PI * std::fmod(i, 24) / 24) * std::sin(M_PI * j / 9);
+            };
+            const double v0 = v(i0, j0), v1 = t == 0 ? v0 : (row ? v(i0 + 1, j0) : v(i0, j0 + 1));
+            QVERIFY2(std::abs(v0 + t * (v1 - v0) - 0.5) < 1e-12,
+                     qPrintable(QString("(%1, %2)").arg(x).arg(y)));
+            acrossSeam += x > 23; // in the cells from the last column over to the first
+        }
+        QVERIFY(acrossSeam >= 1);
+        if (b.cuda) { // the device's segments are the host's
+            const ContourSegments host = contourSegments(f, {0.5}, true),
+                                  dev = contourSegments(b.put(f), {0.5}, true);
+            QCOMPARE(dev.level, host.level);
+            QCOMPARE(dev.link, host.link);
+            QCOMPARE(dev.xy, host.xy);
+        }
+    }
+
     // Levels that are not increasing are refused; too many crossings are refused with a message.
     void badLevelsAreRefused() {
         const DataArray f = DataArray::fromHost("f", {"y", "x"}, {2, 2}, std::vector<double>{0, 1, 2, 3});

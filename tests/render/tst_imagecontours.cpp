@@ -261,6 +261,7 @@ private slots:
     }
 
     // Dashed below zero: the lines of negative levels come in dashes of 6 pixels, the others whole.
+    // f = sin(lon) on the global 2.5° grid: 0.5 at 30° and 150°, -0.5 at 210° and 330°.
     void negativeLevelsDashed() {
         ImageViewSettings s;
         s.contours = parseContourSpec("-0.5,0.5");
@@ -271,7 +272,7 @@ private slots:
         const DataArray g = lonLatFrame(true, false);
         std::vector<float> v;
         for (int j = 0; j < 73; ++j)
-            for (int i = 0; i < 144; ++i) v.push_back(float(-1 + 2.0 * i / 143));
+            for (int i = 0; i < 144; ++i) v.push_back(float(std::sin(2.5 * i * M_PI / 180)));
         content.setFrame({DataArray::fromHost("f", {"lat", "lon"}, {73, 144}, v, g.coords())});
         const ViewLayout l = content.layoutFor(kW, kH, 1);
         const auto a = content.annotations(l, colormapTable("viridis"), {-1, 1});
@@ -282,7 +283,8 @@ private slots:
             double length = 0;
             for (std::size_t k = 2; k + 1 < line.xy.size(); k += 2)
                 length += std::hypot(line.xy[k] - line.xy[k - 2], line.xy[k + 1] - line.xy[k - 1]);
-            if (line.xy[0] < t.pixelX(180)) { // the level -0.5 lies west of 180°
+            const double lon = t.dataX(line.xy[0]);
+            if (lon > 180) { // the level -0.5
                 QVERIFY2(length <= 6 + 1e-9, qPrintable(QString::number(length)));
                 ++dashes;
             } else {
@@ -290,8 +292,47 @@ private slots:
                 ++whole;
             }
         }
-        QCOMPARE(whole, 1);
-        QVERIFY(dashes > 20);
+        QCOMPARE(whole, 2);
+        QVERIFY(dashes > 40);
+    }
+
+    // A whole turn of longitude: the isoline of a peak on the 0°/360° seam is one closed line
+    // round it, over the cells between the last column (357.5°) and the first, drawn on both
+    // sides of the plot, and no line runs across the plot.
+    void aGlobalGridsLinesCrossTheSeam() {
+        ImageViewSettings s;
+        s.contours = parseContourSpec("0.5,");
+        s.contourLabels = false;
+        detail::ImageContent content;
+        content.setSettings(s);
+        const DataArray g = lonLatFrame(true, false);
+        std::vector<float> v;
+        for (int j = 0; j < 73; ++j)
+            for (int i = 0; i < 144; ++i) {
+                const double lon = 2.5 * i, lat = -90 + 2.5 * j;
+                v.push_back(float(std::cos(lon * M_PI / 180) * std::cos(lat * M_PI / 180)));
+            }
+        content.setFrame({DataArray::fromHost("f", {"lat", "lon"}, {73, 144}, v, g.coords())});
+        const ViewLayout l = content.layoutFor(kW, kH, 1);
+        const auto a = content.annotations(l, colormapTable("viridis"), {-1, 1});
+        QVERIFY(a.contours);
+        const ViewTransform t(l.plot, content.window());
+        // The circle's west part by 357.5° and its east part by 0° (a part cut in two where the
+        // line began), each reaching the plot's side, none wider than the circle.
+        QVERIFY(a.contours->size() >= 2 && a.contours->size() <= 4);
+        double beyondLast = -1e300;
+        for (const auto& line : *a.contours) {
+            double lo = 1e300, hi = -1e300;
+            for (std::size_t k = 0; k + 1 < line.xy.size(); k += 2) {
+                lo = std::min(lo, t.dataX(line.xy[k]));
+                hi = std::max(hi, t.dataX(line.xy[k]));
+            }
+            QVERIFY2(hi - lo < 70, qPrintable(QString("%1..%2").arg(lo).arg(hi)));
+            QVERIFY(lo < 1 || hi > 356);
+            // Past the last column (357.5°) to the plot's edge: only a line over the seam is.
+            beyondLast = std::max(beyondLast, hi);
+        }
+        QVERIFY2(beyondLast > 358, qPrintable(QString::number(beyondLast)));
     }
 
     // Another variable's isolines over the frame's colours: g(j, i) = j on the same grid gives

@@ -21,9 +21,11 @@ namespace mc = contour;
 template <class T> struct Frame {
     const T* p;
     std::int64_t ny, nx, sy, sx;
+    bool wrapX;
     mc::Cell cell(std::int64_t j, std::int64_t i) const {
-        const T* q = p + j * sy + i * sx;
-        return {double(q[0]), double(q[sx]), double(q[sy + sx]), double(q[sy])};
+        const T* q = p + j * sy;
+        const std::int64_t a = i * sx, b = mc::nextColumn(i, nx) * sx;
+        return {double(q[a]), double(q[b]), double(q[sy + b]), double(q[sy + a])};
     }
 };
 
@@ -64,7 +66,7 @@ template <class T> ContourSegments segmentsOf(const Frame<T>& f, const std::vect
     ContourSegments out;
     out.ny = f.ny;
     out.nx = f.nx;
-    const std::int64_t rows = f.ny - 1, cols = f.nx - 1;
+    const std::int64_t rows = f.ny - 1, cols = mc::cellColumns(f.nx, f.wrapX);
     const int n = static_cast<int>(levels.size());
     const double* lev = levels.data();
     const std::vector<std::int16_t> bands = bandsOf(f, levels);
@@ -77,7 +79,8 @@ template <class T> ContourSegments segmentsOf(const Frame<T>& f, const std::vect
             const std::int16_t* b1 = b0 + f.nx;
             std::int32_t* count = offsets.data() + j * cols + 1;
             for (std::int64_t i = 0; i < cols; ++i) {
-                const int a = b0[i], b = b0[i + 1], c = b1[i + 1], d = b1[i];
+                const std::int64_t i1 = mc::nextColumn(i, f.nx);
+                const int a = b0[i], b = b0[i1], c = b1[i1], d = b1[i];
                 const int lo = std::min(std::min(a, b), std::min(c, d)),
                           hi = std::max(std::max(a, b), std::max(c, d));
                 count[i] = lo < 0 || lo == hi ? 0 : mc::segmentCount(f.cell(j, i), lev, n);
@@ -130,7 +133,7 @@ template <class T> ContourSegments segmentsOf(const Frame<T>& f, const std::vect
                         const std::uint8_t side = sides[std::size_t(2 * g + e)];
                         std::int32_t link = -1;
                         std::int64_t nj, ni;
-                        if (mc::neighbour(j, i, side, f.ny, f.nx, nj, ni)) {
+                        if (mc::neighbour(j, i, side, f.ny, f.nx, f.wrapX, nj, ni)) {
                             const std::int64_t nc = nj * cols + ni;
                             const std::uint8_t want = mc::facing(side);
                             for (std::int64_t t = offsets[std::size_t(nc)]; t < offsets[std::size_t(nc + 1)];
@@ -149,7 +152,7 @@ template <class T> ContourSegments segmentsOf(const Frame<T>& f, const std::vect
 
 } // namespace
 
-ContourSegments contourSegmentsCpu(const ArrayView& frame, const std::vector<double>& levels) {
+ContourSegments contourSegmentsCpu(const ArrayView& frame, const std::vector<double>& levels, bool wrapX) {
     if (frame.shape[0] < 2 || frame.shape[1] < 2 || levels.empty()) {
         ContourSegments none;
         none.ny = frame.shape[0];
@@ -158,8 +161,12 @@ ContourSegments contourSegmentsCpu(const ArrayView& frame, const std::vector<dou
     }
     return visitNumeric(frame.dtype, [&](auto tag) {
         using T = decltype(tag);
-        const Frame<T> f{static_cast<const T*>(frame.data), frame.shape[0], frame.shape[1], frame.strides[0],
-                         frame.strides[1]};
+        const Frame<T> f{static_cast<const T*>(frame.data),
+                         frame.shape[0],
+                         frame.shape[1],
+                         frame.strides[0],
+                         frame.strides[1],
+                         wrapX};
         return segmentsOf(f, levels);
     });
 }

@@ -21,24 +21,26 @@ namespace mc = contour;
 struct Frame {
     const void* data = nullptr;
     i64 ny = 0, nx = 0, sy = 0, sx = 0;
+    bool wrapX = false;
+    __host__ __device__ i64 cols() const { return mc::cellColumns(nx, wrapX); }
 };
 
 template <class T> __device__ __forceinline__ mc::Cell cellAt(const Frame& f, i64 j, i64 i) {
-    const T* p = static_cast<const T*>(f.data);
-    const i64 o = j * f.sy + i * f.sx;
-    return {double(p[o]), double(p[o + f.sx]), double(p[o + f.sy + f.sx]), double(p[o + f.sy])};
+    const T* p = static_cast<const T*>(f.data) + j * f.sy;
+    const i64 a = i * f.sx, b = mc::nextColumn(i, f.nx) * f.sx;
+    return {double(p[a]), double(p[b]), double(p[f.sy + b]), double(p[f.sy + a])};
 }
 
 template <class T>
 __global__ void __launch_bounds__(256) countKernel(Frame f, const double* levels, int n, i64* counts) {
-    const i64 cells = (f.ny - 1) * (f.nx - 1);
+    const i64 cells = (f.ny - 1) * f.cols();
     const i64 c = i64(blockIdx.x) * blockDim.x + threadIdx.x;
     if (c > cells) return;
     if (c == cells) { // the scan's last entry: the total
         counts[c] = 0;
         return;
     }
-    const i64 j = c / (f.nx - 1), i = c % (f.nx - 1);
+    const i64 j = c / f.cols(), i = c % f.cols();
     counts[c] = mc::segmentCount(cellAt<T>(f, j, i), levels, n);
 }
 
@@ -53,10 +55,10 @@ struct Segments {
 template <class T>
 __global__ void __launch_bounds__(256)
     emitKernel(Frame f, const double* levels, int n, const i64* offsets, Segments s) {
-    const i64 cells = (f.ny - 1) * (f.nx - 1);
+    const i64 cells = (f.ny - 1) * f.cols();
     const i64 c = i64(blockIdx.x) * blockDim.x + threadIdx.x;
     if (c >= cells || offsets[c] == offsets[c + 1]) return;
-    const i64 j = c / (f.nx - 1), i = c % (f.nx - 1);
+    const i64 j = c / f.cols(), i = c % f.cols();
     const mc::Cell q = cellAt<T>(f, j, i);
     int first, last;
     mc::crossingLevels(q, levels, n, first, last);
@@ -75,17 +77,17 @@ __global__ void __launch_bounds__(256)
     }
 }
 
-__global__ void __launch_bounds__(256) linkKernel(i64 ny, i64 nx, const i64* offsets, Segments s, i64 count) {
+__global__ void __launch_bounds__(256) linkKernel(Frame f, const i64* offsets, Segments s, i64 count) {
     const i64 g = i64(blockIdx.x) * blockDim.x + threadIdx.x;
     if (g >= count) return;
     const i64 c = s.cell[g];
-    const i64 j = c / (nx - 1), i = c % (nx - 1);
+    const i64 j = c / f.cols(), i = c % f.cols();
     for (int e = 0; e < 2; ++e) {
         const std::uint8_t side = s.sides[2 * g + e];
         std::int32_t link = -1;
         i64 nj, ni;
-        if (mc::neighbour(j, i, side, ny, nx, nj, ni)) {
-            const i64 nc = nj * (nx - 1) + ni;
+        if (mc::neighbour(j, i, side, f.ny, f.nx, f.wrapX, nj, ni)) {
+            const i64 nc = nj * f.cols() + ni;
             const std::uint8_t want = mc::facing(side);
             for (i64 t = offsets[nc]; t < offsets[nc + 1]; ++t) {
                 if (s.level[t] != s.level[g]) continue;
@@ -99,7 +101,7 @@ __global__ void __launch_bounds__(256) linkKernel(i64 ny, i64 nx, const i64* off
 
 } // namespace
 
-ContourSegments contourSegmentsCuda(const ArrayView& frame, const std::vector<double>& levels,
+ContourSegments contourSegmentsCuda(const ArrayView& frame, const std::vector<double>& levels, bool wrapX,
                                     Stream stream) {
     cuda::DeviceGuard guard(stream);
     const cudaStream_t st = cuda::streamOf(stream);
@@ -107,8 +109,8 @@ ContourSegments contourSegmentsCuda(const ArrayView& frame, const std::vector<do
     out.ny = frame.shape[0];
     out.nx = frame.shape[1];
     if (out.ny < 2 || out.nx < 2 || levels.empty()) return out;
-    const Frame f{frame.data, out.ny, out.nx, frame.strides[0], frame.strides[1]};
-    const i64 cells = (f.ny - 1) * (f.nx - 1);
+    const Frame f{frame.data, out.ny, out.nx, frame.strides[0], frame.strides[1], wrapX};
+    const i64 cells = (f.ny - 1) * f.cols();
     const int n = static_cast<int>(levels.size());
     const Device device = stream.device();
 
@@ -149,7 +151,7 @@ ContourSegments contourSegmentsCuda(const ArrayView& frame, const std::vector<do
         emitKernel<T><<<blocks, 256, 0, st>>>(f, lev.as<double>(), n, offsets.as<i64>(), s);
     });
     STRATA_CUDA_CHECK_LAUNCH("contour emitKernel");
-    linkKernel<<<unsigned(cuda::ceilDiv(total, 256)), 256, 0, st>>>(f.ny, f.nx, offsets.as<i64>(), s, total);
+    linkKernel<<<unsigned(cuda::ceilDiv(total, 256)), 256, 0, st>>>(f, offsets.as<i64>(), s, total);
     STRATA_CUDA_CHECK_LAUNCH("contour linkKernel");
 
     out.xy.resize(std::size_t(total) * 4);

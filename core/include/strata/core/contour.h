@@ -49,7 +49,10 @@ struct ContourSegments {
     std::vector<std::int32_t> link;  // two a segment
     std::size_t size() const { return level.size(); }
 };
-ContourSegments contourSegments(const DataArray& frame, const std::vector<double>& levels);
+// With `wrapX` the columns are a whole turn (a global longitude): the last column's cells reach
+// over to the first, x running from nx - 1 to nx there, and lines pass the seam unbroken.
+ContourSegments contourSegments(const DataArray& frame, const std::vector<double>& levels,
+                                bool wrapX = false);
 
 // The isolines of a 2-D frame (dims (y, x)) at `levels`, on any device: polylines of points
 // (x, y) in index space, x the column and y the row, each point on a cell edge where the
@@ -64,6 +67,7 @@ struct Isoline {
     bool closed = false;
 };
 std::vector<Isoline> joinSegments(const ContourSegments& segments, const std::vector<double>& levels);
-std::vector<Isoline> isolines(const DataArray& frame, std::vector<double> levels); // in any order
+std::vector<Isoline> isolines(const DataArray& frame, std::vector<double> levels, // in any order
+                              bool wrapX = false);
 
 } // namespace strata
