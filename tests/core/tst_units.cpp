@@ -136,8 +136,7 @@ private slots:
             const DataArray a = withUnits(test::randomArray(rng, t, {5, 37, 21}, 0.1), "K");
             // A transposed view: converted in its own order.
             const DataArray view = a.transpose({"d2", "d0", "d1"});
-            const DataArray out =
-                test::poisoned([&] { return convertUnits(b.put(view), c, streamOf(b)); });
+            const DataArray out = test::poisoned([&] { return convertUnits(b.put(view), c, streamOf(b)); });
             QCOMPARE(out.dims(), view.dims());
             QCOMPARE(out.attrs().text("units").value_or(""), std::string("degF"));
             const std::vector<double> in = contiguous(view).values<double>(), got = out.values<double>();
