@@ -153,14 +153,9 @@ ExportReport exportView(const Dataset& ds, const ViewSpec& view, const std::vect
         try {
             contourFrame = computeFrame(var, spec, frame.device(), note, exportLimits());
         } catch (const Error& e) {
-            auto grid = [](const DataArray& a) {
-                std::string g = "'" + a.name() + "' (";
-                for (std::size_t k = 0; k < a.dims().size(); ++k)
-                    g += (k ? ", " : "") + a.dims()[k] + " " + std::to_string(a.shape()[k]);
-                return g + ")";
-            };
-            STRATA_FAIL(ValueError, "--contour-var " + name + ": " + grid(var) + " cannot be shown as " +
-                                        grid(variableOf(ds, view.variable)) + " is: " + e.what());
+            STRATA_FAIL(ValueError, "--contour-var " + name + ": " + describeGrid(var) +
+                                        " cannot be shown as " + describeGrid(variableOf(ds, view.variable)) +
+                                        " is: " + e.what());
         }
         if (const std::string why = contourFrameProblem(frame, *contourFrame); !why.empty())
             STRATA_FAIL(ValueError, "--contour-var " + name + ": " + why);

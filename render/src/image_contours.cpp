@@ -1,0 +1,250 @@
+// The image view's isolines (ImageViewSettings::contours): why none are drawn, and the lines,
+// labels and dashes in window pixels through the axes, a curvilinear grid's centres or a map.
+#include <algorithm>
+#include <cmath>
+
+#include "coast_plan.h"
+#include "contour_labels.h"
+#include "image_content.h"
+#include "map_plan.h"
+#include "strata/core/contour.h"
+#include "strata/core/error.h"
+#include "strata/core/format.h"
+#include "strata/core/ops.h"
+
+namespace strata {
+
+std::string describeGrid(const DataArray& a) {
+    std::string s = "'" + a.name() + "' (";
+    for (std::size_t k = 0; k < a.dims().size(); ++k)
+        s += (k ? ", " : "") + a.dims()[k] + " " + std::to_string(a.shape()[k]);
+    return s + ")";
+}
+
+std::string contourFrameProblem(const DataArray& frame, const DataArray& contours) {
+    if (contours.ndim() != 2)
+        return "the contour variable " + describeGrid(contours) + " is not a 2-D frame like " +
+               describeGrid(frame);
+    bool same = contours.dims() == frame.dims() && contours.shape() == frame.shape();
+    for (std::size_t k = 0; same && k < frame.dims().size(); ++k) {
+        const Coordinate *a = frame.coords().find(frame.dims()[k]),
+                         *b = contours.coords().find(frame.dims()[k]);
+        same = (a == nullptr) == (b == nullptr) && (!a || a->values == b->values);
+    }
+    if (same) return {};
+    return "the contour variable " + describeGrid(contours) + " is on another grid than " +
+           describeGrid(frame) + " (its dims, sizes or coordinate values differ)";
+}
+
+} // namespace strata
+
+namespace strata::detail {
+
+std::string ImageContent::contourProblem() const {
+    std::string why = contourBlocker();
+    return why.empty() ? contourError_ : why;
+}
+
+std::string ImageContent::contourBlocker() const {
+    if (!settings_.contours || !frame_) return {};
+    const DataArray& f = frame_->contourFrame ? *frame_->contourFrame : frame_->frame;
+    if (!f.isLoaded()) return "contours are drawn for a frame in memory; this one is not loaded";
+    if (frame_->contourFrame)
+        if (std::string why = contourFrameProblem(frame_->frame, *frame_->contourFrame); !why.empty())
+            return why;
+    if (!contourRange_) contourRange_ = minmaxValues(f);
+    const auto [lo, hi] = *contourRange_;
+    if (!(lo <= hi)) return "'" + f.name() + "' has no values here to draw isolines of";
+    if (lo == hi) return "'" + f.name() + "' is " + formatNumber(lo) + " everywhere here: it has no isolines";
+    return {};
+}
+
+namespace {
+
+// Evenly spaced longitudes that make a whole turn (n steps of 360° / n): contoured with their
+// last column's cells reaching over to the first, so that lines cross the seam unbroken.
+bool wholeTurn(const AxisGrid& x, const AxisGrid& y) {
+    const std::size_t n = x.centres.size();
+    if (n < 3 || !isLonLatView(x, y)) return false;
+    const double step = (x.centres[n - 1] - x.centres[0]) / double(n - 1);
+    for (std::size_t i = 1; i < n; ++i)
+        if (std::abs(x.centres[i] - x.centres[0] - double(i) * step) > 1e-6 * std::abs(step)) return false;
+    return std::abs(std::abs(step) * double(n) - 360) < 1e-6 * 360;
+}
+
+// Index space to an axis's values: between the cells' centres (and on past the last one, a
+// step further, for the cells of a whole turn that reach over to the first column).
+double along(const std::vector<double>& centres, double at) {
+    if (centres.size() < 2) return centres.empty() ? at : centres[0];
+    if (at > double(centres.size() - 1)) {
+        const double step = centres[centres.size() - 1] - centres[centres.size() - 2];
+        return centres.back() + (at - double(centres.size() - 1)) * step;
+    }
+    const double k = std::clamp(at, 0.0, double(centres.size() - 1));
+    const std::size_t i = std::min(static_cast<std::size_t>(k), centres.size() - 2);
+    return centres[i] + (k - double(i)) * (centres[i + 1] - centres[i]);
+}
+
+// A curvilinear grid's longitude and latitude at index point (x column, y row): bilinear
+// between the four centres around it, longitudes unwrapped about the first.
+void lonLatAt(const CurvilinearGrid& g, double x, double y, double& lon, double& lat) {
+    const double cx = std::clamp(x, 0.0, double(g.columns - 1)), cy = std::clamp(y, 0.0, double(g.rows - 1));
+    const std::int64_t i = std::min<std::int64_t>(std::int64_t(cx), std::max<std::int64_t>(g.columns - 2, 0));
+    const std::int64_t j = std::min<std::int64_t>(std::int64_t(cy), std::max<std::int64_t>(g.rows - 2, 0));
+    const double u = cx - double(i), v = cy - double(j);
+    const std::int64_t i1 = std::min(i + 1, g.columns - 1), j1 = std::min(j + 1, g.rows - 1);
+    auto k = [&](std::int64_t jj, std::int64_t ii) { return std::size_t(jj * g.columns + ii); };
+    const double l00 = g.lon[k(j, i)];
+    auto un = [&](double l) { return l00 + std::remainder(l - l00, 360.0); };
+    lon = (1 - v) * ((1 - u) * l00 + u * un(g.lon[k(j, i1)])) +
+          v * ((1 - u) * un(g.lon[k(j1, i)]) + u * un(g.lon[k(j1, i1)]));
+    lat = (1 - v) * ((1 - u) * g.lat[k(j, i)] + u * g.lat[k(j, i1)]) +
+          v * ((1 - u) * g.lat[k(j1, i)] + u * g.lat[k(j1, i1)]);
+}
+
+} // namespace
+
+namespace {
+
+// `line` as dashes `on` pixels long with gaps of `off`, for isolines below zero.
+void dashed(const PixelPolyline& line, double on, double off, std::vector<PixelPolyline>& out) {
+    PixelPolyline dash;
+    bool drawing = true;
+    double left = on; // of the current dash or gap
+    for (std::size_t k = 0; k + 3 < line.xy.size(); k += 2) {
+        double x0 = line.xy[k], y0 = line.xy[k + 1];
+        const double x1 = line.xy[k + 2], y1 = line.xy[k + 3];
+        double step = std::hypot(x1 - x0, y1 - y0);
+        if (drawing && dash.xy.empty()) dash.xy = {x0, y0};
+        while (step > left) {
+            const double t = left / step;
+            x0 += t * (x1 - x0);
+            y0 += t * (y1 - y0);
+            step -= left;
+            if (drawing) {
+                dash.xy.insert(dash.xy.end(), {x0, y0});
+                out.push_back(std::move(dash));
+                dash.xy.clear();
+            } else {
+                dash.xy = {x0, y0};
+            }
+            drawing = !drawing;
+            left = drawing ? on : off;
+        }
+        left -= step;
+        if (drawing) dash.xy.insert(dash.xy.end(), {x1, y1});
+    }
+    if (dash.xy.size() >= 4) out.push_back(std::move(dash));
+}
+
+} // namespace
+
+std::shared_ptr<const std::vector<PixelPolyline>>
+ImageContent::contourLines(const ViewLayout& layout, const ViewWindow& window, MinMax range) const {
+    if (!settings_.contours || !frame_ || layout.plot.width() <= 0 || !contourBlocker().empty()) {
+        contourLabels_.clear();
+        return nullptr;
+    }
+    // Another variable's isolines: at levels in its own range.
+    const DataArray& f = frame_->contourFrame ? *frame_->contourFrame : frame_->frame;
+    if (frame_->contourFrame) range = *contourRange_; // read by contourProblem()
+    const std::vector<double> levels = contourLevels(*settings_.contours, range.first, range.second);
+    ContourKey key{frameVersion_,
+                   cellsVersion_,
+                   map_.get(),
+                   levels,
+                   window,
+                   layout.plot,
+                   layout.scale,
+                   settings_.contourLabels,
+                   settings_.contourDashNegative};
+    if (contours_ && contourKey_ == key) return contourError_.empty() ? contours_ : nullptr;
+    contourError_.clear();
+    const ViewTransform t(layout.plot, window);
+    const CurvilinearGrid* curv = curvilinearOn() ? curv_.get() : nullptr;
+    // A global longitude: lines go over the seam (their longitudes are made continuous below).
+    const bool turn = !curv && wholeTurn(map_ ? srcX_ : x_, map_ ? srcY_ : y_);
+    std::vector<Isoline> found;
+    try {
+        if (!levels.empty()) found = isolines(f, levels, turn);
+    } catch (const Error& e) { // too many crossings, or the device failed: said, and none drawn
+        contourError_ = e.what();
+        contourLabels_.clear();
+        contours_ = std::make_shared<const std::vector<PixelPolyline>>();
+        contourKey_ = std::move(key);
+        return nullptr;
+    }
+    // Each isoline in pixels, in one piece or several (cut at a map's seam): with its level.
+    std::vector<PixelPolyline> pieces;
+    std::vector<std::size_t> pieceLevel;
+    auto levelOf = [&](double v) {
+        return std::size_t(std::lower_bound(levels.begin(), levels.end(), v) - levels.begin());
+    };
+    if (map_ || curv || turn) {
+        // Through longitude and latitude: a curvilinear grid's own, the axes' of a lon/lat grid,
+        // or the inverse of the frame's grid mapping; then onto the map, or the lon/lat plane.
+        std::unique_ptr<NativeMap> source;
+        if (map_ && map_->sourceCrs() && !curv) source = std::make_unique<NativeMap>(*map_->sourceCrs());
+        for (const Isoline& l : found) {
+            LonLatLine ll;
+            for (std::size_t k = 0; k + 1 < l.xy.size(); k += 2) {
+                double lon = 0, lat = 0;
+                if (curv) {
+                    lonLatAt(*curv, l.xy[k], l.xy[k + 1], lon, lat);
+                } else if (source) {
+                    if (!source->inverse(along(srcX_.centres, l.xy[k]), along(srcY_.centres, l.xy[k + 1]),
+                                         lon, lat))
+                        lon = lat = NAN; // off the globe: the line is cut there
+                } else {
+                    lon = along(srcX_.centres, l.xy[k]);
+                    lat = along(srcY_.centres, l.xy[k + 1]);
+                }
+                // Continuous along the line: a step over the seam (x from 0 to nx - 1) is not a turn.
+                if (turn && !ll.lon.empty()) lon = ll.lon.back() + std::remainder(lon - ll.lon.back(), 360.0);
+                ll.lon.push_back(lon);
+                ll.lat.push_back(lat);
+            }
+            const auto [lon0, lon1] = std::minmax_element(ll.lon.begin(), ll.lon.end());
+            const auto [lat0, lat1] = std::minmax_element(ll.lat.begin(), ll.lat.end());
+            if (lon0 == ll.lon.end()) continue;
+            ll.lonMin = *lon0, ll.lonMax = *lon1, ll.latMin = *lat0, ll.latMax = *lat1;
+            const std::vector<LonLatLine> one{std::move(ll)};
+            for (PixelPolyline& p :
+                 map_ ? planProjectedLines(one, map_->projection().params(), t) : planCoast(one, t, 0.25)) {
+                pieces.push_back(std::move(p));
+                pieceLevel.push_back(levelOf(l.level));
+            }
+        }
+    } else if (x_.centres.size() >= 2 && y_.centres.size() >= 2) {
+        for (const Isoline& l : found) {
+            PixelPolyline p;
+            for (std::size_t k = 0; k + 1 < l.xy.size(); k += 2) {
+                p.xy.push_back(t.pixelX(along(x_.centres, l.xy[k])));
+                p.xy.push_back(t.pixelY(along(y_.centres, l.xy[k + 1])));
+            }
+            pieces.push_back(std::move(p));
+            pieceLevel.push_back(levelOf(l.level));
+        }
+    }
+    contourLabels_.clear();
+    if (settings_.contourLabels) {
+        const std::vector<std::string> texts = contourLabelTexts(levels);
+        std::vector<LabelledLine> labelled;
+        for (std::size_t k = 0; k < pieces.size(); ++k)
+            labelled.push_back({&pieces[k], &texts[pieceLevel[k]]});
+        contourLabels_ = placeContourLabels(std::move(labelled), layout.plot,
+                                            0.85 * kLabelSize * layout.scale, 300 * layout.scale);
+    }
+    auto lines = std::make_shared<std::vector<PixelPolyline>>();
+    for (std::size_t k = 0; k < pieces.size(); ++k) {
+        if (settings_.contourDashNegative && levels[pieceLevel[k]] < 0)
+            dashed(pieces[k], 6 * layout.scale, 4 * layout.scale, *lines);
+        else
+            lines->push_back(std::move(pieces[k]));
+    }
+    contours_ = std::move(lines);
+    contourKey_ = std::move(key);
+    return contours_;
+}
+
+} // namespace strata::detail
