@@ -7,6 +7,7 @@
 
 #include <QApplication>
 #include <cmath>
+#include <functional>
 
 #include "../../render/src/contour_labels.h"
 #include "../../render/src/image_content.h"
@@ -36,13 +37,18 @@ DataArray columnFrame() {
     return DataArray::fromHost("f", {"y", "x"}, {20, 30}, v, cs);
 }
 
-// f = latitude on the 2.5° lon/lat grid of lonLatFrame.
-DataArray latitudeFrame() {
+// f(lon, lat) (degrees) on the global 2.5° lon/lat grid of lonLatFrame (lon 0..357.5).
+DataArray globalFrame(const std::function<double(double lon, double lat)>& f) {
     const DataArray g = lonLatFrame(true, false);
     std::vector<float> v;
     for (int j = 0; j < 73; ++j)
-        for (int i = 0; i < 144; ++i) v.push_back(float(-90 + 2.5 * j));
+        for (int i = 0; i < 144; ++i) v.push_back(float(f(2.5 * i, -90 + 2.5 * j)));
     return DataArray::fromHost("f", {"lat", "lon"}, {73, 144}, v, g.coords());
+}
+
+// f = latitude.
+DataArray latitudeFrame() {
+    return globalFrame([](double, double lat) { return lat; });
 }
 
 // A sheared curvilinear grid (40 × 30 cells: lon = 10 + i + 0.3 j, lat = 20 + j - 0.2 i) whose
@@ -269,11 +275,7 @@ private slots:
         s.contourLabels = false;
         detail::ImageContent content;
         content.setSettings(s);
-        const DataArray g = lonLatFrame(true, false);
-        std::vector<float> v;
-        for (int j = 0; j < 73; ++j)
-            for (int i = 0; i < 144; ++i) v.push_back(float(std::sin(2.5 * i * M_PI / 180)));
-        content.setFrame({DataArray::fromHost("f", {"lat", "lon"}, {73, 144}, v, g.coords())});
+        content.setFrame({globalFrame([](double lon, double) { return std::sin(lon * M_PI / 180); })});
         const ViewLayout l = content.layoutFor(kW, kH, 1);
         const auto a = content.annotations(l, colormapTable("viridis"), {-1, 1});
         QVERIFY(a.contours);
@@ -305,14 +307,8 @@ private slots:
         s.contourLabels = false;
         detail::ImageContent content;
         content.setSettings(s);
-        const DataArray g = lonLatFrame(true, false);
-        std::vector<float> v;
-        for (int j = 0; j < 73; ++j)
-            for (int i = 0; i < 144; ++i) {
-                const double lon = 2.5 * i, lat = -90 + 2.5 * j;
-                v.push_back(float(std::cos(lon * M_PI / 180) * std::cos(lat * M_PI / 180)));
-            }
-        content.setFrame({DataArray::fromHost("f", {"lat", "lon"}, {73, 144}, v, g.coords())});
+        content.setFrame({globalFrame(
+            [](double lon, double lat) { return std::cos(lon * M_PI / 180) * std::cos(lat * M_PI / 180); })});
         const ViewLayout l = content.layoutFor(kW, kH, 1);
         const auto a = content.annotations(l, colormapTable("viridis"), {-1, 1});
         QVERIFY(a.contours);
