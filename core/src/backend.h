@@ -10,6 +10,7 @@
 #include "strata/core/cf.h"
 #include "strata/core/chunks.h"
 #include "strata/core/contour.h"
+#include "strata/core/flow.h"
 #include "strata/core/ops.h"
 #include "strata/core/stream.h"
 
@@ -108,6 +109,24 @@ void derivedTableCpu(const DerivedTableProblem& q);
 void derivedFinishCpu(const DerivedFinishProblem& f);
 // Marching squares over a 2-D view (contour.h's contourSegments); levels increasing.
 ContourSegments contourSegmentsCpu(const ArrayView& frame, const std::vector<double>& levels, bool wrapX);
+// flow.h's samples, traces and particle steps (u and v 2-D views of one shape; `state` a
+// ParticleSet's bytes, `trail` null or steps × n × 2 floats, both on the views' device).
+FlowSamples sampleFlowCpu(const ArrayView& u, const ArrayView& v, bool wrapX, const std::vector<double>& xy);
+StreamlineTraces traceStreamlinesCpu(const ArrayView& u, const ArrayView& v, const FlowMetric& metric,
+                                     const std::vector<double>& seeds, double step, std::int64_t maxSteps);
+struct AdvectProblem {
+    ArrayView u, v;
+    const FlowMetric* metric = nullptr;
+    ParticleBox box;
+    std::uint64_t seed = 0;
+    double dt = 0;
+    int steps = 0;
+    std::int32_t maxAge = 0;
+    void* state = nullptr;
+    std::int64_t count = 0;
+    float* trail = nullptr;
+};
+void advectParticlesCpu(const AdvectProblem& p);
 
 #if STRATA_HAVE_CUDA
 // ---- CUDA (core/src/cuda) ----
@@ -130,6 +149,13 @@ void derivedFinishCuda(const DerivedFinishProblem& f, Stream stream);
 // Synchronises `stream`: the segments are copied to the host.
 ContourSegments contourSegmentsCuda(const ArrayView& frame, const std::vector<double>& levels, bool wrapX,
                                     Stream stream);
+// Synchronise `stream`: the samples and traces are copied to the host.
+FlowSamples sampleFlowCuda(const ArrayView& u, const ArrayView& v, bool wrapX, const std::vector<double>& xy,
+                           Stream stream);
+StreamlineTraces traceStreamlinesCuda(const ArrayView& u, const ArrayView& v, const FlowMetric& metric,
+                                      const std::vector<double>& seeds, double step, std::int64_t maxSteps,
+                                      Stream stream);
+void advectParticlesCuda(const AdvectProblem& p, Stream stream); // ordered on `stream`
 #endif
 
 } // namespace strata::detail

@@ -9,29 +9,17 @@
 #include "map_plan.h"
 #include "strata/core/contour.h"
 #include "strata/core/error.h"
+#include "strata/core/flow.h"
 #include "strata/core/format.h"
 #include "strata/core/ops.h"
 
 namespace strata {
 
-std::string describeGrid(const DataArray& a) {
-    std::string s = "'" + a.name() + "' (";
-    for (std::size_t k = 0; k < a.dims().size(); ++k)
-        s += (k ? ", " : "") + a.dims()[k] + " " + std::to_string(a.shape()[k]);
-    return s + ")";
-}
-
 std::string contourFrameProblem(const DataArray& frame, const DataArray& contours) {
     if (contours.ndim() != 2)
         return "the contour variable " + describeGrid(contours) + " is not a 2-D frame like " +
                describeGrid(frame);
-    bool same = contours.dims() == frame.dims() && contours.shape() == frame.shape();
-    for (std::size_t k = 0; same && k < frame.dims().size(); ++k) {
-        const Coordinate *a = frame.coords().find(frame.dims()[k]),
-                         *b = contours.coords().find(frame.dims()[k]);
-        same = (a == nullptr) == (b == nullptr) && (!a || a->values == b->values);
-    }
-    if (same) return {};
+    if (sameGrid(frame, contours)) return {};
     return "the contour variable " + describeGrid(contours) + " is on another grid than " +
            describeGrid(frame) + " (its dims, sizes or coordinate values differ)";
 }

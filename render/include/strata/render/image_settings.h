@@ -8,6 +8,7 @@
 
 #include "strata/core/contour.h"
 #include "strata/core/data_array.h"
+#include "strata/core/flow.h" // describeGrid
 #include "strata/core/map_crs.h"
 #include "strata/core/ops.h"
 #include "strata/render/colour_range.h"
@@ -85,8 +86,6 @@ struct ImageFrame {
 // Why `contours` (a frame of another variable) cannot be drawn over `frame`: not 2-D, or on
 // another grid (dims, sizes or coordinate values), both grids named. Empty when it can.
 std::string contourFrameProblem(const DataArray& frame, const DataArray& contours);
-// A variable's grid in a message: "'zg' (time 12, lat 73, lon 144)".
-std::string describeGrid(const DataArray& a);
 
 // `frame` (2-D, on the host) colour-mapped as the image view maps it with `colouring`: the range
 // resolved from the mode (the frame's extremes, `variableRange`, fixed), the map's LUT, NaN in

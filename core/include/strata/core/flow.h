@@ -1,0 +1,148 @@
+#pragma once
+// Vector fields over a 2-D frame's grid: the (u, v) pairs a dataset holds (found by their CF
+// standard names), their values at points, streamlines traced through them, and particles
+// advected by them — on the frames' device. A CUDA pair is sampled, traced and advected there;
+// only the samples, the traces and the particles come to the host, never the fields.
+//
+// Positions are in index space, as isolines are: x the column, y the row, a sample at each
+// whole (x, y). Between samples a field is bilinear; a point whose four samples are not all
+// there (NaN, or past the grid) has no value.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "strata/core/buffer.h"
+#include "strata/core/data_array.h"
+
+namespace strata {
+
+class Dataset;
+
+// ---- The pair ----
+
+// Two variables that are the components of one vector: u eastward and v northward (earth
+// relative), or along the grid's x and y (grid relative, as CF's x_wind and y_wind are).
+struct VectorPair {
+    std::string u, v;
+    bool gridRelative = false;
+    friend bool operator==(const VectorPair&, const VectorPair&) = default;
+};
+
+// The pairs in `ds`, in file order of their u: by CF standard_name, a name with the word
+// "eastward" paired with the same name with "northward" (eastward_wind, northward_wind), one with
+// the word "x" with the same with "y" (x_wind, y_wind; sea_water_x_velocity), grid relative; then,
+// among variables with no standard name, the names that differ only in a leading u and v (u10
+// and v10, uas and vas, uwnd and vwnd), earth relative. Both of a pair have the same dims.
+std::vector<VectorPair> findVectorPairs(const Dataset& ds);
+
+// Why u and v cannot be drawn as one vector: not 2-D, or on different grids (dims, sizes or
+// coordinate values), both grids named. Empty when they can.
+std::string vectorPairProblem(const DataArray& u, const DataArray& v);
+
+// A variable's grid in a message: "'zg' (time 12, lat 73, lon 144)".
+std::string describeGrid(const DataArray& a);
+// The same dims, sizes and index coordinate values (a coordinate on one dim of one and not
+// the other differs).
+bool sameGrid(const DataArray& a, const DataArray& b);
+
+// ---- Index space to speed ----
+
+// How far a unit of u and of v moves a point in index space: dx/dt = u · xScale[x] · rowScale[y],
+// dy/dt = v · yScale[y], at the nearest column x and row y (an empty table is all ones). For a
+// longitude/latitude grid, with u and v in metres a second: xScale = 1 / (R · Δλ) a column,
+// rowScale = 1 / cos φ a row, yScale = 1 / (R · Δφ) a row (radians), so that t is in seconds.
+struct FlowMetric {
+    std::vector<double> xScale, rowScale, yScale;
+    // The columns are a whole turn of longitude: a point leaving the last column comes back at
+    // the first.
+    bool wrapX = false;
+};
+// The metric of a grid whose columns are longitudes and rows latitudes (degrees, at the cells'
+// centres, at least two each), on a sphere of the Earth's mean radius; wrapX when the columns are
+// a whole turn, evenly spaced.
+FlowMetric lonLatMetric(const std::vector<double>& lon, const std::vector<double>& lat);
+// Axes in their own units (projection metres, or plain indices): one over each step.
+FlowMetric axisMetric(const std::vector<double>& x, const std::vector<double>& y);
+
+// ---- Samples ----
+
+// u and v at index points xy (x0, y0, x1, y1, ...), bilinear; NaN for a point without a value.
+// The fields are read where they are (both on one device); the samples come to the host.
+struct FlowSamples {
+    std::vector<double> u, v;
+};
+FlowSamples sampleFlow(const DataArray& u, const DataArray& v, const std::vector<double>& xy,
+                       bool wrapX = false);
+
+// ---- Streamlines ----
+
+// From each seed (index space; x0, y0, ...) the streamline both ways: steps of `step` index units
+// along the direction (u, v) has through `metric` (midpoint rule), until the line leaves the
+// grid, meets a point without a value or a still one, or takes `maxSteps` steps. trace(s, 0) runs
+// forward (with the flow) and trace(s, 1) backward, each from the seed itself (its first point).
+struct StreamlineTraces {
+    std::int64_t seeds = 0, maxSteps = 0;
+    std::vector<float> xy;           // seed s, way w, point k: at 2 · ((2s + w) · (maxSteps + 1) + k)
+    std::vector<std::int32_t> count; // points in each trace (0: the seed has no value), 2 a seed
+    const float* trace(std::int64_t s, int way) const {
+        return xy.data() + 2 * (std::size_t(2 * s + way) * std::size_t(maxSteps + 1));
+    }
+    std::int32_t points(std::int64_t s, int way) const { return count[std::size_t(2 * s + way)]; }
+};
+StreamlineTraces traceStreamlines(const DataArray& u, const DataArray& v, const FlowMetric& metric,
+                                  const std::vector<double>& seeds, double step, std::int64_t maxSteps);
+
+// Evenly spaced streamlines, after Jobard and Lefer (1997): candidate lines (in any plane, the
+// screen's pixels for the view; x0, y0, ...) are taken longest first; each is kept up to the first
+// point that comes nearer than `dtest` to a line already kept (and from there on cut), and kept
+// only when what is left is at least `minLength` long. Distances are checked on a grid of cells
+// `dtest` wide, against the kept lines' points, which are first put no further than dtest / 2
+// apart along each line.
+std::vector<std::vector<double>> evenlySpaced(std::vector<std::vector<double>> candidates, double dtest,
+                                              double minLength);
+
+// ---- Particles ----
+
+// A rectangle of index space where particles live: (x0, y0) to (x1, y1), inside the grid.
+struct ParticleBox {
+    double x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+    friend bool operator==(const ParticleBox&, const ParticleBox&) = default;
+};
+
+// A fixed number of particles on one device, advected by a vector pair there by the midpoint
+// rule. A particle that leaves the box, meets a point without a value or reaches its age is born
+// again at a uniformly random point of the box, aged 0: the count never changes. Random numbers
+// are a hash of the seed, the particle and its births, so the host and a device place them alike.
+class ParticleSet {
+public:
+    // `count` particles on `device`, all at (0, 0) until seeded. Throws ValueError for a count
+    // below 1.
+    ParticleSet(std::int64_t count, std::uint64_t seed, Device device = Device::host());
+    std::int64_t size() const { return count_; }
+    Device device() const { return state_.device(); }
+
+    // Every particle born at a random point of `box`, of a random age below maxAge (so that they
+    // do not all die together). Throws ValueError for an empty box.
+    void seed(const ParticleBox& box, std::int32_t maxAge);
+    // `steps` steps of `dt` (time: t in FlowMetric's sense) through (u, v), which are on this set's
+    // device, with the particles kept in `box`. With `trails`, the positions after each step are
+    // written there, step by step (steps × size() × 2), with NaN for a particle born in that step
+    // (so that its trail breaks there). Throws ValueError for fields on another device or grid.
+    void advect(const DataArray& u, const DataArray& v, const FlowMetric& metric, double dt, int steps,
+                const ParticleBox& box, std::int32_t maxAge, std::vector<float>* trails = nullptr);
+
+    struct Host {
+        std::vector<double> x, y;
+        std::vector<std::int32_t> age;
+        std::vector<std::uint32_t> births;
+    };
+    Host toHost() const; // copies the particles to the host
+
+private:
+    std::int64_t count_ = 0;
+    std::uint64_t seed_ = 0;
+    Buffer state_; // x, y (double a particle each), then age (int32), births (uint32)
+};
+
+} // namespace strata
