@@ -226,6 +226,13 @@ ExportOptions exportOptionsOf(const CliOptions& o) {
     if (!o.contours.empty()) options.contours = parseContourSpec(o.contours);
     options.contourVariable = o.contourVariable;
     if (!o.contourVariable.empty() && !options.contours) options.contours = ContourSpec{}; // auto
+    if (!o.vectors.empty()) options.vectors = parseVectorStyle(o.vectors);
+    if (!o.uv.empty()) {
+        const auto comma = o.uv.find(',');
+        options.vectorU = o.uv.substr(0, comma);
+        options.vectorV = o.uv.substr(comma + 1);
+        if (options.vectors == VectorStyle::None) options.vectors = VectorStyle::Arrows;
+    }
     options.lonLatGrid = o.lonLatGrid;
     options.verbose = o.verbose;
     return options;

@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "strata/core/contour.h"
+#include "strata/core/flow.h"
 #if STRATA_HAVE_RENDER
 #include "strata/render/projection.h"
 #endif
@@ -108,7 +109,20 @@ CliOptions parseCommandLine(const std::vector<std::string>& args) {
             }
         } else if (a == "--contour-var")
             o.contourVariable = value();
-        else if (a == "--size")
+        else if (a == "--vectors") {
+            o.vectors = value();
+            try {
+                if (parseVectorStyle(o.vectors) == VectorStyle::None) o.vectors.clear();
+            } catch (const ValueError& e) {
+                throw UsageError(std::string("--vectors: ") + e.what());
+            }
+        } else if (a == "--uv") {
+            o.uv = value();
+            const auto comma = o.uv.find(',');
+            if (comma == std::string::npos || comma == 0 || comma + 1 == o.uv.size() ||
+                o.uv.find(',', comma + 1) != std::string::npos)
+                throw UsageError("--uv: '" + o.uv + "' is not two variables U,V (as --uv ua,va)");
+        } else if (a == "--size")
             std::tie(o.width, o.height) = parseSize(value());
         else if (a == "--export-png")
             o.exportPng = withExtension(value(), "png"); // as the window's dialogs: "january" → january.png
@@ -156,6 +170,11 @@ options describe is computed and written.
                       range), N (that many), v1,v2,... (increasing) or step:base
   --contour-var NAME  the isolines of NAME, a variable on the frame's grid, over the frame's
                       colours (zg over ta); its levels in its own range (--contours, or auto)
+  --vectors STYLE     a vector pair over the frame: arrows (scaled, with a reference arrow),
+                      barbs (knots), streamlines (evenly spaced) or particles (a still of
+                      their trails); turned into the map's directions
+  --uv U,V            the pair (default: the first by CF standard_name on the frame's grid,
+                      eastward_*/northward_*, or x_*/y_* grid relative); arrows unless --vectors
   --units U           show the values in U, converted through udunits2: K as degC or
                       degF, Pa as hPa, kg m-2 s-1 as mm/day (as liquid water), m s-1 as
                       knots or km/h, ...

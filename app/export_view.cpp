@@ -60,11 +60,58 @@ ExportResult writeCsvOf(const Dataset& ds, const DataArray& frame, const std::st
 }
 
 #if STRATA_HAVE_RENDER
+// The frames drawn over the view's: another variable's isolines, a vector pair.
+struct Overlays {
+    std::optional<DataArray> contours, u, v;
+    bool gridRelative = false;
+};
+
+// Variable `name`'s frame, computed as the view's is (its units its own); a failure names
+// `option` and both grids.
+DataArray otherFrame(const Dataset& ds, const ViewSpec& view, const std::string& name, const DataArray& frame,
+                     const std::string& option) {
+    DataArray var;
+    try {
+        var = variableOf(ds, name);
+    } catch (const Error& e) { // names the file and lists its variables
+        STRATA_FAIL(ValueError, option + " " + name + ": " + e.what());
+    }
+    FrameSpec spec = view.frame();
+    spec.variable = name;
+    spec.units.clear(); // another quantity: in its own units
+    FallbackNote note;
+    try {
+        return computeFrame(var, spec, frame.device(), note, exportLimits());
+    } catch (const Error& e) {
+        STRATA_FAIL(ValueError, option + " " + name + ": " + describeGrid(var) + " cannot be shown as " +
+                                    describeGrid(variableOf(ds, view.variable)) + " is: " + e.what());
+    }
+}
+
+// The pair --uv names (grid relative when the dataset pairs them so), else the dataset's first
+// pair with the view's variable's dims.
+VectorPair vectorPairOf(const Dataset& ds, const ViewSpec& view, const ExportOptions& o) {
+    const std::vector<VectorPair> pairs = findVectorPairs(ds);
+    if (!o.vectorU.empty()) {
+        for (const VectorPair& p : pairs)
+            if (p.u == o.vectorU && p.v == o.vectorV) return p;
+        return {o.vectorU, o.vectorV, false};
+    }
+    const DataArray var = variableOf(ds, view.variable);
+    for (const VectorPair& p : pairs)
+        if (variableOf(ds, p.u).dims() == var.dims()) return p;
+    std::string found;
+    for (const VectorPair& p : pairs) found += (found.empty() ? "" : ", ") + p.u + "," + p.v;
+    STRATA_FAIL(ValueError,
+                "--vectors: " + ds.path + " has no vector pair with the dims of " + describeGrid(var) +
+                    (found.empty() ? " (none by CF standard_name or u/v names)" : " (it has " + found + ")") +
+                    "; name one with --uv U,V");
+}
+
 // The PNG of `frame`: the image view's scene drawn offscreen, or the line plot of a 1-D frame;
 // on a private virtual display when there is none.
 ExportResult writePngOf(const Dataset& ds, const ViewSpec& view, const DataArray& frame,
-                        const std::optional<DataArray>& contourFrame, const std::string& path,
-                        const ExportOptions& o) {
+                        const Overlays& overlays, const std::string& path, const ExportOptions& o) {
     auto tell = [&](const std::string& line) {
         if (o.tell) o.tell(line);
     };
@@ -89,7 +136,10 @@ ExportResult writePngOf(const Dataset& ds, const ViewSpec& view, const DataArray
         } else {
             ImageFrame image{frame, title, std::nullopt, nullptr, std::nullopt};
             image.crs = io::LatLonLocator(ds, var).crs(frame); // a grid mapping's: its map, and projections
-            image.contourFrame = contourFrame;
+            image.contourFrame = overlays.contours;
+            image.vectorU = overlays.u;
+            image.vectorV = overlays.v;
+            image.vectorsGridRelative = overlays.gridRelative;
             if (needsVariableRange(view.colouring.range.mode)) // the whole variable's extremes
                 image.variableRange =
                     rangeInUnits(minmaxStreamed(var, frame.device(), exportLimits().slabBytes),
@@ -101,6 +151,7 @@ ExportResult writePngOf(const Dataset& ds, const ViewSpec& view, const DataArray
             settings.grid = o.lonLatGrid ? GridSpace::LonLat : GridSpace::Index;
             settings.projection = view.projection;
             settings.contours = o.contours;
+            settings.vectors = o.vectors;
             if (o.coastlines && isLonLatFrame(frame))
                 if (const std::string why = coastlineProblem(); !why.empty())
                     tell("coastlines not drawn: " + why);
@@ -111,6 +162,9 @@ ExportResult writePngOf(const Dataset& ds, const ViewSpec& view, const DataArray
             if (o.contours)
                 if (const std::string why = contoursProblem(image, settings); !why.empty())
                     tell("--contours not drawn: " + why);
+            if (o.vectors != VectorStyle::None)
+                if (const std::string why = vectorsProblem(image, settings); !why.empty())
+                    tell("--vectors not drawn: " + why);
             if (o.verbose)
                 if (const std::string drawn = coastlinesDrawn(image, settings, size); !drawn.empty())
                     tell("coastlines: " + drawn);
@@ -135,30 +189,23 @@ ExportReport exportView(const Dataset& ds, const ViewSpec& view, const std::vect
     report.frameDevice = frame.device();
     if (report.note.fellBack && options.tell) options.tell(report.note.reason);
 #if STRATA_HAVE_RENDER
-    // Another variable's isolines: its frame as the view's is computed, refused (before anything
-    // is written) when it is not on the frame's grid.
-    std::optional<DataArray> contourFrame;
+    // Another variable's isolines, and a vector pair: their frames computed as the view's is,
+    // refused (before anything is written) when they are not on the frame's grid.
+    Overlays overlays;
     if (!options.contourVariable.empty() && options.contours) {
-        const std::string name = options.contourVariable;
-        DataArray var;
-        try {
-            var = variableOf(ds, name);
-        } catch (const Error& e) { // names the file and lists its variables
-            STRATA_FAIL(ValueError, "--contour-var " + name + ": " + e.what());
-        }
-        FrameSpec spec = view.frame();
-        spec.variable = name;
-        spec.units.clear(); // another quantity: in its own units
-        FallbackNote note;
-        try {
-            contourFrame = computeFrame(var, spec, frame.device(), note, exportLimits());
-        } catch (const Error& e) {
-            STRATA_FAIL(ValueError, "--contour-var " + name + ": " + describeGrid(var) +
-                                        " cannot be shown as " + describeGrid(variableOf(ds, view.variable)) +
-                                        " is: " + e.what());
-        }
-        if (const std::string why = contourFrameProblem(frame, *contourFrame); !why.empty())
-            STRATA_FAIL(ValueError, "--contour-var " + name + ": " + why);
+        overlays.contours = otherFrame(ds, view, options.contourVariable, frame, "--contour-var");
+        if (const std::string why = contourFrameProblem(frame, *overlays.contours); !why.empty())
+            STRATA_FAIL(ValueError, "--contour-var " + options.contourVariable + ": " + why);
+    }
+    if (options.vectors != VectorStyle::None) {
+        const VectorPair pair = vectorPairOf(ds, view, options);
+        overlays.u = otherFrame(ds, view, pair.u, frame, "--uv");
+        overlays.v = otherFrame(ds, view, pair.v, frame, "--uv");
+        overlays.gridRelative = pair.gridRelative;
+        std::string why = vectorPairProblem(*overlays.u, *overlays.v);
+        if (why.empty() && !sameGrid(frame, *overlays.u))
+            why = "the pair " + describeGrid(*overlays.u) + " is on another grid than " + describeGrid(frame);
+        if (!why.empty()) STRATA_FAIL(ValueError, "--uv " + pair.u + "," + pair.v + ": " + why);
     }
 #endif
     for (const ExportTarget& t : targets) {
@@ -167,7 +214,7 @@ ExportReport exportView(const Dataset& ds, const ViewSpec& view, const std::vect
             continue;
         }
 #if STRATA_HAVE_RENDER
-        report.files.push_back(writePngOf(ds, view, frame, contourFrame, t.path, options));
+        report.files.push_back(writePngOf(ds, view, frame, overlays, t.path, options));
 #else
         (void)options;
         STRATA_FAIL(Error, "--export-png needs the render layer (this build has STRATA_GUI off)");

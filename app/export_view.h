@@ -11,6 +11,7 @@
 
 #include "strata/core/contour.h"
 #include "strata/core/dataset.h"
+#include "strata/core/flow.h"
 #include "view_spec.h"
 
 namespace strata::app {
@@ -27,6 +28,10 @@ struct ExportOptions {
     // The variable whose isolines are drawn (--contour-var), on the frame's grid and computed as
     // the view's frame is (its indices and reductions); empty: the frame's own.
     std::string contourVariable;
+    // The vector pair drawn over the frame (--vectors, --uv): its style, and its components
+    // (computed as the view's frame is); empty names: the dataset's first pair on the frame's grid.
+    VectorStyle vectors = VectorStyle::None;
+    std::string vectorU, vectorV;
     bool verbose = false; // `tell` is told the details too (the title, a virtual display)
     // Told, as it happens, what the user may want to know, one line each (a fallback to the CPU,
     // "coastlines not drawn: ..."); unset: nothing is told.

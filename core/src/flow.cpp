@@ -161,9 +161,18 @@ std::vector<std::vector<double>> evenlySpaced(std::vector<std::vector<double>> c
         if (l.size() < 4 || !std::isfinite(l[0]) || !std::isfinite(l[1])) continue;
         // From the line's start, each point as far as the first too near a kept line; points half
         // dtest apart at most (a long step is split), so that no kept point skips a neighbour.
-        std::vector<double> kept;
+        std::vector<double> kept, arc;            // the points kept of this line, and how far along each is
+        auto selfNear = [&](double x, double y) { // the line coming back on itself (a spiral)
+            const double along =
+                arc.empty() ? 0 : arc.back() + std::hypot(x - kept[kept.size() - 2], y - kept.back());
+            for (std::size_t k = 0; k < arc.size() && arc[k] < along - 3 * dtest; ++k)
+                if (std::hypot(kept[2 * k] - x, kept[2 * k + 1] - y) < dtest) return true;
+            return false;
+        };
         auto take = [&](double x, double y) {
-            if (!std::isfinite(x) || !std::isfinite(y) || tooNear(x, y)) return false;
+            if (!std::isfinite(x) || !std::isfinite(y) || tooNear(x, y) || selfNear(x, y)) return false;
+            arc.push_back(arc.empty() ? 0
+                                      : arc.back() + std::hypot(x - kept[kept.size() - 2], y - kept.back()));
             kept.insert(kept.end(), {x, y});
             return true;
         };

@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "strata/core/dataset.h"
+#include "strata/core/error.h"
 #include "strata/core/flow.h"
 
 namespace strata {
@@ -77,6 +78,29 @@ std::vector<VectorPair> findVectorPairs(const Dataset& ds) {
             out.push_back({u, v, false});
     }
     return out;
+}
+
+VectorStyle parseVectorStyle(std::string_view text) {
+    for (VectorStyle s : {VectorStyle::None, VectorStyle::Arrows, VectorStyle::Barbs,
+                          VectorStyle::Streamlines, VectorStyle::Particles})
+        if (toString(s) == text) return s;
+    STRATA_FAIL(ValueError, "vectors: '" + std::string(text) +
+                                "' is not a style; use arrows, barbs, streamlines, particles or none");
+}
+
+std::string toString(VectorStyle style) {
+    switch (style) {
+    case VectorStyle::Arrows:
+        return "arrows";
+    case VectorStyle::Barbs:
+        return "barbs";
+    case VectorStyle::Streamlines:
+        return "streamlines";
+    case VectorStyle::Particles:
+        return "particles";
+    default:
+        return "none";
+    }
 }
 
 std::string describeGrid(const DataArray& a) {

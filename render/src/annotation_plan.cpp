@@ -93,6 +93,7 @@ AnnotationPlan planAnnotations(const AnnotationContent& c) {
     // the frame (with the lines, in the plot), those beyond the map's edge over everything.
     for (const TextItem& t : c.mapLabels) (t.halo ? p.overFrame : p.beyondMap).push_back(t);
     p.overFrame.insert(p.overFrame.end(), c.contourLabels.begin(), c.contourLabels.end());
+    p.overFrame.insert(p.overFrame.end(), c.vectorLabels.begin(), c.vectorLabels.end());
     planBar(p.bar, p.barFill, c, p.lineWidth, tickLen);
     TextItem title = textAt(c.title, c.layout.width / 2.0, c.layout.height - 12 * s, kTitleSize * s,
                             Align::Centre, VAlign::Top);
@@ -103,6 +104,7 @@ AnnotationPlan planAnnotations(const AnnotationContent& c) {
     p.contours = c.contours;
     p.contourColour = c.contourColour;
     p.contourWidth = std::max(1.0, std::round(c.contourWidth * s));
+    p.vectors = c.vectors;
     return p;
 }
 

@@ -70,6 +70,15 @@ struct ColourBarFill {
     friend bool operator==(const ColourBarFill&, const ColourBarFill&) = default;
 };
 
+// Lines (or outlines to fill) of one colour and width over the frame, in window pixels.
+struct InkLines {
+    std::vector<PixelPolyline> lines;
+    Rgba8 colour{24, 24, 24, 255};
+    double width = 1; // whole pixels
+    bool filled = false;
+    friend bool operator==(const InkLines&, const InkLines&) = default;
+};
+
 // What the annotations show, apart from where.
 struct AnnotationContent {
     ViewLayout layout;
@@ -89,6 +98,10 @@ struct AnnotationContent {
     std::vector<TextItem> contourLabels;
     Rgba8 contourColour{72, 72, 72, 255};
     double contourWidth = 1; // logical pixels
+    // The vector pair's arrows, barbs, streamlines or particles (over the isolines), and their
+    // legend's text on a halo.
+    std::shared_ptr<const std::vector<InkLines>> vectors;
+    std::vector<TextItem> vectorLabels;
     // A map in a projection (x and y are map metres): no ticks; the border, and the graticule's
     // labels over the frame (its lines come with the coastlines in `coast`).
     bool map = false;
@@ -110,6 +123,8 @@ struct AnnotationPlan {
     std::shared_ptr<const std::vector<PixelPolyline>> contours;
     Rgba8 contourColour{72, 72, 72, 255};
     double contourWidth = 1; // whole pixels
+    // Over the isolines, under the coastlines: the vector pair's glyphs (null: none).
+    std::shared_ptr<const std::vector<InkLines>> vectors;
     // Over the frame too, over the lines: a map's graticule labels and the isolines' labels on a
     // halo (planned with `coast` and `contours`, so that they change when those do).
     std::vector<TextItem> overFrame;

@@ -199,11 +199,13 @@ void ImageAnnotations::clearCoast() {
             (*a)->UnRegister(nullptr);
             *a = nullptr;
         }
-    for (vtkActor2D* a : overFrame_) {
-        if (plot_) plot_->RemoveViewProp(a);
-        a->UnRegister(nullptr);
+    for (std::vector<vtkActor2D*>* group : {&overFrame_, &vectors_}) {
+        for (vtkActor2D* a : *group) {
+            if (plot_) plot_->RemoveViewProp(a);
+            a->UnRegister(nullptr);
+        }
+        group->clear();
     }
-    overFrame_.clear();
     for (vtkActor2D* a : beyondMap_) {
         if (over_) over_->RemoveViewProp(a);
         a->UnRegister(nullptr);
@@ -219,7 +221,8 @@ void ImageAnnotations::buildCoast(vtkRenderer* plot, vtkRenderer* over, const An
         over_ = over;
     }
     const PixelRect& r = plan.layout.plot;
-    const CoastDrawn drawing{plan.coast, plan.contours, r, plan.contourColour, plan.contourWidth};
+    const CoastDrawn drawing{plan.coast, plan.contours,      plan.vectors,
+                             r,          plan.contourColour, plan.contourWidth};
     if (coastDrawn_ == drawing) return;
     clearCoast();
     coastDrawn_ = drawing;
@@ -234,11 +237,12 @@ void ImageAnnotations::buildCoast(vtkRenderer* plot, vtkRenderer* over, const An
     // Lines in the plot renderer's viewport: pixels from the plot's lower left corner. The
     // isolines first, under the coastlines.
     auto linesActor = [&](const std::vector<PixelPolyline>& polylines, const double(&colour)[3], double width,
-                          double opacity) {
+                          double opacity, bool filled = false) {
         vtkNew<vtkPoints> points;
         vtkNew<vtkCellArray> lines;
         for (const PixelPolyline& l : polylines) {
-            const auto n = static_cast<vtkIdType>(l.xy.size() / 2);
+            // A filled outline's last point repeats its first: a polygon closes itself.
+            const auto n = static_cast<vtkIdType>(l.xy.size() / 2) - (filled ? 1 : 0);
             lines->InsertNextCell(n);
             for (vtkIdType i = 0; i < n; ++i)
                 lines->InsertCellPoint(
@@ -246,7 +250,10 @@ void ImageAnnotations::buildCoast(vtkRenderer* plot, vtkRenderer* over, const An
         }
         vtkNew<vtkPolyData> pd;
         pd->SetPoints(points);
-        pd->SetLines(lines);
+        if (filled)
+            pd->SetPolys(lines);
+        else
+            pd->SetLines(lines);
         vtkNew<vtkPolyDataMapper2D> mapper;
         mapper->SetInputData(pd);
         vtkActor2D* a = vtkActor2D::New();
@@ -262,6 +269,11 @@ void ImageAnnotations::buildCoast(vtkRenderer* plot, vtkRenderer* over, const An
         const double ink[3] = {c.r / 255.0, c.g / 255.0, c.b / 255.0};
         contours_ = linesActor(*plan.contours, ink, plan.contourWidth, c.a / 255.0);
     }
+    if (plan.vectors)
+        for (const InkLines& g : *plan.vectors) {
+            const double ink[3] = {g.colour.r / 255.0, g.colour.g / 255.0, g.colour.b / 255.0};
+            vectors_.push_back(linesActor(g.lines, ink, g.width, g.colour.a / 255.0, g.filled));
+        }
     if (plan.coast && !plan.coast->empty()) coast_ = linesActor(*plan.coast, kInk, plan.lineWidth, 1);
     // The labels on their halos over the lines, as the raster painter has them.
     for (TextItem t : plan.overFrame) { // in the plot's pixels, from its lower left corner

@@ -62,11 +62,13 @@ private:
     vtkRenderer* plot_ = nullptr;
     vtkActor2D* coast_ = nullptr;        // in plot_
     vtkActor2D* contours_ = nullptr;     // in plot_: the isolines, under the coastlines
+    std::vector<vtkActor2D*> vectors_;   // in plot_: the vector pair's glyphs, over the isolines
     std::vector<vtkActor2D*> overFrame_; // in plot_: a map's graticule labels on a halo
     vtkRenderer* over_ = nullptr;
     std::vector<vtkActor2D*> beyondMap_; // in over_: those beyond the map's edge
     struct CoastDrawn {
         std::shared_ptr<const std::vector<PixelPolyline>> coast, contours;
+        std::shared_ptr<const std::vector<InkLines>> vectors;
         PixelRect plot;
         Rgba8 contourColour;
         double contourWidth = 1;

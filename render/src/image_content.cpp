@@ -56,6 +56,7 @@ bool ImageContent::setFrame(ImageFrame frame) {
     ++frameVersion_;
     contourRange_.reset();
     contourError_.clear();
+    vectorError_.clear();
     hasMissing_.reset();
     extremes_.reset();
     // The grids point into the frame's coordinates: take them from the stored copy.
@@ -457,6 +458,8 @@ AnnotationContent ImageContent::annotations(const ViewLayout& layout, std::vecto
     c.contourLabels = contourLabels_;
     c.contourColour = settings_.contourColour;
     c.contourWidth = settings_.contourWidth;
+    c.vectors = vectorGlyphs(layout, c.window);
+    c.vectorLabels = vectorLabels_;
     if (frame_ && map_ && layout.plot.width() > 0) {
         c.map = true;
         c.x = c.y = nullptr;

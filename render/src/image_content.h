@@ -78,6 +78,10 @@ public:
     // crossings); empty when they are, or none are asked for. Reads the frame's extremes once.
     std::string contourProblem() const;
     std::string contourBlocker() const; // contourProblem() but a failure to compute them
+    // Why the vectors asked for (ImageViewSettings::vectors) are not drawn: no pair given, a pair
+    // on other grids, or why computing them failed; empty when they are, or none are asked for.
+    std::string vectorProblem() const;
+    std::string vectorBlocker() const; // vectorProblem() but a failure to compute them
     // The shorelines the last annotations() drew: their level and where they come from
     // ("GSHHG 2.3.7 high (0.2 km), /usr/share/gmt-gshhg (gmt-gshhg-high)"); resolution 0 when
     // none.
@@ -130,6 +134,29 @@ private:
     mutable ContourKey contourKey_;
     mutable std::shared_ptr<const std::vector<PixelPolyline>> contours_;
     mutable std::vector<TextItem> contourLabels_; // with contours_
+    // Index-space polylines (x column, y row) in window pixels through `t`: through a curvilinear
+    // grid's longitude/latitude, the frame's grid mapping or the map, cut at a map's seam (and,
+    // with `turn`, continuous over a global longitude's). owner[k] is the line piece k is of.
+    std::vector<PixelPolyline> pixelLines(const std::vector<const std::vector<double>*>& lines,
+                                          const ViewTransform& t, bool turn,
+                                          std::vector<std::size_t>& owner) const;
+    // The vector pair's glyphs and legend in window pixels for the window and plot.
+    std::shared_ptr<const std::vector<InkLines>> vectorGlyphs(const ViewLayout& layout,
+                                                              const ViewWindow& window) const;
+    struct VectorKey {
+        std::uint64_t frame = 0, cells = 0;
+        const Reprojection* map = nullptr;
+        ViewWindow window;
+        PixelRect plot;
+        double scale = 1, spacing = 0;
+        VectorStyle style = VectorStyle::None;
+        Rgba8 colour;
+        friend bool operator==(const VectorKey&, const VectorKey&) = default;
+    };
+    mutable VectorKey vectorKey_;
+    mutable std::shared_ptr<const std::vector<InkLines>> vectors_;
+    mutable std::vector<TextItem> vectorLabels_; // with vectors_
+    mutable std::string vectorError_;
     mutable CoastDrawn coastDrawn_;
     // The lines of the level pickCoast gives for `degreesPerPixel` over `box`, kept in
     // coastLines_ (so that CoastKey's pointer stays theirs), with coastDrawn_ and coastProblem_

@@ -6,6 +6,7 @@
 #include "coast_plan.h"
 #include "contour_labels.h"
 #include "image_content.h"
+#include "index_space.h"
 #include "map_plan.h"
 #include "strata/core/contour.h"
 #include "strata/core/error.h"
@@ -46,51 +47,6 @@ std::string ImageContent::contourBlocker() const {
     if (lo == hi) return "'" + f.name() + "' is " + formatNumber(lo) + " everywhere here: it has no isolines";
     return {};
 }
-
-namespace {
-
-// Evenly spaced longitudes that make a whole turn (n steps of 360° / n): contoured with their
-// last column's cells reaching over to the first, so that lines cross the seam unbroken.
-bool wholeTurn(const AxisGrid& x, const AxisGrid& y) {
-    const std::size_t n = x.centres.size();
-    if (n < 3 || !isLonLatView(x, y)) return false;
-    const double step = (x.centres[n - 1] - x.centres[0]) / double(n - 1);
-    for (std::size_t i = 1; i < n; ++i)
-        if (std::abs(x.centres[i] - x.centres[0] - double(i) * step) > 1e-6 * std::abs(step)) return false;
-    return std::abs(std::abs(step) * double(n) - 360) < 1e-6 * 360;
-}
-
-// Index space to an axis's values: between the cells' centres (and on past the last one, a
-// step further, for the cells of a whole turn that reach over to the first column).
-double along(const std::vector<double>& centres, double at) {
-    if (centres.size() < 2) return centres.empty() ? at : centres[0];
-    if (at > double(centres.size() - 1)) {
-        const double step = centres[centres.size() - 1] - centres[centres.size() - 2];
-        return centres.back() + (at - double(centres.size() - 1)) * step;
-    }
-    const double k = std::clamp(at, 0.0, double(centres.size() - 1));
-    const std::size_t i = std::min(static_cast<std::size_t>(k), centres.size() - 2);
-    return centres[i] + (k - double(i)) * (centres[i + 1] - centres[i]);
-}
-
-// A curvilinear grid's longitude and latitude at index point (x column, y row): bilinear
-// between the four centres around it, longitudes unwrapped about the first.
-void lonLatAt(const CurvilinearGrid& g, double x, double y, double& lon, double& lat) {
-    const double cx = std::clamp(x, 0.0, double(g.columns - 1)), cy = std::clamp(y, 0.0, double(g.rows - 1));
-    const std::int64_t i = std::min<std::int64_t>(std::int64_t(cx), std::max<std::int64_t>(g.columns - 2, 0));
-    const std::int64_t j = std::min<std::int64_t>(std::int64_t(cy), std::max<std::int64_t>(g.rows - 2, 0));
-    const double u = cx - double(i), v = cy - double(j);
-    const std::int64_t i1 = std::min(i + 1, g.columns - 1), j1 = std::min(j + 1, g.rows - 1);
-    auto k = [&](std::int64_t jj, std::int64_t ii) { return std::size_t(jj * g.columns + ii); };
-    const double l00 = g.lon[k(j, i)];
-    auto un = [&](double l) { return l00 + std::remainder(l - l00, 360.0); };
-    lon = (1 - v) * ((1 - u) * l00 + u * un(g.lon[k(j, i1)])) +
-          v * ((1 - u) * un(g.lon[k(j1, i)]) + u * un(g.lon[k(j1, i1)]));
-    lat = (1 - v) * ((1 - u) * g.lat[k(j, i)] + u * g.lat[k(j, i1)]) +
-          v * ((1 - u) * g.lat[k(j1, i)] + u * g.lat[k(j1, i1)]);
-}
-
-} // namespace
 
 namespace {
 
@@ -163,57 +119,14 @@ ImageContent::contourLines(const ViewLayout& layout, const ViewWindow& window, M
         return nullptr;
     }
     // Each isoline in pixels, in one piece or several (cut at a map's seam): with its level.
-    std::vector<PixelPolyline> pieces;
+    std::vector<const std::vector<double>*> inIndex;
+    for (const Isoline& l : found) inIndex.push_back(&l.xy);
+    std::vector<std::size_t> owner;
+    std::vector<PixelPolyline> pieces = pixelLines(inIndex, t, turn, owner);
     std::vector<std::size_t> pieceLevel;
-    auto levelOf = [&](double v) {
-        return std::size_t(std::lower_bound(levels.begin(), levels.end(), v) - levels.begin());
-    };
-    if (map_ || curv || turn) {
-        // Through longitude and latitude: a curvilinear grid's own, the axes' of a lon/lat grid,
-        // or the inverse of the frame's grid mapping; then onto the map, or the lon/lat plane.
-        std::unique_ptr<NativeMap> source;
-        if (map_ && map_->sourceCrs() && !curv) source = std::make_unique<NativeMap>(*map_->sourceCrs());
-        for (const Isoline& l : found) {
-            LonLatLine ll;
-            for (std::size_t k = 0; k + 1 < l.xy.size(); k += 2) {
-                double lon = 0, lat = 0;
-                if (curv) {
-                    lonLatAt(*curv, l.xy[k], l.xy[k + 1], lon, lat);
-                } else if (source) {
-                    if (!source->inverse(along(srcX_.centres, l.xy[k]), along(srcY_.centres, l.xy[k + 1]),
-                                         lon, lat))
-                        lon = lat = NAN; // off the globe: the line is cut there
-                } else {
-                    lon = along(srcX_.centres, l.xy[k]);
-                    lat = along(srcY_.centres, l.xy[k + 1]);
-                }
-                // Continuous along the line: a step over the seam (x from 0 to nx - 1) is not a turn.
-                if (turn && !ll.lon.empty()) lon = ll.lon.back() + std::remainder(lon - ll.lon.back(), 360.0);
-                ll.lon.push_back(lon);
-                ll.lat.push_back(lat);
-            }
-            const auto [lon0, lon1] = std::minmax_element(ll.lon.begin(), ll.lon.end());
-            const auto [lat0, lat1] = std::minmax_element(ll.lat.begin(), ll.lat.end());
-            if (lon0 == ll.lon.end()) continue;
-            ll.lonMin = *lon0, ll.lonMax = *lon1, ll.latMin = *lat0, ll.latMax = *lat1;
-            const std::vector<LonLatLine> one{std::move(ll)};
-            for (PixelPolyline& p :
-                 map_ ? planProjectedLines(one, map_->projection().params(), t) : planCoast(one, t, 0.25)) {
-                pieces.push_back(std::move(p));
-                pieceLevel.push_back(levelOf(l.level));
-            }
-        }
-    } else if (x_.centres.size() >= 2 && y_.centres.size() >= 2) {
-        for (const Isoline& l : found) {
-            PixelPolyline p;
-            for (std::size_t k = 0; k + 1 < l.xy.size(); k += 2) {
-                p.xy.push_back(t.pixelX(along(x_.centres, l.xy[k])));
-                p.xy.push_back(t.pixelY(along(y_.centres, l.xy[k + 1])));
-            }
-            pieces.push_back(std::move(p));
-            pieceLevel.push_back(levelOf(l.level));
-        }
-    }
+    for (std::size_t k : owner)
+        pieceLevel.push_back(
+            std::size_t(std::lower_bound(levels.begin(), levels.end(), found[k].level) - levels.begin()));
     contourLabels_.clear();
     if (settings_.contourLabels) {
         const std::vector<std::string> texts = contourLabelTexts(levels);
@@ -233,6 +146,63 @@ ImageContent::contourLines(const ViewLayout& layout, const ViewWindow& window, M
     contours_ = std::move(lines);
     contourKey_ = std::move(key);
     return contours_;
+}
+
+std::vector<PixelPolyline> ImageContent::pixelLines(const std::vector<const std::vector<double>*>& lines,
+                                                    const ViewTransform& t, bool turn,
+                                                    std::vector<std::size_t>& owner) const {
+    std::vector<PixelPolyline> pieces;
+    owner.clear();
+    const CurvilinearGrid* curv = curvilinearOn() ? curv_.get() : nullptr;
+    if (map_ || curv || turn) {
+        // Through longitude and latitude: a curvilinear grid's own, the axes' of a lon/lat grid,
+        // or the inverse of the frame's grid mapping; then onto the map, or the lon/lat plane.
+        std::unique_ptr<NativeMap> source;
+        if (map_ && map_->sourceCrs() && !curv) source = std::make_unique<NativeMap>(*map_->sourceCrs());
+        for (std::size_t n = 0; n < lines.size(); ++n) {
+            const std::vector<double>& xy = *lines[n];
+            LonLatLine ll;
+            for (std::size_t k = 0; k + 1 < xy.size(); k += 2) {
+                double lon = 0, lat = 0;
+                if (curv) {
+                    lonLatAt(*curv, xy[k], xy[k + 1], lon, lat);
+                } else if (source) {
+                    if (!source->inverse(along(srcX_.centres, xy[k]), along(srcY_.centres, xy[k + 1]), lon,
+                                         lat))
+                        lon = lat = NAN; // off the globe: the line is cut there
+                } else {
+                    lon = along(srcX_.centres, xy[k]);
+                    lat = along(srcY_.centres, xy[k + 1]);
+                }
+                // Continuous along the line: a step over the seam (x from 0 to nx - 1) is not a turn.
+                if (turn && !ll.lon.empty()) lon = ll.lon.back() + std::remainder(lon - ll.lon.back(), 360.0);
+                ll.lon.push_back(lon);
+                ll.lat.push_back(lat);
+            }
+            const auto [lon0, lon1] = std::minmax_element(ll.lon.begin(), ll.lon.end());
+            const auto [lat0, lat1] = std::minmax_element(ll.lat.begin(), ll.lat.end());
+            if (lon0 == ll.lon.end()) continue;
+            ll.lonMin = *lon0, ll.lonMax = *lon1, ll.latMin = *lat0, ll.latMax = *lat1;
+            const std::vector<LonLatLine> one{std::move(ll)};
+            for (PixelPolyline& p :
+                 map_ ? planProjectedLines(one, map_->projection().params(), t) : planCoast(one, t, 0.25)) {
+                pieces.push_back(std::move(p));
+                owner.push_back(n);
+            }
+        }
+    } else if (x_.centres.size() >= 2 && y_.centres.size() >= 2) {
+        for (std::size_t n = 0; n < lines.size(); ++n) {
+            const std::vector<double>& xy = *lines[n];
+            PixelPolyline p;
+            for (std::size_t k = 0; k + 1 < xy.size(); k += 2) {
+                p.xy.push_back(t.pixelX(along(x_.centres, xy[k])));
+                p.xy.push_back(t.pixelY(along(y_.centres, xy[k + 1])));
+            }
+            pieces.push_back(std::move(p));
+            owner.push_back(n);
+        }
+    }
+    return pieces;
 }
 
 } // namespace strata::detail

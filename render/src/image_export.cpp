@@ -27,6 +27,13 @@ std::string contoursProblem(const ImageFrame& frame, const ImageViewSettings& se
     return content.contourProblem();
 }
 
+std::string vectorsProblem(const ImageFrame& frame, const ImageViewSettings& settings) {
+    detail::ImageContent content;
+    content.setSettings(settings);
+    content.setFrame(frame);
+    return content.vectorProblem();
+}
+
 void exportPng(const ImageFrame& frame, const ImageViewSettings& settings, QSize pixels, const QString& path,
                double scale) {
     QImage image = renderImage(frame, settings, pixels, scale);

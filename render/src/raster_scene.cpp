@@ -260,6 +260,26 @@ void RasterScene::paintCoast(QPainter& p, const AnnotationPlan& plan) const {
     };
     const Rgba8& c = plan.contourColour;
     if (plan.contours) draw(*plan.contours, QColor(c.r, c.g, c.b, c.a), plan.contourWidth);
+    if (plan.vectors)
+        for (const InkLines& g : *plan.vectors) {
+            const QColor ink(g.colour.r, g.colour.g, g.colour.b, g.colour.a);
+            if (!g.filled) {
+                draw(g.lines, ink, g.width);
+                continue;
+            }
+            p.save();
+            p.setClipRect(plotPixels());
+            p.setRenderHint(QPainter::Antialiasing, false);
+            p.setPen(Qt::NoPen);
+            p.setBrush(ink);
+            for (const PixelPolyline& l : g.lines) {
+                QPolygonF shape;
+                for (std::size_t i = 0; i + 1 < l.xy.size(); i += 2)
+                    shape << QPointF(l.xy[i], H - l.xy[i + 1]);
+                p.drawPolygon(shape);
+            }
+            p.restore();
+        }
     if (plan.coast) draw(*plan.coast, kInk, plan.lineWidth);
 }
 

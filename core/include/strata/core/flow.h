@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "strata/core/buffer.h"
@@ -45,6 +46,18 @@ std::string describeGrid(const DataArray& a);
 // The same dims, sizes and index coordinate values (a coordinate on one dim of one and not
 // the other differs).
 bool sameGrid(const DataArray& a, const DataArray& b);
+
+// How a vector pair is drawn over a frame (the image view's settings, --vectors).
+enum class VectorStyle {
+    None,
+    Arrows,      // scaled by speed, with a reference arrow
+    Barbs,       // in knots, by the WMO's convention
+    Streamlines, // evenly spaced, traced on the pair's device
+    Particles,   // a still of particles advected on the pair's device, with their trails
+};
+// "arrows", "barbs", "streamlines", "particles" (and "none"); throws ValueError listing them.
+VectorStyle parseVectorStyle(std::string_view text);
+std::string toString(VectorStyle style);
 
 // ---- Index space to speed ----
 
@@ -95,7 +108,8 @@ StreamlineTraces traceStreamlines(const DataArray& u, const DataArray& v, const 
 
 // Evenly spaced streamlines, after Jobard and Lefer (1997): candidate lines (in any plane, the
 // screen's pixels for the view; x0, y0, ...) are taken longest first; each is kept up to the first
-// point that comes nearer than `dtest` to a line already kept (and from there on cut), and kept
+// point that comes nearer than `dtest` to a line already kept, or to itself further back than
+// 3 · dtest along it (a spiral's next turn), and from there on cut; and kept
 // only when what is left is at least `minLength` long. Distances are checked on a grid of cells
 // `dtest` wide, against the kept lines' points, which are first put no further than dtest / 2
 // apart along each line.

@@ -25,6 +25,9 @@ std::string coastlinesDrawn(const ImageFrame& frame, const ImageViewSettings& se
 // Why the contours settings.contours asks for are not drawn over the frame (a projection, a GPU
 // frame); empty when they are. Nothing is computed.
 std::string contoursProblem(const ImageFrame& frame, const ImageViewSettings& settings);
+// Why the vectors settings.vectors asks for are not drawn (no pair, a pair on another grid);
+// empty when they are. Nothing is computed.
+std::string vectorsProblem(const ImageFrame& frame, const ImageViewSettings& settings);
 
 // renderImage written to `path` as PNG; throws IoError naming the path when that fails.
 void exportPng(const ImageFrame& frame, const ImageViewSettings& settings, QSize pixels, const QString& path,

@@ -5,10 +5,11 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "strata/core/contour.h"
 #include "strata/core/data_array.h"
-#include "strata/core/flow.h" // describeGrid
+#include "strata/core/flow.h" // describeGrid, VectorStyle
 #include "strata/core/map_crs.h"
 #include "strata/core/ops.h"
 #include "strata/render/colour_range.h"
@@ -43,6 +44,11 @@ struct ImageViewSettings {
     bool contourDashNegative = false;     // lines of levels below zero dashed
     Rgba8 contourColour{72, 72, 72, 255}; // their ink: a dark grey, apart from the coastlines' black
     double contourWidth = 1;              // their width in logical pixels (0.5 to 8)
+    // The frame's vector pair drawn as these, a glyph every `vectorSpacing` logical pixels of the
+    // plot (streamlines a third of that apart), whatever the zoom.
+    VectorStyle vectors = VectorStyle::None;
+    double vectorSpacing = 36;
+    Rgba8 vectorColour{24, 24, 24, 255};
     friend bool operator==(const ImageViewSettings&, const ImageViewSettings&) = default;
 };
 
@@ -81,6 +87,10 @@ struct ImageFrame {
     // Another variable's frame whose isolines are drawn over this one's colours (zg over ta),
     // on the same grid: its automatic levels are in its own range. Unset: the frame's own.
     std::optional<DataArray> contourFrame;
+    // The frames of a vector pair on the same grid (eastward and northward, or along the grid's
+    // x and y when gridRelative), drawn as ImageViewSettings::vectors says.
+    std::optional<DataArray> vectorU, vectorV;
+    bool vectorsGridRelative = false;
 };
 
 // Why `contours` (a frame of another variable) cannot be drawn over `frame`: not 2-D, or on

@@ -1,0 +1,471 @@
+// The image view's vector pair (ImageViewSettings::vectors): why none are drawn, and arrows,
+// barbs, streamlines or a still of particles in window pixels, a glyph every so many pixels of
+// the plot whatever the zoom, turned into the map's directions.
+//
+// Each glyph's place is a pixel of a lattice over the plot; the pair is sampled there (on its
+// device: only the samples come back) in index space, and its direction worked out in pixels by
+// finite differences: an eastward and a northward step of the ground through the map (earth
+// relative), or a step along the grid's columns and rows (grid relative, turned to the earth by
+// the grid's own longitudes and latitudes, as CF says; or straight onto the axes for a grid that
+// is not on the globe).
+#include <algorithm>
+#include <cmath>
+
+#include "image_content.h"
+#include "index_space.h"
+#include "map_plan.h"
+#include "projection_math.h"
+#include "strata/core/error.h"
+#include "strata/core/flow.h"
+#include "strata/core/format.h"
+#include "strata/core/units.h"
+#include "vector_glyphs.h"
+
+namespace strata::detail {
+
+std::string ImageContent::vectorProblem() const {
+    std::string why = vectorBlocker();
+    return why.empty() ? vectorError_ : why;
+}
+
+std::string ImageContent::vectorBlocker() const {
+    if (settings_.vectors == VectorStyle::None || !frame_) return {};
+    if (!frame_->vectorU || !frame_->vectorV) return "no vector pair (u, v) is given to draw";
+    const DataArray &u = *frame_->vectorU, &v = *frame_->vectorV;
+    if (!u.isLoaded() || !v.isLoaded()) return "vectors are drawn for frames in memory; these are not loaded";
+    if (std::string why = vectorPairProblem(u, v); !why.empty()) return why;
+    if (!sameGrid(u, frame_->frame))
+        return "the vector pair " + describeGrid(u) + " is on another grid than " +
+               describeGrid(frame_->frame);
+    const bool traced =
+        settings_.vectors == VectorStyle::Streamlines || settings_.vectors == VectorStyle::Particles;
+    if (traced && curvilinearOn() && !frame_->vectorsGridRelative)
+        return "streamlines and particles on a curvilinear grid are traced along its rows and columns: they "
+               "need "
+               "grid-relative components (x_*, y_*), and '" +
+               u.name() + "' is earth relative";
+    return {};
+}
+
+namespace {
+
+constexpr double kRad = M_PI / 180;
+
+// Where index space (the pair's columns and rows), longitude/latitude and window pixels meet,
+// for one view: plain axes, a curvilinear grid's cells, a map, a grid mapping's own CRS.
+struct Placement {
+    const ViewTransform& t;
+    const AxisGrid &x, &y;       // the drawn axes (map metres on a map)
+    const AxisGrid &srcX, &srcY; // the frame's own
+    const CurvilinearGrid* curv = nullptr;
+    const CellLocator* locator = nullptr;
+    const Reprojection* map = nullptr;
+    const NativeMap* source = nullptr; // the frame's grid mapping, on a map
+    bool lonLat = false;               // the frame's axes are longitude and latitude
+    bool turn = false;                 // ... making a whole turn
+
+    bool geographic() const { return curv || source || lonLat; }
+
+    bool lonLatAt(double ix, double iy, double& lon, double& lat) const {
+        if (curv) {
+            detail::lonLatAt(*curv, ix, iy, lon, lat);
+            return true;
+        }
+        if (source) return source->inverse(along(srcX.centres, ix), along(srcY.centres, iy), lon, lat);
+        if (!lonLat) return false;
+        lon = along(srcX.centres, ix);
+        lat = along(srcY.centres, iy);
+        return true;
+    }
+
+    bool pixelAtLonLat(double lon, double lat, double& px, double& py) const {
+        if (map) {
+            double mx, my;
+            if (!projForward(map->projection().params(), lon * kRad, lat * kRad, mx, my)) return false;
+            px = t.pixelX(mx);
+            py = t.pixelY(my);
+            return true;
+        }
+        px = t.pixelX(lon);
+        py = t.pixelY(lat);
+        return true;
+    }
+
+    bool pixelAt(double ix, double iy, double& px, double& py) const {
+        if (geographic() && (map || curv)) {
+            double lon, lat;
+            return lonLatAt(ix, iy, lon, lat) && pixelAtLonLat(lon, lat, px, py);
+        }
+        px = t.pixelX(along(x.centres, ix));
+        py = t.pixelY(along(y.centres, iy));
+        return true;
+    }
+
+    // A longitude in index space: brought within a turn of the axis's first centre, and, on a
+    // whole turn, between the last column and the first.
+    bool lonIndex(double lon, double& at) const {
+        const std::vector<double>& c = srcX.centres;
+        if (c.size() < 2) return false;
+        const bool up = c.back() >= c.front();
+        const double lo = up ? c.front() : c.back();
+        const double l = lo + std::fmod(std::fmod(lon - lo, 360.0) + 360.0, 360.0);
+        if (indexAlong(c, l, at)) return true;
+        if (!turn) return false;
+        const double step = (c.back() - c.front()) / double(c.size() - 1);
+        at = double(c.size() - 1) + (up ? l - c.back() : c.back() - l + 360) / std::abs(step);
+        return at >= double(c.size() - 1) && at < double(c.size());
+    }
+
+    bool indexAt(double px, double py, double& ix, double& iy) const {
+        const double dx = t.dataX(px), dy = t.dataY(py);
+        if (!map) {
+            if (curv) {
+                const std::int64_t k = locator->find(dx, dy);
+                if (k < 0) return false;
+                ix = double(k % curv->columns);
+                iy = double(k / curv->columns);
+                return true;
+            }
+            return indexAlong(x.centres, dx, ix) && indexAlong(y.centres, dy, iy);
+        }
+        double lon, lat;
+        if (!projInverse(map->projection().params(), dx, dy, lon, lat)) return false;
+        lon /= kRad;
+        lat /= kRad;
+        if (curv) {
+            std::int64_t row, col;
+            if (!map->sourceCellAt(lon, lat, row, col)) return false;
+            ix = double(col);
+            iy = double(row);
+            return true;
+        }
+        if (source) {
+            double sx, sy;
+            return source->forward(lon, lat, sx, sy) && indexAlong(srcX.centres, sx, ix) &&
+                   indexAlong(srcY.centres, sy, iy);
+        }
+        return lonIndex(lon, ix) && indexAlong(srcY.centres, lat, iy);
+    }
+
+    // A vector (u, v) at index point (ix, iy), drawn at window pixel (px, py): its direction in
+    // pixels (unit length); false where it cannot be placed. `southern`: south of the equator.
+    bool direction(double ix, double iy, double px, double py, double u, double v, bool gridRelative,
+                   double& dx, double& dy, bool& southern) const {
+        southern = false;
+        double lon, lat;
+        double ue = u, vn = v;
+        if (geographic() && lonLatAt(ix, iy, lon, lat)) {
+            southern = lat < 0;
+            if (gridRelative) { // the grid's column and row directions on the ground
+                const double h = 0.05;
+                double lx, ly, mx, my;
+                if (!lonLatAt(ix + h, iy, lx, ly) || !lonLatAt(ix, iy + h, mx, my)) return false;
+                const double c = std::cos(lat * kRad);
+                double ex = std::remainder(lx - lon, 360.0) * c, ey = ly - lat;
+                double nx = std::remainder(mx - lon, 360.0) * c, ny = my - lat;
+                const double ne = std::hypot(ex, ey), nn = std::hypot(nx, ny);
+                if (!(ne > 0 && nn > 0)) return false;
+                ue = u * ex / ne + v * nx / nn;
+                vn = u * ey / ne + v * ny / nn;
+            }
+            // A ground step east and north, in pixels, from the glyph's own pixel.
+            const double d = 0.01, c = std::max(std::cos(lat * kRad), 1e-6);
+            double p0x, p0y, ex, ey, nx, ny;
+            if (!pixelAtLonLat(lon, lat, p0x, p0y) || !pixelAtLonLat(lon + d / c, lat, ex, ey)) return false;
+            const double north = lat + d <= 90 ? d : -d;
+            if (!pixelAtLonLat(lon, lat + north, nx, ny)) return false;
+            const double s = north > 0 ? 1 : -1;
+            dx = ue * (ex - p0x) + vn * s * (nx - p0x);
+            dy = ue * (ey - p0y) + vn * s * (ny - p0y);
+        } else { // along the axes as they are drawn
+            double ax, ay, bx, by, p0x, p0y;
+            const double h = 0.05;
+            if (!pixelAt(ix, iy, p0x, p0y) || !pixelAt(ix + h, iy, ax, ay) || !pixelAt(ix, iy + h, bx, by))
+                return false;
+            const double na = std::hypot(ax - p0x, ay - p0y), nb = std::hypot(bx - p0x, by - p0y);
+            if (!(na > 0 && nb > 0)) return false;
+            dx = u * (ax - p0x) / na + v * (bx - p0x) / nb;
+            dy = u * (ay - p0y) / na + v * (by - p0y) / nb;
+        }
+        (void)px, (void)py;
+        const double n = std::hypot(dx, dy);
+        if (!(n > 0) || !std::isfinite(n)) return false;
+        dx /= n;
+        dy /= n;
+        return true;
+    }
+};
+
+// The pair's units ("m s-1") from u's attributes; empty when it has none.
+std::string unitsOf(const DataArray& u) { return u.attrs().text("units").value_or(""); }
+
+} // namespace
+
+std::shared_ptr<const std::vector<InkLines>> ImageContent::vectorGlyphs(const ViewLayout& layout,
+                                                                        const ViewWindow& window) const {
+    if (settings_.vectors == VectorStyle::None || !frame_ || layout.plot.width() <= 0 ||
+        !vectorBlocker().empty()) {
+        vectorLabels_.clear();
+        return nullptr;
+    }
+    VectorKey key{frameVersion_,
+                  cellsVersion_,
+                  map_.get(),
+                  window,
+                  layout.plot,
+                  layout.scale,
+                  settings_.vectorSpacing,
+                  settings_.vectors,
+                  settings_.vectorColour};
+    if (vectors_ && vectorKey_ == key) return vectorError_.empty() ? vectors_ : nullptr;
+    vectorError_.clear();
+    vectorLabels_.clear();
+    const ViewTransform t(layout.plot, window);
+    const CurvilinearGrid* curv = curvilinearOn() ? curv_.get() : nullptr;
+    std::unique_ptr<NativeMap> source;
+    if (map_ && map_->sourceCrs() && !curv) source = std::make_unique<NativeMap>(*map_->sourceCrs());
+    const AxisGrid &gx = map_ ? srcX_ : x_, &gy = map_ ? srcY_ : y_;
+    const bool lonLat = !curv && !source && (map_ || isLonLatView(srcX_, srcY_));
+    const Placement place{t,
+                          x_,
+                          y_,
+                          srcX_,
+                          srcY_,
+                          curv,
+                          locator_.get(),
+                          map_.get(),
+                          source.get(),
+                          lonLat,
+                          lonLat && wholeTurn(gx, gy)};
+    const DataArray &u = *frame_->vectorU, &v = *frame_->vectorV;
+    const double s = layout.scale, spacing = std::max(8.0, settings_.vectorSpacing) * s;
+    const PixelRect& plot = layout.plot;
+    const Rgba8 ink = settings_.vectorColour;
+    const double width = std::max(1.0, std::round(s));
+    auto out = std::make_shared<std::vector<InkLines>>();
+
+    // The lattice: a point every `step` pixels over the plot, and each in index space.
+    auto lattice = [&](double step, std::vector<double>& pixels, std::vector<double>& index) {
+        for (double py = plot.y0 + step / 2; py < plot.y1; py += step)
+            for (double px = plot.x0 + step / 2; px < plot.x1; px += step) {
+                double ix, iy;
+                if (!place.indexAt(px, py, ix, iy)) continue;
+                pixels.insert(pixels.end(), {px, py});
+                index.insert(index.end(), {ix, iy});
+            }
+    };
+    // How far a unit of speed moves a point in index space (the metric of the source grid).
+    auto metric = [&]() {
+        if (curv) return FlowMetric{};
+        if (lonLat) return lonLatMetric(srcX_.centres, srcY_.centres);
+        return axisMetric(srcX_.centres, srcY_.centres);
+    };
+    // Pixels a step of one index unit spans at the plot's centre (for steps of about a pixel).
+    auto pixelsPerIndex = [&](const std::vector<double>& index) {
+        double best = 0;
+        for (std::size_t k = 0; k + 1 < index.size() && k < 64; k += 2) {
+            double p0x, p0y, p1x, p1y, p2x, p2y;
+            if (place.pixelAt(index[k], index[k + 1], p0x, p0y) &&
+                place.pixelAt(index[k] + 0.5, index[k + 1], p1x, p1y) &&
+                place.pixelAt(index[k], index[k + 1] + 0.5, p2x, p2y))
+                best = std::max(
+                    {best, 2 * std::hypot(p1x - p0x, p1y - p0y), 2 * std::hypot(p2x - p0x, p2y - p0y)});
+        }
+        return best > 0 ? best : 1.0;
+    };
+
+    try {
+        const VectorStyle style = settings_.vectors;
+        if (style == VectorStyle::Arrows || style == VectorStyle::Barbs) {
+            std::vector<double> pixels, index;
+            lattice(spacing, pixels, index);
+            const FlowSamples samples = sampleFlow(u, v, index, place.turn);
+            struct Placed {
+                double x, y, dx, dy, speed;
+                bool southern;
+            };
+            std::vector<Placed> placed;
+            std::vector<double> speeds;
+            for (std::size_t k = 0; k < samples.u.size(); ++k) {
+                const double su = samples.u[k], sv = samples.v[k];
+                if (std::isnan(su) || std::isnan(sv)) continue;
+                Placed p{pixels[2 * k], pixels[2 * k + 1], 0, 0, std::hypot(su, sv), false};
+                if (!place.direction(index[2 * k], index[2 * k + 1], p.x, p.y, su, sv,
+                                     frame_->vectorsGridRelative, p.dx, p.dy, p.southern))
+                    continue;
+                placed.push_back(p);
+                speeds.push_back(p.speed);
+            }
+            Glyphs g;
+            const std::string units = unitsOf(u);
+            if (style == VectorStyle::Arrows) {
+                const double ref = referenceSpeed(speeds), length = 0.9 * spacing, head = 0.28 * spacing;
+                for (const Placed& p : placed)
+                    if (ref > 0)
+                        addArrow(g, p.x, p.y, p.dx * length * p.speed / ref, p.dy * length * p.speed / ref,
+                                 head);
+                if (ref > 0) { // the reference arrow, bottom right
+                    const double y = plot.y0 + 10 * s, x1 = plot.x1 - 8 * s;
+                    addArrow(g, x1 - length, y, length, 0, head);
+                    TextItem label =
+                        textAt(formatNumber(ref) + (units.empty() ? "" : " " + units), x1 - length - 6 * s, y,
+                               kLabelSize * s, Align::Right, VAlign::Centre);
+                    label.halo = true;
+                    vectorLabels_.push_back(std::move(label));
+                }
+            } else {
+                // In knots: from the pair's units where udunits knows them, else taken as m s-1.
+                UnitConversion toKnots;
+                bool assumed = false;
+                try {
+                    toKnots = unitConversion(units.empty() ? "m s-1" : units, "knots");
+                    assumed = units.empty();
+                } catch (const ValueError&) {
+                    toKnots = unitConversion("m s-1", "knots");
+                    assumed = true;
+                }
+                for (const Placed& p : placed)
+                    addBarb(g, p.x, p.y, p.dx, p.dy, toKnots.apply(p.speed), 0.8 * spacing, p.southern);
+                TextItem label =
+                    textAt("barbs in knots (kn): half 5, full 10, pennant 50" +
+                               std::string(assumed ? "; " + u.name() + " taken as m s-1" : ""),
+                           plot.x1 - 8 * s, plot.y0 + 10 * s, kLabelSize * s, Align::Right, VAlign::Centre);
+                label.halo = true;
+                vectorLabels_.push_back(std::move(label));
+            }
+            out->push_back({std::move(g.lines), ink, width, false});
+            out->push_back({std::move(g.fills), ink, width, true});
+        } else {
+            const FlowMetric m = metric();
+            std::vector<double> pixels, index;
+            const double dsep = spacing / 3;
+            lattice(dsep, pixels, index);
+            const double perIndex = pixelsPerIndex(index);
+            if (style == VectorStyle::Streamlines) {
+                // Steps of about 1.5 pixels, lines up to about twice the plot's longer side.
+                const double step = std::clamp(1.5 / perIndex, 1e-3, 0.5);
+                const auto maxSteps =
+                    std::int64_t(std::clamp(std::max(plot.width(), plot.height()) / 1.5, 50.0, 1500.0));
+                const StreamlineTraces traces = traceStreamlines(u, v, m, index, step, maxSteps);
+                std::vector<std::vector<double>> lines(std::size_t(traces.seeds));
+                for (std::int64_t seed = 0; seed < traces.seeds; ++seed) {
+                    std::vector<double>& l = lines[std::size_t(seed)];
+                    const float* back = traces.trace(seed, 1);
+                    for (std::int32_t k = traces.points(seed, 1) - 1; k >= 1; --k)
+                        l.insert(l.end(), {back[2 * k], back[2 * k + 1]});
+                    const float* fwd = traces.trace(seed, 0);
+                    for (std::int32_t k = 0; k < traces.points(seed, 0); ++k)
+                        l.insert(l.end(), {fwd[2 * k], fwd[2 * k + 1]});
+                }
+                std::vector<const std::vector<double>*> ptrs;
+                for (const auto& l : lines) ptrs.push_back(&l);
+                std::vector<std::size_t> owner;
+                std::vector<std::vector<double>> candidates;
+                for (PixelPolyline& p : pixelLines(ptrs, t, place.turn, owner))
+                    candidates.push_back(std::move(p.xy));
+                const auto kept = evenlySpaced(std::move(candidates), dsep, spacing);
+                Glyphs g;
+                for (const auto& l : kept) {
+                    g.lines.push_back({l});
+                    // A head at the middle, along the line (which runs with the flow).
+                    const std::size_t mid = (l.size() / 4) * 2;
+                    if (mid >= 2 && mid + 1 < l.size()) {
+                        const double ax = l[mid - 2], ay = l[mid - 1], bx = l[mid], by = l[mid + 1];
+                        const double n = std::hypot(bx - ax, by - ay);
+                        if (n > 0) {
+                            const double head = std::max(5 * s, 0.22 * spacing), ux = (bx - ax) / n,
+                                         uy = (by - ay) / n;
+                            Glyphs h;
+                            addArrow(h, bx - 2 * head * ux, by - 2 * head * uy, 2 * head * ux, 2 * head * uy,
+                                     head);
+                            for (auto& f : h.fills) g.fills.push_back(std::move(f));
+                        }
+                    }
+                }
+                out->push_back({std::move(g.lines), ink, width, false});
+                out->push_back({std::move(g.fills), ink, width, true});
+            } else { // particles: a still of their trails, older parts fainter
+                double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
+                for (std::size_t k = 0; k + 1 < index.size(); k += 2) {
+                    x0 = std::min(x0, index[k]);
+                    x1 = std::max(x1, index[k]);
+                    y0 = std::min(y0, index[k + 1]);
+                    y1 = std::max(y1, index[k + 1]);
+                }
+                const double nx = double(u.shape()[1]), ny = double(u.shape()[0]);
+                ParticleBox box{std::max(0.0, x0 - 1), std::max(0.0, y0 - 1), std::min(nx - 1, x1 + 1),
+                                std::min(ny - 1, y1 + 1)};
+                if (m.wrapX && x1 - x0 > 0.5 * nx) box.x0 = 0, box.x1 = nx;
+                if (!(box.x1 > box.x0 && box.y1 > box.y0)) {
+                    vectors_ = out;
+                    vectorKey_ = key;
+                    return nullptr;
+                }
+                // The time step: the 90th percentile of the speeds in index space moves 1.5 pixels.
+                const FlowSamples samples = sampleFlow(u, v, index, m.wrapX);
+                std::vector<double> speeds;
+                for (std::size_t k = 0; k < samples.u.size(); ++k) {
+                    const auto i = std::size_t(std::clamp(std::lround(index[2 * k]), 0L, long(nx) - 1));
+                    const auto j = std::size_t(std::clamp(std::lround(index[2 * k + 1]), 0L, long(ny) - 1));
+                    const double ix = samples.u[k] * (m.xScale.empty() ? 1 : m.xScale[i]) *
+                                      (m.rowScale.empty() ? 1 : m.rowScale[j]),
+                                 iy = samples.v[k] * (m.yScale.empty() ? 1 : m.yScale[j]);
+                    if (std::isfinite(ix) && std::isfinite(iy)) speeds.push_back(std::hypot(ix, iy));
+                }
+                if (speeds.empty()) {
+                    vectors_ = out;
+                    vectorKey_ = key;
+                    return nullptr;
+                }
+                std::nth_element(speeds.begin(), speeds.begin() + std::ptrdiff_t(speeds.size() * 9 / 10),
+                                 speeds.end());
+                const double fast = speeds[speeds.size() * 9 / 10];
+                const double dt = fast > 0 ? 1.5 / perIndex / fast : 1;
+                const std::int64_t count = std::clamp<std::int64_t>(
+                    std::int64_t(plot.width() * plot.height() / (dsep * dsep / 4)), 1000, 200000);
+                const int steps = 24, groups = 4;
+                ParticleSet set(count, 20261206, u.device());
+                set.seed(box, 4 * steps);
+                set.advect(u, v, m, dt, 2 * steps, box, 4 * steps); // under way before the still
+                std::vector<float> trails;
+                set.advect(u, v, m, dt, steps, box, 4 * steps, &trails);
+                // Each group: a quarter of the steps, as pieces between births (NaN).
+                for (int grp = 0; grp < groups; ++grp) {
+                    std::vector<std::vector<double>> pieces;
+                    const int first = grp * steps / groups, last = (grp + 1) * steps / groups;
+                    for (std::int64_t k = 0; k < count; ++k) {
+                        std::vector<double> piece;
+                        for (int st = std::max(0, first - 1); st < last; ++st) {
+                            const float* p =
+                                &trails[2 * (std::size_t(st) * std::size_t(count) + std::size_t(k))];
+                            if (std::isnan(p[0])) {
+                                if (piece.size() >= 4) pieces.push_back(std::move(piece));
+                                piece.clear();
+                                continue;
+                            }
+                            piece.insert(piece.end(), {p[0], p[1]});
+                        }
+                        if (piece.size() >= 4) pieces.push_back(std::move(piece));
+                    }
+                    std::vector<const std::vector<double>*> ptrs;
+                    for (const auto& l : pieces) ptrs.push_back(&l);
+                    std::vector<std::size_t> owner;
+                    Rgba8 faded = ink;
+                    faded.a = std::uint8_t(std::lround(ink.a * double(grp + 1) / groups));
+                    out->push_back({pixelLines(ptrs, t, place.turn, owner), faded, width, false});
+                }
+            }
+        }
+    } catch (const Error& e) { // the device failed, or the pair could not be read: said, none drawn
+        vectorError_ = e.what();
+        vectorLabels_.clear();
+        vectors_ = std::make_shared<const std::vector<InkLines>>();
+        vectorKey_ = std::move(key);
+        return nullptr;
+    }
+    vectors_ = std::move(out);
+    vectorKey_ = std::move(key);
+    return vectors_;
+}
+
+} // namespace strata::detail
