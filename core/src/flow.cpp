@@ -115,83 +115,157 @@ StreamlineTraces traceStreamlines(const DataArray& u, const DataArray& v, const 
 #endif
 }
 
-std::vector<std::vector<double>> evenlySpaced(std::vector<std::vector<double>> candidates, double dtest,
-                                              double minLength) {
-    STRATA_EXPECTS(dtest > 0, ValueError, "streamlines: the spacing must be above 0");
-    auto length = [](const std::vector<double>& l) {
-        double s = 0;
-        for (std::size_t k = 2; k + 1 < l.size(); k += 2)
-            s += std::hypot(l[k] - l[k - 2], l[k + 1] - l[k - 1]);
-        return s;
-    };
-    std::vector<double> lengths(candidates.size());
-    for (std::size_t k = 0; k < candidates.size(); ++k) lengths[k] = length(candidates[k]);
-    std::vector<std::size_t> order(candidates.size());
+namespace {
+
+double lengthOf(const std::vector<double>& l) {
+    double s = 0;
+    for (std::size_t k = 2; k + 1 < l.size(); k += 2) s += std::hypot(l[k] - l[k - 2], l[k + 1] - l[k - 1]);
+    return s;
+}
+
+} // namespace
+
+EvenSpacing::EvenSpacing(double dtest, double minLength) : dtest_(dtest), minLength_(minLength) {
+    STRATA_EXPECTS(dtest > 0 && std::isfinite(dtest), ValueError, "streamlines: the spacing must be above 0");
+}
+
+std::uint64_t EvenSpacing::cellKey(double x, double y) const {
+    const auto cx = std::int64_t(std::floor(x / dtest_)), cy = std::int64_t(std::floor(y / dtest_));
+    return (std::uint64_t(std::uint32_t(cx)) << 32) | std::uint32_t(cy);
+}
+
+bool EvenSpacing::isFree(double x, double y) const {
+    const auto cx = std::int64_t(std::floor(x / dtest_)), cy = std::int64_t(std::floor(y / dtest_));
+    for (std::int64_t j = cy - 1; j <= cy + 1; ++j)
+        for (std::int64_t i = cx - 1; i <= cx + 1; ++i) {
+            const auto it = cells_.find((std::uint64_t(std::uint32_t(i)) << 32) | std::uint32_t(j));
+            if (it == cells_.end()) continue;
+            for (std::size_t k = 0; k + 1 < it->second.size(); k += 2)
+                if (std::hypot(it->second[k] - x, it->second[k + 1] - y) < dtest_) return false;
+        }
+    return true;
+}
+
+void EvenSpacing::add(std::vector<std::vector<double>> lines, std::vector<std::size_t> seeds) {
+    seeds.resize(lines.size(), 0);
+    std::vector<double> lengths(lines.size());
+    for (std::size_t k = 0; k < lines.size(); ++k) lengths[k] = lengthOf(lines[k]);
+    std::vector<std::size_t> order(lines.size());
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(),
                      [&](std::size_t a, std::size_t b) { return lengths[a] > lengths[b]; });
-
-    // The kept lines' points, bucketed by cells dtest wide.
-    struct Kept {
-        double x, y;
-        std::uint32_t line;
-    };
-    std::unordered_map<std::uint64_t, std::vector<Kept>> cells;
-    auto cellOf = [&](double x, double y) {
-        const auto cx = std::int64_t(std::floor(x / dtest)), cy = std::int64_t(std::floor(y / dtest));
-        return std::pair{cx, cy};
-    };
-    auto key = [](std::int64_t cx, std::int64_t cy) {
-        return (std::uint64_t(std::uint32_t(cx)) << 32) | std::uint32_t(cy);
-    };
-    auto tooNear = [&](double x, double y) {
-        const auto [cx, cy] = cellOf(x, y);
-        for (std::int64_t j = cy - 1; j <= cy + 1; ++j)
-            for (std::int64_t i = cx - 1; i <= cx + 1; ++i) {
-                const auto it = cells.find(key(i, j));
-                if (it == cells.end()) continue;
-                for (const Kept& k : it->second)
-                    if (std::hypot(k.x - x, k.y - y) < dtest) return true;
-            }
-        return false;
-    };
-    std::vector<std::vector<double>> out;
     for (std::size_t c : order) {
-        const std::vector<double>& l = candidates[c];
-        if (l.size() < 4 || !std::isfinite(l[0]) || !std::isfinite(l[1])) continue;
-        // From the line's start, each point as far as the first too near a kept line; points half
-        // dtest apart at most (a long step is split), so that no kept point skips a neighbour.
-        std::vector<double> kept, arc;            // the points kept of this line, and how far along each is
-        auto selfNear = [&](double x, double y) { // the line coming back on itself (a spiral)
-            const double along =
-                arc.empty() ? 0 : arc.back() + std::hypot(x - kept[kept.size() - 2], y - kept.back());
-            for (std::size_t k = 0; k < arc.size() && arc[k] < along - 3 * dtest; ++k)
-                if (std::hypot(kept[2 * k] - x, kept[2 * k + 1] - y) < dtest) return true;
+        const std::vector<double>& l = lines[c];
+        const std::size_t n = l.size() / 2, seed = std::min(seeds[c], n ? n - 1 : 0);
+        if (n < 2) continue;
+        // This line's points kept, each with how far along it is from the seed (minus backward),
+        // by cell: a line coming back on itself (a spiral) is cut as a line met.
+        std::unordered_map<std::uint64_t, std::vector<double>> own; // x, y, along
+        auto selfNear = [&](double x, double y, double a) {
+            const auto cx = std::int64_t(std::floor(x / dtest_)), cy = std::int64_t(std::floor(y / dtest_));
+            for (std::int64_t j = cy - 1; j <= cy + 1; ++j)
+                for (std::int64_t i = cx - 1; i <= cx + 1; ++i) {
+                    const auto it = own.find((std::uint64_t(std::uint32_t(i)) << 32) | std::uint32_t(j));
+                    if (it == own.end()) continue;
+                    const std::vector<double>& p = it->second;
+                    for (std::size_t k = 0; k + 2 < p.size(); k += 3)
+                        if (std::abs(p[k + 2] - a) > 3 * dtest_ &&
+                            std::hypot(p[k] - x, p[k + 1] - y) < dtest_)
+                            return true;
+                }
             return false;
         };
-        auto take = [&](double x, double y) {
-            if (!std::isfinite(x) || !std::isfinite(y) || tooNear(x, y) || selfNear(x, y)) return false;
-            arc.push_back(arc.empty() ? 0
-                                      : arc.back() + std::hypot(x - kept[kept.size() - 2], y - kept.back()));
-            kept.insert(kept.end(), {x, y});
+        auto take = [&](double x, double y, double a, std::vector<double>& half) {
+            if (!std::isfinite(x) || !std::isfinite(y) || !isFree(x, y) || selfNear(x, y, a)) return false;
+            std::vector<double>& cell = own[cellKey(x, y)];
+            cell.insert(cell.end(), {x, y, a});
+            half.insert(half.end(), {x, y});
             return true;
         };
-        bool open = take(l[0], l[1]);
-        for (std::size_t k = 2; open && k + 1 < l.size(); k += 2) {
-            const double x0 = l[k - 2], y0 = l[k - 1], x1 = l[k], y1 = l[k + 1];
-            const int parts = std::max(1, int(std::ceil(std::hypot(x1 - x0, y1 - y0) / (0.5 * dtest))));
-            for (int q = 1; open && q <= parts; ++q)
-                open = take(x0 + (x1 - x0) * q / parts, y0 + (y1 - y0) * q / parts);
+        // From the seed each way, as far as the first point too near; points half dtest apart at
+        // most (a long step is split), so that no kept point skips a neighbour.
+        std::vector<double> halves[2];
+        if (!take(l[2 * seed], l[2 * seed + 1], 0, halves[0])) continue;
+        for (int way = 0; way < 2; ++way) {
+            const std::ptrdiff_t dir = way == 0 ? 1 : -1;
+            double a = 0;
+            bool open = true;
+            for (std::ptrdiff_t k = std::ptrdiff_t(seed) + dir; open && k >= 0 && k < std::ptrdiff_t(n);
+                 k += dir) {
+                const double x0 = l[2 * std::size_t(k - dir)], y0 = l[2 * std::size_t(k - dir) + 1];
+                const double x1 = l[2 * std::size_t(k)], y1 = l[2 * std::size_t(k) + 1];
+                const double step = std::hypot(x1 - x0, y1 - y0);
+                const int parts = std::max(1, int(std::ceil(step / (0.5 * dtest_))));
+                for (int q = 1; open && q <= parts; ++q) {
+                    a += step / parts;
+                    open = take(x0 + (x1 - x0) * q / parts, y0 + (y1 - y0) * q / parts, way == 0 ? a : -a,
+                                halves[way]);
+                }
+            }
         }
-        if (kept.size() < 4 || length(kept) < minLength) continue;
-        const auto line = std::uint32_t(out.size());
+        std::vector<double> kept;
+        for (std::size_t k = halves[1].size(); k >= 2; k -= 2)
+            kept.insert(kept.end(), {halves[1][k - 2], halves[1][k - 1]});
+        kept.insert(kept.end(), halves[0].begin(), halves[0].end());
+        if (kept.size() < 4 || lengthOf(kept) < minLength_) continue;
         for (std::size_t k = 0; k + 1 < kept.size(); k += 2) {
-            const auto [cx, cy] = cellOf(kept[k], kept[k + 1]);
-            cells[key(cx, cy)].push_back({kept[k], kept[k + 1], line});
+            std::vector<double>& cell = cells_[cellKey(kept[k], kept[k + 1])];
+            cell.insert(cell.end(), {kept[k], kept[k + 1]});
         }
-        out.push_back(std::move(kept));
+        kept_.push_back(std::move(kept));
     }
-    return out;
+}
+
+std::vector<std::vector<double>> evenlySpaced(std::vector<std::vector<double>> candidates, double dtest,
+                                              double minLength) {
+    EvenSpacing spacing(dtest, minLength);
+    spacing.add(std::move(candidates));
+    return spacing.lines();
+}
+
+std::vector<std::vector<double>> evenStreamlines(const DataArray& u, const DataArray& v,
+                                                 const FlowMetric& metric, const StreamPlane& plane,
+                                                 double dtest, double minLength, double step,
+                                                 std::int64_t maxSteps) {
+    EvenSpacing spacing(dtest, minLength);
+    // The finer lattices fill the gaps between lines already kept, where lines are short: they
+    // are traced a half and a quarter as far.
+    std::int64_t steps = 2 * maxSteps;
+    for (const double every : {4 * dtest, 2 * dtest, dtest}) {
+        steps = std::max<std::int64_t>(steps / 2, std::min<std::int64_t>(maxSteps, 16));
+        std::vector<double> seeds, at; // index space; the plane
+        for (double y = plane.y0 + every / 2; y < plane.y1; y += every)
+            for (double x = plane.x0 + every / 2; x < plane.x1; x += every) {
+                double ix, iy;
+                if (!spacing.isFree(x, y) || !plane.toIndex(x, y, ix, iy)) continue;
+                seeds.insert(seeds.end(), {ix, iy});
+                at.insert(at.end(), {x, y});
+            }
+        if (seeds.empty()) continue;
+        const StreamlineTraces t = traceStreamlines(u, v, metric, seeds, step, steps);
+        std::vector<std::vector<double>> lines(std::size_t(t.seeds));
+        for (std::int64_t s = 0; s < t.seeds; ++s) { // backward reversed, then forward from the seed
+            std::vector<double>& l = lines[std::size_t(s)];
+            const float* back = t.trace(s, 1);
+            for (std::int32_t k = t.points(s, 1) - 1; k >= 1; --k)
+                l.insert(l.end(), {back[2 * k], back[2 * k + 1]});
+            const float* fwd = t.trace(s, 0);
+            for (std::int32_t k = 0; k < t.points(s, 0); ++k) l.insert(l.end(), {fwd[2 * k], fwd[2 * k + 1]});
+        }
+        std::vector<std::size_t> owner;
+        std::vector<std::vector<double>> pieces = plane.toPlane(lines, owner);
+        std::vector<std::size_t> seedPoint(pieces.size(), 0);
+        for (std::size_t k = 0; k < pieces.size(); ++k) { // the point nearest the seed
+            const double sx = at[2 * owner[k]], sy = at[2 * owner[k] + 1];
+            double best = 1e300;
+            for (std::size_t p = 0; p + 1 < pieces[k].size(); p += 2) {
+                const double d = std::hypot(pieces[k][p] - sx, pieces[k][p + 1] - sy);
+                if (d < best) best = d, seedPoint[k] = p / 2;
+            }
+        }
+        spacing.add(std::move(pieces), std::move(seedPoint));
+    }
+    return spacing.lines();
 }
 
 ParticleSet::ParticleSet(std::int64_t count, std::uint64_t seed, Device device) : count_(count), seed_(seed) {

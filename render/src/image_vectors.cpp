@@ -342,28 +342,25 @@ std::shared_ptr<const std::vector<InkLines>> ImageContent::vectorGlyphs(const Vi
             lattice(dsep, pixels, index);
             const double perIndex = pixelsPerIndex(index);
             if (style == VectorStyle::Streamlines) {
-                // Steps of about 1.5 pixels, lines up to about twice the plot's longer side.
+                // Steps of about 1.5 pixels, lines up to about the plot's longer side each way.
                 const double step = std::clamp(1.5 / perIndex, 1e-3, 0.5);
                 const auto maxSteps =
                     std::int64_t(std::clamp(std::max(plot.width(), plot.height()) / 1.5, 50.0, 1500.0));
-                const StreamlineTraces traces = traceStreamlines(u, v, m, index, step, maxSteps);
-                std::vector<std::vector<double>> lines(std::size_t(traces.seeds));
-                for (std::int64_t seed = 0; seed < traces.seeds; ++seed) {
-                    std::vector<double>& l = lines[std::size_t(seed)];
-                    const float* back = traces.trace(seed, 1);
-                    for (std::int32_t k = traces.points(seed, 1) - 1; k >= 1; --k)
-                        l.insert(l.end(), {back[2 * k], back[2 * k + 1]});
-                    const float* fwd = traces.trace(seed, 0);
-                    for (std::int32_t k = 0; k < traces.points(seed, 0); ++k)
-                        l.insert(l.end(), {fwd[2 * k], fwd[2 * k + 1]});
-                }
-                std::vector<const std::vector<double>*> ptrs;
-                for (const auto& l : lines) ptrs.push_back(&l);
-                std::vector<std::size_t> owner;
-                std::vector<std::vector<double>> candidates;
-                for (PixelPolyline& p : pixelLines(ptrs, t, place.turn, owner))
-                    candidates.push_back(std::move(p.xy));
-                const auto kept = evenlySpaced(std::move(candidates), dsep, spacing);
+                StreamPlane plane{
+                    plot.x0,
+                    plot.y0,
+                    plot.x1,
+                    plot.y1,
+                    [&](double x, double y, double& ix, double& iy) { return place.indexAt(x, y, ix, iy); },
+                    [&](const std::vector<std::vector<double>>& lines, std::vector<std::size_t>& owner) {
+                        std::vector<const std::vector<double>*> ptrs;
+                        for (const auto& l : lines) ptrs.push_back(&l);
+                        std::vector<std::vector<double>> pieces;
+                        for (PixelPolyline& p : pixelLines(ptrs, t, place.turn, owner))
+                            pieces.push_back(std::move(p.xy));
+                        return pieces;
+                    }};
+                const auto kept = evenStreamlines(u, v, m, plane, dsep, spacing, step, maxSteps);
                 Glyphs g;
                 for (const auto& l : kept) {
                     g.lines.push_back({l});

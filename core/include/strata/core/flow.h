@@ -8,9 +8,11 @@
 // whole (x, y). Between samples a field is bilinear; a point whose four samples are not all
 // there (NaN, or past the grid) has no value.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "strata/core/buffer.h"
@@ -106,15 +108,51 @@ struct StreamlineTraces {
 StreamlineTraces traceStreamlines(const DataArray& u, const DataArray& v, const FlowMetric& metric,
                                   const std::vector<double>& seeds, double step, std::int64_t maxSteps);
 
-// Evenly spaced streamlines, after Jobard and Lefer (1997): candidate lines (in any plane, the
-// screen's pixels for the view; x0, y0, ...) are taken longest first; each is kept up to the first
-// point that comes nearer than `dtest` to a line already kept, or to itself further back than
-// 3 · dtest along it (a spiral's next turn), and from there on cut; and kept
-// only when what is left is at least `minLength` long. Distances are checked on a grid of cells
-// `dtest` wide, against the kept lines' points, which are first put no further than dtest / 2
-// apart along each line.
+// Evenly spaced streamlines, after Jobard and Lefer (1997), from candidate lines in a plane (the
+// screen's pixels for the view; x0, y0, ...), added in batches (seeds from a coarse lattice
+// first, then finer ones where there is still room: isFree). Each batch is taken longest first;
+// each line grows from its seed point both ways, each way up to the first point that comes
+// nearer than `dtest` to a line already kept, or to itself further than 3 · dtest along it (a
+// spiral's next turn), and is kept when it is at least `minLength` long. Distances are checked
+// on a grid of cells `dtest` wide against the kept lines' points, which are first put no further
+// than dtest / 2 apart along each line.
+class EvenSpacing {
+public:
+    EvenSpacing(double dtest, double minLength); // throws ValueError for a spacing not above 0
+    // No kept line within dtest of (x, y).
+    bool isFree(double x, double y) const;
+    // Candidate lines, each grown from its point seeds[k] (its first point without one).
+    void add(std::vector<std::vector<double>> lines, std::vector<std::size_t> seeds = {});
+    const std::vector<std::vector<double>>& lines() const { return kept_; }
+
+private:
+    std::uint64_t cellKey(double x, double y) const;
+    double dtest_, minLength_;
+    std::vector<std::vector<double>> kept_;
+    std::unordered_map<std::uint64_t, std::vector<double>> cells_; // kept points, x y, by cell
+};
+// One batch of candidates grown from their first points: EvenSpacing's lines.
 std::vector<std::vector<double>> evenlySpaced(std::vector<std::vector<double>> candidates, double dtest,
                                               double minLength);
+
+// Evenly spaced streamlines of (u, v) drawn in a plane (the view's pixels): seeds from lattices
+// over the rectangle (x0, y0)-(x1, y1) every 4 · dtest, then 2 · dtest, then dtest, each taken
+// where EvenSpacing has room, placed in index space by `toIndex` (false: off the grid), traced
+// both ways on the pair's device (`step` index units, at most `maxSteps` a way from the first
+// lattice, a half and a quarter of that from the finer ones, which fill gaps), drawn into the
+// plane by `toPlane` (index lines to plane lines, each with the line it came from: a line may be
+// cut in pieces) and added, each piece grown from its point nearest its seed.
+struct StreamPlane {
+    double x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+    std::function<bool(double x, double y, double& ix, double& iy)> toIndex;
+    std::function<std::vector<std::vector<double>>(const std::vector<std::vector<double>>& indexLines,
+                                                   std::vector<std::size_t>& owner)>
+        toPlane;
+};
+std::vector<std::vector<double>> evenStreamlines(const DataArray& u, const DataArray& v,
+                                                 const FlowMetric& metric, const StreamPlane& plane,
+                                                 double dtest, double minLength, double step,
+                                                 std::int64_t maxSteps);
 
 // ---- Particles ----
 
