@@ -147,47 +147,31 @@ struct Placement {
         return lonIndex(lon, ix) && indexAlong(srcY.centres, lat, iy);
     }
 
-    // A vector (u, v) at index point (ix, iy), drawn at window pixel (px, py): its direction in
-    // pixels (unit length); false where it cannot be placed. `southern`: south of the equator.
-    bool direction(double ix, double iy, double px, double py, double u, double v, bool gridRelative,
-                   double& dx, double& dy, bool& southern) const {
+    // A vector (u, v) at index point (ix, iy): its direction in pixels (unit length); false where
+    // it cannot be placed. `southern`: south of the equator.
+    bool direction(double ix, double iy, double u, double v, bool gridRelative, double& dx, double& dy,
+                   bool& southern) const {
         southern = false;
-        double lon, lat;
-        double ue = u, vn = v;
+        double lon, lat, ue = u, vn = v;
         if (geographic() && lonLatAt(ix, iy, lon, lat)) {
             southern = lat < 0;
-            if (gridRelative) { // the grid's column and row directions on the ground
-                const double h = 0.05;
-                double lx, ly, mx, my;
-                if (!lonLatAt(ix + h, iy, lx, ly) || !lonLatAt(ix, iy + h, mx, my)) return false;
-                const double c = std::cos(lat * kRad);
-                double ex = std::remainder(lx - lon, 360.0) * c, ey = ly - lat;
-                double nx = std::remainder(mx - lon, 360.0) * c, ny = my - lat;
-                const double ne = std::hypot(ex, ey), nn = std::hypot(nx, ny);
-                if (!(ne > 0 && nn > 0)) return false;
-                ue = u * ex / ne + v * nx / nn;
-                vn = u * ey / ne + v * ny / nn;
-            }
-            // A ground step east and north, in pixels, from the glyph's own pixel.
-            const double d = 0.01, c = std::max(std::cos(lat * kRad), 1e-6);
-            double p0x, p0y, ex, ey, nx, ny;
-            if (!pixelAtLonLat(lon, lat, p0x, p0y) || !pixelAtLonLat(lon + d / c, lat, ex, ey)) return false;
-            const double north = lat + d <= 90 ? d : -d;
-            if (!pixelAtLonLat(lon, lat + north, nx, ny)) return false;
-            const double s = north > 0 ? 1 : -1;
-            dx = ue * (ex - p0x) + vn * s * (nx - p0x);
-            dy = ue * (ey - p0y) + vn * s * (ny - p0y);
-        } else { // along the axes as they are drawn
-            double ax, ay, bx, by, p0x, p0y;
-            const double h = 0.05;
-            if (!pixelAt(ix, iy, p0x, p0y) || !pixelAt(ix + h, iy, ax, ay) || !pixelAt(ix, iy + h, bx, by))
+            if (gridRelative &&
+                !gridToEarth([&](double x, double y, double& o, double& a) { return lonLatAt(x, y, o, a); },
+                             ix, iy, u, v, ue, vn))
                 return false;
-            const double na = std::hypot(ax - p0x, ay - p0y), nb = std::hypot(bx - p0x, by - p0y);
-            if (!(na > 0 && nb > 0)) return false;
-            dx = u * (ax - p0x) / na + v * (bx - p0x) / nb;
-            dy = u * (ay - p0y) / na + v * (by - p0y) / nb;
+            return planeDirection(
+                [&](double o, double a, double& x, double& y) { return pixelAtLonLat(o, a, x, y); }, lon, lat,
+                ue, vn, dx, dy);
         }
-        (void)px, (void)py;
+        // Along the axes as they are drawn.
+        double ax, ay, bx, by, p0x, p0y;
+        const double h = 0.05;
+        if (!pixelAt(ix, iy, p0x, p0y) || !pixelAt(ix + h, iy, ax, ay) || !pixelAt(ix, iy + h, bx, by))
+            return false;
+        const double na = std::hypot(ax - p0x, ay - p0y), nb = std::hypot(bx - p0x, by - p0y);
+        if (!(na > 0 && nb > 0)) return false;
+        dx = u * (ax - p0x) / na + v * (bx - p0x) / nb;
+        dy = u * (ay - p0y) / na + v * (by - p0y) / nb;
         const double n = std::hypot(dx, dy);
         if (!(n > 0) || !std::isfinite(n)) return false;
         dx /= n;
@@ -290,8 +274,8 @@ std::shared_ptr<const std::vector<InkLines>> ImageContent::vectorGlyphs(const Vi
                 const double su = samples.u[k], sv = samples.v[k];
                 if (std::isnan(su) || std::isnan(sv)) continue;
                 Placed p{pixels[2 * k], pixels[2 * k + 1], 0, 0, std::hypot(su, sv), false};
-                if (!place.direction(index[2 * k], index[2 * k + 1], p.x, p.y, su, sv,
-                                     frame_->vectorsGridRelative, p.dx, p.dy, p.southern))
+                if (!place.direction(index[2 * k], index[2 * k + 1], su, sv, frame_->vectorsGridRelative,
+                                     p.dx, p.dy, p.southern))
                     continue;
                 placed.push_back(p);
                 speeds.push_back(p.speed);
@@ -326,10 +310,10 @@ std::shared_ptr<const std::vector<InkLines>> ImageContent::vectorGlyphs(const Vi
                 }
                 for (const Placed& p : placed)
                     addBarb(g, p.x, p.y, p.dx, p.dy, toKnots.apply(p.speed), 0.8 * spacing, p.southern);
-                TextItem label =
-                    textAt("barbs in knots (kn): half 5, full 10, pennant 50" +
-                               std::string(assumed ? "; " + u.name() + " taken as m s-1" : ""),
-                           plot.x1 - 8 * s, plot.y0 + 10 * s, kLabelSize * s, Align::Right, VAlign::Centre);
+                TextItem label = textAt(
+                    "barbs in knots" + std::string(assumed ? " (" + u.name() + " taken as m s-1)" : ""),
+                    plot.x1 - 8 * s, plot.y0 + 10 * s, kLabelSize * s, Align::Right, VAlign::Centre);
+                label.maxWidth = plot.width() - 16 * s;
                 label.halo = true;
                 vectorLabels_.push_back(std::move(label));
             }
@@ -419,7 +403,7 @@ std::shared_ptr<const std::vector<InkLines>> ImageContent::vectorGlyphs(const Vi
                 const double fast = speeds[speeds.size() * 9 / 10];
                 const double dt = fast > 0 ? 1.5 / perIndex / fast : 1;
                 const std::int64_t count = std::clamp<std::int64_t>(
-                    std::int64_t(plot.width() * plot.height() / (dsep * dsep / 4)), 1000, 200000);
+                    std::int64_t(plot.width() * plot.height() / (dsep * dsep / 1.5)), 1000, 200000);
                 const int steps = 24, groups = 4;
                 ParticleSet set(count, 20261206, u.device());
                 set.seed(box, 4 * steps);

@@ -69,6 +69,44 @@ void addArrow(Glyphs& g, double x, double y, double vx, double vy, double head) 
     g.fills.push_back({{ex, ey, bx - uy * w, by + ux * w, bx + uy * w, by - ux * w, ex, ey}});
 }
 
+bool planeDirection(const LonLatPlace& place, double lon, double lat, double ue, double vn, double& dx, double& dy) {
+    constexpr double d = 0.01;
+    const double c = std::max(std::cos(lat * M_PI / 180), 1e-6);
+    // Centred steps (one-sided within a step of the pole).
+    const double north = std::min(lat + d, 90.0), south = std::max(lat - d, -90.0);
+    double wx, wy, ex, ey, nx, ny, sx, sy;
+    if (!place(lon - d / c, lat, wx, wy) || !place(lon + d / c, lat, ex, ey) || !place(lon, north, nx, ny) ||
+        !place(lon, south, sx, sy))
+        return false;
+    const double ns = (north - south) / d; // the north step's length, in steps of d
+    dx = ue * (ex - wx) / 2 + vn * (nx - sx) / ns;
+    dy = ue * (ey - wy) / 2 + vn * (ny - sy) / ns;
+    const double n = std::hypot(dx, dy);
+    if (!(n > 0) || !std::isfinite(n)) return false;
+    dx /= n;
+    dy /= n;
+    return true;
+}
+
+bool gridToEarth(const std::function<bool(double ix, double iy, double& lon, double& lat)>& lonLatAt,
+                 double ix, double iy, double u, double v, double& ue, double& vn) {
+    constexpr double h = 0.05;
+    // Centred steps: at the grid's edge, where lonLatAt holds a step to the last cell, one of
+    // the two still moves.
+    double lon, lat, wx, wy, ex0, ey0, sx, sy, nx0, ny0;
+    if (!lonLatAt(ix, iy, lon, lat) || !lonLatAt(ix - h, iy, wx, wy) || !lonLatAt(ix + h, iy, ex0, ey0) ||
+        !lonLatAt(ix, iy - h, sx, sy) || !lonLatAt(ix, iy + h, nx0, ny0))
+        return false;
+    const double c = std::cos(lat * M_PI / 180);
+    const double ex = std::remainder(ex0 - wx, 360.0) * c, ey = ey0 - wy; // the grid's x on the ground
+    const double nx = std::remainder(nx0 - sx, 360.0) * c, ny = ny0 - sy; // and its y
+    const double ne = std::hypot(ex, ey), nn = std::hypot(nx, ny);
+    if (!(ne > 0 && nn > 0)) return false;
+    ue = u * ex / ne + v * nx / nn;
+    vn = u * ey / ne + v * ny / nn;
+    return true;
+}
+
 double referenceSpeed(std::vector<double> speeds) {
     std::erase_if(speeds, [](double s) { return !(s > 0) || !std::isfinite(s); });
     if (speeds.empty()) return 0;

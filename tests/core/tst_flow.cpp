@@ -210,8 +210,8 @@ private slots:
                 candidates.push_back(std::move(l));
             }
         const double d = 6;
-        const auto kept = evenlySpaced(candidates, d, 3);
-        QVERIFY(kept.size() >= 5 && kept.size() <= 12);
+        const auto kept = evenlySpaced(candidates, d, 2 * d);
+        QVERIFY2(kept.size() >= 5 && kept.size() <= 12, qPrintable(QString::number(kept.size())));
         for (std::size_t a = 0; a < kept.size(); ++a)
             for (std::size_t b = a + 1; b < kept.size(); ++b)
                 for (std::size_t p = 0; p + 1 < kept[a].size(); p += 2)
@@ -228,6 +228,30 @@ private slots:
                 QVERIFY2(best <= 2 * d,
                          qPrintable(QString("(%1, %2): %3 from a line").arg(i).arg(j).arg(best)));
             }
+    }
+
+    // A spiral, whose turns lie 2 apart, is cut where it first comes back within the spacing of
+    // itself: what is kept never does.
+    void aSpiralIsCutBeforeItsNextTurn() {
+        std::vector<double> spiral;
+        for (int k = 0; k <= 4000; ++k) {
+            const double a = k * 0.01, r = 40 - 2 * a / (2 * M_PI);
+            spiral.insert(spiral.end(), {50 + r * std::cos(a), 50 + r * std::sin(a)});
+        }
+        const double d = 5;
+        const auto kept = evenlySpaced({spiral}, d, 3);
+        QCOMPARE(kept.size(), std::size_t(1));
+        const std::vector<double>& l = kept[0];
+        double arc = 0;
+        std::vector<double> along{0};
+        for (std::size_t p = 2; p + 1 < l.size(); p += 2)
+            along.push_back(arc += std::hypot(l[p] - l[p - 2], l[p + 1] - l[p - 1]));
+        QVERIFY(arc > 2 * M_PI * 35);     // more than a turn is kept
+        QVERIFY(arc < 2 * M_PI * 40 * 2); // not the 6 turns of the spiral
+        for (std::size_t p = 0; p < along.size(); ++p)
+            for (std::size_t q = p + 1; q < along.size(); ++q)
+                if (along[q] - along[p] > 3 * d)
+                    QVERIFY(std::hypot(l[2 * p] - l[2 * q], l[2 * p + 1] - l[2 * q + 1]) >= d - 1e-9);
     }
 
     // Particles in a solid-body rotation move on circles by the angle ω·t (the integral of the
