@@ -88,26 +88,6 @@ DataArray otherFrame(const Dataset& ds, const ViewSpec& view, const std::string&
     }
 }
 
-// The pair --uv names (grid relative when the dataset pairs them so), else the dataset's first
-// pair with the view's variable's dims.
-VectorPair vectorPairOf(const Dataset& ds, const ViewSpec& view, const ExportOptions& o) {
-    const std::vector<VectorPair> pairs = findVectorPairs(ds);
-    if (!o.vectorU.empty()) {
-        for (const VectorPair& p : pairs)
-            if (p.u == o.vectorU && p.v == o.vectorV) return p;
-        return {o.vectorU, o.vectorV, false};
-    }
-    const DataArray var = variableOf(ds, view.variable);
-    for (const VectorPair& p : pairs)
-        if (variableOf(ds, p.u).dims() == var.dims()) return p;
-    std::string found;
-    for (const VectorPair& p : pairs) found += (found.empty() ? "" : ", ") + p.u + "," + p.v;
-    STRATA_FAIL(ValueError,
-                "--vectors: " + ds.path + " has no vector pair with the dims of " + describeGrid(var) +
-                    (found.empty() ? " (none by CF standard_name or u/v names)" : " (it has " + found + ")") +
-                    "; name one with --uv U,V");
-}
-
 // The PNG of `frame`: the image view's scene drawn offscreen, or the line plot of a 1-D frame;
 // on a private virtual display when there is none.
 ExportResult writePngOf(const Dataset& ds, const ViewSpec& view, const DataArray& frame,
@@ -198,7 +178,12 @@ ExportReport exportView(const Dataset& ds, const ViewSpec& view, const std::vect
             STRATA_FAIL(ValueError, "--contour-var " + options.contourVariable + ": " + why);
     }
     if (options.vectors != VectorStyle::None) {
-        const VectorPair pair = vectorPairOf(ds, view, options);
+        VectorPair pair;
+        try {
+            pair = vectorPairFor(ds, view.variable, options.vectorU, options.vectorV);
+        } catch (const Error& e) {
+            STRATA_FAIL(ValueError, std::string("--vectors: ") + e.what() + "; name one with --uv U,V");
+        }
         overlays.u = otherFrame(ds, view, pair.u, frame, "--uv");
         overlays.v = otherFrame(ds, view, pair.v, frame, "--uv");
         overlays.gridRelative = pair.gridRelative;
@@ -221,6 +206,24 @@ ExportReport exportView(const Dataset& ds, const ViewSpec& view, const std::vect
 #endif
     }
     return report;
+}
+
+VectorPair vectorPairFor(const Dataset& ds, const std::string& variable, const std::string& u,
+                         const std::string& v) {
+    const std::vector<VectorPair> pairs = findVectorPairs(ds);
+    if (!u.empty()) {
+        for (const VectorPair& p : pairs)
+            if (p.u == u && p.v == v) return p;
+        return {u, v, false};
+    }
+    const DataArray var = variableOf(ds, variable);
+    for (const VectorPair& p : pairs)
+        if (variableOf(ds, p.u).dims() == var.dims()) return p;
+    std::string found;
+    for (const VectorPair& p : pairs) found += (found.empty() ? "" : ", ") + p.u + "," + p.v;
+    STRATA_FAIL(ValueError,
+                ds.path + " has no vector pair with the dims of " + describeGrid(var) +
+                    (found.empty() ? " (none by CF standard_name or u/v names)" : " (it has " + found + ")"));
 }
 
 std::vector<std::string> inputsOf(const Dataset& ds) {

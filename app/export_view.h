@@ -70,6 +70,12 @@ ExportReport exportView(const Dataset& ds, const ViewSpec& view, const std::vect
                         const ExportOptions& options = {});
 
 // The files an export must never replace: the dataset's file, or every file of a set.
+// The vector pair to draw over `variable`: u and v as named (grid relative when the dataset pairs
+// them so by their standard names), or, with no names, the dataset's first pair with the
+// variable's dims. Throws ValueError naming the file and the pairs it has when there is none.
+VectorPair vectorPairFor(const Dataset& ds, const std::string& variable, const std::string& u,
+                         const std::string& v);
+
 std::vector<std::string> inputsOf(const Dataset& ds);
 
 // One file: exportView of one target, its result.

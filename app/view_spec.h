@@ -7,6 +7,7 @@
 
 #include "strata/core/colour_range.h"
 #include "strata/core/contour.h"
+#include "strata/core/flow.h"
 #include "strata/core/view.h"
 #include "strata/core/view_window.h"
 
@@ -37,6 +38,10 @@ struct ViewSpec : FrameSpec {
     bool contourDashes = false;
     Rgba8 contourColour{72, 72, 72, 255};
     double contourWidth = 1;
+    // A vector pair over the frame: how it is drawn (None: not at all), and its components
+    // (empty: the dataset's first pair with the variable's dims, by CF standard names).
+    VectorStyle vectors = VectorStyle::None;
+    std::string vectorU, vectorV;
 
     // The part that says what to compute.
     const FrameSpec& frame() const { return *this; }

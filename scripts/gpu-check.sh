@@ -20,9 +20,9 @@ cmake -S "$ROOT" -B "$BUILD" -DSTRATA_GUI=OFF -DBUILD_SHARED_LIBS=ON \
 tests=$(cd "$ROOT/tests/core" && ls tst_*.cpp | sed 's/\.cpp$//')
 # tests/io: only those with cuda rows (the others read tests/data, which does not travel).
 ioTests=$(cd "$ROOT/tests/io" && grep -l -E '"cuda"|STRATA_BACKEND_ROWS|cudaDeviceCount' tst_*.cpp | sed 's/\.cpp$//' | tr '\n' ' ')
-echo "building: $tests $ioTests bench_gpu bench_residency bench_ingest bench_zarr bench_derived bench_contour"
+echo "building: $tests $ioTests bench_gpu bench_residency bench_ingest bench_zarr bench_derived bench_contour bench_flow"
 # Keep going past a test that does not build yet (others' work in progress): it is left out.
-time cmake --build "$BUILD" -j"${JOBS:-2}" --target $tests $ioTests bench_gpu bench_residency bench_ingest bench_zarr bench_derived bench_contour -- -k ||
+time cmake --build "$BUILD" -j"${JOBS:-2}" --target $tests $ioTests bench_gpu bench_residency bench_ingest bench_zarr bench_derived bench_contour bench_flow -- -k ||
     echo "(some targets failed to build)"
 
 rm -rf "$BUNDLE"
@@ -41,6 +41,7 @@ exes+=("$BUILD/bench/bench_gpu")
 [[ -x $BUILD/bench/bench_zarr ]] && exes+=("$BUILD/bench/bench_zarr")
 [[ -x $BUILD/bench/bench_derived ]] && exes+=("$BUILD/bench/bench_derived")
 [[ -x $BUILD/bench/bench_contour ]] && exes+=("$BUILD/bench/bench_contour")
+[[ -x $BUILD/bench/bench_flow ]] && exes+=("$BUILD/bench/bench_flow")
 for e in "${exes[@]}"; do cp "$e" "$stage/bin/"; done
 
 # Every shared library they load, except the C library's own, the GPU driver's (libcuda,

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #endif
 
+#include "export_view.h"
 #include "strata/core/derived.h"
 #include "strata/core/error.h"
 #include "strata/core/ops.h"
@@ -235,6 +236,7 @@ std::shared_ptr<FrameResult> FrameService::answerFromCache(const FrameJob& job) 
         range = ranges_.variableRange(variableKeyOf(job.spec), job.spec.units);
         if (!range) return nullptr; // the worker works it out
     }
+    if (job.spec.vectors != VectorStyle::None) return nullptr; // the pair's frames: on the worker
     const auto hit = cache_.find(keyOf(job.spec));
     if (!hit || hit->frame.ndim() == 1) return nullptr; // a line is built on the worker
     auto result = std::make_shared<FrameResult>();
@@ -342,6 +344,8 @@ double FrameService::serveFrame(const FrameJob& job, const std::shared_ptr<const
             result->frame = computeFrame(var, job.spec, computeDevice(), result->fallback, l);
             result->computeMs = clock.nsecsElapsed() / 1e6;
         }
+        if (job.spec.vectors != VectorStyle::None && result->frame.ndim() == 2)
+            vectorFrames(job.spec, ds, *result);
         interruptible.reset();
         // The variable shown is loaded whole after its first frame: that one comes from a slab
         // at once, and does not wait behind the load's reads.
@@ -366,6 +370,29 @@ double FrameService::serveFrame(const FrameJob& job, const std::shared_ptr<const
     }
     emit frameReady(result);
     return result->error.isEmpty() ? result->computeMs : -1;
+}
+
+void FrameService::vectorFrames(const ViewSpec& spec, const std::shared_ptr<const Dataset>& ds,
+                                FrameResult& result) {
+    try {
+        const VectorPair pair = vectorPairFor(*ds, spec.variable, spec.vectorU, spec.vectorV);
+        auto frameOf = [&](const std::string& name) {
+            ViewSpec s = spec;
+            s.variable = name;
+            s.units.clear(); // the pair in its own units
+            FallbackNote note;
+            return computeFrame(source(s, ds), s, result.frame.device(), note, limits());
+        };
+        result.vectorU = frameOf(pair.u);
+        result.vectorV = frameOf(pair.v);
+        result.vectorsGridRelative = pair.gridRelative;
+    } catch (const CancelledError&) {
+        throw;
+    } catch (const std::exception& e) { // the frame is shown; the status bar says why the pair is not
+        result.vectorError = QString::fromStdString(e.what());
+        result.vectorU.reset();
+        result.vectorV.reset();
+    }
 }
 
 void FrameService::serveSeries(const FrameJob& job, const std::shared_ptr<const Dataset>& ds) {

@@ -52,6 +52,11 @@ struct FrameResult {
     // A 2-D frame on the host colour-mapped on the worker with the spec's colours (null for a
     // frame on a device, a line, or a range not known yet): the GUI thread only uploads it.
     std::shared_ptr<const ColouredFrame> coloured;
+    // The vector pair's frames when the spec draws one (computed as the frame is, on its device),
+    // or why they could not be (the frame is shown either way).
+    std::optional<DataArray> vectorU, vectorV;
+    bool vectorsGridRelative = false;
+    QString vectorError;
     double computeMs = 0; // worker time for this frame (0 from the cache)
     bool fromCache = false;
     FallbackNote fallback;
@@ -132,6 +137,8 @@ private:
     void run(); // the worker
     // Returns how long the frame took to compute (0 from the cache, -1 when it failed).
     double serveFrame(const FrameJob& job, const std::shared_ptr<const Dataset>& ds);
+    // The vector pair's frames for `spec` into `result` (its frame computed), or why not.
+    void vectorFrames(const ViewSpec& spec, const std::shared_ptr<const Dataset>& ds, FrameResult& result);
     void serveSeries(const FrameJob& job, const std::shared_ptr<const Dataset>& ds);
     // The steps around `job`'s frame (PrefetchPlan), until the user moves on.
     void prefetch(const FrameJob& job, const std::shared_ptr<const Dataset>& ds);

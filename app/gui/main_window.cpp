@@ -1,6 +1,7 @@
 #include "main_window.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
@@ -258,6 +259,23 @@ void MainWindow::buildMenus() {
     QAction* levels = view->addAction(tr("Contour &Levels…"), this, &MainWindow::contourLevelsDialog);
     levels->setObjectName("contourLevelsAction");
     levels->setToolTip(tr("The isolines' levels (auto, a count, a list or a step), labels and dashes"));
+    QMenu* vectors = view->addMenu(tr("&Vectors"));
+    vectors->setObjectName("vectorsMenu");
+    vectors->setToolTipsVisible(true);
+    auto* vectorGroup = new QActionGroup(vectors);
+    for (const auto& [style, label] :
+         {std::pair{VectorStyle::None, tr("&None")}, std::pair{VectorStyle::Arrows, tr("&Arrows")},
+          std::pair{VectorStyle::Barbs, tr("&Barbs (knots)")},
+          std::pair{VectorStyle::Streamlines, tr("&Streamlines")},
+          std::pair{VectorStyle::Particles, tr("&Particles")}}) {
+        QAction* a = vectors->addAction(label);
+        a->setObjectName("vectors_" + QString::fromStdString(toString(style)));
+        a->setCheckable(true);
+        a->setChecked(style == VectorStyle::None);
+        a->setToolTip(tr("The dataset's wind (or other vector pair, by CF standard names) over the frame"));
+        vectorGroup->addAction(a);
+        connect(a, &QAction::triggered, this, [this, style] { setVectors(style); });
+    }
     buildGridMenu(view);
     addProjectionMenu(view);
     view->addSeparator();

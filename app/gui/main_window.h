@@ -128,6 +128,8 @@ public:
     // View ▸ Contour Levels…: a dialog whose every valid change applies at once (and turns the
     // contours on); a spelling that cannot be read is said at its field.
     void contourLevelsDialog();
+    // View ▸ Vectors: the dataset's vector pair over the frame, drawn as `style` (None: not).
+    void setVectors(VectorStyle style);
     void setContourChoice(const ContourChoice& choice);
     const ContourChoice& contourChoice() const { return contourChoice_; }
     // A curvilinear frame's cells in longitude/latitude or index space (View ▸ Grid; --grid).

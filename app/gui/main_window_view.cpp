@@ -61,6 +61,10 @@ void MainWindow::present(const ViewChange& c) {
         slices_->setIndices(v); // a loaded view, or a jump: the sliders follow
     }
     series_->followView(v); // the step marked on the series moves with the slider
+    // A loaded or undone view brings its vectors: the menu follows.
+    if (auto* a = findChild<QAction*>("vectors_" + QString::fromStdString(toString(v.vectors)));
+        a && !a->isChecked())
+        a->setChecked(true);
     if (colour_->colouring() != v.colouring) colour_->set(v.colouring); // not on every step: typing goes on
     colour_->setEnabled(true); // disabled while a scalar or nothing was shown
     colour_->setToolTip(QString());
@@ -148,6 +152,16 @@ void MainWindow::setContours(bool on) {
     }
 }
 
+void MainWindow::setVectors(VectorStyle style) {
+    const QString id = "vectors_" + QString::fromStdString(toString(style));
+    if (auto* a = findChild<QAction*>(id); a && !a->isChecked()) a->setChecked(true);
+    if (view().vectors == style) return;
+    ViewSpec next = view();
+    next.vectors = style;
+    if (!ws_.dataset() || next.variable.empty()) return;
+    applyView(next); // the frame service computes the pair's frames with the view's
+}
+
 void MainWindow::setContourChoice(const ContourChoice& choice) {
     contourChoice_ = choice;
     setContours(true);
@@ -180,6 +194,7 @@ ImageViewSettings MainWindow::imageSettings() const {
     s.colouring = view().colouring;
     s.window = view().window;
     s.projection = view().projection;
+    s.vectors = view().vectors;
     return s;
 }
 
@@ -220,7 +235,12 @@ void MainWindow::onFrameReady(const std::shared_ptr<const FrameResult>& r) {
             ImageFrame shown{frame, frameTitle(frame, r->spec.reductions, r->spec.areaWeighted, lat),
                              r->variableRange, r->coloured, r->frameRange};
             shown.crs = ws_.latLon().crs(frame); // a grid mapping's map: coastlines drawn in it
+            shown.vectorU = r->vectorU;
+            shown.vectorV = r->vectorV;
+            shown.vectorsGridRelative = r->vectorsGridRelative;
             image_->setFrame(std::move(shown));
+            if (!r->vectorError.isEmpty())
+                statusBar()->showMessage(tr("Vectors not drawn: %1").arg(r->vectorError), 10000);
             stack_->setCurrentWidget(image_);
         } else {
             LineSeries line = r->line ? *r->line : lineSeries(frame.asHost()); // drawn from the host

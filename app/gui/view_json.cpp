@@ -108,6 +108,10 @@ QJsonObject toJson(const ViewSpec& spec) {
         o["contourColour"] = toJson(spec.contourColour);
         o["contourWidth"] = spec.contourWidth;
     }
+    if (spec.vectors != VectorStyle::None) { // as --vectors and --uv spell them
+        o["vectors"] = q(toString(spec.vectors));
+        if (!spec.vectorU.empty()) o["uv"] = q(spec.vectorU + "," + spec.vectorV);
+    }
     return o;
 }
 
@@ -213,6 +217,20 @@ ViewSpec viewFromJson(const QJsonObject& o) {
             const double w = o.value("contourWidth").toDouble(-1);
             if (!(w >= 0.5 && w <= 8)) bad("\"contourWidth\" must be a number of pixels from 0.5 to 8");
             spec.contourWidth = w;
+        }
+    }
+    if (const std::string style = textField(o, "vectors", false); !style.empty()) { // optional
+        try {
+            spec.vectors = parseVectorStyle(style);
+        } catch (const ValueError& e) {
+            bad(QString("\"vectors\": ") + e.what());
+        }
+        if (const std::string uv = textField(o, "uv", false); !uv.empty()) {
+            const auto comma = uv.find(',');
+            if (comma == std::string::npos || comma == 0 || comma + 1 == uv.size())
+                bad("\"uv\" must be two variables \"U,V\"");
+            spec.vectorU = uv.substr(0, comma);
+            spec.vectorV = uv.substr(comma + 1);
         }
     }
     if (o.contains("derived")) { // optional: views saved before derived variables have none

@@ -1,0 +1,122 @@
+// The window's vector pair (View ▸ Vectors) as a user meets it: choosing a style draws the
+// dataset's wind (found by its CF standard names) over the heights, on each step of time, and
+// None takes it away; a saved view keeps the style and the pair, and a style it cannot read
+// makes the view unreadable; a file without a pair says so in the status bar, and the frame is
+// still shown.
+#include <QtTest>
+
+#include <QAction>
+#include <QApplication>
+#include <QJsonObject>
+#include <QStatusBar>
+
+#include "main_window.h"
+#include "strata/render/image_view.h"
+#include "view_json.h"
+#include "window_fixture.h"
+
+using namespace strata;
+using namespace strata::app;
+
+namespace {
+
+const QString kData = QStringLiteral(STRATA_TEST_DATA);
+const QString kWinds = kData + "/geostrophic_500.nc";
+
+// Pixels of the vectors' ink (24, 24, 24) in the view's picture.
+long inked(ImageView* view) {
+    const QImage img = view->grabImage();
+    long n = 0;
+    for (int y = 0; y < img.height(); ++y)
+        for (int x = 0; x < img.width(); ++x) {
+            const QColor c = img.pixelColor(x, y);
+            n += c.red() == 24 && c.green() == 24 && c.blue() == 24;
+        }
+    return n;
+}
+
+} // namespace
+
+class TestVectorWindow : public QObject {
+    Q_OBJECT
+    std::unique_ptr<MainWindow> w_;
+
+private slots:
+    void initTestCase() {
+        w_ = test::makeTestWindow("tst_vectorwindow");
+        QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
+    }
+    void cleanupTestCase() {
+        w_.reset();
+        QSettings().clear();
+    }
+
+    // Arrows, then barbs, are drawn over zg; a step through time keeps them; None takes them away.
+    void vectorsMenuDrawsTheWind() {
+        QVERIFY(test::openAndShow(*w_, kWinds));
+        w_->applyView([&] {
+            ViewSpec v = w_->view();
+            v.variable = "zg";
+            return v;
+        }());
+        ImageView* view = w_->imageView();
+        QTRY_COMPARE(w_->shownFrame().name(), std::string("zg"));
+        QTRY_VERIFY(!view->grabImage().isNull());
+        const long before = inked(view);
+        w_->findChild<QAction*>("vectors_arrows")->trigger();
+        QVERIFY(w_->view().vectors == VectorStyle::Arrows);
+        QTRY_VERIFY(view->settings().vectors == VectorStyle::Arrows);
+        QTRY_VERIFY2(inked(view) > before + 300,
+                     qPrintable(QString("%1 inked, %2 before").arg(inked(view)).arg(before)));
+        w_->findChild<QAction*>("vectors_barbs")->trigger();
+        QTRY_VERIFY(view->settings().vectors == VectorStyle::Barbs);
+        QTRY_VERIFY(inked(view) > before + 300);
+        ViewSpec next = w_->view(); // the next month: still drawn
+        next.indices = {{"time", 1}};
+        w_->applyView(next);
+        QTRY_VERIFY(w_->view().indices == next.indices);
+        QTRY_VERIFY(inked(view) > before + 300);
+        w_->findChild<QAction*>("vectors_none")->trigger();
+        QTRY_VERIFY(view->settings().vectors == VectorStyle::None);
+        QTRY_VERIFY(inked(view) < before + 50);
+    }
+
+    // A saved view keeps the style and the pair; one naming a style that does not exist is refused.
+    void savedViewsKeepTheVectors() {
+        ViewSpec v;
+        v.variable = "zg";
+        v.xDim = "lon";
+        v.yDim = "lat";
+        v.vectors = VectorStyle::Streamlines;
+        v.vectorU = "ua";
+        v.vectorV = "va";
+        const QJsonObject o = toJson(v);
+        QCOMPARE(o.value("vectors").toString(), QString("streamlines"));
+        QCOMPARE(o.value("uv").toString(), QString("ua,va"));
+        const ViewSpec back = viewFromJson(o);
+        QVERIFY(back.vectors == VectorStyle::Streamlines);
+        QCOMPARE(back.vectorU, std::string("ua"));
+        QCOMPARE(back.vectorV, std::string("va"));
+        QJsonObject bad = o;
+        bad["vectors"] = "feathers";
+        QVERIFY_THROWS_EXCEPTION(ValueError, viewFromJson(bad));
+        bad = o;
+        bad["uv"] = "ua";
+        QVERIFY_THROWS_EXCEPTION(ValueError, viewFromJson(bad));
+        QVERIFY(!toJson(ViewSpec{}).contains("vectors"));
+    }
+
+    // A file with no pair: the frame is shown, and the status bar says why the wind is not.
+    void aFileWithoutAPairSaysSo() {
+        QVERIFY(test::openAndShow(*w_, kData + "/hgt.nc"));
+        w_->findChild<QAction*>("vectors_arrows")->trigger();
+        QTRY_VERIFY2(w_->statusBar()->currentMessage().contains("Vectors not drawn"),
+                     qPrintable(w_->statusBar()->currentMessage()));
+        QVERIFY(w_->statusBar()->currentMessage().contains("no vector pair"));
+        QCOMPARE(w_->shownFrame().ndim(), 2);
+        w_->findChild<QAction*>("vectors_none")->trigger();
+    }
+};
+
+QTEST_MAIN(TestVectorWindow)
+#include "tst_vectorwindow.moc"
