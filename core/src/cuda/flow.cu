@@ -89,6 +89,10 @@ StreamlineTraces traceStreamlinesCuda(const ArrayView& u, const ArrayView& v, co
         at(seeds, stream);
     cuda::Scratch xy(std::size_t(traces * (maxSteps + 1) * 2) * sizeof(float), stream);
     cuda::Scratch count(std::size_t(traces) * sizeof(std::int32_t), stream);
+    // Traces shorter than maxSteps leave their tails unwritten, and the copy below takes them
+    // whole: zeroed first (a few megabytes at the memory's speed), so that no byte is undefined.
+    STRATA_CUDA_TRY(cudaMemsetAsync(
+        xy.as<float>(), 0, std::size_t(traces * (maxSteps + 1) * 2) * sizeof(float), cuda::streamOf(stream)));
     traceKernel<<<unsigned(cuda::ceilDiv(traces, 128)), 128, 0, cuda::streamOf(stream)>>>(
         flow::planeOf(u), flow::planeOf(v), flow::gridOf(u, metric.wrapX, xs.get(), rows.get(), ys.get()),
         at.get(), traces, step, maxSteps, xy.as<float>(), count.as<std::int32_t>());
