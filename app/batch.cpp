@@ -226,6 +226,7 @@ ExportOptions exportOptionsOf(const CliOptions& o) {
     if (!o.contours.empty()) options.contours = parseContourSpec(o.contours);
     options.contourVariable = o.contourVariable;
     if (!o.contourVariable.empty() && !options.contours) options.contours = ContourSpec{}; // auto
+    options.filledContours = o.filled;
     if (!o.vectors.empty()) options.vectors = parseVectorStyle(o.vectors);
     if (!o.uv.empty()) {
         const auto comma = o.uv.find(',');

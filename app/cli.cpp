@@ -109,6 +109,8 @@ CliOptions parseCommandLine(const std::vector<std::string>& args) {
             }
         } else if (a == "--contour-var")
             o.contourVariable = value();
+        else if (a == "--filled")
+            o.filled = true;
         else if (a == "--vectors") {
             o.vectors = value();
             try {
@@ -170,6 +172,8 @@ options describe is computed and written.
                       range), N (that many), v1,v2,... (increasing) or step:base
   --contour-var NAME  the isolines of NAME, a variable on the frame's grid, over the frame's
                       colours (zg over ta); its levels in its own range (--contours, or auto)
+  --filled            filled contours: the colour map banded at the levels (--contours', or
+                      auto), the colour bar in bands; with --contours the lines are drawn too
   --vectors STYLE     a vector pair over the frame: arrows (scaled, with a reference arrow),
                       barbs (knots), streamlines (evenly spaced) or particles (a still of
                       their trails); turned into the map's directions

@@ -36,6 +36,7 @@ struct CliOptions {
     std::string contours;   // --contours auto|N|v1,v2,...|step:base (checked; empty: none)
     std::string
         contourVariable;    // --contour-var NAME: isolines of another variable (contours auto unless set)
+    bool filled = false;    // --filled: filled contours (at --contours' levels, or auto)
     std::string vectors;    // --vectors arrows|barbs|streamlines|particles (checked; empty: none)
     std::string uv;         // --uv U,V: the vector pair (empty: the dataset's first on the frame's grid)
     std::string projection; // --projection NAME: longitude/latitude frames on a map (empty: none)

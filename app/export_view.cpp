@@ -131,6 +131,7 @@ ExportResult writePngOf(const Dataset& ds, const ViewSpec& view, const DataArray
             settings.grid = o.lonLatGrid ? GridSpace::LonLat : GridSpace::Index;
             settings.projection = view.projection;
             settings.contours = o.contours;
+            settings.filledContours = o.filledContours;
             settings.vectors = o.vectors;
             if (o.coastlines && isLonLatFrame(frame))
                 if (const std::string why = coastlineProblem(); !why.empty())

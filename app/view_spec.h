@@ -38,6 +38,7 @@ struct ViewSpec : FrameSpec {
     bool contourDashes = false;
     Rgba8 contourColour{72, 72, 72, 255};
     double contourWidth = 1;
+    bool filledContours = false; // the colours banded at the levels (the contours', else auto)
     // A vector pair over the frame: how it is drawn (None: not at all), and its components
     // (empty: the dataset's first pair with the variable's dims, by CF standard names).
     VectorStyle vectors = VectorStyle::None;

@@ -256,6 +256,11 @@ void MainWindow::buildMenus() {
     contours->setToolTip(tr("Isolines of the frame, labelled, at about ten nice levels in the colour range "
                             "(View ▸ Contour Levels… chooses others)"));
     connect(contours, &QAction::toggled, this, &MainWindow::setContours);
+    QAction* filled = view->addAction(tr("&Filled Contours"));
+    filled->setObjectName("filledContoursAction");
+    filled->setCheckable(true);
+    filled->setToolTip(tr("The colour map in bands at the contour levels, the colour bar too"));
+    connect(filled, &QAction::toggled, this, &MainWindow::setFilledContours);
     QAction* levels = view->addAction(tr("Contour &Levels…"), this, &MainWindow::contourLevelsDialog);
     levels->setObjectName("contourLevelsAction");
     levels->setToolTip(tr("The isolines' levels (auto, a count, a list or a step), labels and dashes"));

@@ -128,6 +128,8 @@ public:
     // View ▸ Contour Levels…: a dialog whose every valid change applies at once (and turns the
     // contours on); a spelling that cannot be read is said at its field.
     void contourLevelsDialog();
+    // View ▸ Filled Contours: the colours banded at the levels View ▸ Contour Levels… chose.
+    void setFilledContours(bool on);
     // View ▸ Vectors: the dataset's vector pair over the frame, drawn as `style` (None: not).
     void setVectors(VectorStyle style);
     void setContourChoice(const ContourChoice& choice);

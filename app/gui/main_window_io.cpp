@@ -56,6 +56,7 @@ ExportOptions exportOptions(const ImageViewSettings& shown, QSize pixels, bool v
     o.height = pixels.height();
     o.coastlines = shown.coastlines;
     o.contours = shown.contours;
+    o.filledContours = shown.filledContours;
     o.lonLatGrid = shown.grid == GridSpace::LonLat;
     o.verbose = verbose;
     if (verbose) o.tell = [](const std::string& line) { std::fprintf(stderr, "strata: %s\n", line.c_str()); };
@@ -144,6 +145,7 @@ bool MainWindow::saveView(const QString& chosen) {
         saved.contourDashes = contourChoice_.dashNegative;
         saved.contourColour = contourChoice_.colour;
         saved.contourWidth = contourChoice_.width;
+        saved.filledContours = image_->settings().filledContours;
         if (!out.open(QIODevice::WriteOnly) || out.write(toJsonText(saved)) < 0)
             throw IoError("cannot write " + path.toStdString() + ": " + out.errorString().toStdString());
         out.close();
@@ -181,11 +183,14 @@ bool MainWindow::loadView(const QString& path) {
         v.contourDashes = false;
         v.contourColour = ViewSpec().contourColour;
         v.contourWidth = 1;
+        const bool filled = v.filledContours; // the image view's too
+        v.filledContours = false;
         if (!showLoadedView(v)) return false;
         if (contours)
             setContourChoice(choice);
         else
             setContours(false);
+        setFilledContours(filled);
         return true;
     } catch (const Error& e) {
         showError(tr("Load view failed"), tr("%1: %2").arg(path, q(e.what())), true);

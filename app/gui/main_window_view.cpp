@@ -165,6 +165,15 @@ void MainWindow::setVectors(VectorStyle style) {
 void MainWindow::setContourChoice(const ContourChoice& choice) {
     contourChoice_ = choice;
     setContours(true);
+    setFilledContours(image_->settings().filledContours); // at the new levels
+}
+
+void MainWindow::setFilledContours(bool on) {
+    ImageViewSettings s = image_->settings();
+    s.filledContours = on;
+    s.fillLevels = contourChoice_.levels;
+    image_->setSettings(s);
+    if (auto* a = findChild<QAction*>("filledContoursAction"); a && a->isChecked() != on) a->setChecked(on);
 }
 
 void MainWindow::contourLevelsDialog() {

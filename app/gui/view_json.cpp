@@ -108,6 +108,7 @@ QJsonObject toJson(const ViewSpec& spec) {
         o["contourColour"] = toJson(spec.contourColour);
         o["contourWidth"] = spec.contourWidth;
     }
+    if (spec.filledContours) o["filledContours"] = true;
     if (spec.vectors != VectorStyle::None) { // as --vectors and --uv spell them
         o["vectors"] = q(toString(spec.vectors));
         if (!spec.vectorU.empty()) o["uv"] = q(spec.vectorU + "," + spec.vectorV);
@@ -218,6 +219,10 @@ ViewSpec viewFromJson(const QJsonObject& o) {
             if (!(w >= 0.5 && w <= 8)) bad("\"contourWidth\" must be a number of pixels from 0.5 to 8");
             spec.contourWidth = w;
         }
+    }
+    if (o.contains("filledContours")) { // optional
+        if (!o.value("filledContours").isBool()) bad("\"filledContours\" must be true or false");
+        spec.filledContours = o.value("filledContours").toBool();
     }
     if (const std::string style = textField(o, "vectors", false); !style.empty()) { // optional
         try {

@@ -10,11 +10,7 @@
 // corners are not all on one side: min <= level < max.
 #include <cstdint>
 
-#if defined(__CUDACC__)
-#define STRATA_HOST_DEVICE __host__ __device__
-#else
-#define STRATA_HOST_DEVICE
-#endif
+#include "host_device.h"
 
 namespace strata::detail::contour {
 

@@ -9,11 +9,7 @@
 #include "strata/core/array_view.h"
 #include "strata/core/dtype.h"
 
-#if defined(__CUDACC__)
-#define STRATA_HOST_DEVICE __host__ __device__
-#else
-#define STRATA_HOST_DEVICE
-#endif
+#include "host_device.h"
 
 namespace strata::detail::flow {
 

@@ -64,4 +64,25 @@ DataArray colormapLut(const std::vector<Rgba8>& table, Device device, Stream str
     return host.asDevice(device, stream);
 }
 
+std::vector<Rgba8> bandedTable(const std::vector<Rgba8>& table, MinMax range,
+                               const std::vector<double>& levels, int entries) {
+    STRATA_EXPECTS(!table.empty() && entries >= 1, ValueError, "bandedTable: an empty table");
+    const auto [lo, hi] = range;
+    std::vector<double> inside;
+    for (double l : levels)
+        if (l > lo && l < hi) inside.push_back(l);
+    std::sort(inside.begin(), inside.end());
+    std::vector<Rgba8> out(static_cast<std::size_t>(entries));
+    for (int i = 0; i < entries; ++i) {
+        const double v = lo + (i + 0.5) / entries * (hi - lo);
+        const std::size_t k = std::size_t(std::lower_bound(inside.begin(), inside.end(), v) - inside.begin());
+        const double a = k == 0 ? lo : inside[k - 1], b = k == inside.size() ? hi : inside[k];
+        const double t = hi > lo ? ((a + b) / 2 - lo) / (hi - lo) : 0.5;
+        const auto e =
+            static_cast<std::size_t>(std::clamp(t * double(table.size()), 0.0, double(table.size() - 1)));
+        out[static_cast<std::size_t>(i)] = table[e];
+    }
+    return out;
+}
+
 } // namespace strata

@@ -9,8 +9,14 @@
 
 namespace strata {
 
+std::optional<ContourSpec> fillBands(const ImageViewSettings& settings) {
+    if (!settings.filledContours) return std::nullopt;
+    return settings.contours.value_or(settings.fillLevels);
+}
+
 ColouredFrame colourFrame(const DataArray& frame, const Colouring& colouring,
-                          std::optional<MinMax> variableRange, PixelOrder order) {
+                          std::optional<MinMax> variableRange, PixelOrder order,
+                          const std::optional<ContourSpec>& bands) {
     STRATA_EXPECTS(frame.ndim() == 2 && frame.device().isHost(), ValueError,
                    "colourFrame: '" + frame.name() + "' must be a 2-D frame on the host");
     ColouredFrame c;
@@ -19,6 +25,7 @@ ColouredFrame colourFrame(const DataArray& frame, const Colouring& colouring,
     if (needsFrameRange(colouring.range, variableRange.has_value())) c.extremes = minmaxValues(frame);
     c.range = resolveRange(colouring.range, c.extremes, variableRange);
     std::vector<Rgba8> table = colormapTable(colouring.colormap, colouring.reversed);
+    if (bands) table = bandedTable(table, c.range, contourLevels(*bands, c.range.first, c.range.second));
     OffScaleColours off = colouring.offScale();
     if (order == PixelOrder::Bgra) {
         auto swapped = [](Rgba8 x) { return Rgba8{x.b, x.g, x.r, x.a}; };

@@ -292,7 +292,8 @@ bool ImageContent::placeGrids(AxisGrid x, AxisGrid y) {
 }
 
 bool ImageContent::setSettings(const ImageViewSettings& s) {
-    const bool recolour = s.colouring != settings_.colouring || s.allowInterop != settings_.allowInterop;
+    const bool recolour = s.colouring != settings_.colouring || s.allowInterop != settings_.allowInterop ||
+                          fillBands(s) != fillBands(settings_); // filled contours band the colours
     if (recolour)
         (void)colormapTable(s.colouring.colormap); // throws for an unknown map before anything changes
     const bool regrid = s.grid != settings_.grid && curv_;

@@ -85,12 +85,24 @@ void ImageScene::updateTexture() {
     const ImageViewSettings& settings = content_.settings();
     const Colouring& colouring = settings.colouring;
     const DataArray& f = frame.frame;
-    const std::string key = colouring.colormap + (colouring.reversed ? "_r@" : "@") + f.device().toString();
-    if (key != lutKey_) {
+    const std::optional<ContourSpec> bands = fillBands(settings);
+    // The look-up table: the map's, or (filled contours) banded at the levels in the frame's
+    // range, made again when those change.
+    auto useTable = [&](MinMax range) {
+        std::string key = colouring.colormap + (colouring.reversed ? "_r@" : "@") + f.device().toString();
+        std::vector<double> levels;
+        if (bands) {
+            levels = contourLevels(*bands, range.first, range.second);
+            key += " bands";
+            for (double l : levels) key += " " + std::to_string(l);
+            key += " in " + std::to_string(range.first) + " " + std::to_string(range.second);
+        }
+        if (key == lutKey_) return;
         table_ = colormapTable(colouring.colormap, colouring.reversed);
+        if (bands) table_ = bandedTable(table_, range, levels);
         lut_ = colormapLut(table_, f.device(), defaultStream(f.device()));
         lutKey_ = key;
-    }
+    };
     if (!texture_ || textureAllowsInterop_ != settings.allowInterop) {
         if (texture_) texture_->release();
         texture_ = std::make_unique<FrameTexture>(FrameTexture::Options{settings.allowInterop});
@@ -100,22 +112,27 @@ void ImageScene::updateTexture() {
     if (const Reprojection* map = content_.map()) {
         // A map: the frame's colours resampled into it (white off the map); on the device by
         // the kernel, straight into the texture's buffer on the interop path.
-        colouredAhead_ = ahead && colouredFor(*ahead, colouring, f);
+        colouredAhead_ = ahead && !bands && colouredFor(*ahead, colouring, f);
         if (colouredAhead_) {
             range_ = ahead->range;
+            useTable(range_);
             texture_->updateRgba(map->apply(ahead->rgba, kWhitePixel, Stream::host()),
                                  ahead->order == PixelOrder::Bgra);
         } else {
             range_ = frameColourRange(colouring.range, f, frame.variableRange, frame.frameRange);
+            useTable(range_);
             texture_->updateProjected(f, lut_, range_.first, range_.second, colouring.offScale(), *map,
                                       kWhitePixel);
         }
-    } else if (ahead && colouredFor(*ahead, colouring, f)) { // coloured off the GUI thread: upload only
+    } else if (ahead && !bands &&
+               colouredFor(*ahead, colouring, f)) { // coloured off the GUI thread: upload only
         range_ = ahead->range;
+        useTable(range_);
         texture_->updateRgba(ahead->rgba, ahead->order == PixelOrder::Bgra);
         colouredAhead_ = true;
     } else {
         range_ = frameColourRange(colouring.range, f, frame.variableRange, frame.frameRange);
+        useTable(range_);
         texture_->update(f, lut_, range_.first, range_.second, nullptr, colouring.offScale());
         colouredAhead_ = false;
     }

@@ -78,12 +78,17 @@ void RasterScene::colour() {
     const ImageFrame& f = *content_.frame();
     const Colouring& c = content_.settings().colouring;
     table_ = colormapTable(c.colormap, c.reversed);
-    // Bytes in the window's order are copied as they are; R, G, B, A converted as they are.
-    colouredAhead_ = f.coloured && colouredFor(*f.coloured, c, f.frame) &&
+    const std::optional<ContourSpec> bands = fillBands(content_.settings());
+    // Bytes in the window's order are copied as they are; R, G, B, A converted as they are. A
+    // frame coloured ahead has no bands.
+    colouredAhead_ = f.coloured && !bands && colouredFor(*f.coloured, c, f.frame) &&
                      (f.coloured->order == PixelOrder::Rgba || f.coloured->order == kWindowPixelOrder);
     coloured_ = colouredAhead_ ? f.coloured
                                : std::make_shared<const ColouredFrame>(
-                                     colourFrame(f.frame, c, f.variableRange, kWindowPixelOrder));
+                                     colourFrame(f.frame, c, f.variableRange, kWindowPixelOrder, bands));
+    if (bands) // the colour bar in the same bands
+        table_ = bandedTable(table_, coloured_->range,
+                             contourLevels(*bands, coloured_->range.first, coloured_->range.second));
     if (const Reprojection* map = content_.map()) { // the colours resampled into the map, white off it
         auto projected = std::make_shared<ColouredFrame>(*coloured_);
         projected->rgba = map->apply(coloured_->rgba, kWhitePixel, Stream::host());

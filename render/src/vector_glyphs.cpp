@@ -69,7 +69,8 @@ void addArrow(Glyphs& g, double x, double y, double vx, double vy, double head) 
     g.fills.push_back({{ex, ey, bx - uy * w, by + ux * w, bx + uy * w, by - ux * w, ex, ey}});
 }
 
-bool planeDirection(const LonLatPlace& place, double lon, double lat, double ue, double vn, double& dx, double& dy) {
+bool planeDirection(const LonLatPlace& place, double lon, double lat, double ue, double vn, double& dx,
+                    double& dy) {
     constexpr double d = 0.01;
     const double c = std::max(std::cos(lat * M_PI / 180), 1e-6);
     // Centred steps (one-sided within a step of the pole).

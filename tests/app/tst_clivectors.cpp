@@ -1,10 +1,12 @@
-// The command line's vector pair (--vectors, --uv) as a user runs it: each style drawn over the
+// The command line's overlays beyond isolines, as a user runs them: filled contours (--filled)
+// band the picture's colours; and the vector pair (--vectors, --uv): each style drawn over the
 // geostrophic heights (the pair found by its CF standard names, or named), pictures that differ
 // from the frame alone; and its refusals, exit status 2 with one line and nothing written: an
 // unknown style, a --uv that is not two names, a pair on another grid (both named), a file
 // without a pair.
 #include <QtTest>
 
+#include <QHash>
 #include <QImage>
 #include <QTemporaryDir>
 
@@ -48,6 +50,33 @@ private slots:
                      .status,
                  0);
         QCOMPARE(QImage(named), QImage(dir.filePath("arrows.png")));
+    }
+#endif
+
+#if STRATA_HAVE_RENDER
+    // --filled bands the colours: fewer colours cover the plot than in the plain picture, and
+    // with --contours the lines are drawn over them too.
+    void filledContoursBandThePicture() {
+        QTemporaryDir dir;
+        const QStringList base{kWinds, "--var", "zg", "--coastlines", "off", "--size", "480x300"};
+        auto colours = [](const QString& path) { // those covering 30 pixels or more (not text)
+            const QImage img(path);
+            QHash<QRgb, int> seen;
+            for (int y = 80; y < 220; ++y) // inside the plot
+                for (int x = 100; x < 300; ++x) ++seen[img.pixel(x, y)];
+            int n = 0;
+            for (int count : seen) n += count >= 30;
+            return n;
+        };
+        const QString plain = dir.filePath("plain.png"), filled = dir.filePath("filled.png"),
+                      both = dir.filePath("both.png");
+        QCOMPARE(runStrata(base + QStringList{"--export-png", plain}).status, 0);
+        QCOMPARE(runStrata(base + QStringList{"--filled", "--export-png", filled}).status, 0);
+        QCOMPARE(
+            runStrata(base + QStringList{"--filled", "--contours", "100:0", "--export-png", both}).status, 0);
+        QVERIFY2(colours(filled) <= 12 && colours(plain) > 40,
+                 qPrintable(QString("%1 colours filled, %2 plain").arg(colours(filled)).arg(colours(plain))));
+        QVERIFY(QImage(both) != QImage(filled));
     }
 #endif
 

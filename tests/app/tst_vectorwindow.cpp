@@ -106,6 +106,25 @@ private slots:
         QVERIFY(!toJson(ViewSpec{}).contains("vectors"));
     }
 
+    // View ▸ Filled Contours bands the colours at the chosen levels, and a saved view keeps it.
+    void filledContoursFromTheMenu() {
+        QVERIFY(test::openAndShow(*w_, kWinds));
+        ImageView* view = w_->imageView();
+        auto* action = w_->findChild<QAction*>("filledContoursAction");
+        QVERIFY(action && !action->isChecked());
+        action->trigger();
+        QVERIFY(view->settings().filledContours);
+        QVERIFY(!view->settings().contours); // the lines stay off
+        QTRY_VERIFY(!view->grabImage().isNull());
+        ViewSpec v;
+        v.variable = "zg";
+        v.xDim = "lon";
+        v.filledContours = true;
+        QVERIFY(viewFromJson(toJson(v)).filledContours);
+        action->trigger();
+        QVERIFY(!view->settings().filledContours);
+    }
+
     // A file with no pair: the frame is shown, and the status bar says why the wind is not.
     void aFileWithoutAPairSaysSo() {
         QVERIFY(test::openAndShow(*w_, kData + "/hgt.nc"));

@@ -15,6 +15,7 @@
 #include "../../render/src/projection_math.h"
 #include "render_fixtures.h"
 #include "strata/render/image_export.h"
+#include "strata/render/image_view.h"
 
 using namespace strata;
 using namespace test;
@@ -422,6 +423,67 @@ private slots:
         content.setSettings(s);
         QVERIFY(content.annotations(l, colormapTable("viridis"), {0, 1}).contours);
         QVERIFY(content.contourProblem().empty());
+    }
+
+    // Filled contours band the colours: on f = column (0..29, range per frame) every 5, each
+    // cell takes the map's colour at the middle of its band (7.5 for 5..10, 2.5 below 5, 27 above
+    // 25), from both painters, and the colour bar shows the six bands.
+    void filledContoursBandTheColours_data() {
+        QTest::addColumn<bool>("gl");
+        QTest::newRow("raster") << false;
+        QTest::newRow("gl") << true;
+    }
+    void filledContoursBandTheColours() {
+        QFETCH(bool, gl);
+        ImageViewSettings s;
+        s.filledContours = true;
+        s.fillLevels = parseContourSpec("5:0");
+        QImage img;
+        std::unique_ptr<ImageView> view;
+        if (!gl) {
+            img = renderImage({columnFrame()}, s, QSize(kW, kH));
+        } else {
+            view = std::make_unique<ImageView>();
+            view->setPresentation(ImagePresentation::Gl);
+            view->setFixedSize(kW, kH);
+            view->setSettings(s);
+            view->setFrame({columnFrame()});
+            view->show();
+            QVERIFY(QTest::qWaitForWindowExposed(view->glWindow()));
+            QVERIFY(QTest::qWaitFor([&] { return !(img = view->grabImage()).isNull(); }));
+            if (!view->drawsWithGl()) QSKIP("no GL here");
+            img = img.convertToFormat(QImage::Format_RGB32);
+        }
+        detail::ImageContent content;
+        const ViewLayout l = laidOut(content, s);
+        const ViewTransform t(l.plot, content.window());
+        const std::vector<Rgba8> table = colormapTable("viridis");
+        auto expected = [&](double middle) {
+            return table[std::size_t(std::min(255.0, std::floor(middle / 29 * 256)))];
+        };
+        auto cell = [&](int column) { // the colour at the cell's centre (x = 100 + 2 column)
+            const QColor c = img.pixelColor(int(t.pixelX(100 + 2.0 * column)), int(kH - t.pixelY(19)));
+            return Rgba8{std::uint8_t(c.red()), std::uint8_t(c.green()), std::uint8_t(c.blue()), 255};
+        };
+        for (const auto& [column, middle] :
+             {std::pair{1, 2.5}, std::pair{4, 2.5}, std::pair{6, 7.5}, std::pair{9, 7.5}, std::pair{16, 17.5},
+              std::pair{24, 22.5}, std::pair{28, 27.0}}) {
+            const Rgba8 want = expected(middle), got = cell(column);
+            QVERIFY2(got.r == want.r && got.g == want.g && got.b == want.b,
+                     qPrintable(QString("column %1: %2, not the colour at %3, %4")
+                                    .arg(column)
+                                    .arg(str(got))
+                                    .arg(middle)
+                                    .arg(str(want))));
+        }
+        // The colour bar: six colours up its middle (its border and ticks aside).
+        std::vector<QRgb> seen;
+        const int x = int((l.colourBar.x0 + l.colourBar.x1) / 2);
+        for (int y = int(kH - l.colourBar.y1) + 2; y < int(kH - l.colourBar.y0) - 2; ++y) {
+            const QRgb c = img.pixel(x, y);
+            if (std::find(seen.begin(), seen.end(), c) == seen.end()) seen.push_back(c);
+        }
+        QVERIFY2(seen.size() == 6, qPrintable(QString("%1 colours in the bar").arg(seen.size())));
     }
 };
 

@@ -22,5 +22,11 @@ std::vector<Rgba8> colormapTable(std::string_view name, bool reversed = false);
 // A table as the LUT array colormap() takes: uint8 of shape {n, 4} on `device`, ordered on
 // `stream` (one small host→device copy for a CUDA device: upload once, reuse).
 DataArray colormapLut(const std::vector<Rgba8>& table, Device device, Stream stream);
+// `table` over `range` banded at `levels` (filled contours): `entries` entries, each the colour
+// `table` gives the middle of its band (between two levels, or a level and the range's end), so
+// that a frame coloured through it is flat between the levels and the colour bar shows bands.
+// Without levels inside the range, one band: the middle colour.
+std::vector<Rgba8> bandedTable(const std::vector<Rgba8>& table, MinMax range,
+                               const std::vector<double>& levels, int entries = 1024);
 
 } // namespace strata

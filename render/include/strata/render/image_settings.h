@@ -43,7 +43,11 @@ struct ImageViewSettings {
     bool contourLabels = true;            // the levels' values along the lines
     bool contourDashNegative = false;     // lines of levels below zero dashed
     Rgba8 contourColour{72, 72, 72, 255}; // their ink: a dark grey, apart from the coastlines' black
-    double contourWidth = 1;              // their width in logical pixels (0.5 to 8)
+    // Filled contours: the colour map banded at the levels `contours` names (`fillLevels` while
+    // no lines are drawn), each band the colour of its middle, the colour bar in bands.
+    bool filledContours = false;
+    ContourSpec fillLevels;  // automatic unless chosen
+    double contourWidth = 1; // their width in logical pixels (0.5 to 8)
     // The frame's vector pair drawn as these, a glyph every `vectorSpacing` logical pixels of the
     // plot (streamlines a third of that apart), whatever the zoom.
     VectorStyle vectors = VectorStyle::None;
@@ -102,8 +106,13 @@ std::string contourFrameProblem(const DataArray& frame, const DataArray& contour
 // the colouring's colour, each pixel's bytes in `order` (the LUT's channels are swapped for Bgra:
 // no pass over the pixels). Throws ValueError for a frame on a device or not 2-D, or an
 // unknown map.
+// With `bands`, the table is banded at the levels they give in the resolved range (filled
+// contours: bandedTable).
 ColouredFrame colourFrame(const DataArray& frame, const Colouring& colouring,
-                          std::optional<MinMax> variableRange, PixelOrder order = PixelOrder::Rgba);
+                          std::optional<MinMax> variableRange, PixelOrder order = PixelOrder::Rgba,
+                          const std::optional<ContourSpec>& bands = std::nullopt);
+// The levels filled contours band `range` at for `settings` (none when they are off).
+std::optional<ContourSpec> fillBands(const ImageViewSettings& settings);
 
 // True when `c` is what colourFrame makes of a frame of `frame`'s shape with `colouring` (and
 // the same variable range): an equal Colouring, and the frame's shape.
