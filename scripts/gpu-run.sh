@@ -19,6 +19,8 @@
 #             bench/peer_derived.py with CuPy on the same shapes
 #   contour   bench_contour (a 1440 x 721 frame at 20 levels on the device, and a step shown with
 #             and without its contours), then bench/peer_contour.py (contourpy) where it imports
+#   flow      bench_flow (a 1440 x 721 vector pair as the image view draws it: arrow samples,
+#             evenly spaced streamlines, particle steps)
 #   ingest    bench_ingest and bench/peer_ingest.py on 2.08 GB files (INGEST_STEPS maps) written
 #             here: netCDF-4 contiguous, netCDF-4 deflate 1 + shuffle in map chunks, netCDF-3
 # Prints a summary last; returns non-zero when a test or a sanitizer failed.
@@ -115,6 +117,10 @@ for stage in $stages; do
         ours "$WORK/bin/bench_contour" 2>&1 | tee "$LOGS/contour.log"
         timeout 120 python3 "$ROOT/bench/peer_contour.py" 2>&1 | tee -a "$LOGS/contour.log"
         cp "$LOGS/contour.log" "$OUT/contour.log"
+        ;;
+    flow)
+        ours "$WORK/bin/bench_flow" 2>&1 | tee "$LOGS/flow.log"
+        cp "$LOGS/flow.log" "$OUT/flow.log"
         ;;
     residency)
         small=/tmp/strata-res-small.nc big=/tmp/strata-res-big.nc
