@@ -6,8 +6,10 @@
 // without a pair.
 #include <QtTest>
 
+#if STRATA_HAVE_RENDER // the pictures (QtGui comes with the render layer)
 #include <QHash>
 #include <QImage>
+#endif
 #include <QTemporaryDir>
 
 #include "strata_process.h"
