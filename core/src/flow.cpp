@@ -140,8 +140,10 @@ bool EvenSpacing::isFree(double x, double y) const {
         for (std::int64_t i = cx - 1; i <= cx + 1; ++i) {
             const auto it = cells_.find((std::uint64_t(std::uint32_t(i)) << 32) | std::uint32_t(j));
             if (it == cells_.end()) continue;
-            for (std::size_t k = 0; k + 1 < it->second.size(); k += 2)
-                if (std::hypot(it->second[k] - x, it->second[k + 1] - y) < dtest_) return false;
+            for (std::size_t k = 0; k + 1 < it->second.size(); k += 2) {
+                const double dx = it->second[k] - x, dy = it->second[k + 1] - y;
+                if (dx * dx + dy * dy < dtest_ * dtest_) return false;
+            }
         }
     return true;
 }
@@ -170,7 +172,7 @@ void EvenSpacing::add(std::vector<std::vector<double>> lines, std::vector<std::s
                     const std::vector<double>& p = it->second;
                     for (std::size_t k = 0; k + 2 < p.size(); k += 3)
                         if (std::abs(p[k + 2] - a) > 3 * dtest_ &&
-                            std::hypot(p[k] - x, p[k + 1] - y) < dtest_)
+                            (p[k] - x) * (p[k] - x) + (p[k + 1] - y) * (p[k + 1] - y) < dtest_ * dtest_)
                             return true;
                 }
             return false;

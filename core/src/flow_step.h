@@ -67,6 +67,7 @@ inline Grid gridOf(const ArrayView& a, bool wrapX, const double* xScale, const d
 // (or not a number).
 STRATA_HOST_DEVICE inline bool placeX(const Grid& g, double& x) {
     if (g.wrapX) {
+        if (x >= 0 && x < double(g.nx)) return true; // the usual case: no division
         if (!(x == x) || x - x != 0) return false;
         x = std::fmod(x, double(g.nx));
         if (x < 0) x += double(g.nx);
