@@ -10,6 +10,7 @@
 // is not on the globe).
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 #include "image_content.h"
 #include "index_space.h"
@@ -183,6 +184,226 @@ struct Placement {
 // The pair's units ("m s-1") from u's attributes; empty when it has none.
 std::string unitsOf(const DataArray& u) { return u.attrs().text("units").value_or(""); }
 
+// One drawing of the pair over the plot: what every style needs, and a style each.
+struct Overlay {
+    const Placement& place;
+    const DataArray &u, &v;
+    bool gridRelative = false;
+    PixelRect plot;
+    double s = 1, spacing = 36; // device pixels a logical one; between glyphs
+    Rgba8 ink;
+    double width = 1;
+    FlowMetric metric;
+    // Index-space lines in window pixels (ImageContent::pixelLines), each piece with its line.
+    std::function<std::vector<PixelPolyline>(const std::vector<const std::vector<double>*>&,
+                                             std::vector<std::size_t>&)>
+        toPixels;
+    std::vector<InkLines>& out;
+    std::vector<TextItem>& labels;
+
+    // A point every `step` pixels over the plot, and each in index space.
+    void lattice(double step, std::vector<double>& pixels, std::vector<double>& index) const {
+        for (double py = plot.y0 + step / 2; py < plot.y1; py += step)
+            for (double px = plot.x0 + step / 2; px < plot.x1; px += step) {
+                double ix, iy;
+                if (!place.indexAt(px, py, ix, iy)) continue;
+                pixels.insert(pixels.end(), {px, py});
+                index.insert(index.end(), {ix, iy});
+            }
+    }
+
+    // Pixels a step of one index unit spans (the most over the first points: steps of about a
+    // pixel stay within one).
+    double pixelsPerIndex(const std::vector<double>& index) const {
+        double best = 0;
+        for (std::size_t k = 0; k + 1 < index.size() && k < 64; k += 2) {
+            double p0x, p0y, p1x, p1y, p2x, p2y;
+            if (place.pixelAt(index[k], index[k + 1], p0x, p0y) &&
+                place.pixelAt(index[k] + 0.5, index[k + 1], p1x, p1y) &&
+                place.pixelAt(index[k], index[k + 1] + 0.5, p2x, p2y))
+                best = std::max(
+                    {best, 2 * std::hypot(p1x - p0x, p1y - p0y), 2 * std::hypot(p2x - p0x, p2y - p0y)});
+        }
+        return best > 0 ? best : 1.0;
+    }
+
+    void inkGlyphs(Glyphs& g) {
+        out.push_back({std::move(g.lines), ink, width, false});
+        out.push_back({std::move(g.fills), ink, width, true});
+    }
+
+    TextItem legend(std::string text) const {
+        TextItem label = textAt(std::move(text), plot.x1 - 8 * s, plot.y0 + 10 * s, kLabelSize * s,
+                                Align::Right, VAlign::Centre);
+        label.maxWidth = plot.width() - 16 * s;
+        label.halo = true;
+        return label;
+    }
+
+    // Arrows or barbs on the lattice, each turned into the view's directions.
+    void glyphs(bool barbs) {
+        std::vector<double> pixels, index;
+        lattice(spacing, pixels, index);
+        const FlowSamples samples = sampleFlow(u, v, index, place.turn);
+        struct Placed {
+            double x, y, dx, dy, speed;
+            bool southern;
+        };
+        std::vector<Placed> placed;
+        std::vector<double> speeds;
+        for (std::size_t k = 0; k < samples.u.size(); ++k) {
+            const double su = samples.u[k], sv = samples.v[k];
+            if (std::isnan(su) || std::isnan(sv)) continue;
+            Placed p{pixels[2 * k], pixels[2 * k + 1], 0, 0, std::hypot(su, sv), false};
+            if (!place.direction(index[2 * k], index[2 * k + 1], su, sv, gridRelative, p.dx, p.dy,
+                                 p.southern))
+                continue;
+            placed.push_back(p);
+            speeds.push_back(p.speed);
+        }
+        Glyphs g;
+        const std::string units = unitsOf(u);
+        if (!barbs) {
+            const double ref = referenceSpeed(speeds), length = 0.9 * spacing, head = 0.28 * spacing;
+            if (ref > 0) {
+                for (const Placed& p : placed)
+                    addArrow(g, p.x, p.y, p.dx * length * p.speed / ref, p.dy * length * p.speed / ref, head);
+                // The reference arrow, bottom right, its speed left of it.
+                const double y = plot.y0 + 10 * s, x1 = plot.x1 - 8 * s;
+                addArrow(g, x1 - length, y, length, 0, head);
+                TextItem label = legend(formatNumber(ref) + (units.empty() ? "" : " " + units));
+                label.x = x1 - length - 6 * s;
+                label.maxWidth = 0;
+                labels.push_back(std::move(label));
+            }
+        } else {
+            // In knots: from the pair's units where udunits knows them, else taken as m s-1.
+            UnitConversion toKnots;
+            bool assumed = false;
+            try {
+                toKnots = unitConversion(units.empty() ? "m s-1" : units, "knots");
+                assumed = units.empty();
+            } catch (const ValueError&) {
+                toKnots = unitConversion("m s-1", "knots");
+                assumed = true;
+            }
+            for (const Placed& p : placed)
+                addBarb(g, p.x, p.y, p.dx, p.dy, toKnots.apply(p.speed), 0.8 * spacing, p.southern);
+            labels.push_back(
+                legend("barbs in knots" + std::string(assumed ? " (" + u.name() + " taken as m s-1)" : "")));
+        }
+        inkGlyphs(g);
+    }
+
+    // Evenly spaced streamlines a third of the spacing apart, each with a head at its middle.
+    void streamlines() {
+        const double dsep = spacing / 3;
+        std::vector<double> pixels, index;
+        lattice(dsep, pixels, index);
+        // Steps of about 1.5 pixels, lines up to about the plot's longer side each way.
+        const double step = std::clamp(1.5 / pixelsPerIndex(index), 1e-3, 0.5);
+        const auto maxSteps =
+            std::int64_t(std::clamp(std::max(plot.width(), plot.height()) / 1.5, 50.0, 1500.0));
+        const StreamPlane plane{
+            plot.x0,
+            plot.y0,
+            plot.x1,
+            plot.y1,
+            [&](double x, double y, double& ix, double& iy) { return place.indexAt(x, y, ix, iy); },
+            [&](const std::vector<std::vector<double>>& lines, std::vector<std::size_t>& owner) {
+                std::vector<const std::vector<double>*> ptrs;
+                for (const auto& l : lines) ptrs.push_back(&l);
+                std::vector<std::vector<double>> pieces;
+                for (PixelPolyline& p : toPixels(ptrs, owner)) pieces.push_back(std::move(p.xy));
+                return pieces;
+            }};
+        Glyphs g;
+        for (const auto& l : evenStreamlines(u, v, metric, plane, dsep, spacing, step, maxSteps)) {
+            g.lines.push_back({l});
+            // A head at the middle, along the line (which runs with the flow).
+            const std::size_t mid = (l.size() / 4) * 2;
+            if (mid < 2 || mid + 1 >= l.size()) continue;
+            const double ax = l[mid - 2], ay = l[mid - 1], bx = l[mid], by = l[mid + 1];
+            const double n = std::hypot(bx - ax, by - ay);
+            if (!(n > 0)) continue;
+            const double head = std::max(5 * s, 0.22 * spacing), ux = (bx - ax) / n, uy = (by - ay) / n;
+            Glyphs h;
+            addArrow(h, bx - 2 * head * ux, by - 2 * head * uy, 2 * head * ux, 2 * head * uy, head);
+            for (auto& f : h.fills) g.fills.push_back(std::move(f));
+        }
+        inkGlyphs(g);
+    }
+
+    // A still of particles advected over the visible part of the grid: each one's trail over
+    // its last 24 steps (of about 1.5 pixels), in four groups, older ones fainter.
+    void particles() {
+        const double dsep = spacing / 3;
+        std::vector<double> pixels, index;
+        lattice(dsep, pixels, index);
+        double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
+        for (std::size_t k = 0; k + 1 < index.size(); k += 2) {
+            x0 = std::min(x0, index[k]);
+            x1 = std::max(x1, index[k]);
+            y0 = std::min(y0, index[k + 1]);
+            y1 = std::max(y1, index[k + 1]);
+        }
+        const double nx = double(u.shape()[1]), ny = double(u.shape()[0]);
+        ParticleBox box{std::max(0.0, x0 - 1), std::max(0.0, y0 - 1), std::min(nx - 1, x1 + 1),
+                        std::min(ny - 1, y1 + 1)};
+        if (metric.wrapX && x1 - x0 > 0.5 * nx) box.x0 = 0, box.x1 = nx;
+        if (!(box.x1 > box.x0 && box.y1 > box.y0)) return;
+        // The time step: the 90th percentile of the speeds in index space moves 1.5 pixels.
+        const FlowSamples samples = sampleFlow(u, v, index, metric.wrapX);
+        std::vector<double> speeds;
+        const FlowMetric& m = metric;
+        for (std::size_t k = 0; k < samples.u.size(); ++k) {
+            const auto i = std::size_t(std::clamp(std::lround(index[2 * k]), 0L, long(nx) - 1));
+            const auto j = std::size_t(std::clamp(std::lround(index[2 * k + 1]), 0L, long(ny) - 1));
+            const double ix = samples.u[k] * (m.xScale.empty() ? 1 : m.xScale[i]) *
+                              (m.rowScale.empty() ? 1 : m.rowScale[j]),
+                         iy = samples.v[k] * (m.yScale.empty() ? 1 : m.yScale[j]);
+            if (std::isfinite(ix) && std::isfinite(iy)) speeds.push_back(std::hypot(ix, iy));
+        }
+        if (speeds.empty()) return;
+        std::nth_element(speeds.begin(), speeds.begin() + std::ptrdiff_t(speeds.size() * 9 / 10),
+                         speeds.end());
+        const double fast = speeds[speeds.size() * 9 / 10];
+        const double dt = fast > 0 ? 1.5 / pixelsPerIndex(index) / fast : 1;
+        const std::int64_t count = std::clamp<std::int64_t>(
+            std::int64_t(plot.width() * plot.height() / (dsep * dsep / 1.5)), 1000, 200000);
+        const int steps = 24, groups = 4;
+        ParticleSet set(count, 20261206, u.device());
+        set.seed(box, 4 * steps);
+        set.advect(u, v, m, dt, 2 * steps, box, 4 * steps); // under way before the still
+        std::vector<float> trails;
+        set.advect(u, v, m, dt, steps, box, 4 * steps, &trails);
+        // Each group: a quarter of the steps, as pieces between births (NaN).
+        for (int grp = 0; grp < groups; ++grp) {
+            std::vector<std::vector<double>> pieces;
+            const int first = grp * steps / groups, last = (grp + 1) * steps / groups;
+            for (std::int64_t k = 0; k < count; ++k) {
+                std::vector<double> piece;
+                for (int st = std::max(0, first - 1); st < last; ++st) {
+                    const float* p = &trails[2 * (std::size_t(st) * std::size_t(count) + std::size_t(k))];
+                    if (std::isnan(p[0])) {
+                        if (piece.size() >= 4) pieces.push_back(std::move(piece));
+                        piece.clear();
+                        continue;
+                    }
+                    piece.insert(piece.end(), {p[0], p[1]});
+                }
+                if (piece.size() >= 4) pieces.push_back(std::move(piece));
+            }
+            std::vector<const std::vector<double>*> ptrs;
+            for (const auto& l : pieces) ptrs.push_back(&l);
+            std::vector<std::size_t> owner;
+            Rgba8 faded = ink;
+            faded.a = std::uint8_t(std::lround(ink.a * double(grp + 1) / groups));
+            out.push_back({toPixels(ptrs, owner), faded, width, false});
+        }
+    }
+};
+
 } // namespace
 
 std::shared_ptr<const std::vector<InkLines>> ImageContent::vectorGlyphs(const ViewLayout& layout,
@@ -221,221 +442,41 @@ std::shared_ptr<const std::vector<InkLines>> ImageContent::vectorGlyphs(const Vi
                           source.get(),
                           lonLat,
                           lonLat && wholeTurn(gx, gy)};
-    const DataArray &u = *frame_->vectorU, &v = *frame_->vectorV;
-    const double s = layout.scale, spacing = std::max(8.0, settings_.vectorSpacing) * s;
-    const PixelRect& plot = layout.plot;
-    const Rgba8 ink = settings_.vectorColour;
-    const double width = std::max(1.0, std::round(s));
     auto out = std::make_shared<std::vector<InkLines>>();
-
-    // The lattice: a point every `step` pixels over the plot, and each in index space.
-    auto lattice = [&](double step, std::vector<double>& pixels, std::vector<double>& index) {
-        for (double py = plot.y0 + step / 2; py < plot.y1; py += step)
-            for (double px = plot.x0 + step / 2; px < plot.x1; px += step) {
-                double ix, iy;
-                if (!place.indexAt(px, py, ix, iy)) continue;
-                pixels.insert(pixels.end(), {px, py});
-                index.insert(index.end(), {ix, iy});
-            }
-    };
+    const double s = layout.scale;
     // How far a unit of speed moves a point in index space (the metric of the source grid).
-    auto metric = [&]() {
-        if (curv) return FlowMetric{};
-        if (lonLat) return lonLatMetric(srcX_.centres, srcY_.centres);
-        return axisMetric(srcX_.centres, srcY_.centres);
-    };
-    // Pixels a step of one index unit spans at the plot's centre (for steps of about a pixel).
-    auto pixelsPerIndex = [&](const std::vector<double>& index) {
-        double best = 0;
-        for (std::size_t k = 0; k + 1 < index.size() && k < 64; k += 2) {
-            double p0x, p0y, p1x, p1y, p2x, p2y;
-            if (place.pixelAt(index[k], index[k + 1], p0x, p0y) &&
-                place.pixelAt(index[k] + 0.5, index[k + 1], p1x, p1y) &&
-                place.pixelAt(index[k], index[k + 1] + 0.5, p2x, p2y))
-                best = std::max(
-                    {best, 2 * std::hypot(p1x - p0x, p1y - p0y), 2 * std::hypot(p2x - p0x, p2y - p0y)});
-        }
-        return best > 0 ? best : 1.0;
-    };
-
+    const FlowMetric metric = curv     ? FlowMetric{}
+                              : lonLat ? lonLatMetric(srcX_.centres, srcY_.centres)
+                                       : axisMetric(srcX_.centres, srcY_.centres);
+    Overlay o{place,
+              *frame_->vectorU,
+              *frame_->vectorV,
+              frame_->vectorsGridRelative,
+              layout.plot,
+              s,
+              std::max(8.0, settings_.vectorSpacing) * s,
+              settings_.vectorColour,
+              std::max(1.0, std::round(s)),
+              metric,
+              [&](const std::vector<const std::vector<double>*>& lines, std::vector<std::size_t>& owner) {
+                  return pixelLines(lines, t, place.turn, owner);
+              },
+              *out,
+              vectorLabels_};
     try {
-        const VectorStyle style = settings_.vectors;
-        if (style == VectorStyle::Arrows || style == VectorStyle::Barbs) {
-            std::vector<double> pixels, index;
-            lattice(spacing, pixels, index);
-            const FlowSamples samples = sampleFlow(u, v, index, place.turn);
-            struct Placed {
-                double x, y, dx, dy, speed;
-                bool southern;
-            };
-            std::vector<Placed> placed;
-            std::vector<double> speeds;
-            for (std::size_t k = 0; k < samples.u.size(); ++k) {
-                const double su = samples.u[k], sv = samples.v[k];
-                if (std::isnan(su) || std::isnan(sv)) continue;
-                Placed p{pixels[2 * k], pixels[2 * k + 1], 0, 0, std::hypot(su, sv), false};
-                if (!place.direction(index[2 * k], index[2 * k + 1], su, sv, frame_->vectorsGridRelative,
-                                     p.dx, p.dy, p.southern))
-                    continue;
-                placed.push_back(p);
-                speeds.push_back(p.speed);
-            }
-            Glyphs g;
-            const std::string units = unitsOf(u);
-            if (style == VectorStyle::Arrows) {
-                const double ref = referenceSpeed(speeds), length = 0.9 * spacing, head = 0.28 * spacing;
-                for (const Placed& p : placed)
-                    if (ref > 0)
-                        addArrow(g, p.x, p.y, p.dx * length * p.speed / ref, p.dy * length * p.speed / ref,
-                                 head);
-                if (ref > 0) { // the reference arrow, bottom right
-                    const double y = plot.y0 + 10 * s, x1 = plot.x1 - 8 * s;
-                    addArrow(g, x1 - length, y, length, 0, head);
-                    TextItem label =
-                        textAt(formatNumber(ref) + (units.empty() ? "" : " " + units), x1 - length - 6 * s, y,
-                               kLabelSize * s, Align::Right, VAlign::Centre);
-                    label.halo = true;
-                    vectorLabels_.push_back(std::move(label));
-                }
-            } else {
-                // In knots: from the pair's units where udunits knows them, else taken as m s-1.
-                UnitConversion toKnots;
-                bool assumed = false;
-                try {
-                    toKnots = unitConversion(units.empty() ? "m s-1" : units, "knots");
-                    assumed = units.empty();
-                } catch (const ValueError&) {
-                    toKnots = unitConversion("m s-1", "knots");
-                    assumed = true;
-                }
-                for (const Placed& p : placed)
-                    addBarb(g, p.x, p.y, p.dx, p.dy, toKnots.apply(p.speed), 0.8 * spacing, p.southern);
-                TextItem label = textAt(
-                    "barbs in knots" + std::string(assumed ? " (" + u.name() + " taken as m s-1)" : ""),
-                    plot.x1 - 8 * s, plot.y0 + 10 * s, kLabelSize * s, Align::Right, VAlign::Centre);
-                label.maxWidth = plot.width() - 16 * s;
-                label.halo = true;
-                vectorLabels_.push_back(std::move(label));
-            }
-            out->push_back({std::move(g.lines), ink, width, false});
-            out->push_back({std::move(g.fills), ink, width, true});
-        } else {
-            const FlowMetric m = metric();
-            std::vector<double> pixels, index;
-            const double dsep = spacing / 3;
-            lattice(dsep, pixels, index);
-            const double perIndex = pixelsPerIndex(index);
-            if (style == VectorStyle::Streamlines) {
-                // Steps of about 1.5 pixels, lines up to about the plot's longer side each way.
-                const double step = std::clamp(1.5 / perIndex, 1e-3, 0.5);
-                const auto maxSteps =
-                    std::int64_t(std::clamp(std::max(plot.width(), plot.height()) / 1.5, 50.0, 1500.0));
-                StreamPlane plane{
-                    plot.x0,
-                    plot.y0,
-                    plot.x1,
-                    plot.y1,
-                    [&](double x, double y, double& ix, double& iy) { return place.indexAt(x, y, ix, iy); },
-                    [&](const std::vector<std::vector<double>>& lines, std::vector<std::size_t>& owner) {
-                        std::vector<const std::vector<double>*> ptrs;
-                        for (const auto& l : lines) ptrs.push_back(&l);
-                        std::vector<std::vector<double>> pieces;
-                        for (PixelPolyline& p : pixelLines(ptrs, t, place.turn, owner))
-                            pieces.push_back(std::move(p.xy));
-                        return pieces;
-                    }};
-                const auto kept = evenStreamlines(u, v, m, plane, dsep, spacing, step, maxSteps);
-                Glyphs g;
-                for (const auto& l : kept) {
-                    g.lines.push_back({l});
-                    // A head at the middle, along the line (which runs with the flow).
-                    const std::size_t mid = (l.size() / 4) * 2;
-                    if (mid >= 2 && mid + 1 < l.size()) {
-                        const double ax = l[mid - 2], ay = l[mid - 1], bx = l[mid], by = l[mid + 1];
-                        const double n = std::hypot(bx - ax, by - ay);
-                        if (n > 0) {
-                            const double head = std::max(5 * s, 0.22 * spacing), ux = (bx - ax) / n,
-                                         uy = (by - ay) / n;
-                            Glyphs h;
-                            addArrow(h, bx - 2 * head * ux, by - 2 * head * uy, 2 * head * ux, 2 * head * uy,
-                                     head);
-                            for (auto& f : h.fills) g.fills.push_back(std::move(f));
-                        }
-                    }
-                }
-                out->push_back({std::move(g.lines), ink, width, false});
-                out->push_back({std::move(g.fills), ink, width, true});
-            } else { // particles: a still of their trails, older parts fainter
-                double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
-                for (std::size_t k = 0; k + 1 < index.size(); k += 2) {
-                    x0 = std::min(x0, index[k]);
-                    x1 = std::max(x1, index[k]);
-                    y0 = std::min(y0, index[k + 1]);
-                    y1 = std::max(y1, index[k + 1]);
-                }
-                const double nx = double(u.shape()[1]), ny = double(u.shape()[0]);
-                ParticleBox box{std::max(0.0, x0 - 1), std::max(0.0, y0 - 1), std::min(nx - 1, x1 + 1),
-                                std::min(ny - 1, y1 + 1)};
-                if (m.wrapX && x1 - x0 > 0.5 * nx) box.x0 = 0, box.x1 = nx;
-                if (!(box.x1 > box.x0 && box.y1 > box.y0)) {
-                    vectors_ = out;
-                    vectorKey_ = key;
-                    return nullptr;
-                }
-                // The time step: the 90th percentile of the speeds in index space moves 1.5 pixels.
-                const FlowSamples samples = sampleFlow(u, v, index, m.wrapX);
-                std::vector<double> speeds;
-                for (std::size_t k = 0; k < samples.u.size(); ++k) {
-                    const auto i = std::size_t(std::clamp(std::lround(index[2 * k]), 0L, long(nx) - 1));
-                    const auto j = std::size_t(std::clamp(std::lround(index[2 * k + 1]), 0L, long(ny) - 1));
-                    const double ix = samples.u[k] * (m.xScale.empty() ? 1 : m.xScale[i]) *
-                                      (m.rowScale.empty() ? 1 : m.rowScale[j]),
-                                 iy = samples.v[k] * (m.yScale.empty() ? 1 : m.yScale[j]);
-                    if (std::isfinite(ix) && std::isfinite(iy)) speeds.push_back(std::hypot(ix, iy));
-                }
-                if (speeds.empty()) {
-                    vectors_ = out;
-                    vectorKey_ = key;
-                    return nullptr;
-                }
-                std::nth_element(speeds.begin(), speeds.begin() + std::ptrdiff_t(speeds.size() * 9 / 10),
-                                 speeds.end());
-                const double fast = speeds[speeds.size() * 9 / 10];
-                const double dt = fast > 0 ? 1.5 / perIndex / fast : 1;
-                const std::int64_t count = std::clamp<std::int64_t>(
-                    std::int64_t(plot.width() * plot.height() / (dsep * dsep / 1.5)), 1000, 200000);
-                const int steps = 24, groups = 4;
-                ParticleSet set(count, 20261206, u.device());
-                set.seed(box, 4 * steps);
-                set.advect(u, v, m, dt, 2 * steps, box, 4 * steps); // under way before the still
-                std::vector<float> trails;
-                set.advect(u, v, m, dt, steps, box, 4 * steps, &trails);
-                // Each group: a quarter of the steps, as pieces between births (NaN).
-                for (int grp = 0; grp < groups; ++grp) {
-                    std::vector<std::vector<double>> pieces;
-                    const int first = grp * steps / groups, last = (grp + 1) * steps / groups;
-                    for (std::int64_t k = 0; k < count; ++k) {
-                        std::vector<double> piece;
-                        for (int st = std::max(0, first - 1); st < last; ++st) {
-                            const float* p =
-                                &trails[2 * (std::size_t(st) * std::size_t(count) + std::size_t(k))];
-                            if (std::isnan(p[0])) {
-                                if (piece.size() >= 4) pieces.push_back(std::move(piece));
-                                piece.clear();
-                                continue;
-                            }
-                            piece.insert(piece.end(), {p[0], p[1]});
-                        }
-                        if (piece.size() >= 4) pieces.push_back(std::move(piece));
-                    }
-                    std::vector<const std::vector<double>*> ptrs;
-                    for (const auto& l : pieces) ptrs.push_back(&l);
-                    std::vector<std::size_t> owner;
-                    Rgba8 faded = ink;
-                    faded.a = std::uint8_t(std::lround(ink.a * double(grp + 1) / groups));
-                    out->push_back({pixelLines(ptrs, t, place.turn, owner), faded, width, false});
-                }
-            }
+        switch (settings_.vectors) {
+        case VectorStyle::Arrows:
+            o.glyphs(false);
+            break;
+        case VectorStyle::Barbs:
+            o.glyphs(true);
+            break;
+        case VectorStyle::Streamlines:
+            o.streamlines();
+            break;
+        default:
+            o.particles();
+            break;
         }
     } catch (const Error& e) { // the device failed, or the pair could not be read: said, none drawn
         vectorError_ = e.what();
