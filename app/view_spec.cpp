@@ -47,6 +47,7 @@ std::size_t std::hash<strata::app::ViewSpec>::operator()(const strata::app::View
                                   (std::uint32_t(s.contourColour.b) << 8) | s.contourColour.a);
     strata::hashCombine(seed, s.contourWidth);
     strata::hashCombine(seed, s.filledContours);
+    strata::hashCombine(seed, s.contourVariable);
     strata::hashCombine(seed, int(s.vectors));
     strata::hashCombine(seed, s.vectorU);
     strata::hashCombine(seed, s.vectorV);

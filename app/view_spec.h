@@ -39,6 +39,9 @@ struct ViewSpec : FrameSpec {
     Rgba8 contourColour{72, 72, 72, 255};
     double contourWidth = 1;
     bool filledContours = false; // the colours banded at the levels (the contours', else auto)
+    // Another variable whose isolines are drawn over the frame (zg over ta), on its grid and
+    // computed as the frame is; empty: the frame's own.
+    std::string contourVariable;
     // A vector pair over the frame: how it is drawn (None: not at all), and its components
     // (empty: the dataset's first pair with the variable's dims, by CF standard names).
     VectorStyle vectors = VectorStyle::None;

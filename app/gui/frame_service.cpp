@@ -236,7 +236,8 @@ std::shared_ptr<FrameResult> FrameService::answerFromCache(const FrameJob& job) 
         range = ranges_.variableRange(variableKeyOf(job.spec), job.spec.units);
         if (!range) return nullptr; // the worker works it out
     }
-    if (job.spec.vectors != VectorStyle::None) return nullptr; // the pair's frames: on the worker
+    if (job.spec.vectors != VectorStyle::None || !job.spec.contourVariable.empty())
+        return nullptr; // the pair's or the contour variable's frames: on the worker
     const auto hit = cache_.find(keyOf(job.spec));
     if (!hit || hit->frame.ndim() == 1) return nullptr; // a line is built on the worker
     auto result = std::make_shared<FrameResult>();
@@ -346,6 +347,8 @@ double FrameService::serveFrame(const FrameJob& job, const std::shared_ptr<const
         }
         if (job.spec.vectors != VectorStyle::None && result->frame.ndim() == 2)
             vectorFrames(job.spec, ds, *result);
+        if (!job.spec.contourVariable.empty() && result->frame.ndim() == 2)
+            contourFrame(job.spec, ds, *result);
         interruptible.reset();
         // The variable shown is loaded whole after its first frame: that one comes from a slab
         // at once, and does not wait behind the load's reads.
@@ -372,19 +375,21 @@ double FrameService::serveFrame(const FrameJob& job, const std::shared_ptr<const
     return result->error.isEmpty() ? result->computeMs : -1;
 }
 
+DataArray FrameService::overlayFrame(const ViewSpec& spec, const std::shared_ptr<const Dataset>& ds,
+                                     const std::string& name, Device device) {
+    ViewSpec s = spec;
+    s.variable = name;
+    s.units.clear(); // another quantity: in its own units
+    FallbackNote note;
+    return computeFrame(source(s, ds), s, device, note, limits());
+}
+
 void FrameService::vectorFrames(const ViewSpec& spec, const std::shared_ptr<const Dataset>& ds,
                                 FrameResult& result) {
     try {
         const VectorPair pair = vectorPairFor(*ds, spec.variable, spec.vectorU, spec.vectorV);
-        auto frameOf = [&](const std::string& name) {
-            ViewSpec s = spec;
-            s.variable = name;
-            s.units.clear(); // the pair in its own units
-            FallbackNote note;
-            return computeFrame(source(s, ds), s, result.frame.device(), note, limits());
-        };
-        result.vectorU = frameOf(pair.u);
-        result.vectorV = frameOf(pair.v);
+        result.vectorU = overlayFrame(spec, ds, pair.u, result.frame.device());
+        result.vectorV = overlayFrame(spec, ds, pair.v, result.frame.device());
         result.vectorsGridRelative = pair.gridRelative;
     } catch (const CancelledError&) {
         throw;
@@ -392,6 +397,18 @@ void FrameService::vectorFrames(const ViewSpec& spec, const std::shared_ptr<cons
         result.vectorError = QString::fromStdString(e.what());
         result.vectorU.reset();
         result.vectorV.reset();
+    }
+}
+
+void FrameService::contourFrame(const ViewSpec& spec, const std::shared_ptr<const Dataset>& ds,
+                                FrameResult& result) {
+    try {
+        result.contourFrame = overlayFrame(spec, ds, spec.contourVariable, result.frame.device());
+    } catch (const CancelledError&) {
+        throw;
+    } catch (const std::exception& e) { // the frame is shown with its own isolines; the status bar says why
+        result.contourError = QString::fromStdString(e.what());
+        result.contourFrame.reset();
     }
 }
 

@@ -55,6 +55,8 @@ struct FrameResult {
     // The vector pair's frames when the spec draws one (computed as the frame is, on its device),
     // or why they could not be (the frame is shown either way).
     std::optional<DataArray> vectorU, vectorV;
+    std::optional<DataArray> contourFrame; // spec.contourVariable's frame
+    QString contourError;
     bool vectorsGridRelative = false;
     QString vectorError;
     double computeMs = 0; // worker time for this frame (0 from the cache)
@@ -139,6 +141,11 @@ private:
     double serveFrame(const FrameJob& job, const std::shared_ptr<const Dataset>& ds);
     // The vector pair's frames for `spec` into `result` (its frame computed), or why not.
     void vectorFrames(const ViewSpec& spec, const std::shared_ptr<const Dataset>& ds, FrameResult& result);
+    // spec.contourVariable's frame into `result`, or why not.
+    void contourFrame(const ViewSpec& spec, const std::shared_ptr<const Dataset>& ds, FrameResult& result);
+    // Variable `name`'s frame computed as `spec`'s is (in its own units), on `device`.
+    DataArray overlayFrame(const ViewSpec& spec, const std::shared_ptr<const Dataset>& ds,
+                           const std::string& name, Device device);
     void serveSeries(const FrameJob& job, const std::shared_ptr<const Dataset>& ds);
     // The steps around `job`'s frame (PrefetchPlan), until the user moves on.
     void prefetch(const FrameJob& job, const std::shared_ptr<const Dataset>& ds);

@@ -256,6 +256,26 @@ void MainWindow::buildMenus() {
     contours->setToolTip(tr("Isolines of the frame, labelled, at about ten nice levels in the colour range "
                             "(View ▸ Contour Levels… chooses others)"));
     connect(contours, &QAction::toggled, this, &MainWindow::setContours);
+    // View ▸ Contour Variable: the data variables with the shown one's dims, listed as it opens.
+    QMenu* contourVar = view->addMenu(tr("Contour &Variable"));
+    contourVar->setObjectName("contourVariableMenu");
+    connect(contourVar, &QMenu::aboutToShow, this, [this, contourVar] {
+        contourVar->clear();
+        if (!ws_.dataset()) return;
+        const Dataset& ds = *ws_.dataset();
+        const DataArray shown = ws_.variable();
+        const std::string current =
+            this->view().contourVariable.empty() ? this->view().variable : this->view().contourVariable;
+        for (const std::string& n : ds.dataVariables()) {
+            const Variable* v = ds.findVariable(n);
+            if (!v || v->dims() != shown.dims() || v->shape() != shown.shape()) continue;
+            QAction* a = contourVar->addAction(q(n));
+            a->setObjectName("contourVariable_" + q(n));
+            a->setCheckable(true);
+            a->setChecked(n == current);
+            connect(a, &QAction::triggered, this, [this, n] { setContourVariable(q(n)); });
+        }
+    });
     QAction* filled = view->addAction(tr("&Filled Contours"));
     filled->setObjectName("filledContoursAction");
     filled->setCheckable(true);

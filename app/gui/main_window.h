@@ -128,6 +128,9 @@ public:
     // View ▸ Contour Levels…: a dialog whose every valid change applies at once (and turns the
     // contours on); a spelling that cannot be read is said at its field.
     void contourLevelsDialog();
+    // View ▸ Contour Variable: the isolines of `name` (a variable on the frame's grid; the shown
+    // variable's own name: its own) over the frame, and the contours on.
+    void setContourVariable(const QString& name);
     // View ▸ Filled Contours: the colours banded at the levels View ▸ Contour Levels… chose.
     void setFilledContours(bool on);
     // View ▸ Vectors: the dataset's vector pair over the frame, drawn as `style` (None: not).

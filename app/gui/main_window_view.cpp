@@ -162,6 +162,16 @@ void MainWindow::setVectors(VectorStyle style) {
     applyView(next); // the frame service computes the pair's frames with the view's
 }
 
+void MainWindow::setContourVariable(const QString& name) {
+    const std::string n = name.toStdString() == view().variable ? std::string() : name.toStdString();
+    if (view().contourVariable != n && ws_.dataset() && !view().variable.empty()) {
+        ViewSpec next = view();
+        next.contourVariable = n;
+        applyView(next); // the frame service computes its frame with the view's
+    }
+    if (!image_->settings().contours) setContours(true);
+}
+
 void MainWindow::setContourChoice(const ContourChoice& choice) {
     contourChoice_ = choice;
     setContours(true);
@@ -247,9 +257,17 @@ void MainWindow::onFrameReady(const std::shared_ptr<const FrameResult>& r) {
             shown.vectorU = r->vectorU;
             shown.vectorV = r->vectorV;
             shown.vectorsGridRelative = r->vectorsGridRelative;
+            shown.contourFrame = r->contourFrame;
             image_->setFrame(std::move(shown));
             if (!r->vectorError.isEmpty())
                 statusBar()->showMessage(tr("Vectors not drawn: %1").arg(r->vectorError), 10000);
+            if (!r->contourError.isEmpty())
+                statusBar()->showMessage(
+                    tr("Isolines of %1 not drawn: %2").arg(q(r->spec.contourVariable), r->contourError),
+                    10000);
+            else if (r->contourFrame)
+                if (const std::string why = contourFrameProblem(frame, *r->contourFrame); !why.empty())
+                    statusBar()->showMessage(tr("Contours not drawn: %1").arg(q(why)), 10000);
             stack_->setCurrentWidget(image_);
         } else {
             LineSeries line = r->line ? *r->line : lineSeries(frame.asHost()); // drawn from the host

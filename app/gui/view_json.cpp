@@ -109,6 +109,7 @@ QJsonObject toJson(const ViewSpec& spec) {
         o["contourWidth"] = spec.contourWidth;
     }
     if (spec.filledContours) o["filledContours"] = true;
+    if (!spec.contourVariable.empty()) o["contourVar"] = q(spec.contourVariable);
     if (spec.vectors != VectorStyle::None) { // as --vectors and --uv spell them
         o["vectors"] = q(toString(spec.vectors));
         if (!spec.vectorU.empty()) o["uv"] = q(spec.vectorU + "," + spec.vectorV);
@@ -220,7 +221,8 @@ ViewSpec viewFromJson(const QJsonObject& o) {
             spec.contourWidth = w;
         }
     }
-    if (o.contains("filledContours")) { // optional
+    spec.contourVariable = textField(o, "contourVar", false); // optional
+    if (o.contains("filledContours")) {                       // optional
         if (!o.value("filledContours").isBool()) bad("\"filledContours\" must be true or false");
         spec.filledContours = o.value("filledContours").toBool();
     }

@@ -8,6 +8,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QJsonObject>
+#include <QMenu>
 #include <QStatusBar>
 
 #include "main_window.h"
@@ -125,9 +126,40 @@ private slots:
         QVERIFY(!view->settings().filledContours);
     }
 
+    // View ▸ Contour Variable lists the variables on the frame's grid; choosing ua draws its
+    // isolines over zg (another picture than zg's own), and a saved view keeps it.
+    void anotherVariablesIsolines() {
+        QVERIFY(test::openAndShow(*w_, kWinds));
+        w_->applyView([&] {
+            ViewSpec v = w_->view();
+            v.variable = "zg";
+            return v;
+        }());
+        QTRY_COMPARE(w_->shownFrame().name(), std::string("zg"));
+        ImageView* view = w_->imageView();
+        w_->setContours(true);
+        QTRY_VERIFY(!view->grabImage().isNull());
+        QTest::qWait(100);
+        const QImage own = view->grabImage();
+        auto* menu = w_->findChild<QMenu*>("contourVariableMenu");
+        QVERIFY(menu);
+        emit menu->aboutToShow();
+        QVERIFY(w_->findChild<QAction*>("contourVariable_zg")->isChecked());
+        QVERIFY(w_->findChild<QAction*>("contourVariable_ua"));
+        w_->findChild<QAction*>("contourVariable_ua")->trigger();
+        QCOMPARE(w_->view().contourVariable, std::string("ua"));
+        QTRY_VERIFY2(view->grabImage() != own, qPrintable(w_->statusBar()->currentMessage()));
+        ViewSpec v = w_->view();
+        QCOMPARE(viewFromJson(toJson(v)).contourVariable, std::string("ua"));
+        w_->setContourVariable("zg"); // its own again
+        QVERIFY(w_->view().contourVariable.empty());
+        w_->setContours(false);
+    }
+
     // A file with no pair: the frame is shown, and the status bar says why the wind is not.
     void aFileWithoutAPairSaysSo() {
         QVERIFY(test::openAndShow(*w_, kData + "/hgt.nc"));
+        QTRY_COMPARE(w_->view().variable, std::string("HGT")); // the file shown, not the last one
         w_->findChild<QAction*>("vectors_arrows")->trigger();
         QTRY_VERIFY2(w_->statusBar()->currentMessage().contains("Vectors not drawn"),
                      qPrintable(w_->statusBar()->currentMessage()));
