@@ -2,6 +2,7 @@
 // (cpu/flow.cpp, cuda/flow.cu), the metrics, and the choice of evenly spaced streamlines.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <numeric>
 #include <unordered_map>
 
@@ -10,6 +11,7 @@
 #include "ops_common.h"
 #include "strata/core/error.h"
 #include "strata/core/flow.h"
+#include "strata/core/whole_turn.h"
 
 namespace strata {
 
@@ -56,6 +58,15 @@ std::vector<double> inverseSteps(const std::vector<double>& c, double unit) {
 
 } // namespace
 
+bool isWholeTurn(const std::vector<double>& lon) {
+    const std::size_t n = lon.size();
+    if (n < 3) return false;
+    const double step = (lon[n - 1] - lon[0]) / double(n - 1);
+    for (std::size_t i = 1; i < n; ++i)
+        if (std::abs(lon[i] - lon[0] - double(i) * step) > 1e-6 * std::abs(step)) return false;
+    return std::abs(std::abs(step) * double(n) - 360) < 1e-6 * 360;
+}
+
 FlowMetric lonLatMetric(const std::vector<double>& lon, const std::vector<double>& lat) {
     FlowMetric m;
     const double rad = M_PI / 180 * kEarthRadius;
@@ -68,14 +79,7 @@ FlowMetric lonLatMetric(const std::vector<double>& lon, const std::vector<double
         for (double& s : m.yScale) s = -s;
     if (lon.size() >= 2 && lon.back() < lon.front())
         for (double& s : m.xScale) s = -s;
-    const std::size_t n = lon.size();
-    if (n >= 3) {
-        const double step = (lon[n - 1] - lon[0]) / double(n - 1);
-        bool even = true;
-        for (std::size_t i = 1; i < n && even; ++i)
-            even = std::abs(lon[i] - lon[0] - double(i) * step) <= 1e-6 * std::abs(step);
-        m.wrapX = even && std::abs(std::abs(step) * double(n) - 360) < 1e-6 * 360;
-    }
+    m.wrapX = isWholeTurn(lon);
     return m;
 }
 
@@ -273,9 +277,8 @@ std::vector<std::vector<double>> evenStreamlines(const DataArray& u, const DataA
 ParticleSet::ParticleSet(std::int64_t count, std::uint64_t seed, Device device) : count_(count), seed_(seed) {
     STRATA_EXPECTS(count >= 1 && count <= (std::int64_t(1) << 28), ValueError,
                    "particles: from 1 to 2^28 of them, not " + std::to_string(count));
-    std::vector<std::uint8_t> zero(std::size_t(count) * 24, 0);
-    Buffer host(zero.size(), Device::host(), Stream::host());
-    std::copy(zero.begin(), zero.end(), static_cast<std::uint8_t*>(host.data()));
+    Buffer host(std::size_t(count) * 24, Device::host(), Stream::host());
+    std::memset(host.data(), 0, host.size());
     state_ = device.isHost() ? std::move(host) : host.copyTo(device, defaultStream(device));
 }
 

@@ -7,6 +7,7 @@
 #include <functional>
 
 #include "coast_plan.h"
+#include "strata/core/whole_turn.h"
 
 namespace strata::detail {
 
@@ -36,14 +37,7 @@ void lonLatAt(const CurvilinearGrid& g, double x, double y, double& lon, double&
           v * ((1 - u) * g.lat[k(j1, i)] + u * g.lat[k(j1, i1)]);
 }
 
-bool wholeTurn(const AxisGrid& x, const AxisGrid& y) {
-    const std::size_t n = x.centres.size();
-    if (n < 3 || !isLonLatView(x, y)) return false;
-    const double step = (x.centres[n - 1] - x.centres[0]) / double(n - 1);
-    for (std::size_t i = 1; i < n; ++i)
-        if (std::abs(x.centres[i] - x.centres[0] - double(i) * step) > 1e-6 * std::abs(step)) return false;
-    return std::abs(std::abs(step) * double(n) - 360) < 1e-6 * 360;
-}
+bool wholeTurn(const AxisGrid& x, const AxisGrid& y) { return isLonLatView(x, y) && isWholeTurn(x.centres); }
 
 bool indexAlong(const std::vector<double>& c, double v, double& at) {
     const std::size_t n = c.size();
