@@ -111,11 +111,11 @@ int main(int argc, char** argv) {
                       }};
     std::vector<std::vector<double>> kept;
     const bench::Timing even =
-        bench::timeIt(reps, [&] { kept = evenStreamlines(u, v, metric, plane, 12, 36, step, 533); });
+        bench::timeIt(reps, [&] { kept = evenStreamlines(u, v, metric, plane, 12, 36, step, 533, 2); });
     const std::vector<double> seeds = lattice(48);
     StreamlineTraces traces;
     const bench::Timing trace =
-        bench::timeIt(reps, [&] { traces = traceStreamlines(u, v, metric, seeds, step, 533); });
+        bench::timeIt(reps, [&] { traces = traceStreamlines(u, v, metric, seeds, step, 533, 2); });
     std::size_t points = 0;
     for (std::int32_t c : traces.count) points += std::size_t(c);
     std::printf("streamlines: %zu kept 12 pixels apart, %.3f ms (median %.3f) in all; of which the first "

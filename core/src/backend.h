@@ -113,7 +113,8 @@ ContourSegments contourSegmentsCpu(const ArrayView& frame, const std::vector<dou
 // ParticleSet's bytes, `trail` null or steps × n × 2 floats, both on the views' device).
 FlowSamples sampleFlowCpu(const ArrayView& u, const ArrayView& v, bool wrapX, const std::vector<double>& xy);
 StreamlineTraces traceStreamlinesCpu(const ArrayView& u, const ArrayView& v, const FlowMetric& metric,
-                                     const std::vector<double>& seeds, double step, std::int64_t maxSteps);
+                                     const std::vector<double>& seeds, double step, std::int64_t maxSteps,
+                                     std::int64_t every);
 struct AdvectProblem {
     ArrayView u, v;
     const FlowMetric* metric = nullptr;
@@ -154,7 +155,7 @@ FlowSamples sampleFlowCuda(const ArrayView& u, const ArrayView& v, bool wrapX, c
                            Stream stream);
 StreamlineTraces traceStreamlinesCuda(const ArrayView& u, const ArrayView& v, const FlowMetric& metric,
                                       const std::vector<double>& seeds, double step, std::int64_t maxSteps,
-                                      Stream stream);
+                                      std::int64_t every, Stream stream);
 void advectParticlesCuda(const AdvectProblem& p, Stream stream); // ordered on `stream`
 #endif
 

@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstring>
 #include <numeric>
-#include <unordered_map>
 
 #include "backend.h"
 #include "flow_step.h"
@@ -105,15 +104,20 @@ FlowSamples sampleFlow(const DataArray& u, const DataArray& v, const std::vector
 }
 
 StreamlineTraces traceStreamlines(const DataArray& u, const DataArray& v, const FlowMetric& metric,
-                                  const std::vector<double>& seeds, double step, std::int64_t maxSteps) {
+                                  const std::vector<double>& seeds, double step, std::int64_t maxSteps,
+                                  std::int64_t every) {
     const Pair p = checkedPair(u, v, "streamlines");
     checkMetric(metric, p.u);
     STRATA_EXPECTS(step > 0 && std::isfinite(step), ValueError, "streamlines: the step must be above 0");
     STRATA_EXPECTS(maxSteps >= 1 && maxSteps <= 100000, ValueError,
                    "streamlines: from 1 to 100000 steps a way, not " + std::to_string(maxSteps));
-    if (u.device().isHost()) return detail::traceStreamlinesCpu(p.u, p.v, metric, seeds, step, maxSteps);
+    STRATA_EXPECTS(every >= 1 && every <= maxSteps, ValueError,
+                   "streamlines: a point kept every 1 to " + std::to_string(maxSteps) + " steps, not " +
+                       std::to_string(every));
+    if (u.device().isHost())
+        return detail::traceStreamlinesCpu(p.u, p.v, metric, seeds, step, maxSteps, every);
 #if STRATA_HAVE_CUDA
-    return detail::traceStreamlinesCuda(p.u, p.v, metric, seeds, step, maxSteps, p.stream);
+    return detail::traceStreamlinesCuda(p.u, p.v, metric, seeds, step, maxSteps, every, p.stream);
 #else
     STRATA_FAIL(ValueError, "streamlines: CUDA data, but the CUDA backend is not built");
 #endif
@@ -123,34 +127,78 @@ namespace {
 
 double lengthOf(const std::vector<double>& l) {
     double s = 0;
-    for (std::size_t k = 2; k + 1 < l.size(); k += 2) s += std::hypot(l[k] - l[k - 2], l[k + 1] - l[k - 1]);
+    for (std::size_t k = 2; k + 1 < l.size(); k += 2) {
+        const double dx = l[k] - l[k - 2], dy = l[k + 1] - l[k - 1];
+        s += std::sqrt(dx * dx + dy * dy);
+    }
     return s;
 }
 
 } // namespace
 
-EvenSpacing::EvenSpacing(double dtest, double minLength) : dtest_(dtest), minLength_(minLength) {
+EvenSpacing::EvenSpacing(double dtest, double minLength, double x0, double y0, double x1, double y1)
+    : dtest_(dtest), minLength_(minLength), x0_(x0), y0_(y0), cell_(dtest) {
     STRATA_EXPECTS(dtest > 0 && std::isfinite(dtest), ValueError, "streamlines: the spacing must be above 0");
+    const double w = std::isfinite(x1 - x0) ? std::max(x1 - x0, 0.0) : 0,
+                 h = std::isfinite(y1 - y0) ? std::max(y1 - y0, 0.0) : 0;
+    if (!std::isfinite(x0_)) x0_ = 0;
+    if (!std::isfinite(y0_)) y0_ = 0;
+    // At most about four million cells: a wider cell still finds every neighbour within dtest.
+    cell_ = std::max(dtest, std::sqrt(w * h / 4e6));
+    nx_ = std::max<std::int64_t>(1, std::int64_t(std::ceil(w / cell_)));
+    ny_ = std::max<std::int64_t>(1, std::int64_t(std::ceil(h / cell_)));
+    kept_cells_.head.assign(std::size_t(nx_ * ny_), -1);
+    own_.head.assign(std::size_t(nx_ * ny_), -1);
 }
 
-std::uint64_t EvenSpacing::cellKey(double x, double y) const {
-    const auto cx = std::int64_t(std::floor(x / dtest_)), cy = std::int64_t(std::floor(y / dtest_));
-    return (std::uint64_t(std::uint32_t(cx)) << 32) | std::uint32_t(cy);
+// Cells clamped to the rectangle: a point outside shares an edge cell, and two points within a
+// cell of each other stay within a cell after the clamp.
+std::size_t EvenSpacing::cellOf(double x, double y) const {
+    const double fx = std::floor((x - x0_) / cell_), fy = std::floor((y - y0_) / cell_);
+    const auto cx = std::int64_t(std::clamp(fx, 0.0, double(nx_ - 1)));
+    const auto cy = std::int64_t(std::clamp(fy, 0.0, double(ny_ - 1)));
+    return std::size_t(cy * nx_ + cx);
 }
 
-bool EvenSpacing::isFree(double x, double y) const {
-    const auto cx = std::int64_t(std::floor(x / dtest_)), cy = std::int64_t(std::floor(y / dtest_));
-    for (std::int64_t j = cy - 1; j <= cy + 1; ++j)
-        for (std::int64_t i = cx - 1; i <= cx + 1; ++i) {
-            const auto it = cells_.find((std::uint64_t(std::uint32_t(i)) << 32) | std::uint32_t(j));
-            if (it == cells_.end()) continue;
-            for (std::size_t k = 0; k + 1 < it->second.size(); k += 2) {
-                const double dx = it->second[k] - x, dy = it->second[k + 1] - y;
-                if (dx * dx + dy * dy < dtest_ * dtest_) return false;
+void EvenSpacing::put(Cells& c, double x, double y, double along) {
+    const std::size_t at = cellOf(x, y);
+    c.points.push_back({x, y, along, c.head[at]});
+    c.head[at] = std::int32_t(c.points.size() - 1);
+}
+
+bool EvenSpacing::nearKept(double x, double y) const {
+    const std::size_t at = cellOf(x, y);
+    const auto cx = std::int64_t(at) % nx_, cy = std::int64_t(at) / nx_;
+    const double d2 = dtest_ * dtest_;
+    for (std::int64_t j = std::max<std::int64_t>(cy - 1, 0); j <= std::min(cy + 1, ny_ - 1); ++j)
+        for (std::int64_t i = std::max<std::int64_t>(cx - 1, 0); i <= std::min(cx + 1, nx_ - 1); ++i)
+            for (std::int32_t k = kept_cells_.head[std::size_t(j * nx_ + i)]; k >= 0;
+                 k = kept_cells_.points[std::size_t(k)].next) {
+                const Point& p = kept_cells_.points[std::size_t(k)];
+                if ((p.x - x) * (p.x - x) + (p.y - y) * (p.y - y) < d2) return true;
             }
-        }
-    return true;
+    return false;
 }
+
+// A point of the candidate itself within dtest, but further than 3 · dtest along it: the line
+// has come back on itself.
+bool EvenSpacing::nearOwn(double x, double y, double along) const {
+    const std::size_t at = cellOf(x, y);
+    const auto cx = std::int64_t(at) % nx_, cy = std::int64_t(at) / nx_;
+    const double d2 = dtest_ * dtest_;
+    for (std::int64_t j = std::max<std::int64_t>(cy - 1, 0); j <= std::min(cy + 1, ny_ - 1); ++j)
+        for (std::int64_t i = std::max<std::int64_t>(cx - 1, 0); i <= std::min(cx + 1, nx_ - 1); ++i)
+            for (std::int32_t k = own_.head[std::size_t(j * nx_ + i)]; k >= 0;
+                 k = own_.points[std::size_t(k)].next) {
+                const Point& p = own_.points[std::size_t(k)];
+                if (std::abs(p.along - along) > 3 * dtest_ &&
+                    (p.x - x) * (p.x - x) + (p.y - y) * (p.y - y) < d2)
+                    return true;
+            }
+    return false;
+}
+
+bool EvenSpacing::isFree(double x, double y) const { return !nearKept(x, y); }
 
 void EvenSpacing::add(std::vector<std::vector<double>> lines, std::vector<std::size_t> seeds) {
     seeds.resize(lines.size(), 0);
@@ -164,27 +212,15 @@ void EvenSpacing::add(std::vector<std::vector<double>> lines, std::vector<std::s
         const std::vector<double>& l = lines[c];
         const std::size_t n = l.size() / 2, seed = std::min(seeds[c], n ? n - 1 : 0);
         if (n < 2) continue;
-        // This line's points kept, each with how far along it is from the seed (minus backward),
-        // by cell: a line coming back on itself (a spiral) is cut as a line met.
-        std::unordered_map<std::uint64_t, std::vector<double>> own; // x, y, along
-        auto selfNear = [&](double x, double y, double a) {
-            const auto cx = std::int64_t(std::floor(x / dtest_)), cy = std::int64_t(std::floor(y / dtest_));
-            for (std::int64_t j = cy - 1; j <= cy + 1; ++j)
-                for (std::int64_t i = cx - 1; i <= cx + 1; ++i) {
-                    const auto it = own.find((std::uint64_t(std::uint32_t(i)) << 32) | std::uint32_t(j));
-                    if (it == own.end()) continue;
-                    const std::vector<double>& p = it->second;
-                    for (std::size_t k = 0; k + 2 < p.size(); k += 3)
-                        if (std::abs(p[k + 2] - a) > 3 * dtest_ &&
-                            (p[k] - x) * (p[k] - x) + (p[k + 1] - y) * (p[k + 1] - y) < dtest_ * dtest_)
-                            return true;
-                }
-            return false;
-        };
+        // This line's points kept so far, each with how far along it is from the seed (minus
+        // backward), by cell: a line coming back on itself (a spiral) is cut as a line met.
+        for (std::size_t at : ownTouched_) own_.head[at] = -1;
+        ownTouched_.clear();
+        own_.points.clear();
         auto take = [&](double x, double y, double a, std::vector<double>& half) {
-            if (!std::isfinite(x) || !std::isfinite(y) || !isFree(x, y) || selfNear(x, y, a)) return false;
-            std::vector<double>& cell = own[cellKey(x, y)];
-            cell.insert(cell.end(), {x, y, a});
+            if (!std::isfinite(x) || !std::isfinite(y) || nearKept(x, y) || nearOwn(x, y, a)) return false;
+            ownTouched_.push_back(cellOf(x, y));
+            put(own_, x, y, a);
             half.insert(half.end(), {x, y});
             return true;
         };
@@ -200,8 +236,8 @@ void EvenSpacing::add(std::vector<std::vector<double>> lines, std::vector<std::s
                  k += dir) {
                 const double x0 = l[2 * std::size_t(k - dir)], y0 = l[2 * std::size_t(k - dir) + 1];
                 const double x1 = l[2 * std::size_t(k)], y1 = l[2 * std::size_t(k) + 1];
-                const double step = std::hypot(x1 - x0, y1 - y0);
-                const int parts = std::max(1, int(std::ceil(step / (0.5 * dtest_))));
+                const double step = std::sqrt((x1 - x0) * (x1 - x0) + (y1 - y0) * (y1 - y0));
+                const int parts = step <= 0.5 * dtest_ ? 1 : int(std::ceil(step / (0.5 * dtest_)));
                 for (int q = 1; open && q <= parts; ++q) {
                     a += step / parts;
                     open = take(x0 + (x1 - x0) * q / parts, y0 + (y1 - y0) * q / parts, way == 0 ? a : -a,
@@ -210,21 +246,30 @@ void EvenSpacing::add(std::vector<std::vector<double>> lines, std::vector<std::s
             }
         }
         std::vector<double> kept;
+        kept.reserve(halves[0].size() + halves[1].size());
         for (std::size_t k = halves[1].size(); k >= 2; k -= 2)
             kept.insert(kept.end(), {halves[1][k - 2], halves[1][k - 1]});
         kept.insert(kept.end(), halves[0].begin(), halves[0].end());
         if (kept.size() < 4 || lengthOf(kept) < minLength_) continue;
-        for (std::size_t k = 0; k + 1 < kept.size(); k += 2) {
-            std::vector<double>& cell = cells_[cellKey(kept[k], kept[k + 1])];
-            cell.insert(cell.end(), {kept[k], kept[k + 1]});
-        }
+        for (std::size_t k = 0; k + 1 < kept.size(); k += 2) put(kept_cells_, kept[k], kept[k + 1], 0);
         kept_.push_back(std::move(kept));
     }
 }
 
 std::vector<std::vector<double>> evenlySpaced(std::vector<std::vector<double>> candidates, double dtest,
                                               double minLength) {
-    EvenSpacing spacing(dtest, minLength);
+    double x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+    bool any = false;
+    for (const auto& l : candidates)
+        for (std::size_t k = 0; k + 1 < l.size(); k += 2) {
+            if (!std::isfinite(l[k]) || !std::isfinite(l[k + 1])) continue;
+            x0 = any ? std::min(x0, l[k]) : l[k];
+            x1 = any ? std::max(x1, l[k]) : l[k];
+            y0 = any ? std::min(y0, l[k + 1]) : l[k + 1];
+            y1 = any ? std::max(y1, l[k + 1]) : l[k + 1];
+            any = true;
+        }
+    EvenSpacing spacing(dtest, minLength, x0, y0, x1, y1);
     spacing.add(std::move(candidates));
     return spacing.lines();
 }
@@ -232,31 +277,34 @@ std::vector<std::vector<double>> evenlySpaced(std::vector<std::vector<double>> c
 std::vector<std::vector<double>> evenStreamlines(const DataArray& u, const DataArray& v,
                                                  const FlowMetric& metric, const StreamPlane& plane,
                                                  double dtest, double minLength, double step,
-                                                 std::int64_t maxSteps) {
-    EvenSpacing spacing(dtest, minLength);
+                                                 std::int64_t maxSteps, std::int64_t every) {
+    EvenSpacing spacing(dtest, minLength, plane.x0, plane.y0, plane.x1, plane.y1);
     // The finer lattices fill the gaps between lines already kept, where lines are short: they
     // are traced a half and a quarter as far.
     std::int64_t steps = 2 * maxSteps;
-    for (const double every : {4 * dtest, 2 * dtest, dtest}) {
+    for (const double apart : {4 * dtest, 2 * dtest, dtest}) {
         steps = std::max<std::int64_t>(steps / 2, std::min<std::int64_t>(maxSteps, 16));
         std::vector<double> seeds, at; // index space; the plane
-        for (double y = plane.y0 + every / 2; y < plane.y1; y += every)
-            for (double x = plane.x0 + every / 2; x < plane.x1; x += every) {
+        for (double y = plane.y0 + apart / 2; y < plane.y1; y += apart)
+            for (double x = plane.x0 + apart / 2; x < plane.x1; x += apart) {
                 double ix, iy;
                 if (!spacing.isFree(x, y) || !plane.toIndex(x, y, ix, iy)) continue;
                 seeds.insert(seeds.end(), {ix, iy});
                 at.insert(at.end(), {x, y});
             }
         if (seeds.empty()) continue;
-        const StreamlineTraces t = traceStreamlines(u, v, metric, seeds, step, steps);
+        const StreamlineTraces t =
+            traceStreamlines(u, v, metric, seeds, step, steps, std::clamp<std::int64_t>(every, 1, steps));
         std::vector<std::vector<double>> lines(std::size_t(t.seeds));
         for (std::int64_t s = 0; s < t.seeds; ++s) { // backward reversed, then forward from the seed
             std::vector<double>& l = lines[std::size_t(s)];
+            const std::int32_t nb = t.points(s, 1), nf = t.points(s, 0);
+            l.resize(2 * std::size_t(std::max(nb - 1, 0) + nf));
+            double* out = l.data();
             const float* back = t.trace(s, 1);
-            for (std::int32_t k = t.points(s, 1) - 1; k >= 1; --k)
-                l.insert(l.end(), {back[2 * k], back[2 * k + 1]});
+            for (std::int32_t k = nb - 1; k >= 1; --k) *out++ = back[2 * k], *out++ = back[2 * k + 1];
             const float* fwd = t.trace(s, 0);
-            for (std::int32_t k = 0; k < t.points(s, 0); ++k) l.insert(l.end(), {fwd[2 * k], fwd[2 * k + 1]});
+            for (std::int32_t k = 0; k < 2 * nf; ++k) *out++ = fwd[k];
         }
         std::vector<std::size_t> owner;
         std::vector<std::vector<double>> pieces = plane.toPlane(lines, owner);
@@ -265,7 +313,7 @@ std::vector<std::vector<double>> evenStreamlines(const DataArray& u, const DataA
             const double sx = at[2 * owner[k]], sy = at[2 * owner[k] + 1];
             double best = 1e300;
             for (std::size_t p = 0; p + 1 < pieces[k].size(); p += 2) {
-                const double d = std::hypot(pieces[k][p] - sx, pieces[k][p + 1] - sy);
+                const double dx = pieces[k][p] - sx, dy = pieces[k][p + 1] - sy, d = dx * dx + dy * dy;
                 if (d < best) best = d, seedPoint[k] = p / 2;
             }
         }

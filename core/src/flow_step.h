@@ -226,18 +226,34 @@ STRATA_HOST_DEVICE inline void advectOne(const Plane& u, const Plane& v, const G
 }
 
 // Seed s's trace one way: its points written from `out` (2 floats each), their count returned.
+// Points a trace of maxSteps steps keeps, one every `every` steps and the last: the seed,
+// ceil(maxSteps / every) more.
+STRATA_HOST_DEVICE inline i64 traceCapacity(i64 maxSteps, i64 every) {
+    return (maxSteps + every - 1) / every + 1;
+}
+
 STRATA_HOST_DEVICE inline std::int32_t traceOne(const Plane& u, const Plane& v, const Grid& g, double x,
-                                                double y, double h, i64 maxSteps, float* out) {
+                                                double y, double h, i64 maxSteps, i64 every, float* out) {
     double su, sv;
     if (!valueAt(u, v, g, x, y, su, sv)) return 0;
     out[0] = float(x);
     out[1] = float(y);
     std::int32_t k = 1;
-    for (i64 s = 0; s < maxSteps; ++s, ++k) {
+    bool kept = true; // the point reached last is written
+    for (i64 s = 1; s <= maxSteps; ++s) {
         if (!streamStep(u, v, g, h, x, y)) break;
         if (g.wrapX) placeX(g, x);
+        kept = s % every == 0 || s == maxSteps;
+        if (kept) {
+            out[2 * k] = float(x);
+            out[2 * k + 1] = float(y);
+            ++k;
+        }
+    }
+    if (!kept) {
         out[2 * k] = float(x);
         out[2 * k + 1] = float(y);
+        ++k;
     }
     return k;
 }

@@ -192,6 +192,39 @@ private slots:
         }
     }
 
+    // A point kept every n steps is the full trace's point n·k, and a trace that stops between
+    // two of them ends at the last point it reached, as the full one does.
+    void streamlinesKeepEveryNthPoint_data() { STRATA_BACKEND_ROWS(); }
+    void streamlinesKeepEveryNthPoint() {
+        STRATA_BACKEND(b);
+        auto [u, v] = rotation(41, 41, 20, 20, 0.3);
+        std::vector<double> uv = u.values<double>();
+        uv[std::size_t(25 * 41 + 29)] = NAN; // on the first seed's circle, forward
+        const DataArray du = b.put(DataArray::fromHost("u", {"y", "x"}, {41, 41}, uv)), dv = b.put(v);
+        const std::vector<double> seeds{30, 20, 20, 8};
+        const StreamlineTraces all = traceStreamlines(du, dv, {}, seeds, 0.25, 100);
+        const StreamlineTraces some = traceStreamlines(du, dv, {}, seeds, 0.25, 100, 7);
+        QCOMPARE(some.capacity, std::int64_t(16)); // the seed and ceil(100 / 7)
+        QCOMPARE(some.every, std::int64_t(7));
+        bool cut = false;
+        for (std::int64_t s = 0; s < 2; ++s)
+            for (int way = 0; way < 2; ++way) {
+                const std::int32_t n = all.points(s, way), m = some.points(s, way);
+                QVERIFY(n > 1);
+                QCOMPARE(m, (n - 1 + 6) / 7 + 1);
+                cut = cut || (n - 1) % 7 != 0;
+                const float *full = all.trace(s, way), *thin = some.trace(s, way);
+                for (std::int32_t k = 0; k < m; ++k) {
+                    const std::int32_t at = std::min(7 * k, n - 1);
+                    QCOMPARE(thin[2 * k], full[2 * at]);
+                    QCOMPARE(thin[2 * k + 1], full[2 * at + 1]);
+                }
+            }
+        QVERIFY(cut); // some trace ends between two kept points
+        QVERIFY_THROWS_EXCEPTION(ValueError, traceStreamlines(du, dv, {}, seeds, 0.25, 100, 0));
+        QVERIFY_THROWS_EXCEPTION(ValueError, traceStreamlines(du, dv, {}, seeds, 0.25, 100, 101));
+    }
+
     // Kept streamlines are no nearer than the spacing to one another, and cover the plane: no
     // point of it is further than twice the spacing from one.
     void evenlySpacedLinesKeepTheirDistance() {
@@ -212,6 +245,11 @@ private slots:
         const double d = 6;
         const auto kept = evenlySpaced(candidates, d, 2 * d);
         QVERIFY2(kept.size() >= 5 && kept.size() <= 12, qPrintable(QString::number(kept.size())));
+        // Its cells cover a rectangle; lines beyond it are spaced alike (in its edge cells).
+        EvenSpacing small(d, 2 * d, 40, 40, 45, 45);
+        small.add(candidates);
+        QCOMPARE(small.lines(), kept);
+        QVERIFY_THROWS_EXCEPTION(ValueError, EvenSpacing(0, 1, 0, 0, 1, 1));
         for (std::size_t a = 0; a < kept.size(); ++a)
             for (std::size_t b = a + 1; b < kept.size(); ++b)
                 for (std::size_t p = 0; p + 1 < kept[a].size(); p += 2)

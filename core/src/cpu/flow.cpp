@@ -32,21 +32,24 @@ FlowSamples sampleFlowCpu(const ArrayView& u, const ArrayView& v, bool wrapX, co
 }
 
 StreamlineTraces traceStreamlinesCpu(const ArrayView& u, const ArrayView& v, const FlowMetric& metric,
-                                     const std::vector<double>& seeds, double step, std::int64_t maxSteps) {
+                                     const std::vector<double>& seeds, double step, std::int64_t maxSteps,
+                                     std::int64_t every) {
     const flow::Plane pu = flow::planeOf(u), pv = flow::planeOf(v);
     const flow::Grid g =
         flow::gridOf(u, metric.wrapX, table(metric.xScale), table(metric.rowScale), table(metric.yScale));
     StreamlineTraces out;
     out.seeds = std::int64_t(seeds.size() / 2);
     out.maxSteps = maxSteps;
-    out.xy.assign(std::size_t(out.seeds * 2 * (maxSteps + 1) * 2), 0.0f);
+    out.every = every;
+    out.capacity = flow::traceCapacity(maxSteps, every);
+    out.xy.assign(std::size_t(out.seeds * 2 * out.capacity * 2), 0.0f);
     out.count.assign(std::size_t(out.seeds * 2), 0);
     cpu::parallelFor(out.seeds * 2, 64, [&](std::int64_t t0, std::int64_t t1) {
         for (std::int64_t t = t0; t < t1; ++t) {
             const std::int64_t s = t / 2;
             out.count[std::size_t(t)] = flow::traceOne(
                 pu, pv, g, seeds[std::size_t(2 * s)], seeds[std::size_t(2 * s + 1)], t % 2 ? -step : step,
-                maxSteps, out.xy.data() + 2 * std::size_t(t) * std::size_t(maxSteps + 1));
+                maxSteps, every, out.xy.data() + 2 * std::size_t(t) * std::size_t(out.capacity));
         }
     });
     return out;

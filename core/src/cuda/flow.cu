@@ -25,12 +25,12 @@ __global__ void __launch_bounds__(256)
 
 __global__ void __launch_bounds__(128)
     traceKernel(flow::Plane u, flow::Plane v, flow::Grid g, const double* seeds, i64 traces, double step,
-                i64 maxSteps, float* xy, std::int32_t* count) {
+                i64 maxSteps, i64 every, i64 capacity, float* xy, std::int32_t* count) {
     const i64 t = i64(blockIdx.x) * blockDim.x + threadIdx.x;
     if (t >= traces) return;
     const i64 s = t / 2;
-    count[t] = flow::traceOne(u, v, g, seeds[2 * s], seeds[2 * s + 1], t % 2 ? -step : step, maxSteps,
-                              xy + 2 * t * (maxSteps + 1));
+    count[t] = flow::traceOne(u, v, g, seeds[2 * s], seeds[2 * s + 1], t % 2 ? -step : step, maxSteps, every,
+                              xy + 2 * t * capacity);
 }
 
 __global__ void __launch_bounds__(256)
@@ -78,26 +78,28 @@ FlowSamples sampleFlowCuda(const ArrayView& u, const ArrayView& v, bool wrapX, c
 
 StreamlineTraces traceStreamlinesCuda(const ArrayView& u, const ArrayView& v, const FlowMetric& metric,
                                       const std::vector<double>& seeds, double step, std::int64_t maxSteps,
-                                      Stream stream) {
+                                      std::int64_t every, Stream stream) {
     cuda::DeviceGuard guard(stream);
     StreamlineTraces out;
     out.seeds = i64(seeds.size() / 2);
     out.maxSteps = maxSteps;
+    out.every = every;
+    out.capacity = flow::traceCapacity(maxSteps, every);
     if (out.seeds == 0) return out;
     const i64 traces = 2 * out.seeds;
     Table xs(metric.xScale, stream), rows(metric.rowScale, stream), ys(metric.yScale, stream),
         at(seeds, stream);
-    cuda::Scratch xy(std::size_t(traces * (maxSteps + 1) * 2) * sizeof(float), stream);
+    cuda::Scratch xy(std::size_t(traces * out.capacity * 2) * sizeof(float), stream);
     cuda::Scratch count(std::size_t(traces) * sizeof(std::int32_t), stream);
-    // Traces shorter than maxSteps leave their tails unwritten, and the copy below takes them
+    // Traces shorter than capacity leave their tails unwritten, and the copy below takes them
     // whole: zeroed first (a few megabytes at the memory's speed), so that no byte is undefined.
-    STRATA_CUDA_TRY(cudaMemsetAsync(
-        xy.as<float>(), 0, std::size_t(traces * (maxSteps + 1) * 2) * sizeof(float), cuda::streamOf(stream)));
+    STRATA_CUDA_TRY(cudaMemsetAsync(xy.as<float>(), 0, std::size_t(traces * out.capacity * 2) * sizeof(float),
+                                    cuda::streamOf(stream)));
     traceKernel<<<unsigned(cuda::ceilDiv(traces, 128)), 128, 0, cuda::streamOf(stream)>>>(
         flow::planeOf(u), flow::planeOf(v), flow::gridOf(u, metric.wrapX, xs.get(), rows.get(), ys.get()),
-        at.get(), traces, step, maxSteps, xy.as<float>(), count.as<std::int32_t>());
+        at.get(), traces, step, maxSteps, every, out.capacity, xy.as<float>(), count.as<std::int32_t>());
     STRATA_CUDA_CHECK_LAUNCH("flow traceKernel");
-    out.xy.resize(std::size_t(traces * (maxSteps + 1) * 2));
+    out.xy.resize(std::size_t(traces * out.capacity * 2));
     out.count.resize(std::size_t(traces));
     copyBytes(out.count.data(), Device::host(), count.as<std::int32_t>(), stream.device(),
               out.count.size() * sizeof(std::int32_t), stream);

@@ -12,7 +12,6 @@
 #include <memory>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "strata/core/buffer.h"
@@ -96,17 +95,21 @@ FlowSamples sampleFlow(const DataArray& u, const DataArray& v, const std::vector
 // along the direction (u, v) has through `metric` (midpoint rule), until the line leaves the
 // grid, meets a point without a value or a still one, or takes `maxSteps` steps. trace(s, 0) runs
 // forward (with the flow) and trace(s, 1) backward, each from the seed itself (its first point).
+// A point is kept every `every` steps, and the last one reached: the steps stay short for the
+// integral's sake while a line drawn in pixels needs fewer points.
 struct StreamlineTraces {
-    std::int64_t seeds = 0, maxSteps = 0;
-    std::vector<float> xy;           // seed s, way w, point k: at 2 · ((2s + w) · (maxSteps + 1) + k)
+    std::int64_t seeds = 0, maxSteps = 0, every = 1;
+    std::int64_t capacity = 0;       // points a trace can hold: ceil(maxSteps / every) + 1
+    std::vector<float> xy;           // seed s, way w, point k: at 2 · ((2s + w) · capacity + k)
     std::vector<std::int32_t> count; // points in each trace (0: the seed has no value), 2 a seed
     const float* trace(std::int64_t s, int way) const {
-        return xy.data() + 2 * (std::size_t(2 * s + way) * std::size_t(maxSteps + 1));
+        return xy.data() + 2 * (std::size_t(2 * s + way) * std::size_t(capacity));
     }
     std::int32_t points(std::int64_t s, int way) const { return count[std::size_t(2 * s + way)]; }
 };
 StreamlineTraces traceStreamlines(const DataArray& u, const DataArray& v, const FlowMetric& metric,
-                                  const std::vector<double>& seeds, double step, std::int64_t maxSteps);
+                                  const std::vector<double>& seeds, double step, std::int64_t maxSteps,
+                                  std::int64_t every = 1);
 
 // Evenly spaced streamlines, after Jobard and Lefer (1997), from candidate lines in a plane (the
 // screen's pixels for the view; x0, y0, ...), added in batches (seeds from a coarse lattice
@@ -114,11 +117,13 @@ StreamlineTraces traceStreamlines(const DataArray& u, const DataArray& v, const 
 // each line grows from its seed point both ways, each way up to the first point that comes
 // nearer than `dtest` to a line already kept, or to itself further than 3 · dtest along it (a
 // spiral's next turn), and is kept when it is at least `minLength` long. Distances are checked
-// on a grid of cells `dtest` wide against the kept lines' points, which are first put no further
-// than dtest / 2 apart along each line.
+// on a grid of cells at least `dtest` wide over the rectangle (x0, y0)-(x1, y1) against the kept
+// lines' points, which are first put no further than dtest / 2 apart along each line. Points
+// outside the rectangle are checked too, in its edge cells (correct, only slower).
 class EvenSpacing {
 public:
-    EvenSpacing(double dtest, double minLength); // throws ValueError for a spacing not above 0
+    // Throws ValueError for a spacing not above 0.
+    EvenSpacing(double dtest, double minLength, double x0, double y0, double x1, double y1);
     // No kept line within dtest of (x, y).
     bool isFree(double x, double y) const;
     // Candidate lines, each grown from its point seeds[k] (its first point without one).
@@ -126,10 +131,24 @@ public:
     const std::vector<std::vector<double>>& lines() const { return kept_; }
 
 private:
-    std::uint64_t cellKey(double x, double y) const;
-    double dtest_, minLength_;
+    // Points by cell: a list a cell, through `next` (-1 ends it).
+    struct Point {
+        double x, y, along;
+        std::int32_t next;
+    };
+    struct Cells {
+        std::vector<std::int32_t> head;
+        std::vector<Point> points;
+    };
+    std::size_t cellOf(double x, double y) const;
+    void put(Cells& c, double x, double y, double along);
+    bool nearKept(double x, double y) const;
+    bool nearOwn(double x, double y, double along) const;
+    double dtest_, minLength_, x0_, y0_, cell_;
+    std::int64_t nx_ = 1, ny_ = 1;
     std::vector<std::vector<double>> kept_;
-    std::unordered_map<std::uint64_t, std::vector<double>> cells_; // kept points, x y, by cell
+    Cells kept_cells_, own_; // the kept lines' points; the candidate's (x, y, along)
+    std::vector<std::size_t> ownTouched_;
 };
 // One batch of candidates grown from their first points: EvenSpacing's lines.
 std::vector<std::vector<double>> evenlySpaced(std::vector<std::vector<double>> candidates, double dtest,
@@ -141,7 +160,8 @@ std::vector<std::vector<double>> evenlySpaced(std::vector<std::vector<double>> c
 // both ways on the pair's device (`step` index units, at most `maxSteps` a way from the first
 // lattice, a half and a quarter of that from the finer ones, which fill gaps), drawn into the
 // plane by `toPlane` (index lines to plane lines, each with the line it came from: a line may be
-// cut in pieces) and added, each piece grown from its point nearest its seed.
+// cut in pieces) and added, each piece grown from its point nearest its seed. A point is kept
+// every `every` steps (traceStreamlines).
 struct StreamPlane {
     double x0 = 0, y0 = 0, x1 = 0, y1 = 0;
     std::function<bool(double x, double y, double& ix, double& iy)> toIndex;
@@ -152,7 +172,7 @@ struct StreamPlane {
 std::vector<std::vector<double>> evenStreamlines(const DataArray& u, const DataArray& v,
                                                  const FlowMetric& metric, const StreamPlane& plane,
                                                  double dtest, double minLength, double step,
-                                                 std::int64_t maxSteps);
+                                                 std::int64_t maxSteps, std::int64_t every = 1);
 
 // ---- Particles ----
 
