@@ -301,6 +301,7 @@ void MainWindow::buildMenus() {
         vectorGroup->addAction(a);
         connect(a, &QAction::triggered, this, [this, style] { setVectors(style); });
     }
+    buildParticleMenu(vectors);
     buildGridMenu(view);
     addProjectionMenu(view);
     view->addSeparator();

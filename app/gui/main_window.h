@@ -135,6 +135,10 @@ public:
     void setFilledContours(bool on);
     // View ▸ Vectors: the dataset's vector pair over the frame, drawn as `style` (None: not).
     void setVectors(VectorStyle style);
+    // Particles' controls (View ▸ Vectors): how many there are and how fast they move, each a
+    // factor of the view's own (1); they pause with pauseParticlesAction (Ctrl+Shift+P).
+    void setParticleDensity(double factor);
+    void setParticleSpeed(double factor);
     void setContourChoice(const ContourChoice& choice);
     const ContourChoice& contourChoice() const { return contourChoice_; }
     // A curvilinear frame's cells in longitude/latitude or index space (View ▸ Grid; --grid).
@@ -196,6 +200,7 @@ private:
     // Building (main_window.cpp and the files named).
     void buildDocks();
     void buildMenus();
+    void buildParticleMenu(QMenu* vectors);
     void buildEditMenu(QMenu* edit);     // _history
     void buildGridMenu(QMenu* view);     // _grid
     void addProjectionMenu(QMenu* view); // _projection

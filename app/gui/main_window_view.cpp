@@ -2,10 +2,12 @@
 // widgets; a change that needs a new frame asks the frame service for it, and the frame, when it
 // comes, is handed to the image or the line view and timed to the screen.
 #include <QAction>
+#include <QActionGroup>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
+#include <QMenu>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <cmath>
@@ -160,6 +162,49 @@ void MainWindow::setVectors(VectorStyle style) {
     next.vectors = style;
     if (!ws_.dataset() || next.variable.empty()) return;
     applyView(next); // the frame service computes the pair's frames with the view's
+}
+
+void MainWindow::buildParticleMenu(QMenu* vectors) {
+    vectors->addSeparator();
+    QAction* pause = vectors->addAction(tr("Pa&use Particles"));
+    pause->setObjectName("pauseParticlesAction");
+    pause->setCheckable(true);
+    pause->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
+    pause->setToolTip(tr("Hold the particles where they are; again to let them move"));
+    connect(pause, &QAction::toggled, image_, &ImageView::setParticlesPaused);
+    const auto factors = [&](const QString& title, const QString& id, std::vector<double> values,
+                             void (MainWindow::*set)(double)) {
+        QMenu* menu = vectors->addMenu(title);
+        menu->setObjectName(id + "Menu");
+        auto* group = new QActionGroup(menu);
+        for (double f : values) {
+            QAction* a = menu->addAction(f == 1 ? tr("Normal") : QString("× %1").arg(f));
+            a->setObjectName(id + "_" + QString::number(f));
+            a->setCheckable(true);
+            a->setChecked(f == 1);
+            group->addAction(a);
+            connect(a, &QAction::triggered, this, [this, set, f] { (this->*set)(f); });
+        }
+    };
+    factors(tr("Particle &Density"), "particleDensity", {0.25, 0.5, 1, 2, 4, 8},
+            &MainWindow::setParticleDensity);
+    factors(tr("Particle S&peed"), "particleSpeed", {0.25, 0.5, 1, 2, 4}, &MainWindow::setParticleSpeed);
+}
+
+void MainWindow::setParticleDensity(double factor) {
+    ImageViewSettings s = image_->settings();
+    s.particleDensity = factor;
+    image_->setSettings(s);
+    if (auto* a = findChild<QAction*>("particleDensity_" + QString::number(factor)); a && !a->isChecked())
+        a->setChecked(true);
+}
+
+void MainWindow::setParticleSpeed(double factor) {
+    ImageViewSettings s = image_->settings();
+    s.particleSpeed = factor;
+    image_->setSettings(s);
+    if (auto* a = findChild<QAction*>("particleSpeed_" + QString::number(factor)); a && !a->isChecked())
+        a->setChecked(true);
 }
 
 void MainWindow::setContourVariable(const QString& name) {

@@ -18,6 +18,8 @@
 
 namespace strata::detail {
 
+struct ParticleRun; // image_vectors.cpp
+
 class ImageContent {
 public:
     // Throws ValueError for a frame that is not 2-D; true when the cells' grid changed (the
@@ -151,12 +153,26 @@ private:
         double scale = 1, spacing = 0;
         VectorStyle style = VectorStyle::None;
         Rgba8 colour;
+        double density = 1, speed = 1;
+        std::uint64_t particleTime = 0;
         friend bool operator==(const VectorKey&, const VectorKey&) = default;
     };
     mutable VectorKey vectorKey_;
     mutable std::shared_ptr<const std::vector<InkLines>> vectors_;
     mutable std::vector<TextItem> vectorLabels_; // with vectors_
     mutable std::string vectorError_;
+    // The particles moving in the window, kept from one step to the next; a copy of the content
+    // (export paints one) starts its own.
+    struct Particles {
+        std::shared_ptr<ParticleRun> run;
+        Particles() = default;
+        Particles(const Particles&) {}
+        Particles& operator=(const Particles&) {
+            run.reset();
+            return *this;
+        }
+    };
+    mutable Particles particles_;
     mutable CoastDrawn coastDrawn_;
     // The lines of the level pickCoast gives for `degreesPerPixel` over `box`, kept in
     // coastLines_ (so that CoastKey's pointer stays theirs), with coastDrawn_ and coastProblem_

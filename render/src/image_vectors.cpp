@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <optional>
 
 #include "image_content.h"
 #include "index_space.h"
@@ -47,6 +48,28 @@ std::string ImageContent::vectorBlocker() const {
                u.name() + "' is earth relative";
     return {};
 }
+
+// Particles moving in the window (ImageViewSettings::particleTime): the set on the pair's
+// device, seeded for a view, and each particle's last places in window pixels, a ring of
+// kTrail steps (NaN where it was born again or is off the map).
+struct ParticleRun {
+    struct Seeded { // what the set was seeded for
+        std::uint64_t cells = 0;
+        const Reprojection* map = nullptr;
+        ViewWindow window;
+        PixelRect plot;
+        double scale = 0, spacing = 0, density = 0;
+        Device device;
+        std::vector<std::int64_t> shape;
+        friend bool operator==(const Seeded&, const Seeded&) = default;
+    } seeded;
+    std::optional<ParticleSet> set;
+    ParticleBox box;
+    double dt = 1; // index-space time a step of about 1.5 pixels takes at speed 1
+    std::int32_t maxAge = 96;
+    std::int64_t tick = 0;   // the step the ring ends at
+    std::vector<float> ring; // step st at slot(st) · size · 2: x, y for each particle
+};
 
 namespace {
 
@@ -181,6 +204,10 @@ struct Placement {
     }
 };
 
+// A particle's trail: its places over this many steps, in a ring: step st at slot(st).
+constexpr std::int64_t kTrail = 24;
+std::size_t slot(std::int64_t step) { return std::size_t(((step % kTrail) + kTrail) % kTrail); }
+
 // The pair's units ("m s-1") from u's attributes; empty when it has none.
 std::string unitsOf(const DataArray& u) { return u.attrs().text("units").value_or(""); }
 
@@ -300,7 +327,8 @@ struct Overlay {
         const double dsep = spacing / 3;
         std::vector<double> pixels, index;
         lattice(dsep, pixels, index);
-        // Steps of about 1.5 pixels, lines up to about the plot's longer side each way.
+        // Steps of about 1.5 pixels, lines up to about the plot's longer side each way, drawn
+        // through every other point.
         const double step = std::clamp(1.5 / pixelsPerIndex(index), 1e-3, 0.5);
         const auto maxSteps =
             std::int64_t(std::clamp(std::max(plot.width(), plot.height()) / 1.5, 50.0, 1500.0));
@@ -318,7 +346,7 @@ struct Overlay {
                 return pieces;
             }};
         Glyphs g;
-        for (const auto& l : evenStreamlines(u, v, metric, plane, dsep, spacing, step, maxSteps)) {
+        for (const auto& l : evenStreamlines(u, v, metric, plane, dsep, spacing, step, maxSteps, 2)) {
             g.lines.push_back({l});
             // A head at the middle, along the line (which runs with the flow).
             const std::size_t mid = (l.size() / 4) * 2;
@@ -334,9 +362,42 @@ struct Overlay {
         inkGlyphs(g);
     }
 
-    // A still of particles advected over the visible part of the grid: each one's trail over
-    // its last 24 steps (of about 1.5 pixels), in four groups, older ones fainter.
-    void particles() {
+    // Particles advected over the visible part of the grid, each drawn as its trail over its last
+    // kTrail steps (of about 1.5 pixels times `speed`), in four groups, older ones fainter. The
+    // run keeps them between calls: seeded afresh for a new view (grid, window, plot, density,
+    // device) or a step it cannot reach, else moved on to step `tick` through the pair as it is
+    // now (the time dim may play under them). Step 0 of a fresh run is the still that export
+    // and the command line draw.
+    void particles(ParticleRun& run, const ParticleRun::Seeded& view, std::int64_t tick, double speed) {
+        const bool fresh =
+            !run.set || !(run.seeded == view) || tick < run.tick || tick - run.tick > 4 * kTrail;
+        if (fresh && !seedParticles(run, view, tick, speed)) return;
+        const double dt = run.dt * speed;
+        if (tick - run.tick > kTrail) { // beyond the trail: moved without it
+            run.set->advect(u, v, metric, dt, int(tick - run.tick - kTrail), run.box, run.maxAge);
+            run.tick = tick - kTrail;
+        }
+        const auto n = std::size_t(run.set->size());
+        std::vector<float> trail;
+        for (; run.tick < tick; ++run.tick) {
+            run.set->advect(u, v, metric, dt, 1, run.box, run.maxAge, &trail);
+            float* at = &run.ring[slot(run.tick + 1) * n * 2];
+            for (std::size_t k = 0; k < n; ++k) {
+                double px = NAN, py = NAN;
+                if (!std::isnan(trail[2 * k]) && !place.pixelAt(trail[2 * k], trail[2 * k + 1], px, py))
+                    px = py = NAN;
+                at[2 * k] = float(px);
+                at[2 * k + 1] = float(py);
+            }
+        }
+        drawTrails(run);
+    }
+
+    // A fresh run over the visible part of the grid, its ring filled up to `tick`: false when
+    // nothing of the grid is visible.
+    bool seedParticles(ParticleRun& run, const ParticleRun::Seeded& view, std::int64_t tick, double speed) {
+        run.set.reset();
+        run.seeded = view;
         const double dsep = spacing / 3;
         std::vector<double> pixels, index;
         lattice(dsep, pixels, index);
@@ -351,7 +412,7 @@ struct Overlay {
         ParticleBox box{std::max(0.0, x0 - 1), std::max(0.0, y0 - 1), std::min(nx - 1, x1 + 1),
                         std::min(ny - 1, y1 + 1)};
         if (metric.wrapX && x1 - x0 > 0.5 * nx) box.x0 = 0, box.x1 = nx;
-        if (!(box.x1 > box.x0 && box.y1 > box.y0)) return;
+        if (!(box.x1 > box.x0 && box.y1 > box.y0)) return false;
         // The time step: the 90th percentile of the speeds in index space moves 1.5 pixels.
         const FlowSamples samples = sampleFlow(u, v, index, metric.wrapX);
         std::vector<double> speeds;
@@ -364,42 +425,53 @@ struct Overlay {
                          iy = samples.v[k] * (m.yScale.empty() ? 1 : m.yScale[j]);
             if (std::isfinite(ix) && std::isfinite(iy)) speeds.push_back(std::hypot(ix, iy));
         }
-        if (speeds.empty()) return;
+        if (speeds.empty()) return false;
         std::nth_element(speeds.begin(), speeds.begin() + std::ptrdiff_t(speeds.size() * 9 / 10),
                          speeds.end());
         const double fast = speeds[speeds.size() * 9 / 10];
-        const double dt = fast > 0 ? 1.5 / pixelsPerIndex(index) / fast : 1;
+        run.dt = fast > 0 ? 1.5 / pixelsPerIndex(index) / fast : 1;
         const std::int64_t count = std::clamp<std::int64_t>(
-            std::int64_t(plot.width() * plot.height() / (dsep * dsep / 1.5)), 1000, 200000);
-        const int steps = 24, groups = 4;
-        ParticleSet set(count, 20261206, u.device());
-        set.seed(box, 4 * steps);
-        set.advect(u, v, m, dt, 2 * steps, box, 4 * steps); // under way before the still
-        std::vector<float> trails;
-        set.advect(u, v, m, dt, steps, box, 4 * steps, &trails);
-        // Each group: a quarter of the steps, as pieces between births (NaN).
+            std::int64_t(view.density * plot.width() * plot.height() / (dsep * dsep / 1.5)), 100, 500000);
+        run.box = box;
+        run.maxAge = 4 * kTrail;
+        run.set.emplace(count, 20261206, u.device());
+        run.set->seed(box, run.maxAge);
+        run.set->advect(u, v, m, run.dt * speed, 2 * kTrail, box, run.maxAge); // under way first
+        run.ring.assign(std::size_t(kTrail * count * 2), NAN);
+        run.tick = tick - kTrail;
+        return true;
+    }
+
+    // The ring's trails as four groups of a quarter of the steps each, oldest first and
+    // faintest; a trail breaks where its particle was born again, or jumps (a map's seam).
+    void drawTrails(const ParticleRun& run) {
+        const auto n = std::size_t(run.set->size());
+        const double jump = 0.25 * std::min(plot.width(), plot.height());
+        constexpr int groups = 4;
         for (int grp = 0; grp < groups; ++grp) {
-            std::vector<std::vector<double>> pieces;
-            const int first = grp * steps / groups, last = (grp + 1) * steps / groups;
-            for (std::int64_t k = 0; k < count; ++k) {
+            InkLines lines{{}, ink, width, false};
+            lines.colour.a = std::uint8_t(std::lround(ink.a * double(grp + 1) / groups));
+            // Steps tick - kTrail + 1 ... tick, this group's, and the one before to join the last.
+            const std::int64_t first = run.tick - kTrail + 1 + grp * kTrail / groups,
+                               last = run.tick - kTrail + (grp + 1) * kTrail / groups;
+            for (std::size_t k = 0; k < n; ++k) {
                 std::vector<double> piece;
-                for (int st = std::max(0, first - 1); st < last; ++st) {
-                    const float* p = &trails[2 * (std::size_t(st) * std::size_t(count) + std::size_t(k))];
-                    if (std::isnan(p[0])) {
-                        if (piece.size() >= 4) pieces.push_back(std::move(piece));
+                for (std::int64_t st = grp == 0 ? first : first - 1; st <= last; ++st) {
+                    const float* p = &run.ring[(slot(st) * n + k) * 2];
+                    const std::size_t m = piece.size();
+                    const bool breaks =
+                        std::isnan(p[0]) ||
+                        (m >= 2 && std::hypot(p[0] - piece[m - 2], p[1] - piece[m - 1]) > jump);
+                    if (breaks) {
+                        if (piece.size() >= 4) lines.lines.push_back({std::move(piece)});
                         piece.clear();
-                        continue;
+                        if (std::isnan(p[0])) continue;
                     }
                     piece.insert(piece.end(), {p[0], p[1]});
                 }
-                if (piece.size() >= 4) pieces.push_back(std::move(piece));
+                if (piece.size() >= 4) lines.lines.push_back({std::move(piece)});
             }
-            std::vector<const std::vector<double>*> ptrs;
-            for (const auto& l : pieces) ptrs.push_back(&l);
-            std::vector<std::size_t> owner;
-            Rgba8 faded = ink;
-            faded.a = std::uint8_t(std::lround(ink.a * double(grp + 1) / groups));
-            out.push_back({toPixels(ptrs, owner), faded, width, false});
+            out.push_back(std::move(lines));
         }
     }
 };
@@ -421,7 +493,10 @@ std::shared_ptr<const std::vector<InkLines>> ImageContent::vectorGlyphs(const Vi
                   layout.scale,
                   settings_.vectorSpacing,
                   settings_.vectors,
-                  settings_.vectorColour};
+                  settings_.vectorColour,
+                  settings_.particleDensity,
+                  settings_.particleSpeed,
+                  settings_.vectors == VectorStyle::Particles ? settings_.particleTime : 0};
     if (vectors_ && vectorKey_ == key) return vectorError_.empty() ? vectors_ : nullptr;
     vectorError_.clear();
     vectorLabels_.clear();
@@ -474,9 +549,21 @@ std::shared_ptr<const std::vector<InkLines>> ImageContent::vectorGlyphs(const Vi
         case VectorStyle::Streamlines:
             o.streamlines();
             break;
-        default:
-            o.particles();
+        default: {
+            if (!particles_.run) particles_.run = std::make_shared<ParticleRun>();
+            const ParticleRun::Seeded view{cellsVersion_,
+                                           map_.get(),
+                                           window,
+                                           layout.plot,
+                                           s,
+                                           settings_.vectorSpacing,
+                                           std::clamp(settings_.particleDensity, 0.05, 20.0),
+                                           frame_->vectorU->device(),
+                                           frame_->vectorU->shape()};
+            o.particles(*particles_.run, view, std::int64_t(settings_.particleTime),
+                        std::clamp(settings_.particleSpeed, 0.05, 20.0));
             break;
+        }
         }
     } catch (const Error& e) { // the device failed, or the pair could not be read: said, none drawn
         vectorError_ = e.what();

@@ -18,10 +18,14 @@
 namespace strata {
 
 ImageView::ImageView(QWidget* parent)
-    : QWidget(parent), raster_(std::make_unique<detail::RasterScene>()), clickTimer_(new QTimer(this)) {
+    : QWidget(parent), raster_(std::make_unique<detail::RasterScene>()), clickTimer_(new QTimer(this)),
+      particleTimer_(new QTimer(this)) {
     setMouseTracking(true);
     clickTimer_->setSingleShot(true);
     connect(clickTimer_, &QTimer::timeout, this, [this] { emit cellClicked(pendingClick_); });
+    particleTimer_->setInterval(16); // about the display's rate
+    particleTimer_->setTimerType(Qt::PreciseTimer);
+    connect(particleTimer_, &QTimer::timeout, this, &ImageView::particleTick);
     setMinimumSize(200, 150);
     setAttribute(Qt::WA_OpaquePaintEvent); // the raster paint covers every pixel
 }
@@ -74,19 +78,51 @@ void ImageView::setFrame(ImageFrame frame) {
     else
         raster_->setFrame(std::move(frame));
     requestRender();
+    updateParticleClock();
 }
 
 void ImageView::clearFrame() {
     raster_->clearFrame();
     if (surface_) surface_->clearFrame();
     requestRender();
+    updateParticleClock();
 }
 
 void ImageView::setSettings(const ImageViewSettings& settings) {
-    raster_->setSettings(settings); // throws for an unknown map before anything changes
-    if (surface_) surface_->setSettings(settings);
+    ImageViewSettings s = settings;
+    s.particleTime = particleTime_;
+    raster_->setSettings(s); // throws for an unknown map before anything changes
+    if (surface_) surface_->setSettings(s);
+    requestRender();
+    updateParticleClock();
+}
+
+void ImageView::setParticlesPaused(bool paused) {
+    particlesPaused_ = paused;
+    updateParticleClock();
+}
+
+bool ImageView::particlesMoving() const { return particleTimer_->isActive(); }
+
+void ImageView::updateParticleClock() {
+    const bool run = !particlesPaused_ && isVisible() && content().hasFrame() &&
+                     content().settings().vectors == VectorStyle::Particles;
+    if (run && !particleTimer_->isActive())
+        particleTimer_->start();
+    else if (!run)
+        particleTimer_->stop();
+}
+
+void ImageView::particleTick() {
+    ImageViewSettings s = settings();
+    s.particleTime = ++particleTime_;
+    raster_->setSettings(s);
+    if (surface_) surface_->setSettings(s);
     requestRender();
 }
+
+void ImageView::showEvent(QShowEvent*) { updateParticleClock(); }
+void ImageView::hideEvent(QHideEvent*) { updateParticleClock(); }
 
 const detail::ImageContent& ImageView::content() const {
     return gl_ ? surface_->content() : raster_->content();

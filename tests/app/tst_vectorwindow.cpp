@@ -82,6 +82,52 @@ private slots:
         QTRY_VERIFY(inked(view) < before + 50);
     }
 
+    // Particles move while shown: the view's clock runs and the picture changes from one moment
+    // to the next. Pause (the menu or Ctrl+Shift+P) holds them, picture and clock; density and
+    // speed reach the view; another style stops the clock.
+    void particlesMoveUntilPaused() {
+        QVERIFY(test::openAndShow(*w_, kWinds));
+        w_->applyView([&] {
+            ViewSpec v = w_->view();
+            v.variable = "zg";
+            return v;
+        }());
+        QTRY_COMPARE(w_->shownFrame().name(), std::string("zg"));
+        ImageView* view = w_->imageView();
+        w_->findChild<QAction*>("vectors_particles")->trigger();
+        QTRY_VERIFY(view->settings().vectors == VectorStyle::Particles);
+        QTRY_VERIFY(view->particlesMoving());
+        const std::uint64_t t0 = view->settings().particleTime;
+        QTRY_VERIFY(view->settings().particleTime > t0 + 5);
+        const QImage a = view->grabImage();
+        QTRY_VERIFY(view->grabImage() != a); // they moved
+        auto* pause = w_->findChild<QAction*>("pauseParticlesAction");
+        QVERIFY(pause);
+        QCOMPARE(pause->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
+        pause->trigger();
+        QVERIFY(view->particlesPaused() && !view->particlesMoving());
+        QTest::qWait(50);
+        const std::uint64_t held = view->settings().particleTime;
+        const QImage still = view->grabImage();
+        QTest::qWait(200);
+        QCOMPARE(view->settings().particleTime, held);
+        QCOMPARE(view->grabImage(), still);
+        pause->trigger();
+        QVERIFY(view->particlesMoving());
+        QTRY_VERIFY(view->settings().particleTime > held);
+        w_->findChild<QAction*>("particleDensity_4")->trigger();
+        QCOMPARE(view->settings().particleDensity, 4.0);
+        w_->findChild<QAction*>("particleSpeed_2")->trigger();
+        QCOMPARE(view->settings().particleSpeed, 2.0);
+        QVERIFY(view->particlesMoving()); // the controls do not stop them
+        w_->findChild<QAction*>("vectors_arrows")->trigger();
+        QTRY_VERIFY(view->settings().vectors == VectorStyle::Arrows);
+        QVERIFY(!view->particlesMoving());
+        w_->findChild<QAction*>("particleDensity_1")->trigger();
+        w_->findChild<QAction*>("particleSpeed_1")->trigger();
+        w_->findChild<QAction*>("vectors_none")->trigger();
+    }
+
     // A saved view keeps the style and the pair; one naming a style that does not exist is refused.
     void savedViewsKeepTheVectors() {
         ViewSpec v;

@@ -291,6 +291,59 @@ private slots:
         QVERIFY(!content.annotations(content.layoutFor(kW, kH, 1), colormapTable("viridis"), {0, 1}).vectors);
     }
 
+    // Particles in the window move a step each particleTime: stepping one at a time draws what a
+    // jump over the same steps draws; each step moves them; a jump further than the trails can
+    // follow seeds them afresh, as a fresh view (export's still) does. Their speed scales the
+    // trails' steps; their density the count.
+    void particlesMoveStepByStep() {
+        ImageViewSettings s;
+        s.vectors = VectorStyle::Particles;
+        const auto inkAt = [&](detail::ImageContent& c, std::uint64_t tick, double speed = 1,
+                               double density = 1) {
+            ImageViewSettings t = s;
+            t.particleTime = tick;
+            t.particleSpeed = speed;
+            t.particleDensity = density;
+            c.setSettings(t);
+            const auto a = c.annotations(c.layoutFor(kW, kH, 1), colormapTable("viridis"), {5000, 5900});
+            return a.vectors ? *a.vectors : std::vector<detail::InkLines>{};
+        };
+        detail::ImageContent one, jump, fresh;
+        for (auto* c : {&one, &jump, &fresh}) c->setFrame(windFrame());
+        const auto still = inkAt(fresh, 0);
+        QCOMPARE(still.size(), std::size_t(4)); // four groups, older ones fainter
+        QVERIFY(still[0].colour.a < still[3].colour.a);
+        QVERIFY(still[3].lines.size() > 1000);
+        QCOMPARE(inkAt(one, 0), still);
+        std::vector<detail::InkLines> previous = still, now;
+        for (std::uint64_t t = 1; t <= 10; ++t) {
+            now = inkAt(one, t);
+            QVERIFY(now != previous); // they moved
+            previous = now;
+        }
+        inkAt(jump, 0);
+        QCOMPARE(inkAt(jump, 10), now);
+        for (std::uint64_t t = 11; t <= 60; ++t) now = inkAt(one, t);
+        QCOMPARE(inkAt(jump, 60), now);    // beyond the trail's 24 steps, within 4 trails: followed
+        QCOMPARE(inkAt(one, 1000), still); // too far: seeded afresh
+        // Speed: the newest steps twice as long; density: four times as many trails.
+        const auto meanStep = [](const detail::InkLines& g) {
+            double sum = 0;
+            long n = 0;
+            for (const auto& l : g.lines)
+                for (std::size_t k = 2; k + 1 < l.xy.size(); k += 2, ++n)
+                    sum += std::hypot(l.xy[k] - l.xy[k - 2], l.xy[k + 1] - l.xy[k - 1]);
+            return n ? sum / double(n) : 0.0;
+        };
+        detail::ImageContent fast, dense;
+        fast.setFrame(windFrame());
+        dense.setFrame(windFrame());
+        const double ratio = meanStep(inkAt(fast, 0, 2)[3]) / meanStep(still[3]);
+        QVERIFY2(ratio > 1.7 && ratio < 2.3, qPrintable(QString::number(ratio)));
+        const double more = double(inkAt(dense, 0, 1, 4)[3].lines.size()) / double(still[3].lines.size());
+        QVERIFY2(more > 3.5 && more < 4.5, qPrintable(QString::number(more)));
+    }
+
     // Each style from both painters, against baselines looked at.
     void baselines_data() {
         QTest::addColumn<QString>("painter");

@@ -53,6 +53,13 @@ struct ImageViewSettings {
     VectorStyle vectors = VectorStyle::None;
     double vectorSpacing = 36;
     Rgba8 vectorColour{24, 24, 24, 255};
+    // Particles (VectorStyle::Particles): about one for every (vectorSpacing / 3)² / 1.5 pixels of
+    // the plot times `particleDensity`, moving about 1.5 pixels a step times `particleSpeed`.
+    // `particleTime` counts the steps they have moved in the window (the image view's own
+    // clock); a view seeds them afresh, so that export and the command line draw a still.
+    double particleDensity = 1;
+    double particleSpeed = 1;
+    std::uint64_t particleTime = 0;
     friend bool operator==(const ImageViewSettings&, const ImageViewSettings&) = default;
 };
 

@@ -15,6 +15,7 @@
 // cannot be loaded, frames are painted with the raster engine and drawError says why.
 #include <QImage>
 #include <QWidget>
+#include <cstdint>
 #include <memory>
 
 #include "strata/render/frame_texture.h"
@@ -94,6 +95,12 @@ public:
     // The whole title when `widgetPosition` is on the title's line and the title is shortened
     // there to fit the view (hovering there shows it as a tooltip); else empty.
     QString titleToolTipAt(QPointF widgetPosition) const;
+    // Particles (settings().vectors Particles) move a step each display frame, about 60 a second,
+    // while the view is shown with a frame and they are not paused; settings().particleTime
+    // counts the steps (the view's own clock: setSettings does not set it).
+    void setParticlesPaused(bool paused);
+    bool particlesPaused() const { return particlesPaused_; }
+    bool particlesMoving() const; // the clock runs
 
 signals:
     void cellHovered(const strata::Pick& pick);
@@ -114,6 +121,8 @@ protected:
     void mouseMoveEvent(QMouseEvent* e) override;
     void mouseReleaseEvent(QMouseEvent* e) override;
     void mouseDoubleClickEvent(QMouseEvent* e) override;
+    void showEvent(QShowEvent* e) override;
+    void hideEvent(QHideEvent* e) override;
 
 private:
     void useGl(bool gl);
@@ -124,6 +133,8 @@ private:
     const ViewLayout& layout() const;
     QPointF toPixels(QPointF widgetPosition) const; // device pixels, origin bottom left
     void setWindow(const ViewWindow& w);
+    void updateParticleClock(); // runs exactly while particles should move
+    void particleTick();        // a step: the scenes' settings with the next particleTime
 
     ImagePresentation presentation_ = ImagePresentation::Auto;
     bool gl_ = false;
@@ -139,6 +150,9 @@ private:
     Pick pendingClick_;
     bool inDoubleClick_ = false; // its release is no click
     bool titleTipShown_ = false;
+    QTimer* particleTimer_;
+    bool particlesPaused_ = false;
+    std::uint64_t particleTime_ = 0;
 };
 
 } // namespace strata
