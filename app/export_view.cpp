@@ -132,6 +132,7 @@ ExportResult writePngOf(const Dataset& ds, const ViewSpec& view, const DataArray
             settings.projection = view.projection;
             settings.contours = o.contours;
             settings.filledContours = o.filledContours;
+            settings.fillLevels = o.fillLevels;
             settings.vectors = o.vectors;
             if (o.coastlines && isLonLatFrame(frame))
                 if (const std::string why = coastlineProblem(); !why.empty())

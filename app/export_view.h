@@ -29,6 +29,7 @@ struct ExportOptions {
     // the view's frame is (its indices and reductions); empty: the frame's own.
     std::string contourVariable;
     bool filledContours = false; // the colours banded at the contours' levels (--filled)
+    ContourSpec fillLevels;      // ... or at these when no contours are drawn (automatic unless chosen)
     // The vector pair drawn over the frame (--vectors, --uv): its style, and its components
     // (computed as the view's frame is); empty names: the dataset's first pair on the frame's grid.
     VectorStyle vectors = VectorStyle::None;

@@ -30,7 +30,21 @@ namespace {
 // True when the command line asks for a particular view (not only a file).
 bool asksForView(const strata::app::CliOptions& o) {
     return !o.variable.empty() || !o.xDim.empty() || !o.yDim.empty() || !o.isel.empty() || !o.sel.empty() ||
-           !o.reduce.empty() || o.colormap != "viridis" || o.range != "frame";
+           !o.reduce.empty() || o.colormap != "viridis" || o.range != "frame" || !o.vectors.empty() ||
+           !o.contourVariable.empty();
+}
+
+// The view the command line asks the window for: its frame, and the overlays the window keeps in
+// the view (a vector pair, another variable's isolines).
+strata::app::ViewSpec windowView(const strata::app::CliOptions& o, const strata::Dataset& ds) {
+    strata::app::ViewSpec v = strata::app::resolveView(o, ds);
+    if (!o.vectors.empty()) v.vectors = strata::parseVectorStyle(o.vectors); // checked by the parser
+    if (const auto comma = o.uv.find(','); comma != std::string::npos) {
+        v.vectorU = o.uv.substr(0, comma);
+        v.vectorV = o.uv.substr(comma + 1);
+    }
+    v.contourVariable = o.contourVariable;
+    return v;
 }
 
 int runWindow(int argc, char** argv, const strata::app::CliOptions& options) {
@@ -69,8 +83,16 @@ int runWindow(int argc, char** argv, const strata::app::CliOptions& options) {
             return 1;
         }
     }
+    // Isolines (--contours, or auto for --contour-var) and filled contours, as the window keeps
+    // them: in the image view, whatever the file.
+    if (!options.contours.empty() || !options.contourVariable.empty() || options.filled) {
+        ContourChoice choice;
+        if (!options.contours.empty()) choice.levels = strata::parseContourSpec(options.contours);
+        if (!options.contours.empty() || !options.contourVariable.empty()) window.setContourChoice(choice);
+        if (options.filled) window.setFilledContours(true);
+    }
     if (asksForView(options))
-        window.setInitialView([options](const strata::Dataset& ds) { return resolveView(options, ds); });
+        window.setInitialView([options](const strata::Dataset& ds) { return windowView(options, ds); });
     window.show();
     QStringList files; // several, a glob or a directory: one dataset
     for (const std::string& f :

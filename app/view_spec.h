@@ -39,6 +39,8 @@ struct ViewSpec : FrameSpec {
     Rgba8 contourColour{72, 72, 72, 255};
     double contourWidth = 1;
     bool filledContours = false; // the colours banded at the levels (the contours', else auto)
+    // The levels they are banded at when no lines are drawn (unset: automatic).
+    std::optional<ContourSpec> fillLevels;
     // Another variable whose isolines are drawn over the frame (zg over ta), on its grid and
     // computed as the frame is; empty: the frame's own.
     std::string contourVariable;

@@ -57,6 +57,7 @@ ExportOptions exportOptions(const ImageViewSettings& shown, QSize pixels, bool v
     o.coastlines = shown.coastlines;
     o.contours = shown.contours;
     o.filledContours = shown.filledContours;
+    o.fillLevels = shown.fillLevels;
     o.lonLatGrid = shown.grid == GridSpace::LonLat;
     o.verbose = verbose;
     if (verbose) o.tell = [](const std::string& line) { std::fprintf(stderr, "strata: %s\n", line.c_str()); };
@@ -146,6 +147,7 @@ bool MainWindow::saveView(const QString& chosen) {
         saved.contourColour = contourChoice_.colour;
         saved.contourWidth = contourChoice_.width;
         saved.filledContours = image_->settings().filledContours;
+        if (saved.filledContours && !saved.contours) saved.fillLevels = image_->settings().fillLevels;
         if (!out.open(QIODevice::WriteOnly) || out.write(toJsonText(saved)) < 0)
             throw IoError("cannot write " + path.toStdString() + ": " + out.errorString().toStdString());
         out.close();
@@ -178,7 +180,9 @@ bool MainWindow::loadView(const QString& path) {
         const std::optional<ContourSpec> contours = v.contours;
         const ContourChoice choice{contours.value_or(contourChoice_.levels), v.contourLabels, v.contourDashes,
                                    v.contourColour, v.contourWidth};
+        const std::optional<ContourSpec> fill = v.fillLevels; // the levels chosen without lines
         v.contours.reset();
+        v.fillLevels.reset();
         v.contourLabels = true;
         v.contourDashes = false;
         v.contourColour = ViewSpec().contourColour;
@@ -186,10 +190,12 @@ bool MainWindow::loadView(const QString& path) {
         const bool filled = v.filledContours; // the image view's too
         v.filledContours = false;
         if (!showLoadedView(v)) return false;
-        if (contours)
+        if (contours) {
             setContourChoice(choice);
-        else
+        } else {
+            if (fill) contourChoice_.levels = *fill;
             setContours(false);
+        }
         setFilledContours(filled);
         return true;
     } catch (const Error& e) {

@@ -109,6 +109,7 @@ QJsonObject toJson(const ViewSpec& spec) {
         o["contourWidth"] = spec.contourWidth;
     }
     if (spec.filledContours) o["filledContours"] = true;
+    if (spec.fillLevels) o["fillLevels"] = q(toString(*spec.fillLevels));
     if (!spec.contourVariable.empty()) o["contourVar"] = q(spec.contourVariable);
     if (spec.vectors != VectorStyle::None) { // as --vectors and --uv spell them
         o["vectors"] = q(toString(spec.vectors));
@@ -219,6 +220,13 @@ ViewSpec viewFromJson(const QJsonObject& o) {
             const double w = o.value("contourWidth").toDouble(-1);
             if (!(w >= 0.5 && w <= 8)) bad("\"contourWidth\" must be a number of pixels from 0.5 to 8");
             spec.contourWidth = w;
+        }
+    }
+    if (const std::string levels = textField(o, "fillLevels", false); !levels.empty()) { // optional
+        try {
+            spec.fillLevels = parseContourSpec(levels);
+        } catch (const ValueError& e) {
+            bad(QString("\"fillLevels\": ") + e.what());
         }
     }
     spec.contourVariable = textField(o, "contourVar", false); // optional

@@ -7,9 +7,14 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QFile>
+#include <QHash>
+#include <QImage>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QMenu>
 #include <QStatusBar>
+#include <QTemporaryDir>
 
 #include "main_window.h"
 #include "strata/render/image_view.h"
@@ -170,6 +175,54 @@ private slots:
         QVERIFY(viewFromJson(toJson(v)).filledContours);
         action->trigger();
         QVERIFY(!view->settings().filledContours);
+
+        // Levels chosen with the lines off: the export from the window and a saved view band at
+        // them (three levels: four bands), not at the automatic ones.
+        QTemporaryDir dir;
+        auto colours = [](const QString& path) { // those covering 30 pixels or more, in the plot
+            const QImage img(path);
+            QHash<QRgb, int> seen;
+            for (int y = 80; y < 200; ++y) // inside the plot, from 83 to 362 and 70 to 211
+                for (int x = 95; x < 350; ++x) ++seen[img.pixel(x, y)];
+            int n = 0;
+            for (int count : seen) n += count >= 30;
+            return n;
+        };
+        w_->setCoastlines(false); // their ink is another colour
+        action->trigger();
+        QVERIFY(w_->exportPng(dir.filePath("auto.png"), QSize(480, 300)));
+        action->trigger();
+        ContourChoice three;
+        three.levels = parseContourSpec("5200,5500,5800");
+        w_->setContourChoice(three);
+        w_->setContours(false);
+        action->trigger();
+        QVERIFY(view->settings().fillLevels == three.levels);
+        QVERIFY(!view->settings().contours);
+        QVERIFY(w_->exportPng(dir.filePath("three.png"), QSize(480, 300)));
+        QVERIFY2(colours(dir.filePath("three.png")) <= 4 && colours(dir.filePath("auto.png")) >= 6,
+                 qPrintable(QString("%1 colours at three levels, %2 at auto")
+                                .arg(colours(dir.filePath("three.png")))
+                                .arg(colours(dir.filePath("auto.png")))));
+        const QString saved = dir.filePath("three.json");
+        QVERIFY(w_->saveView(saved));
+        QFile f(saved);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
+        QCOMPARE(o.value("fillLevels").toString(), QString("5200,5500,5800"));
+        QVERIFY(!o.contains("contours"));
+        action->trigger(); // off, and automatic levels again
+        w_->setContourChoice(ContourChoice{});
+        w_->setContours(false);
+        QVERIFY(w_->loadView(saved));
+        QTRY_VERIFY(view->settings().filledContours);
+        QVERIFY(view->settings().fillLevels == three.levels);
+        QVERIFY(!view->settings().contours);
+        QJsonObject bad = o;
+        bad["fillLevels"] = "5,3";
+        QVERIFY_THROWS_EXCEPTION(ValueError, viewFromJson(bad));
+        action->trigger();
+        w_->setCoastlines(true);
     }
 
     // View ▸ Contour Variable lists the variables on the frame's grid; choosing ua draws its
