@@ -97,17 +97,10 @@ int main(int argc, char** argv) {
                           iy = y / sy;
                           return true;
                       },
-                      [&](const std::vector<std::vector<double>>& lines, std::vector<std::size_t>& owner) {
-                          std::vector<std::vector<double>> out;
-                          owner.clear();
-                          for (std::size_t n = 0; n < lines.size(); ++n) {
-                              std::vector<double> l;
-                              for (std::size_t k = 0; k + 1 < lines[n].size(); k += 2)
-                                  l.insert(l.end(), {lines[n][k] * sx, lines[n][k + 1] * sy});
-                              out.push_back(std::move(l));
-                              owner.push_back(n);
-                          }
-                          return out;
+                      [&](double ix, double iy, double& x, double& y) {
+                          x = ix * sx;
+                          y = iy * sy;
+                          return true;
                       }};
     std::vector<std::vector<double>> kept;
     const bench::Timing even =

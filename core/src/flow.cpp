@@ -210,50 +210,63 @@ void EvenSpacing::add(std::vector<std::vector<double>> lines, std::vector<std::s
                      [&](std::size_t a, std::size_t b) { return lengths[a] > lengths[b]; });
     for (std::size_t c : order) {
         const std::vector<double>& l = lines[c];
-        const std::size_t n = l.size() / 2, seed = std::min(seeds[c], n ? n - 1 : 0);
-        if (n < 2) continue;
-        // This line's points kept so far, each with how far along it is from the seed (minus
-        // backward), by cell: a line coming back on itself (a spiral) is cut as a line met.
-        for (std::size_t at : ownTouched_) own_.head[at] = -1;
-        ownTouched_.clear();
-        own_.points.clear();
-        auto take = [&](double x, double y, double a, std::vector<double>& half) {
-            if (!std::isfinite(x) || !std::isfinite(y) || nearKept(x, y) || nearOwn(x, y, a)) return false;
-            ownTouched_.push_back(cellOf(x, y));
-            put(own_, x, y, a);
-            half.insert(half.end(), {x, y});
+        const std::size_t n = l.size() / 2;
+        grow(n, std::min(seeds[c], n ? n - 1 : 0), [&](std::size_t k, double& x, double& y) {
+            x = l[2 * k];
+            y = l[2 * k + 1];
             return true;
-        };
-        // From the seed each way, as far as the first point too near; points half dtest apart at
-        // most (a long step is split), so that no kept point skips a neighbour.
-        std::vector<double> halves[2];
-        if (!take(l[2 * seed], l[2 * seed + 1], 0, halves[0])) continue;
-        for (int way = 0; way < 2; ++way) {
-            const std::ptrdiff_t dir = way == 0 ? 1 : -1;
-            double a = 0;
-            bool open = true;
-            for (std::ptrdiff_t k = std::ptrdiff_t(seed) + dir; open && k >= 0 && k < std::ptrdiff_t(n);
-                 k += dir) {
-                const double x0 = l[2 * std::size_t(k - dir)], y0 = l[2 * std::size_t(k - dir) + 1];
-                const double x1 = l[2 * std::size_t(k)], y1 = l[2 * std::size_t(k) + 1];
-                const double step = std::sqrt((x1 - x0) * (x1 - x0) + (y1 - y0) * (y1 - y0));
-                const int parts = step <= 0.5 * dtest_ ? 1 : int(std::ceil(step / (0.5 * dtest_)));
-                for (int q = 1; open && q <= parts; ++q) {
-                    a += step / parts;
-                    open = take(x0 + (x1 - x0) * q / parts, y0 + (y1 - y0) * q / parts, way == 0 ? a : -a,
-                                halves[way]);
-                }
-            }
-        }
-        std::vector<double> kept;
-        kept.reserve(halves[0].size() + halves[1].size());
-        for (std::size_t k = halves[1].size(); k >= 2; k -= 2)
-            kept.insert(kept.end(), {halves[1][k - 2], halves[1][k - 1]});
-        kept.insert(kept.end(), halves[0].begin(), halves[0].end());
-        if (kept.size() < 4 || lengthOf(kept) < minLength_) continue;
-        for (std::size_t k = 0; k + 1 < kept.size(); k += 2) put(kept_cells_, kept[k], kept[k + 1], 0);
-        kept_.push_back(std::move(kept));
+        });
     }
+}
+
+bool EvenSpacing::grow(std::size_t n, std::size_t seed, const PointAt& pointAt, double jump) {
+    if (n < 2 || seed >= n) return false;
+    // This line's points kept so far, each with how far along it is from the seed (minus
+    // backward), by cell: a line coming back on itself (a spiral) is cut as a line met.
+    for (std::size_t at : ownTouched_) own_.head[at] = -1;
+    ownTouched_.clear();
+    own_.points.clear();
+    auto take = [&](double x, double y, double a, std::vector<double>& half) {
+        if (!std::isfinite(x) || !std::isfinite(y) || nearKept(x, y) || nearOwn(x, y, a)) return false;
+        ownTouched_.push_back(cellOf(x, y));
+        put(own_, x, y, a);
+        half.insert(half.end(), {x, y});
+        return true;
+    };
+    // From the seed each way, as far as the first point too near; points half dtest apart at
+    // most (a long step is split), so that no kept point skips a neighbour.
+    std::vector<double> halves[2];
+    double sx, sy;
+    if (!pointAt(seed, sx, sy) || !take(sx, sy, 0, halves[0])) return false;
+    for (int way = 0; way < 2; ++way) {
+        const std::ptrdiff_t dir = way == 0 ? 1 : -1;
+        double a = 0, x0 = sx, y0 = sy;
+        bool open = true;
+        for (std::ptrdiff_t k = std::ptrdiff_t(seed) + dir; open && k >= 0 && k < std::ptrdiff_t(n);
+             k += dir) {
+            double x1, y1;
+            if (!pointAt(std::size_t(k), x1, y1)) break;
+            const double step = std::sqrt((x1 - x0) * (x1 - x0) + (y1 - y0) * (y1 - y0));
+            if (!(step <= jump)) break;
+            const int parts = step <= 0.5 * dtest_ ? 1 : int(std::ceil(step / (0.5 * dtest_)));
+            for (int q = 1; open && q <= parts; ++q) {
+                a += step / parts;
+                open = take(x0 + (x1 - x0) * q / parts, y0 + (y1 - y0) * q / parts, way == 0 ? a : -a,
+                            halves[way]);
+            }
+            x0 = x1;
+            y0 = y1;
+        }
+    }
+    std::vector<double> kept;
+    kept.reserve(halves[0].size() + halves[1].size());
+    for (std::size_t k = halves[1].size(); k >= 2; k -= 2)
+        kept.insert(kept.end(), {halves[1][k - 2], halves[1][k - 1]});
+    kept.insert(kept.end(), halves[0].begin(), halves[0].end());
+    if (kept.size() < 4 || lengthOf(kept) < minLength_) return false;
+    for (std::size_t k = 0; k + 1 < kept.size(); k += 2) put(kept_cells_, kept[k], kept[k + 1], 0);
+    kept_.push_back(std::move(kept));
+    return true;
 }
 
 std::vector<std::vector<double>> evenlySpaced(std::vector<std::vector<double>> candidates, double dtest,
@@ -279,45 +292,41 @@ std::vector<std::vector<double>> evenStreamlines(const DataArray& u, const DataA
                                                  double dtest, double minLength, double step,
                                                  std::int64_t maxSteps, std::int64_t every) {
     EvenSpacing spacing(dtest, minLength, plane.x0, plane.y0, plane.x1, plane.y1);
+    const double jump = 0.25 * std::min(plane.x1 - plane.x0, plane.y1 - plane.y0);
     // The finer lattices fill the gaps between lines already kept, where lines are short: they
     // are traced a half and a quarter as far.
     std::int64_t steps = 2 * maxSteps;
     for (const double apart : {4 * dtest, 2 * dtest, dtest}) {
         steps = std::max<std::int64_t>(steps / 2, std::min<std::int64_t>(maxSteps, 16));
-        std::vector<double> seeds, at; // index space; the plane
+        std::vector<double> seeds; // index space
         for (double y = plane.y0 + apart / 2; y < plane.y1; y += apart)
             for (double x = plane.x0 + apart / 2; x < plane.x1; x += apart) {
                 double ix, iy;
                 if (!spacing.isFree(x, y) || !plane.toIndex(x, y, ix, iy)) continue;
                 seeds.insert(seeds.end(), {ix, iy});
-                at.insert(at.end(), {x, y});
             }
         if (seeds.empty()) continue;
         const StreamlineTraces t =
             traceStreamlines(u, v, metric, seeds, step, steps, std::clamp<std::int64_t>(every, 1, steps));
-        std::vector<std::vector<double>> lines(std::size_t(t.seeds));
-        for (std::int64_t s = 0; s < t.seeds; ++s) { // backward reversed, then forward from the seed
-            std::vector<double>& l = lines[std::size_t(s)];
-            const std::int32_t nb = t.points(s, 1), nf = t.points(s, 0);
-            l.resize(2 * std::size_t(std::max(nb - 1, 0) + nf));
-            double* out = l.data();
-            const float* back = t.trace(s, 1);
-            for (std::int32_t k = nb - 1; k >= 1; --k) *out++ = back[2 * k], *out++ = back[2 * k + 1];
-            const float* fwd = t.trace(s, 0);
-            for (std::int32_t k = 0; k < 2 * nf; ++k) *out++ = fwd[k];
+        // Longest trace first (the traces' points are alike apart in index space); each read as
+        // it grows: backward reversed, then forward from the seed.
+        std::vector<std::int64_t> order(std::size_t(t.seeds));
+        std::iota(order.begin(), order.end(), 0);
+        const auto points = [&](std::int64_t s) { return std::max(t.points(s, 1) - 1, 0) + t.points(s, 0); };
+        std::stable_sort(order.begin(), order.end(),
+                         [&](std::int64_t a, std::int64_t b) { return points(a) > points(b); });
+        for (const std::int64_t s : order) {
+            const std::int32_t back = std::max(t.points(s, 1) - 1, 0);
+            const float *b = t.trace(s, 1), *f = t.trace(s, 0);
+            spacing.grow(
+                std::size_t(points(s)), std::size_t(back),
+                [&](std::size_t k, double& x, double& y) {
+                    const float* p =
+                        std::int32_t(k) < back ? b + 2 * (back - std::int32_t(k)) : f + 2 * (k - back);
+                    return plane.toPlane(p[0], p[1], x, y);
+                },
+                jump);
         }
-        std::vector<std::size_t> owner;
-        std::vector<std::vector<double>> pieces = plane.toPlane(lines, owner);
-        std::vector<std::size_t> seedPoint(pieces.size(), 0);
-        for (std::size_t k = 0; k < pieces.size(); ++k) { // the point nearest the seed
-            const double sx = at[2 * owner[k]], sy = at[2 * owner[k] + 1];
-            double best = 1e300;
-            for (std::size_t p = 0; p + 1 < pieces[k].size(); p += 2) {
-                const double dx = pieces[k][p] - sx, dy = pieces[k][p + 1] - sy, d = dx * dx + dy * dy;
-                if (d < best) best = d, seedPoint[k] = p / 2;
-            }
-        }
-        spacing.add(std::move(pieces), std::move(seedPoint));
     }
     return spacing.lines();
 }

@@ -333,17 +333,12 @@ struct Overlay {
         const auto maxSteps =
             std::int64_t(std::clamp(std::max(plot.width(), plot.height()) / 1.5, 50.0, 1500.0));
         const StreamPlane plane{
-            plot.x0,
-            plot.y0,
-            plot.x1,
-            plot.y1,
+            plot.x0, plot.y0, plot.x1, plot.y1,
             [&](double x, double y, double& ix, double& iy) { return place.indexAt(x, y, ix, iy); },
-            [&](const std::vector<std::vector<double>>& lines, std::vector<std::size_t>& owner) {
-                std::vector<const std::vector<double>*> ptrs;
-                for (const auto& l : lines) ptrs.push_back(&l);
-                std::vector<std::vector<double>> pieces;
-                for (PixelPolyline& p : toPixels(ptrs, owner)) pieces.push_back(std::move(p.xy));
-                return pieces;
+            // A line ends a little beyond the plot: what lies further is not seen.
+            [&, margin = 2 * dsep](double ix, double iy, double& x, double& y) {
+                return place.pixelAt(ix, iy, x, y) && x > plot.x0 - margin && x < plot.x1 + margin &&
+                       y > plot.y0 - margin && y < plot.y1 + margin;
             }};
         Glyphs g;
         for (const auto& l : evenStreamlines(u, v, metric, plane, dsep, spacing, step, maxSteps, 2)) {

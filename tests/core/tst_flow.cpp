@@ -268,6 +268,45 @@ private slots:
             }
     }
 
+    // A candidate given point by point is read only as far as it grows: up to the first point
+    // too near a kept line, a step longer than the jump (a seam), or a point that is not there.
+    void growReadsOnlyAsFarAsItKeeps() {
+        EvenSpacing sp(2, 1, 0, 0, 100, 100);
+        sp.add({{0, 50, 100, 50}}); // a line along y = 50
+        QCOMPARE(sp.lines().size(), std::size_t(1));
+        std::vector<std::size_t> asked;
+        auto line = [&](double x, auto y) {
+            return [&asked, x, y](std::size_t k, double& px, double& py) {
+                asked.push_back(k);
+                px = x;
+                return y(k, py);
+            };
+        };
+        // Up x = 30 from y = 10, seeded at y = 20: y = 48 is 2 from the line (kept), 49 is not.
+        QVERIFY(
+            sp.grow(81, 10, line(30, [](std::size_t k, double& y) { return y = 10.0 + double(k), true; })));
+        QCOMPARE(*std::max_element(asked.begin(), asked.end()), std::size_t(39));
+        QCOMPARE(sp.lines().back().front(), 30.0);
+        QCOMPARE(sp.lines().back()[1], 10.0);
+        QCOMPARE(sp.lines().back().back(), 48.0);
+        // A jump from y = 40 to 81 ends it there; so does a point that is not there.
+        asked.clear();
+        QVERIFY(sp.grow(
+            50, 5,
+            line(70, [](std::size_t k,
+                        double& y) { return y = k <= 30 ? 10.0 + double(k) : 50.0 + double(k), true; }),
+            10));
+        QCOMPARE(*std::max_element(asked.begin(), asked.end()), std::size_t(31));
+        QCOMPARE(sp.lines().back().back(), 40.0);
+        QVERIFY(
+            sp.grow(50, 5, line(90, [](std::size_t k, double& y) { return y = 10.0 + double(k), k < 20; })));
+        QCOMPARE(sp.lines().back().back(), 29.0);
+        // A seed too near a kept line keeps nothing, and reads nothing beyond the seed.
+        asked.clear();
+        QVERIFY(!sp.grow(50, 40, line(30, [](std::size_t k, double& y) { return y = double(k), true; })));
+        QCOMPARE(asked, std::vector<std::size_t>{40});
+    }
+
     // A spiral, whose turns lie 2 apart, is cut where it first comes back within the spacing of
     // itself: what is kept never does.
     void aSpiralIsCutBeforeItsNextTurn() {

@@ -7,6 +7,7 @@
 // Positions are in index space, as isolines are: x the column, y the row, a sample at each
 // whole (x, y). Between samples a field is bilinear; a point whose four samples are not all
 // there (NaN, or past the grid) has no value.
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -126,8 +127,14 @@ public:
     EvenSpacing(double dtest, double minLength, double x0, double y0, double x1, double y1);
     // No kept line within dtest of (x, y).
     bool isFree(double x, double y) const;
-    // Candidate lines, each grown from its point seeds[k] (its first point without one).
+    // Candidate lines, longest first, each grown from its point seeds[k] (its first point
+    // without one).
     void add(std::vector<std::vector<double>> lines, std::vector<std::size_t> seeds = {});
+    // One candidate of n points read only as far as it grows, from point `seed`: pointAt(k, x, y)
+    // gives point k, false where there is none (the line ends before it). A step longer than
+    // `jump` (a seam) ends it too. True when it is kept.
+    using PointAt = std::function<bool(std::size_t k, double& x, double& y)>;
+    bool grow(std::size_t n, std::size_t seed, const PointAt& pointAt, double jump = HUGE_VAL);
     const std::vector<std::vector<double>>& lines() const { return kept_; }
 
 private:
@@ -158,16 +165,15 @@ std::vector<std::vector<double>> evenlySpaced(std::vector<std::vector<double>> c
 // over the rectangle (x0, y0)-(x1, y1) every 4 · dtest, then 2 · dtest, then dtest, each taken
 // where EvenSpacing has room, placed in index space by `toIndex` (false: off the grid), traced
 // both ways on the pair's device (`step` index units, at most `maxSteps` a way from the first
-// lattice, a half and a quarter of that from the finer ones, which fill gaps), drawn into the
-// plane by `toPlane` (index lines to plane lines, each with the line it came from: a line may be
-// cut in pieces) and added, each piece grown from its point nearest its seed. A point is kept
-// every `every` steps (traceStreamlines).
+// lattice, a half and a quarter of that from the finer ones, which fill gaps) and grown in the
+// plane from their seeds, longest trace first, each point put there by `toPlane` only when the
+// line reaches it (false: not drawn there, and the line ends; a step longer than a quarter of
+// the rectangle's shorter side, a seam, ends it too). A point is kept every `every` steps
+// (traceStreamlines).
 struct StreamPlane {
     double x0 = 0, y0 = 0, x1 = 0, y1 = 0;
     std::function<bool(double x, double y, double& ix, double& iy)> toIndex;
-    std::function<std::vector<std::vector<double>>(const std::vector<std::vector<double>>& indexLines,
-                                                   std::vector<std::size_t>& owner)>
-        toPlane;
+    std::function<bool(double ix, double iy, double& x, double& y)> toPlane;
 };
 std::vector<std::vector<double>> evenStreamlines(const DataArray& u, const DataArray& v,
                                                  const FlowMetric& metric, const StreamPlane& plane,
