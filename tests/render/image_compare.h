@@ -5,7 +5,8 @@
 //         (and the outermost 2 pixels of the plot and the colour bar). Their anti-aliased
 //         edges move with the font and the GL driver, so they are compared as ink coverage
 //         blurred over 3×3 pixels: a glyph edge shading by a few levels passes, a changed
-//         digit (a whole stroke of ink) does not;
+//         digit (a whole stroke of ink) does not. Their colour is compared too, pixel by
+//         pixel, less its grey: a hue changed by 10 in any channel does not pass there either;
 //   rest  the colour cells, the colour bar, lines in colour: every channel within `channel`
 //         of the baseline, and no pixel allowed to differ.
 // The image always goes to the build folder (STRATA_TEST_OUTPUT), with a difference picture on
@@ -18,14 +19,15 @@ namespace test {
 
 struct Tolerance {
     int channel = 3; // a pixel outside the ink differs when a channel is off by more than this
-    int ink = 24;    // an ink pixel differs when its 3×3 mean ink is off by more than this
+    int ink = 24;    // an ink pixel differs when its 3×3 mean ink is off by more than this,
+    int hue = 4;     // or a channel less the pixel's grey (qGray) is off by more than this
     long pixels = 0; // the image differs when more pixels than this do (of either kind)
 };
 
 // Where an image and its baseline differ, by rule.
 struct Difference {
     long colourPixels = 0; // outside the ink, a channel off by more than Tolerance::channel
-    long inkPixels = 0;    // in the ink, the blurred ink off by more than Tolerance::ink
+    long inkPixels = 0;    // in the ink, the blurred ink or the hue off (Tolerance::ink, ::hue)
     long inkArea = 0;      // pixels counted as ink (text and lines on the page)
     long total() const { return colourPixels + inkPixels; }
 };

@@ -127,6 +127,37 @@ private slots:
         QVERIFY2(d.total() == 0,
                  qPrintable(QString("%1 colour, %2 ink").arg(d.colourPixels).arg(d.inkPixels)));
     }
+
+    // A hue changed by 10 in one channel, on every pixel that is not the white page, is caught
+    // anywhere: in the cells (the colour rule) and in the ink next to the page, where the
+    // blurred grey alone moves by 5 at most and let it through.
+    void aHueChangeOfTenIsCaughtAnywhere() {
+        ImageViewSettings s;
+        s.colouring.range = {RangeMode::Fixed, -1, 1};
+        const QImage a =
+            renderImage({lonLatFrame(true, false)}, s, QSize(kW, kH)).convertToFormat(QImage::Format_RGB32);
+        for (int channel = 0; channel < 3; ++channel) {
+            QImage b = a;
+            for (int y = 0; y < b.height(); ++y)
+                for (int x = 0; x < b.width(); ++x) {
+                    const QRgb c = b.pixel(x, y);
+                    if (qRed(c) >= 250 && qGreen(c) >= 250 && qBlue(c) >= 250) continue; // the page
+                    int rgb[3] = {qRed(c), qGreen(c), qBlue(c)};
+                    rgb[channel] += rgb[channel] > 245 ? -10 : 10;
+                    b.setPixel(x, y, qRgb(rgb[0], rgb[1], rgb[2]));
+                }
+            const Difference d = compareImages(b, a);
+            QVERIFY2(d.colourPixels > 10000, qPrintable(QString::number(d.colourPixels)));
+            // Nearly all of the ink: only pixels of the page in one picture are not changed.
+            QVERIFY2(
+                d.inkPixels > d.inkArea * 9 / 10,
+                qPrintable(
+                    QString("channel %1: %2 of %3 ink pixels").arg(channel).arg(d.inkPixels).arg(d.inkArea)));
+            Tolerance greyOnly;
+            greyOnly.hue = 255; // the rule before: the blurred grey alone
+            QCOMPARE(compareImages(b, a, greyOnly).inkPixels, 0L);
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestImageCompare)
