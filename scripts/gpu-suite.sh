@@ -5,7 +5,8 @@
 #      (scripts/gpu-window.sh run: the X stack in /opt/x, the app from gpu-window/ or /opt/app).
 # Every test runs with STRATA_REQUIRE_GPU=1, so that a row needing the device fails where it
 # would skip. Prints each executable's totals, its cuda rows apart, and the sums; exits non-zero
-# when a test failed or did not finish.
+# when a test failed, skipped (on the machine the suite is for, nothing has a reason to: each
+# skip is printed with its reason) or did not finish.
 #
 # On the GPU machine of the team, whose transfers are smaller than the three parts together:
 #   here:  scripts/gpu-check.sh; scripts/gpu-window.sh pack-x; scripts/gpu-window.sh pack-app
@@ -46,10 +47,15 @@ report() {
     grep -E "renderer string|strata-path|window quit|window under memcheck" "$OUT/window/run.log" | sort | uniq -c
     # An executable that ended with another status than 0 (a crash at exit after its totals).
     grep -hE "^test tst_[a-z_]+ rc=[1-9]" "$OUT/core/summary.txt" "$OUT/window/run.log" | sed 's/^/exit status: /'
+    # Every skip, with the reason its test gave (the line after it).
+    for log in "$WORK"/logs/tst_*.log "$OUT"/window/w/tst_*.log; do
+        [[ -f $log && $log != *.*.log ]] || continue
+        grep -A1 -E "^SKIP   :" "$log" | grep -vE "^--$" | paste - - | sed "s|^|skipped: $(basename "$log" .log): |"
+    done
 } | tee "$OUT/suite.txt"
 sums=$(grep -E " passed .* failed .* skipped" "$OUT/suite.txt" |
     awk '{p += $2; f += $4; s += $6; cp += $11; cf += $13; cs += $15}
          END {printf "%d passed %d failed %d skipped; cuda rows %d passed %d failed %d skipped", p, f, s, cp, cf, cs}')
 unfinished=$(grep -c "did not finish" "$OUT/suite.txt")
 echo "all: $sums; $unfinished did not finish" | tee -a "$OUT/suite.txt"
-[[ $unfinished == 0 ]] && ! grep -qE " [1-9][0-9]* failed|^exit status" "$OUT/suite.txt"
+[[ $unfinished == 0 ]] && ! grep -qE " [1-9][0-9]* failed|^exit status|^skipped: " "$OUT/suite.txt"
