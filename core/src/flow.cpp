@@ -166,36 +166,36 @@ void EvenSpacing::put(Cells& c, double x, double y, double along) {
     c.head[at] = std::int32_t(c.points.size() - 1);
 }
 
-bool EvenSpacing::nearKept(double x, double y) const {
-    const std::size_t at = cellOf(x, y);
-    const auto cx = std::int64_t(at) % nx_, cy = std::int64_t(at) / nx_;
-    const double d2 = dtest_ * dtest_;
-    for (std::int64_t j = std::max<std::int64_t>(cy - 1, 0); j <= std::min(cy + 1, ny_ - 1); ++j)
-        for (std::int64_t i = std::max<std::int64_t>(cx - 1, 0); i <= std::min(cx + 1, nx_ - 1); ++i)
-            for (std::int32_t k = kept_cells_.head[std::size_t(j * nx_ + i)]; k >= 0;
-                 k = kept_cells_.points[std::size_t(k)].next) {
-                const Point& p = kept_cells_.points[std::size_t(k)];
-                if ((p.x - x) * (p.x - x) + (p.y - y) * (p.y - y) < d2) return true;
-            }
+namespace {
+
+// Whether `test` holds for a point listed in the 3 × 3 cells about cell `at` of a grid nx × ny
+// (each cell's list starts at head[cell] and goes on through next; -1 ends it).
+template <class Point, class Test>
+bool anyNear(const std::vector<std::int32_t>& head, const std::vector<Point>& points, std::int64_t nx,
+             std::int64_t ny, std::size_t at, Test test) {
+    const auto cx = std::int64_t(at) % nx, cy = std::int64_t(at) / nx;
+    for (std::int64_t j = std::max<std::int64_t>(cy - 1, 0); j <= std::min(cy + 1, ny - 1); ++j)
+        for (std::int64_t i = std::max<std::int64_t>(cx - 1, 0); i <= std::min(cx + 1, nx - 1); ++i)
+            for (std::int32_t k = head[std::size_t(j * nx + i)]; k >= 0; k = points[std::size_t(k)].next)
+                if (test(points[std::size_t(k)])) return true;
     return false;
+}
+
+} // namespace
+
+bool EvenSpacing::nearKept(double x, double y) const {
+    const double d2 = dtest_ * dtest_;
+    return anyNear(kept_cells_.head, kept_cells_.points, nx_, ny_, cellOf(x, y),
+                   [&](const Point& p) { return (p.x - x) * (p.x - x) + (p.y - y) * (p.y - y) < d2; });
 }
 
 // A point of the candidate itself within dtest, but further than 3 · dtest along it: the line
 // has come back on itself.
 bool EvenSpacing::nearOwn(double x, double y, double along) const {
-    const std::size_t at = cellOf(x, y);
-    const auto cx = std::int64_t(at) % nx_, cy = std::int64_t(at) / nx_;
     const double d2 = dtest_ * dtest_;
-    for (std::int64_t j = std::max<std::int64_t>(cy - 1, 0); j <= std::min(cy + 1, ny_ - 1); ++j)
-        for (std::int64_t i = std::max<std::int64_t>(cx - 1, 0); i <= std::min(cx + 1, nx_ - 1); ++i)
-            for (std::int32_t k = own_.head[std::size_t(j * nx_ + i)]; k >= 0;
-                 k = own_.points[std::size_t(k)].next) {
-                const Point& p = own_.points[std::size_t(k)];
-                if (std::abs(p.along - along) > 3 * dtest_ &&
-                    (p.x - x) * (p.x - x) + (p.y - y) * (p.y - y) < d2)
-                    return true;
-            }
-    return false;
+    return anyNear(own_.head, own_.points, nx_, ny_, cellOf(x, y), [&](const Point& p) {
+        return std::abs(p.along - along) > 3 * dtest_ && (p.x - x) * (p.x - x) + (p.y - y) * (p.y - y) < d2;
+    });
 }
 
 bool EvenSpacing::isFree(double x, double y) const { return !nearKept(x, y); }

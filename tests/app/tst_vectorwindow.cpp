@@ -47,6 +47,17 @@ class TestVectorWindow : public QObject {
     Q_OBJECT
     std::unique_ptr<MainWindow> w_;
 
+    // geostrophic_500.nc open with its heights, zg, shown.
+    bool showHeights() {
+        if (!test::openAndShow(*w_, kWinds)) return false;
+        w_->applyView([&] {
+            ViewSpec v = w_->view();
+            v.variable = "zg";
+            return v;
+        }());
+        return QTest::qWaitFor([&] { return w_->shownFrame().name() == "zg"; });
+    }
+
 private slots:
     void initTestCase() {
         w_ = test::makeTestWindow("tst_vectorwindow");
@@ -91,13 +102,7 @@ private slots:
     // to the next. Pause (the menu or Ctrl+Shift+P) holds them, picture and clock; density and
     // speed reach the view; another style stops the clock.
     void particlesMoveUntilPaused() {
-        QVERIFY(test::openAndShow(*w_, kWinds));
-        w_->applyView([&] {
-            ViewSpec v = w_->view();
-            v.variable = "zg";
-            return v;
-        }());
-        QTRY_COMPARE(w_->shownFrame().name(), std::string("zg"));
+        QVERIFY(showHeights());
         ImageView* view = w_->imageView();
         w_->findChild<QAction*>("vectors_particles")->trigger();
         QTRY_VERIFY(view->settings().vectors == VectorStyle::Particles);
@@ -178,6 +183,7 @@ private slots:
 
         // Levels chosen with the lines off: the export from the window and a saved view band at
         // them (three levels: four bands), not at the automatic ones.
+        // (An export waits for the frame: the file opened again above may still be on its way.)
         QTemporaryDir dir;
         auto colours = [](const QString& path) { // those covering 30 pixels or more, in the plot
             const QImage img(path);
@@ -190,7 +196,7 @@ private slots:
         };
         w_->setCoastlines(false); // their ink is another colour
         action->trigger();
-        QVERIFY(w_->exportPng(dir.filePath("auto.png"), QSize(480, 300)));
+        QTRY_VERIFY2(w_->exportPng(dir.filePath("auto.png"), QSize(480, 300)), qPrintable(w_->lastError()));
         action->trigger();
         ContourChoice three;
         three.levels = parseContourSpec("5200,5500,5800");
@@ -199,7 +205,7 @@ private slots:
         action->trigger();
         QVERIFY(view->settings().fillLevels == three.levels);
         QVERIFY(!view->settings().contours);
-        QVERIFY(w_->exportPng(dir.filePath("three.png"), QSize(480, 300)));
+        QTRY_VERIFY2(w_->exportPng(dir.filePath("three.png"), QSize(480, 300)), qPrintable(w_->lastError()));
         QVERIFY2(colours(dir.filePath("three.png")) <= 4 && colours(dir.filePath("auto.png")) >= 6,
                  qPrintable(QString("%1 colours at three levels, %2 at auto")
                                 .arg(colours(dir.filePath("three.png")))
@@ -228,13 +234,7 @@ private slots:
     // View ▸ Contour Variable lists the variables on the frame's grid; choosing ua draws its
     // isolines over zg (another picture than zg's own), and a saved view keeps it.
     void anotherVariablesIsolines() {
-        QVERIFY(test::openAndShow(*w_, kWinds));
-        w_->applyView([&] {
-            ViewSpec v = w_->view();
-            v.variable = "zg";
-            return v;
-        }());
-        QTRY_COMPARE(w_->shownFrame().name(), std::string("zg"));
+        QVERIFY(showHeights());
         ImageView* view = w_->imageView();
         w_->setContours(true);
         QTRY_VERIFY(!view->grabImage().isNull());
