@@ -331,6 +331,25 @@ std::vector<std::vector<double>> evenStreamlines(const DataArray& u, const DataA
     return spacing.lines();
 }
 
+namespace {
+
+void checkWeights(const ParticleBox& box) {
+    if (box.weights.empty() && box.columns == 0 && box.rows == 0) return;
+    STRATA_EXPECTS(box.columns >= 1 && box.rows >= 1 &&
+                       box.weights.size() == std::size_t(box.columns) * std::size_t(box.rows),
+                   ValueError,
+                   "particles: " + std::to_string(box.weights.size()) + " weights for " +
+                       std::to_string(box.columns) + " × " + std::to_string(box.rows) + " blocks");
+    bool any = false;
+    for (double w : box.weights) {
+        STRATA_EXPECTS(w >= 0 && w <= 1, ValueError, "particles: a block's weight must be from 0 to 1");
+        any = any || w > 0;
+    }
+    STRATA_EXPECTS(any, ValueError, "particles: every block's weight is 0");
+}
+
+} // namespace
+
 ParticleSet::ParticleSet(std::int64_t count, std::uint64_t seed, Device device) : count_(count), seed_(seed) {
     STRATA_EXPECTS(count >= 1 && count <= (std::int64_t(1) << 28), ValueError,
                    "particles: from 1 to 2^28 of them, not " + std::to_string(count));
@@ -344,7 +363,10 @@ void ParticleSet::seed(const ParticleBox& box, std::int32_t maxAge) {
     STRATA_EXPECTS(maxAge >= 1, ValueError, "particles: their age must be at least 1 step");
     Buffer host(std::size_t(count_) * 24, Device::host(), Stream::host());
     const detail::flow::Particles p = detail::flow::particlesIn(host.data(), count_);
-    const detail::flow::Box b{box.x0, box.y0, box.x1, box.y1};
+    checkWeights(box);
+    const detail::flow::Box b{
+        box.x0,      box.y0,  box.x1, box.y1, box.weights.empty() ? nullptr : box.weights.data(),
+        box.columns, box.rows};
     for (std::int64_t k = 0; k < count_; ++k) {
         detail::flow::bornAt(b, seed_, k, 0, p.x[k], p.y[k]);
         p.age[k] = std::int32_t(detail::flow::uniform(seed_, k, 0, 2) * maxAge);
@@ -366,6 +388,7 @@ void ParticleSet::advect(const DataArray& u, const DataArray& v, const FlowMetri
                    ValueError, "particles: their box is empty or not inside the grid");
     STRATA_EXPECTS(steps >= 0 && maxAge >= 1 && std::isfinite(dt), ValueError,
                    "particles: steps, age and time step must be finite and positive");
+    checkWeights(box);
     if (steps == 0) return;
     detail::AdvectProblem q{p.u, p.v, &metric, box, seed_, dt, steps, maxAge, state_.data(), count_, nullptr};
     const std::size_t trailFloats = trails ? std::size_t(steps) * std::size_t(count_) * 2 : 0;

@@ -160,9 +160,11 @@ STRATA_HOST_DEVICE inline double uniform(std::uint64_t seed, i64 particle, std::
     return double(h >> 11) * (1.0 / 9007199254740992.0);
 }
 
-// The box a particle lives in (index space).
+// The box a particle lives in (index space), and its blocks' weights (ParticleBox).
 struct Box {
     double x0, y0, x1, y1;
+    const double* weight = nullptr; // wx × wy, row-major; null: uniform
+    int wx = 0, wy = 0;
 };
 
 // Particle state: positions, ages and births (how many times each was born again).
@@ -180,10 +182,19 @@ STRATA_HOST_DEVICE inline Particles particlesIn(void* state, i64 n) {
     return {x, x + n, age, reinterpret_cast<std::uint32_t*>(age + n)};
 }
 
+// Where particle k is born for the `births`-th time: a uniform point of the box, drawn again
+// (up to 32 draws, each from its own stream) until its block's weight keeps it.
 STRATA_HOST_DEVICE inline void bornAt(const Box& b, std::uint64_t seed, i64 k, std::uint32_t births,
                                       double& x, double& y) {
-    x = b.x0 + uniform(seed, k, births, 0) * (b.x1 - b.x0);
-    y = b.y0 + uniform(seed, k, births, 1) * (b.y1 - b.y0);
+    for (int t = 0; t < 32; ++t) {
+        const std::uint64_t s = t == 0 ? seed : seed ^ mix(0x9e3779b97f4a7c15ull * std::uint64_t(t));
+        x = b.x0 + uniform(s, k, births, 0) * (b.x1 - b.x0);
+        y = b.y0 + uniform(s, k, births, 1) * (b.y1 - b.y0);
+        if (!b.weight) return;
+        const int i = int((x - b.x0) / (b.x1 - b.x0) * b.wx), j = int((y - b.y0) / (b.y1 - b.y0) * b.wy);
+        const double w = b.weight[(j < b.wy ? j : b.wy - 1) * b.wx + (i < b.wx ? i : b.wx - 1)];
+        if (uniform(s, k, births, 3) < w) return;
+    }
 }
 
 // The box holds (x, y); on wrapping columns spanning the whole turn, x is any column.

@@ -427,6 +427,7 @@ struct Overlay {
         run.dt = fast > 0 ? 1.5 / pixelsPerIndex(index) / fast : 1;
         const std::int64_t count = std::clamp<std::int64_t>(
             std::int64_t(view.density * plot.width() * plot.height() / (dsep * dsep / 1.5)), 100, 500000);
+        screenWeights(box);
         run.box = box;
         run.maxAge = 4 * kTrail;
         run.set.emplace(count, 20261206, u.device());
@@ -435,6 +436,47 @@ struct Overlay {
         run.ring.assign(std::size_t(kTrail * count * 2), NAN);
         run.tick = tick - kTrail;
         return true;
+    }
+
+    // Weights of 64 × 32 blocks of the box: each block's area on the plot (its corners' quad in
+    // pixels, times the share of 3 × 3 points of it inside the plot) as a share of the largest,
+    // so that particles are born uniformly on the screen, and not off it. A block spanning more
+    // than a quarter of the plot lies across a map's seam: 0. None at all: uniform in index space.
+    void screenWeights(ParticleBox& box) const {
+        constexpr int wx = 64, wy = 32;
+        const double bw = (box.x1 - box.x0) / wx, bh = (box.y1 - box.y0) / wy;
+        const auto inside = [&](double px, double py) {
+            return px >= plot.x0 && px <= plot.x1 && py >= plot.y0 && py <= plot.y1;
+        };
+        std::vector<double> w(std::size_t(wx * wy), 0.0);
+        double most = 0;
+        for (int j = 0; j < wy; ++j)
+            for (int i = 0; i < wx; ++i) {
+                const double x0 = box.x0 + i * bw, y0 = box.y0 + j * bh;
+                double cx[4], cy[4];
+                bool placed = true;
+                for (int c = 0; c < 4 && placed; ++c)
+                    placed =
+                        place.pixelAt(x0 + (c == 1 || c == 2 ? bw : 0), y0 + (c >= 2 ? bh : 0), cx[c], cy[c]);
+                if (!placed) continue;
+                double area = 0;
+                for (int c = 0; c < 4; ++c) area += cx[c] * cy[(c + 1) % 4] - cx[(c + 1) % 4] * cy[c];
+                area = 0.5 * std::abs(area);
+                if (!(area < 0.25 * plot.width() * plot.height())) continue;
+                int in = 0;
+                for (int q = 0; q < 9; ++q) {
+                    double px, py;
+                    in += place.pixelAt(x0 + (q % 3 + 0.5) * bw / 3, y0 + (q / 3 + 0.5) * bh / 3, px, py) &&
+                          inside(px, py);
+                }
+                w[std::size_t(j * wx + i)] = area * in / 9;
+                most = std::max(most, w[std::size_t(j * wx + i)]);
+            }
+        if (!(most > 0)) return;
+        for (double& x : w) x /= most;
+        box.weights = std::move(w);
+        box.columns = wx;
+        box.rows = wy;
     }
 
     // The ring's trails as four groups of a quarter of the steps each, oldest first and

@@ -420,6 +420,55 @@ private slots:
         QCOMPARE(devTrails.size(), trails.size());
     }
 
+    // With weights, particles are born in each block in proportion to its weight (none in a block
+    // of weight 0), when seeded and when born again; the device's births are the host's. Weights
+    // of another count, beyond 0..1 or all 0 are refused.
+    void particlesAreBornByTheBlocksWeights_data() { STRATA_BACKEND_ROWS(); }
+    void particlesAreBornByTheBlocksWeights() {
+        STRATA_BACKEND(b);
+        // A still field: particles stay where they are born, until their age.
+        const DataArray u = DataArray::fromHost("u", {"y", "x"}, {41, 41}, std::vector<double>(41 * 41, 0.0));
+        const DataArray& v = u;
+        // Blocks of 20 × 20 over (0, 0)-(40, 40): bottom row 0 and 1, top row 0.25 and 1.
+        const ParticleBox box{0, 0, 40, 40, {0, 1, 0.25, 1}, 2, 2};
+        const auto shares = [&](const ParticleSet::Host& h) {
+            std::vector<double> n(4, 0);
+            for (std::size_t k = 0; k < h.x.size(); ++k)
+                n[std::size_t((h.y[k] < 20 ? 0 : 2) + (h.x[k] < 20 ? 0 : 1))] += 1.0 / double(h.x.size());
+            return n;
+        };
+        const std::vector<double> want{0, 1 / 2.25, 0.25 / 2.25, 1 / 2.25};
+        const Device device = b.cuda ? Device::cuda(0) : Device::host();
+        ParticleSet set(40000, 5, device), host(40000, 5, Device::host());
+        set.seed(box, 1);
+        host.seed(box, 1);
+        for (int pass = 0; pass < 2; ++pass) {
+            const ParticleSet::Host h = set.toHost();
+            const std::vector<double> got = shares(h);
+            for (std::size_t q = 0; q < 4; ++q)
+                QVERIFY2(std::abs(got[q] - want[q]) < 0.01,
+                         qPrintable(QString("pass %1, block %2: %3 of them, %4 wanted")
+                                        .arg(pass)
+                                        .arg(q)
+                                        .arg(got[q])
+                                        .arg(want[q])));
+            const ParticleSet::Host o = host.toHost();
+            for (std::size_t k = 0; k < h.x.size(); k += 97) {
+                QCOMPARE(h.x[k], o.x[k]);
+                QCOMPARE(h.y[k], o.y[k]);
+            }
+            // Aged 1 at most: in two steps every one is born again.
+            set.advect(b.put(u), b.put(v), {}, 0.1, 2, box, 1);
+            host.advect(u, v, {}, 0.1, 2, box, 1);
+        }
+        for (const ParticleBox& bad :
+             {ParticleBox{0, 0, 40, 40, {1, 1, 1}, 2, 2}, ParticleBox{0, 0, 40, 40, {0, 1.5}, 2, 1},
+              ParticleBox{0, 0, 40, 40, {0, 0}, 1, 2}}) {
+            QVERIFY_THROWS_EXCEPTION(ValueError, set.seed(bad, 1));
+            QVERIFY_THROWS_EXCEPTION(ValueError, set.advect(b.put(u), b.put(v), {}, 0.1, 1, bad, 1));
+        }
+    }
+
     // Bad particles: none, an empty box, a box off the grid, fields on another device.
     void badParticlesAreRefused() {
         QVERIFY_THROWS_EXCEPTION(ValueError, ParticleSet(0, 1));

@@ -344,6 +344,35 @@ private slots:
         QVERIFY2(more > 3.5 && more < 4.5, qPrintable(QString::number(more)));
     }
 
+    // Particles are seeded and born again uniformly on the screen, not in index space: on the
+    // north polar map the rows near the pole cover few pixels, and get as few particles. The
+    // newest points of the trails, counted in 4 × 4 tiles about the pole, are alike.
+    void particlesAreUniformOnTheScreen() {
+        ImageViewSettings s;
+        s.vectors = VectorStyle::Particles;
+        s.projection = "NorthPolarStereo";
+        s.particleDensity = 4;
+        detail::ImageContent content;
+        content.setSettings(s);
+        content.setFrame(windFrame());
+        const ViewLayout l = content.layoutFor(kW, kH, 1);
+        const auto a = content.annotations(l, colormapTable("viridis"), {5000, 5900});
+        QVERIFY(a.vectors && a.vectors->size() == 4);
+        const double cx = 0.5 * (l.plot.x0 + l.plot.x1), cy = 0.5 * (l.plot.y0 + l.plot.y1),
+                     half = 0.2 * std::min(l.plot.width(), l.plot.height());
+        std::vector<int> tiles(16, 0);
+        for (const auto& line : (*a.vectors)[3].lines) {
+            const double x = line.xy[line.xy.size() - 2], y = line.xy.back();
+            const int i = int(std::floor((x - cx + half) / (half / 2))),
+                      j = int(std::floor((y - cy + half) / (half / 2)));
+            if (i >= 0 && i < 4 && j >= 0 && j < 4) ++tiles[std::size_t(j * 4 + i)];
+        }
+        const auto [lo, hi] = std::minmax_element(tiles.begin(), tiles.end());
+        QString counts;
+        for (int t : tiles) counts += QString::number(t) + " ";
+        QVERIFY2(*lo > 20 && *hi < 1.6 * *lo, qPrintable(counts));
+    }
+
     // Each style from both painters, against baselines looked at.
     void baselines_data() {
         QTest::addColumn<QString>("painter");

@@ -59,7 +59,9 @@ void advectParticlesCpu(const AdvectProblem& p) {
     const flow::Plane pu = flow::planeOf(p.u), pv = flow::planeOf(p.v);
     const FlowMetric& m = *p.metric;
     const flow::Grid g = flow::gridOf(p.u, m.wrapX, table(m.xScale), table(m.rowScale), table(m.yScale));
-    const flow::Box box{p.box.x0, p.box.y0, p.box.x1, p.box.y1};
+    const flow::Box box{
+        p.box.x0,      p.box.y0,  p.box.x1, p.box.y1, p.box.weights.empty() ? nullptr : p.box.weights.data(),
+        p.box.columns, p.box.rows};
     const flow::Particles parts = flow::particlesIn(p.state, p.count);
     cpu::parallelFor(p.count, 1024, [&](std::int64_t k0, std::int64_t k1) {
         for (std::int64_t k = k0; k < k1; ++k)

@@ -113,12 +113,13 @@ StreamlineTraces traceStreamlinesCuda(const ArrayView& u, const ArrayView& v, co
 void advectParticlesCuda(const AdvectProblem& p, Stream stream) {
     cuda::DeviceGuard guard(stream);
     const FlowMetric& m = *p.metric;
-    Table xs(m.xScale, stream), rows(m.rowScale, stream), ys(m.yScale, stream);
+    Table xs(m.xScale, stream), rows(m.rowScale, stream), ys(m.yScale, stream),
+        weights(p.box.weights, stream);
     const flow::Particles parts = flow::particlesIn(p.state, p.count);
     advectKernel<<<unsigned(cuda::ceilDiv(p.count, 256)), 256, 0, cuda::streamOf(stream)>>>(
         flow::planeOf(p.u), flow::planeOf(p.v), flow::gridOf(p.u, m.wrapX, xs.get(), rows.get(), ys.get()),
-        flow::Box{p.box.x0, p.box.y0, p.box.x1, p.box.y1}, p.seed, p.dt, p.steps, p.maxAge, parts, p.count,
-        p.trail);
+        flow::Box{p.box.x0, p.box.y0, p.box.x1, p.box.y1, weights.get(), p.box.columns, p.box.rows}, p.seed,
+        p.dt, p.steps, p.maxAge, parts, p.count, p.trail);
     STRATA_CUDA_CHECK_LAUNCH("flow advectKernel");
 }
 

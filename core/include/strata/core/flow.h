@@ -182,9 +182,15 @@ std::vector<std::vector<double>> evenStreamlines(const DataArray& u, const DataA
 
 // ---- Particles ----
 
-// A rectangle of index space where particles live: (x0, y0) to (x1, y1), inside the grid.
+// A rectangle of index space where particles live: (x0, y0) to (x1, y1), inside the grid. With
+// `weights` (columns × rows blocks over it, row-major, each from 0 to 1, not all 0), a particle
+// is born in a block with a chance in proportion to its weight (its area on the screen, so that
+// they are uniform there): a point of the box drawn at random is kept with its block's weight,
+// up to 32 draws. Without, uniformly in index space.
 struct ParticleBox {
     double x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+    std::vector<double> weights;
+    int columns = 0, rows = 0;
     friend bool operator==(const ParticleBox&, const ParticleBox&) = default;
 };
 
