@@ -5,8 +5,9 @@
 #      (scripts/gpu-window.sh run: the X stack in /opt/x, the app from gpu-window/ or /opt/app).
 # Every test runs with STRATA_REQUIRE_GPU=1, so that a row needing the device fails where it
 # would skip. Prints each executable's totals, its cuda rows apart, and the sums; exits non-zero
-# when a test failed, skipped (on the machine the suite is for, nothing has a reason to: each
-# skip is printed with its reason) or did not finish.
+# when a test failed, skipped or did not finish. Each skip is printed with its reason; those
+# whose reason matches SUITE_ALLOWED_SKIPS (a grep -E pattern; default: zarr-python absent, as
+# on the team's GPU machine, which has no package index) are allowed, the others fail the suite.
 #
 # On the GPU machine of the team, whose transfers are smaller than the three parts together:
 #   here:  scripts/gpu-check.sh; scripts/gpu-window.sh pack-x; scripts/gpu-window.sh pack-app
@@ -17,6 +18,7 @@
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${OUT:-/tmp/strata-suite}
+ALLOWED=${SUITE_ALLOWED_SKIPS:-zarr-python or numcodecs is not installed}
 mkdir -p "$OUT/core" "$OUT/window"
 WORK=${WORK_DIR:-/tmp/strata-gpu}
 
@@ -50,7 +52,10 @@ report() {
     # Every skip, with the reason its test gave (the line after it).
     for log in "$WORK"/logs/tst_*.log "$OUT"/window/w/tst_*.log; do
         [[ -f $log && $log != *.*.log ]] || continue
-        grep -A1 -E "^SKIP   :" "$log" | grep -vE "^--$" | paste - - | sed "s|^|skipped: $(basename "$log" .log): |"
+        grep -A1 -E "^SKIP   :" "$log" | grep -vE "^--$" | paste - - |
+            awk -v name="$(basename "$log" .log)" -v allowed="$ALLOWED" \
+                '{ print ($0 ~ allowed ? "skipped (allowed): " : "skipped: ") name ": " $0 }'
+
     done
 } | tee "$OUT/suite.txt"
 sums=$(grep -E " passed .* failed .* skipped" "$OUT/suite.txt" |
