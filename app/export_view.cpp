@@ -134,6 +134,8 @@ ExportResult writePngOf(const Dataset& ds, const ViewSpec& view, const DataArray
             settings.filledContours = o.filledContours;
             settings.fillLevels = o.fillLevels;
             settings.vectors = o.vectors;
+            settings.particleDensity = o.particleDensity;
+            settings.particleSpeed = o.particleSpeed;
             if (o.coastlines && isLonLatFrame(frame))
                 if (const std::string why = coastlineProblem(); !why.empty())
                     tell("coastlines not drawn: " + why);

@@ -34,6 +34,7 @@ struct ExportOptions {
     // (computed as the view's frame is); empty names: the dataset's first pair on the frame's grid.
     VectorStyle vectors = VectorStyle::None;
     std::string vectorU, vectorV;
+    double particleDensity = 1, particleSpeed = 1; // particles' (the window's View ▸ Vectors)
     bool verbose = false; // `tell` is told the details too (the title, a virtual display)
     // Told, as it happens, what the user may want to know, one line each (a fallback to the CPU,
     // "coastlines not drawn: ..."); unset: nothing is told.

@@ -58,6 +58,8 @@ ExportOptions exportOptions(const ImageViewSettings& shown, QSize pixels, bool v
     o.contours = shown.contours;
     o.filledContours = shown.filledContours;
     o.fillLevels = shown.fillLevels;
+    o.particleDensity = shown.particleDensity;
+    o.particleSpeed = shown.particleSpeed;
     o.lonLatGrid = shown.grid == GridSpace::LonLat;
     o.verbose = verbose;
     if (verbose) o.tell = [](const std::string& line) { std::fprintf(stderr, "strata: %s\n", line.c_str()); };

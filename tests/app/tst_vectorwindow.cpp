@@ -130,6 +130,31 @@ private slots:
         w_->findChild<QAction*>("particleSpeed_2")->trigger();
         QCOMPARE(view->settings().particleSpeed, 2.0);
         QVERIFY(view->particlesMoving()); // the controls do not stop them
+        // An export draws the still at the density chosen: four times the trails change more
+        // than twice the pixels that the normal density does.
+        QTemporaryDir dir;
+        const auto exported = [&](const QString& name) {
+            const QString path = dir.filePath(name);
+            return QTest::qWaitFor([&] { return w_->exportPng(path, QSize(640, 400)); }) ? QImage(path)
+                                                                                         : QImage();
+        };
+        const QImage dense = exported("dense.png");
+        w_->findChild<QAction*>("particleDensity_1")->trigger();
+        const QImage normal = exported("normal.png");
+        w_->findChild<QAction*>("vectors_none")->trigger();
+        const QImage bare = exported("bare.png");
+        QVERIFY(!dense.isNull() && !normal.isNull() && !bare.isNull());
+        const auto changed = [&](const QImage& img) {
+            long n = 0;
+            for (int y = 0; y < img.height(); ++y)
+                for (int x = 0; x < img.width(); ++x) n += img.pixel(x, y) != bare.pixel(x, y);
+            return n;
+        };
+        QVERIFY2(changed(dense) > 2 * changed(normal) && changed(normal) > 1000,
+                 qPrintable(
+                     QString("%1 pixels changed dense, %2 normal").arg(changed(dense)).arg(changed(normal))));
+        w_->findChild<QAction*>("vectors_particles")->trigger();
+        QTRY_VERIFY(view->particlesMoving());
         w_->findChild<QAction*>("vectors_arrows")->trigger();
         QTRY_VERIFY(view->settings().vectors == VectorStyle::Arrows);
         QVERIFY(!view->particlesMoving());
