@@ -491,22 +491,27 @@ struct Overlay {
             // Steps tick - kTrail + 1 ... tick, this group's, and the one before to join the last.
             const std::int64_t first = run.tick - kTrail + 1 + grp * kTrail / groups,
                                last = run.tick - kTrail + (grp + 1) * kTrail / groups;
+            lines.lines.reserve(n);
+            std::vector<double> piece;
+            piece.reserve(2 * std::size_t(last - first + 2));
+            const auto keep = [&] { // a piece of two points or more, in a vector of its own size
+                if (piece.size() >= 4)
+                    lines.lines.push_back({std::vector<double>(piece.begin(), piece.end())});
+                piece.clear();
+            };
             for (std::size_t k = 0; k < n; ++k) {
-                std::vector<double> piece;
                 for (std::int64_t st = grp == 0 ? first : first - 1; st <= last; ++st) {
                     const float* p = &run.ring[(slot(st) * n + k) * 2];
                     const std::size_t m = piece.size();
-                    const bool breaks =
-                        std::isnan(p[0]) ||
-                        (m >= 2 && std::hypot(p[0] - piece[m - 2], p[1] - piece[m - 1]) > jump);
-                    if (breaks) {
-                        if (piece.size() >= 4) lines.lines.push_back({std::move(piece)});
-                        piece.clear();
+                    const double dx = m >= 2 ? p[0] - piece[m - 2] : 0, dy = m >= 2 ? p[1] - piece[m - 1] : 0;
+                    if (std::isnan(p[0]) || dx * dx + dy * dy > jump * jump) {
+                        keep();
                         if (std::isnan(p[0])) continue;
                     }
-                    piece.insert(piece.end(), {p[0], p[1]});
+                    piece.push_back(p[0]);
+                    piece.push_back(p[1]);
                 }
-                if (piece.size() >= 4) lines.lines.push_back({std::move(piece)});
+                keep();
             }
             out.push_back(std::move(lines));
         }
