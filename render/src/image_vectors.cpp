@@ -1,6 +1,7 @@
 // The image view's vector pair (ImageViewSettings::vectors): why none are drawn, and arrows,
-// barbs, streamlines or a still of particles in window pixels, a glyph every so many pixels of
-// the plot whatever the zoom, turned into the map's directions.
+// barbs, streamlines or particles (moving with the view's particleTime; a still when seeded
+// afresh) in window pixels, a glyph every so many pixels of the plot whatever the zoom, turned
+// into the map's directions.
 //
 // Each glyph's place is a pixel of a lattice over the plot; the pair is sampled there (on its
 // device: only the samples come back) in index space, and its direction worked out in pixels by
