@@ -191,20 +191,26 @@ void MainWindow::buildParticleMenu(QMenu* vectors) {
     factors(tr("Particle S&peed"), "particleSpeed", {0.25, 0.5, 1, 2, 4}, &MainWindow::setParticleSpeed);
 }
 
-void MainWindow::setParticleDensity(double factor) {
-    ImageViewSettings s = image_->settings();
-    s.particleDensity = factor;
-    image_->setSettings(s);
-    if (auto* a = findChild<QAction*>("particleDensity_" + QString::number(factor)); a && !a->isChecked())
+namespace {
+
+// One of the particles' factors in the image view's settings, and its menu entry (`id`_factor)
+// checked.
+void setParticleFactor(MainWindow& w, double ImageViewSettings::*field, const QString& id, double factor) {
+    ImageViewSettings s = w.imageView()->settings();
+    s.*field = factor;
+    w.imageView()->setSettings(s);
+    if (auto* a = w.findChild<QAction*>(id + "_" + QString::number(factor)); a && !a->isChecked())
         a->setChecked(true);
 }
 
+} // namespace
+
+void MainWindow::setParticleDensity(double factor) {
+    setParticleFactor(*this, &ImageViewSettings::particleDensity, "particleDensity", factor);
+}
+
 void MainWindow::setParticleSpeed(double factor) {
-    ImageViewSettings s = image_->settings();
-    s.particleSpeed = factor;
-    image_->setSettings(s);
-    if (auto* a = findChild<QAction*>("particleSpeed_" + QString::number(factor)); a && !a->isChecked())
-        a->setChecked(true);
+    setParticleFactor(*this, &ImageViewSettings::particleSpeed, "particleSpeed", factor);
 }
 
 void MainWindow::setContourVariable(const QString& name) {

@@ -114,11 +114,8 @@ void ImageView::updateParticleClock() {
 }
 
 void ImageView::particleTick() {
-    ImageViewSettings s = settings();
-    s.particleTime = ++particleTime_;
-    raster_->setSettings(s);
-    if (surface_) surface_->setSettings(s);
-    requestRender();
+    ++particleTime_;
+    setSettings(settings()); // with the new time
 }
 
 void ImageView::showEvent(QShowEvent*) { updateParticleClock(); }
