@@ -67,7 +67,7 @@ alone() {
     for fn in $("$exe" -functions | sed -n 's/()$//p'); do
       case "$fn" in initTestCase | cleanupTestCase | init | cleanup) continue ;; esac
       runs=$((runs + 1))
-      if timeout 300 "$exe" "$fn" >"$log" 2>&1; then
+      if timeout "${STRATA_TEST_TIMEOUT:-150}" "$exe" "$fn" >"$log" 2>&1; then
         echo "ci-extra: alone $name $fn passed"
       else
         echo "ci-extra: alone $name $fn FAILED"
