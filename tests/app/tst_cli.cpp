@@ -1,5 +1,6 @@
 // The command line as a user runs it: exit codes and one-line messages for misuse, and CSV
-// exports read back and compared value by value with the core's own results.
+// exports read back and compared value by value with netCDF-C's reads reduced by plain loops
+// (nc_frame.h), apart from Strata, and with the core's own results as a second check.
 #include <QRegularExpression>
 #include <QtTest>
 
@@ -9,6 +10,7 @@
 #include <cstring>
 
 #include "io/nc_write.h"
+#include "nc_frame.h"
 #include "strata/core/ops.h"
 #include "strata/core/settings.h"
 #include "strata/io/netcdf.h"
@@ -117,9 +119,23 @@ void verifyGarbageWarnings(const QString& err, const QStringList& good = {}) {
     }
 }
 
-// The values of tas with `time`, `lat`, `lon` picked by the given functions of the row.
+// The values of tas (time, lat, lon) as netCDF-C reads them, fill values NaN.
+nctest::NdValues ncTas() {
+    auto tas = nctest::readDecoded(kSample.toStdString(), "tas");
+    return tas ? *tas : nctest::NdValues{};
+}
 std::vector<float> tasValues() {
-    return openDataset(kSample.toStdString())["tas"].load(Device::host(), Stream::host()).values<float>();
+    const auto v = ncTas().values;
+    return std::vector<float>(v.begin(), v.end());
+}
+// A coordinate variable as netCDF-C reads it.
+std::vector<double> ncCoord(const QString& path, const char* name) {
+    return nctest::readPlain(path.toStdString(), name);
+}
+// A float32 value written by Strata against the oracle's double, to a relative 1e-5.
+bool near(double shown, double expected) {
+    return std::isnan(shown) ? std::isnan(expected)
+                             : std::fabs(shown - expected) <= 1e-5 * std::max(1.0, std::fabs(expected));
 }
 constexpr int kT = 12, kLat = 96, kLon = 192;
 float tasAt(const std::vector<float>& v, int t, int lat, int lon) { return v[(t * kLat + lat) * kLon + lon]; }
@@ -332,19 +348,23 @@ private slots:
         const auto rows = readCsv(csv);
         QCOMPARE(rows.size(), 1 + 96 * 192);
         QCOMPARE(rows[0], (QStringList{"lat", "lon", "time", "tas"}));
-        const Dataset ds = openDataset(kSample.toStdString());
-        const DataArray tas = ds["tas"];
         // 2005-07-10 is nearest to the July mean's label, 2005-07-16T12:00 (index 6).
-        const auto expected =
-            tas.isel({{"time", std::int64_t(6)}}).load(Device::host(), Stream::host()).values<float>();
-        const auto& lat = tas.coords().find("lat")->values;
-        const auto& lon = tas.coords().find("lon")->values;
-        for (int i = 0; i < 96 * 192; i += 97) {
+        const auto oracle = nctest::frameOf(kSample.toStdString(), "tas", "lon", "lat", {{"time", 6}}, {});
+        QVERIFY(oracle);
+        const auto lat = ncCoord(kSample, "lat"), lon = ncCoord(kSample, "lon");
+        for (int i = 0; i < 96 * 192; ++i) {
             const QStringList& row = rows[1 + i];
-            QCOMPARE(row[0].toDouble(), lat[i / 192]);
-            QCOMPARE(row[1].toDouble(), lon[i % 192]);
-            QCOMPARE(row[3].toFloat(), expected[i]); // shortest round-trip text reads back exactly
+            QCOMPARE(row[0].toDouble(), lat[std::size_t(i / 192)]);
+            QCOMPARE(row[1].toDouble(), lon[std::size_t(i % 192)]);
+            // shortest round-trip text reads back exactly
+            QCOMPARE(row[3].toFloat(), float(oracle->values[std::size_t(i)]));
         }
+        // and the core's own isel, as a second check
+        const auto core = openDataset(kSample.toStdString())["tas"]
+                              .isel({{"time", std::int64_t(6)}})
+                              .load(Device::host(), Stream::host())
+                              .values<float>();
+        for (int i = 0; i < 96 * 192; i += 97) QCOMPARE(rows[1 + i][3].toFloat(), core[std::size_t(i)]);
         QVERIFY(r.err.contains("18432 rows"));
     }
 
@@ -359,9 +379,14 @@ private slots:
             QVERIFY2(r.status == 0, qPrintable(r.err));
             const auto rows = readCsv(csv);
             const auto stored = reduce(tas, {"time"}, op).values<float>();
+            const auto oracle = nctest::reduced(ncTas(), 0, std::string(name(op)));
             QCOMPARE(rows.size(), 1 + int(stored.size()));
             // Not the file's units: the header says them.
             QCOMPARE(rows[0].last(), QString("tas [degC]"));
+            for (std::size_t i = 0; i < stored.size(); ++i)
+                QVERIFY2(
+                    near(rows[1 + int(i)][2].toDouble() - offset, oracle.values[i]), // to 1e-5 of the kelvins
+                    qPrintable(QString("%1: %2").arg(i).arg(rows[1 + int(i)][2])));
             for (std::size_t i = 0; i < stored.size(); i += 37)
                 QCOMPARE(rows[1 + int(i)][2].toFloat(), float(double(stored[i]) + offset));
         }
@@ -380,12 +405,10 @@ private slots:
         const DataArray tas = openDataset(kSample.toStdString())["tas"].load(Device::host(), Stream::host());
         const auto mean = reduce(tas, {"time"}, ReduceOp::Mean).values<float>();
         QCOMPARE(rows.size(), 1 + int(mean.size()));
+        const auto oracle = nctest::reduced(ncTas(), 0, "mean");
+        for (std::size_t i = 0; i < mean.size(); ++i)
+            QVERIFY2(near(rows[1 + int(i)][2].toDouble(), oracle.values[i]), qPrintable(QString::number(i)));
         for (std::size_t i = 0; i < mean.size(); i += 101) QCOMPARE(rows[1 + int(i)][2].toFloat(), mean[i]);
-        // and the mean itself, by hand, for one cell
-        const auto all = tas.values<double>();
-        double s = 0;
-        for (int t = 0; t < 12; ++t) s += all[t * 96 * 192 + 500];
-        QVERIFY(std::abs(rows[501][2].toDouble() - s / 12) < 1e-4);
     }
 
     void areaMeanSeries() {
@@ -399,9 +422,10 @@ private slots:
         const auto rows = readCsv(csv);
         QCOMPARE(rows.size(), 1 + 21);
         QCOMPARE(rows[0].join(","), QString("time,HGT (area-weighted mean)"));
-        const Dataset ds = openDataset((kData + "/hgt.nc").toStdString());
-        const auto v = ds["HGT"].load(Device::host(), Stream::host()).values<double>();
-        const auto lat = ds.coords.find("lat")->values;
+        const auto hgt = nctest::readDecoded((kData + "/hgt.nc").toStdString(), "HGT");
+        QVERIFY(hgt);
+        const auto& v = hgt->values;
+        const auto lat = ncCoord(kData + "/hgt.nc", "lat");
         for (int t = 0; t < 21; t += 5) {
             double s = 0, sw = 0, plain = 0;
             for (int j = 0; j < 73; ++j)
@@ -470,10 +494,7 @@ private slots:
         const auto rows = readCsv(csv);
         QCOMPARE(rows[0], (QStringList{"y", "x", "lat", "lon", "time",
                                        "Total_precipitation_surface_1_Hour_Accumulation"}));
-        const DataArray v =
-            openDataset((kData + "/test_stageiv_xyt.nc")
-                            .toStdString())["Total_precipitation_surface_1_Hour_Accumulation"];
-        const auto& lat = v.coords().find("lat")->values;
+        const auto lat = ncCoord(kData + "/test_stageiv_xyt.nc", "lat");
         QCOMPARE(rows[1 + 87 + 2][2].toFloat(), float(lat[87 + 2]));
         QCOMPARE(rows[1 + 87 + 2][0], QString("1"));
         QCOMPARE(rows[1 + 87 + 2][1], QString("2"));
@@ -589,9 +610,8 @@ private slots:
             runStrata({kSample, "--x", "time", "--sel", "lat=45", "--sel", "lon=10", "--export-csv", csv})
                 .status,
             0);
-        const DataArray tas = openDataset(kSample.toStdString())["tas"];
         auto nearest = [&](const char* dim, double value) {
-            const auto& c = tas.coords().find(dim)->values;
+            const auto c = ncCoord(kSample, dim);
             int best = 0;
             for (int i = 1; i < int(c.size()); ++i)
                 if (std::abs(c[i] - value) < std::abs(c[best] - value)) best = i;
@@ -621,6 +641,13 @@ private slots:
         const auto core = reduce(tas, {"time"}, parseReduceOp(op.toStdString())).values<float>();
         // float32 results, written in float's shortest round-trip form: read back exactly
         for (int i = 0; i < kLat * kLon; i += 89) QCOMPARE(rows[1 + i][2].toFloat(), core[i]);
+        const auto oracle = nctest::reduced(ncTas(), 0, op.toStdString());
+        for (int i = 0; i < kLat * kLon; ++i)
+            QVERIFY2(near(rows[1 + i][2].toDouble(), oracle.values[std::size_t(i)]),
+                     qPrintable(QString("%1: %2 against %3")
+                                    .arg(i)
+                                    .arg(rows[1 + i][2])
+                                    .arg(oracle.values[std::size_t(i)])));
         const auto v = tasValues();
         const int cell = 4321;
         double sum = 0, lo = INFINITY, hi = -INFINITY;
