@@ -110,8 +110,18 @@ std::size_t decompress(const ZarrByteCodec& c, const Bytes& in, unsigned char* o
                        const std::string& context) {
     switch (c.kind) {
     case K::Blosc: {
-        std::size_t nbytes = 0;
-        if (in.size() < BLOSC_MIN_HEADER_LENGTH || blosc_cbuffer_validate(in.data(), in.size(), &nbytes) < 0)
+        // The header gives the buffer's length (cbytes). Bytes after it are not blosc's and are
+        // left alone, as c-blosc and numcodecs leave them: z5py stores the whole buffer it
+        // compressed into, cbytes plus 16 spare bytes. A chunk shorter than cbytes was cut short.
+        if (in.size() < BLOSC_MIN_HEADER_LENGTH)
+            bad(context, "blosc: the chunk holds " + std::to_string(in.size()) +
+                             " bytes, fewer than a blosc header (truncated)");
+        std::size_t nbytes = 0, cbytes = 0, blocksize = 0;
+        blosc_cbuffer_sizes(in.data(), &nbytes, &cbytes, &blocksize); // zeros for an unknown version
+        if (cbytes > in.size())
+            bad(context, "blosc: the chunk holds " + std::to_string(in.size()) + " bytes, fewer than the " +
+                             std::to_string(cbytes) + " its header gives (truncated)");
+        if (blosc_cbuffer_validate(in.data(), cbytes, &nbytes) < 0)
             bad(context, "blosc: not a valid blosc buffer (damaged)");
         if (nbytes > limit) bad(context, bomb("blosc", limit));
         if (nbytes && blosc_decompress_ctx(in.data(), out, nbytes, 1) != int(nbytes))

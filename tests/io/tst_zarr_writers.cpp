@@ -1,0 +1,168 @@
+// Zarr stores as writers other than zarr-python make them (issue 34), each quirk made here
+// from real codec output (numcodecs): blosc chunks followed by bytes that are not blosc's,
+// which z5py writes.
+#include <QtTest>
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+
+#include "strata/core/error.h"
+#include "strata/io/netcdf.h"
+#include "strata/io/zarr.h"
+
+using namespace strata;
+
+namespace {
+
+using ByteVector = std::vector<unsigned char>;
+
+ByteVector fileBytes(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return {};
+    const QByteArray b = f.readAll();
+    return {b.begin(), b.end()};
+}
+
+void writeBytes(const QString& path, const ByteVector& bytes) {
+    QDir().mkpath(QFileInfo(path).path());
+    std::ofstream out(path.toStdString(), std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+}
+
+// 40 x 25 float32 values with no two alike, little-endian as this machine's.
+constexpr int kRows = 40, kCols = 25;
+ByteVector testValues() {
+    ByteVector out(kRows * kCols * 4);
+    for (int i = 0; i < kRows * kCols; ++i) {
+        const float v = float(std::sin(0.37 * i) * 1000.0 + i);
+        std::memcpy(&out[std::size_t(i) * 4], &v, 4);
+    }
+    return out;
+}
+
+// numcodecs' encoding (`codec`, e.g. "Zlib()") of testValues() as a float32 array.
+ByteVector encoded(const QTemporaryDir& dir, const QString& codec) {
+    const QString in = dir.path() + "/values.f4", out = dir.path() + "/encoded";
+    writeBytes(in, testValues());
+    const QString code = "import numcodecs,numpy,sys; open(sys.argv[2],'wb').write(numcodecs." + codec +
+                         ".encode(numpy.fromfile(sys.argv[1],'<f4')))";
+    if (QProcess::execute("/usr/bin/python3", {"-c", code, in, out}) != 0) return {};
+    return fileBytes(out);
+}
+
+// A v2 store of one 40 x 25 float32 array 'x' with `compressor` and its one chunk, `chunk`.
+QString storeWith(const QTemporaryDir& dir, const QString& name, const std::string& compressor,
+                  const ByteVector& chunk) {
+    const QString store = dir.path() + "/" + name + ".zarr";
+    const std::string zarray = R"({"zarr_format": 2, "shape": [40, 25], "chunks": [40, 25], "dtype": "<f4",
+        "compressor": )" + compressor +
+                               R"(, "fill_value": 0, "filters": null, "order": "C"})";
+    writeBytes(store + "/.zgroup", ByteVector{'{', '}'});
+    writeBytes(store + "/x/.zarray", ByteVector(zarray.begin(), zarray.end()));
+    writeBytes(store + "/x/0.0", chunk);
+    return store;
+}
+
+// Reads `count` elements from `start` by `stride` of `v`, into a poisoned buffer.
+ByteVector readPart(const Variable& v, const std::vector<std::int64_t>& start,
+                    const std::vector<std::int64_t>& count, const std::vector<std::int64_t>& stride) {
+    std::size_t n = sizeOf(v.encoding().packed);
+    for (auto c : count) n *= std::size_t(c);
+    ByteVector out(n, 0xAB);
+    v.source()->read(start, count, stride, out.data());
+    return out;
+}
+
+ByteVector readAll(const Variable& v) {
+    const std::vector<std::int64_t> zero(v.shape().size(), 0), one(v.shape().size(), 1);
+    return readPart(v, zero, v.shape(), one);
+}
+
+// The store's 'x', whole and rows 1, 4, ... columns 2, 4, ..., must equal testValues().
+void checkValues(const QString& store) {
+    const Dataset ds = openDataset(store.toStdString());
+    const Variable* x = ds.findVariable("x");
+    QVERIFY(x);
+    const ByteVector want = testValues();
+    ByteVector whole, part;
+    try {
+        whole = readAll(*x);
+        part = readPart(*x, {1, 2}, {13, 12}, {3, 2});
+    } catch (const NetcdfError& e) {
+        QFAIL(e.what());
+    }
+    QVERIFY2(whole == want, "whole array");
+    for (int r = 0; r < 13; ++r)
+        for (int c = 0; c < 12; ++c)
+            QVERIFY(std::memcmp(&part[std::size_t(r * 12 + c) * 4],
+                                &want[std::size_t((1 + 3 * r) * kCols + 2 + 2 * c) * 4], 4) == 0);
+}
+
+// The NetcdfError's message from opening and reading all of 'x', or "" when none.
+QString failureOf(const QString& store) {
+    try {
+        const Dataset ds = openDataset(store.toStdString());
+        readAll(*ds.findVariable("x"));
+    } catch (const NetcdfError& e) {
+        return QString::fromUtf8(e.what());
+    }
+    return {};
+}
+
+std::uint32_t littleEndian32(const ByteVector& b, std::size_t at) {
+    return std::uint32_t(b[at]) | std::uint32_t(b[at + 1]) << 8 | std::uint32_t(b[at + 2]) << 16 |
+           std::uint32_t(b[at + 3]) << 24;
+}
+
+const char* kBlosc = R"({"id": "blosc", "cname": "lz4", "clevel": 5, "shuffle": 1, "blocksize": 0})";
+
+} // namespace
+
+class TestZarrWriters : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+
+private slots:
+    // A blosc buffer followed by other bytes: only the first cbytes (the header's) are read.
+    void bloscTrailingBytes_data() {
+        QTest::addColumn<int>("extra");
+        QTest::addColumn<bool>("repeat");
+        QTest::newRow("1 byte") << 1 << false;
+        QTest::newRow("16 bytes, as z5py") << 16 << false;
+        QTest::newRow("4096 bytes") << 4096 << false;
+        QTest::newRow("the buffer again") << 0 << true;
+    }
+    void bloscTrailingBytes() {
+        QFETCH(int, extra);
+        QFETCH(bool, repeat);
+        ByteVector chunk = encoded(dir_, "Blosc('lz4', 5, 1)");
+        QVERIFY(chunk.size() > 16);
+        QCOMPARE(littleEndian32(chunk, 12), std::uint32_t(chunk.size())); // cbytes, as numcodecs writes
+        const ByteVector copy = chunk;
+        chunk.insert(chunk.end(), std::size_t(extra), 0xEE);
+        if (repeat) chunk.insert(chunk.end(), copy.begin(), copy.end());
+        checkValues(storeWith(dir_, QString("trailing_") + QTest::currentDataTag(), kBlosc, chunk));
+    }
+
+    // A blosc buffer cut short is still refused, naming the store, variable and chunk.
+    void bloscTruncated_data() {
+        QTest::addColumn<QString>("cut");
+        QTest::newRow("one byte short") << "one";
+        QTest::newRow("half") << "half";
+        QTest::newRow("shorter than its header") << "header";
+    }
+    void bloscTruncated() {
+        QFETCH(QString, cut);
+        ByteVector chunk = encoded(dir_, "Blosc('lz4', 5, 1)");
+        QVERIFY(chunk.size() > 32);
+        chunk.resize(cut == "one" ? chunk.size() - 1 : cut == "half" ? chunk.size() / 2 : 10);
+        const QString store = storeWith(dir_, QString("truncated_") + cut, kBlosc, chunk);
+        const QString message = failureOf(store);
+        QVERIFY2(message.contains(store + ": variable 'x': chunk 'x/0.0'") && message.contains("(truncated)"),
+                 qPrintable(message));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestZarrWriters)
+#include "tst_zarr_writers.moc"
