@@ -1,6 +1,7 @@
 // Zarr stores as writers other than zarr-python make them (issue 34), each quirk made here
 // from real codec output (numcodecs): blosc chunks followed by bytes that are not blosc's,
-// which z5py writes.
+// which z5py writes; zlib streams labelled "gzip", which z5py also writes (and gzip labelled
+// "zlib").
 #include <QtTest>
 
 #include <cmath>
@@ -160,6 +161,56 @@ private slots:
         const QString store = storeWith(dir_, QString("truncated_") + cut, kBlosc, chunk);
         const QString message = failureOf(store);
         QVERIFY2(message.contains(store + ": variable 'x': chunk 'x/0.0'") && message.contains("(truncated)"),
+                 qPrintable(message));
+    }
+
+    // The wrapper a deflate stream carries decides how it is read, whatever the metadata call
+    // it (zarr_codec.cpp, wrapper): z5py writes zlib streams as "gzip". zarr-python refuses
+    // both; each wrapper's checksum still finds damage, and bare deflate is refused.
+    void deflateWrappers_data() {
+        QTest::addColumn<QString>("compressor");
+        QTest::addColumn<QString>("codec");
+        QTest::newRow("gzip holding zlib") << R"({"id": "gzip", "level": 5})"
+                                           << "Zlib(5)";
+        QTest::newRow("zlib holding gzip") << R"({"id": "zlib", "level": 5})"
+                                           << "GZip(5)";
+        QTest::newRow("gzip holding gzip") << R"({"id": "gzip", "level": 5})"
+                                           << "GZip(5)";
+        QTest::newRow("zlib holding zlib") << R"({"id": "zlib", "level": 5})"
+                                           << "Zlib(5)";
+    }
+    void deflateWrappers() {
+        QFETCH(QString, compressor);
+        QFETCH(QString, codec);
+        const ByteVector chunk = encoded(dir_, codec);
+        QVERIFY(chunk.size() > 6);
+        checkValues(storeWith(dir_, QTest::currentDataTag(), compressor.toStdString(), chunk));
+    }
+    void deflateWrappersStillCheck_data() {
+        QTest::addColumn<QString>("codec");
+        QTest::addColumn<QString>("damage");
+        QTest::newRow("zlib, checksum changed") << "Zlib(5)"
+                                                << "checksum";
+        QTest::newRow("zlib, bare deflate") << "Zlib(5)"
+                                            << "bare";
+        QTest::newRow("gzip, checksum changed") << "GZip(5)"
+                                                << "checksum";
+    }
+    void deflateWrappersStillCheck() {
+        QFETCH(QString, codec);
+        QFETCH(QString, damage);
+        ByteVector chunk = encoded(dir_, codec);
+        QVERIFY(chunk.size() > 18);
+        if (damage == "bare") { // the deflate data without zlib's 2-byte header and 4-byte Adler-32
+            chunk = ByteVector(chunk.begin() + 2, chunk.end() - 4);
+        } else { // zlib ends in its Adler-32; gzip in its CRC-32, then the length
+            chunk[chunk.size() - (codec.startsWith("Zlib") ? 1 : 5)] ^= 0x01;
+        }
+        const QString store = storeWith(dir_, QString("damaged_") + QTest::currentDataTag(),
+                                        R"({"id": "gzip", "level": 5})", chunk);
+        const QString message = failureOf(store);
+        QVERIFY2(message.contains(store + ": variable 'x': chunk 'x/0.0'") &&
+                     message.contains("gzip: damaged compressed data"),
                  qPrintable(message));
     }
 };
