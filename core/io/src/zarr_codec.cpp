@@ -99,6 +99,20 @@ struct ZstdFree {
     void operator()(ZSTD_DCtx* d) const { ZSTD_freeDCtx(d); }
 };
 
+// Which of the two deflate wrappers a zlib or gzip chunk carries. Its own first bytes decide:
+// a gzip stream begins 1f 8b; a zlib stream's first two bytes name method 8 and, read as a
+// big-endian number, are a multiple of 31 (RFC 1950). No stream can be both, so a chunk that
+// is not in the wrapper its metadata names, and which the other reader would refuse, is read
+// through the other wrapper: z5py labels its zlib streams "gzip", and a viewer reads what it
+// can. Both wrappers end in a checksum (Adler-32, CRC-32) that libdeflate checks, so damage is
+// still found. zarr-python refuses such chunks; raw deflate, with neither wrapper, is refused.
+K wrapper(K labelled, const Bytes& in) {
+    if (in.size() >= 2 && in[0] == 0x1F && in[1] == 0x8B) return K::Gzip;
+    if (in.size() >= 2 && (in[0] & 0x0F) == 8 && (in[0] >> 4) <= 7 && ((in[0] << 8) | in[1]) % 31 == 0)
+        return K::Zlib;
+    return labelled;
+}
+
 bool isCompressor(const ZarrByteCodec& c) {
     return c.kind == K::Blosc || c.kind == K::Zstd || c.kind == K::Zlib || c.kind == K::Gzip ||
            c.kind == K::Lz4;
@@ -110,8 +124,18 @@ std::size_t decompress(const ZarrByteCodec& c, const Bytes& in, unsigned char* o
                        const std::string& context) {
     switch (c.kind) {
     case K::Blosc: {
-        std::size_t nbytes = 0;
-        if (in.size() < BLOSC_MIN_HEADER_LENGTH || blosc_cbuffer_validate(in.data(), in.size(), &nbytes) < 0)
+        // The header gives the buffer's length (cbytes). Bytes after it are not blosc's and are
+        // left alone, as c-blosc and numcodecs leave them: z5py stores the whole buffer it
+        // compressed into, cbytes plus 16 spare bytes. A chunk shorter than cbytes was cut short.
+        if (in.size() < BLOSC_MIN_HEADER_LENGTH)
+            bad(context, "blosc: the chunk holds " + std::to_string(in.size()) +
+                             " bytes, fewer than a blosc header (truncated)");
+        std::size_t nbytes = 0, cbytes = 0, blocksize = 0;
+        blosc_cbuffer_sizes(in.data(), &nbytes, &cbytes, &blocksize); // zeros for an unknown version
+        if (cbytes > in.size())
+            bad(context, "blosc: the chunk holds " + std::to_string(in.size()) + " bytes, fewer than the " +
+                             std::to_string(cbytes) + " its header gives (truncated)");
+        if (blosc_cbuffer_validate(in.data(), cbytes, &nbytes) < 0)
             bad(context, "blosc: not a valid blosc buffer (damaged)");
         if (nbytes > limit) bad(context, bomb("blosc", limit));
         if (nbytes && blosc_decompress_ctx(in.data(), out, nbytes, 1) != int(nbytes))
@@ -135,7 +159,7 @@ std::size_t decompress(const ZarrByteCodec& c, const Bytes& in, unsigned char* o
         thread_local std::unique_ptr<libdeflate_decompressor, DeflateFree> d(libdeflate_alloc_decompressor());
         std::size_t got = 0;
         const auto r =
-            c.kind == K::Zlib
+            wrapper(c.kind, in) == K::Zlib
                 ? libdeflate_zlib_decompress(d.get(), in.data(), in.size(), out, std::size_t(limit), &got)
                 : libdeflate_gzip_decompress(d.get(), in.data(), in.size(), out, std::size_t(limit), &got);
         if (r == LIBDEFLATE_INSUFFICIENT_SPACE) bad(context, bomb(c.name, limit));
