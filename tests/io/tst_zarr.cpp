@@ -156,6 +156,25 @@ private slots:
         QVERIFY(!std::isnan(decoded[0]));
     }
 
+    // bitround: what zarr reads (valuesEqualZarr's row), and the store's values really rounded
+    // to 7 mantissa bits (the low 16 of float32's 23 zero), so the row is not a plain float case.
+    void bitroundReadsAsStored() {
+        const Dataset ds = openDataset(store("filter_bitround.zarr"));
+        const Variable* v = ds.findVariable("filter_bitround");
+        QVERIFY(v);
+        QCOMPARE(v->shape(), (std::vector<std::int64_t>{11, 13}));
+        const auto got = readRaw(*v, {0, 0}, {11, 13}, {1, 1});
+        QCOMPARE(got.size(), std::size_t(11 * 13 * 4));
+        int rounded = 0;
+        for (std::size_t i = 0; i < got.size(); i += 4) {
+            std::uint32_t bits;
+            std::memcpy(&bits, got.data() + i, 4);
+            QCOMPARE(bits & 0xFFFFu, 0u);
+            rounded += (bits & 0x7F0000u) != 0;
+        }
+        QVERIFY(rounded > 100); // the kept bits are used
+    }
+
     // A compressor Strata does not decode: the store opens, and reading names the codec.
     void unsupportedCodecNamesIt() {
         OpenNotes notes;

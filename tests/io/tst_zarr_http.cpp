@@ -2,10 +2,13 @@
 // libcurl: the same values as the local store (whose values tst_zarr checks against zarr and
 // xarray), 404 as the fill value, retries after dropped connections and 503s, reused
 // connections, a bearer token sent and never shown, slow answers, Cancel (every read, and a
-// load's or an open's own cancel flag: the window's Cancel buttons).
+// load's or an open's own cancel flag: the window's Cancel buttons); retries that run out,
+// 429 retried and 403 not, a stalled transfer under STRATA_HTTP_TIMEOUT, a URL's credentials
+// kept out of messages, a chunk larger than it may be.
 #include <QtTest>
 
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <functional>
 #include <thread>
@@ -222,6 +225,107 @@ private slots:
         const Dataset ds = openZarr((base + "/plain.zarr").toStdString(), notes);
         QVERIFY(ds.variables.empty());
         QVERIFY(!notes.lines.empty() && notes.lines[0].find("cannot be listed") != std::string::npos);
+    }
+
+    // The error a whole read of `variable` in the store at `url` ends with ("" when it reads).
+    static QString readError(const std::string& url, const char* variable) {
+        try {
+            const Dataset ds = openDataset(url);
+            (void)readWhole(*ds.findVariable(variable));
+        } catch (const std::exception& e) {
+            return QString::fromUtf8(e.what());
+        }
+        return {};
+    }
+    int requestsFor(const QString& path) const { return logLines().filter(" " + path + " ").size(); }
+
+    // A chunk answered 503 every time: tried five times (0.1 + 0.2 + 0.4 + 0.8 s apart), then
+    // an error naming the chunk's URL and the last answer.
+    void retriesRunOut() {
+        const QString base = serve({"--chunk-status", "503"});
+        const QString why = readError((base + "/fill_int.zarr").toStdString(), "fill_int");
+        const QRegularExpression named(QRegularExpression::escape(base) +
+                                       "/fill_int.zarr/([0-2]): the server answered HTTP 503");
+        const QRegularExpressionMatch m = named.match(why);
+        QVERIFY2(m.hasMatch(), qPrintable(why));
+        QCOMPARE(requestsFor("/fill_int.zarr/" + m.captured(1)), 5);
+    }
+
+    // 429 (too many requests) is asked again, and the values arrive; 403 is final at once.
+    void tooManyRequestsRetriedForbiddenNot() {
+        const QString base = serve({"--chunk-status", "429:2"});
+        const Dataset ds = openDataset((base + "/codec_none.zarr").toStdString());
+        QVERIFY(readWhole(*ds.findVariable("codec_none")) == fileBytes(dir_.path() + "/codec_none.bin"));
+        QCOMPARE(requestsFor("/codec_none.zarr/0.0"), 3);
+        const QString forbidden = serve({"--chunk-status", "403"});
+        const QString why = readError((forbidden + "/fill_int.zarr").toStdString(), "fill_int");
+        QVERIFY2(why.contains("/fill_int.zarr/") && why.contains("HTTP 403"), qPrintable(why));
+        for (const char* chunk : {"/fill_int.zarr/0", "/fill_int.zarr/1", "/fill_int.zarr/2"})
+            QVERIFY2(requestsFor(chunk) <= 1, chunk);
+    }
+
+    // A transfer that stops sending (headers and half the body, then 60 s of nothing) is given up
+    // once it has sent less than a byte a second for STRATA_HTTP_TIMEOUT seconds (libcurl
+    // averages over its last 5 s or so: about 7 s here), and asked again: the second answer is
+    // whole, and the one chunk's values arrive long before the stall would end.
+    void stalledTransferTimesOut() {
+        const QString base = serve({"--stall", "60:1"});
+        qputenv("STRATA_HTTP_TIMEOUT", "1");
+        const auto start = std::chrono::steady_clock::now();
+        const Dataset ds = openDataset((base + "/scalar.zarr").toStdString());
+        const bool same = readWhole(*ds.findVariable("scalar")) == fileBytes(dir_.path() + "/scalar.bin");
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        qunsetenv("STRATA_HTTP_TIMEOUT");
+        QVERIFY(same);
+        QVERIFY2(seconds < 30, qPrintable(QString("%1 s").arg(seconds)));
+        QCOMPARE(requestsFor("/scalar.zarr/0"), 2);
+    }
+
+    // user:password@ in a URL reaches the server but no message, name or description.
+    void credentialsStayOutOfMessages() {
+        const QString base = serve({"--token", "only-this"});
+        const QString port = base.section(':', 2);
+        const QString url = "http://alice:pa55w0rd@127.0.0.1:" + port + "/codec_lz4.zarr";
+        QString why;
+        try {
+            (void)openDataset(url.toStdString());
+        } catch (const NetcdfError& e) {
+            why = e.what();
+        }
+        QVERIFY2(why.contains("HTTP 401") && why.contains("http://127.0.0.1:" + port + "/codec_lz4.zarr"),
+                 qPrintable(why));
+        QVERIFY2(!why.contains("pa55w0rd") && !why.contains("alice"), qPrintable(why));
+        const QString plain = serve();
+        const QString good = "http://alice:pa55w0rd@127.0.0.1:" + plain.section(':', 2) + "/codec_lz4.zarr";
+        const Dataset ds = openDataset(good.toStdString());
+        const std::string described = ds.findVariable("codec_lz4")->source()->describe();
+        QVERIFY2(described.find("pa55w0rd") == std::string::npos, described.c_str());
+        QVERIFY(readWhole(*ds.findVariable("codec_lz4")) == fileBytes(dir_.path() + "/codec_lz4.bin"));
+    }
+
+    // A chunk far larger than its array's chunks can be compressed to (3 MiB for 120 bytes) is
+    // refused while it arrives, naming the key and the limit.
+    void oversizeChunkIsRefused() {
+        const QString store = dir_.path() + "/oversize.zarr";
+        QVERIFY(QDir().mkpath(store));
+        for (const char* key : {".zarray", ".zattrs"})
+            if (QFile::exists(dir_.path() + "/codec_none.zarr/" + key))
+                QVERIFY(QFile::copy(dir_.path() + "/codec_none.zarr/" + key, store + "/" + key));
+        QFile big(store + "/0.0");
+        QVERIFY(big.open(QIODevice::WriteOnly));
+        big.write(QByteArray(3 << 20, '\0'));
+        big.close();
+        const QString base = serve();
+        QString why;
+        try {
+            const Dataset ds = openDataset((base + "/oversize.zarr").toStdString());
+            (void)readWhole(*ds.findVariable("oversize"));
+        } catch (const std::exception& e) {
+            why = e.what();
+        }
+        QVERIFY2(why.contains("key '0.0' holds more than the") && why.contains("it may hold"),
+                 qPrintable(why));
     }
 
     // A token made the reading thread's stops a read waiting on a transfer.

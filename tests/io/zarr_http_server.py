@@ -2,6 +2,7 @@
 """Serves a directory over HTTP on 127.0.0.1 for tst_zarr_http, misbehaving on request.
 
     zarr_http_server.py DIR LOG [--flaky] [--token T] [--slow SECONDS] [--hold]
+                                [--chunk-status CODE[:TIMES]] [--stall SECONDS[:TIMES]]
 
 Prints the port on the first line of stdout, then serves until killed. Each request is
 logged to LOG as "<client port> <path> <auth: yes|no>" (never the token itself).
@@ -10,6 +11,9 @@ the second answered 503, the later ones served. --token: requests without
 "Authorization: Bearer T" get 401. --slow: every answer waits this long first. --hold: the
 answer to a chunk (a key that is not metadata) waits while the file DIR/HOLD exists; each chunk
 sent in full is then logged as "done <path>" (a test that cancels sees none).
+--chunk-status: a chunk's first TIMES requests (every one, without TIMES) are answered CODE.
+--stall: a chunk's first TIMES answers (every one, without TIMES) send their headers and half
+their body, then nothing for SECONDS.
 """
 import http.server
 import os
@@ -23,6 +27,16 @@ flaky = "--flaky" in args
 token = args[args.index("--token") + 1] if "--token" in args else None
 slow = float(args[args.index("--slow") + 1]) if "--slow" in args else 0.0
 hold = "--hold" in args
+chunk_status, status_times = None, None
+if "--chunk-status" in args:
+    spec = args[args.index("--chunk-status") + 1].split(":")
+    chunk_status = int(spec[0])
+    status_times = int(spec[1]) if len(spec) > 1 else None
+stall, stall_times = 0.0, None
+if "--stall" in args:
+    spec = args[args.index("--stall") + 1].split(":")
+    stall = float(spec[0])
+    stall_times = int(spec[1]) if len(spec) > 1 else None
 METADATA = (".zarray", ".zgroup", ".zattrs", ".zmetadata", "zarr.json")
 seen = {}
 lock = threading.Lock()
@@ -58,6 +72,25 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             return
         if flaky and n == 1:
             self.send_error(503)
+            return
+        chunk = not self.path.endswith(METADATA)
+        if chunk and chunk_status is not None and (status_times is None or n < status_times):
+            self.send_error(chunk_status)
+            return
+        if chunk and stall and (stall_times is None or n < stall_times):
+            path = self.translate_path(self.path)
+            if not os.path.isfile(path):
+                self.send_error(404)
+                return
+            with open(path, "rb") as f:
+                body = f.read()
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body[: len(body) // 2])
+            self.wfile.flush()
+            time.sleep(stall)
+            self.close_connection = True
             return
         super().do_GET()
         if hold and not self.path.endswith(METADATA):

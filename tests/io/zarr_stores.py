@@ -104,7 +104,7 @@ z = zarr.open(store, mode="w", shape=(9,), chunks=(4,), dtype="<i2", fill_value=
 z[0:4] = [1, 2, 3, 4]
 record("fill_int", store, "fill_int")
 
-# Filters xarray users set (delta, fixedscaleoffset, quantize, shuffle, astype).
+# Filters xarray users set (delta, fixedscaleoffset, quantize, shuffle, astype, bitround).
 write("filter_delta", np.cumsum(values("<i1", (50,)).astype("<i4")).astype("<i4"), (16,),
       filters=[numcodecs.Delta(dtype="<i4")], compressor=numcodecs.Zlib())
 write("filter_fixedscaleoffset", (rng.normal(20, 5, (8, 9))).astype("<f8"), (3, 4),
@@ -116,6 +116,10 @@ write("filter_shuffle", values("<f8", (30,)), (8,), filters=[numcodecs.Shuffle(e
       compressor=numcodecs.LZ4())
 write("filter_astype", values("<f8", (12,)), (5,),
       filters=[numcodecs.AsType(encode_dtype="<f4", decode_dtype="<f8")], compressor=None)
+# bitround keeps 7 of float32's 23 mantissa bits when writing; reading is the values as stored
+# (the test checks they hold no more bits than that: the filter really ran).
+write("filter_bitround", values("<f4", (11, 13)), (4, 5), filters=[numcodecs.BitRound(keepbits=7)],
+      compressor=numcodecs.Zlib())
 # A compressor Strata does not decode.
 store = os.path.join(out, "codec_bz2.zarr")
 z = zarr.open(store, mode="w", shape=(6,), chunks=(3,), dtype="<f4", compressor=numcodecs.BZ2())
