@@ -180,6 +180,45 @@ private slots:
                  qPrintable(w_->statusBar()->currentMessage()));
     }
 
+    // A saved view whose file has gone, or whose variable the file no longer holds: an error
+    // naming the file or the variable, and the window keeps showing what it showed.
+    void aViewOfAGoneFileOrVariableSaysSo() {
+        QTemporaryDir dir;
+        const QString copy = dir.filePath("hgt_copy.nc");
+        QVERIFY(QFile::copy(kHgt, copy));
+        QVERIFY(open(copy));
+        ViewSpec v = defaultView(*w_->dataset(), "HGT");
+        v.indices = {{"time", 3}};
+        w_->applyView(v);
+        verifyShown();
+        const QString path = dir.filePath("gone.json");
+        QVERIFY(w_->saveView(path));
+
+        QVERIFY(open(kHgt));
+        w_->applyView(defaultView(*w_->dataset(), "HGT"));
+        verifyShown();
+        const ViewSpec before = w_->view();
+        QVERIFY(QFile::remove(copy));
+        w_->loadView(path); // the file is opened as the window opens any: its error comes later
+        QTRY_VERIFY_WITH_TIMEOUT(w_->lastError().contains("hgt_copy.nc"), 20000);
+        QVERIFY2(w_->lastError().contains("no such file"), qPrintable(w_->lastError()));
+        QVERIFY(w_->view() == before);
+        verifyShown();
+
+        // The file is there, but holds no such variable (renamed since the view was saved).
+        ViewSpec renamed = before;
+        renamed.variable = "HGT_renamed";
+        QFile bad(dir.filePath("renamed.json"));
+        QVERIFY(bad.open(QIODevice::WriteOnly));
+        bad.write(toJsonText(renamed));
+        bad.close();
+        QVERIFY(!w_->loadView(bad.fileName()));
+        QVERIFY2(w_->lastError().contains("renamed.json") && w_->lastError().contains("'HGT_renamed'"),
+                 qPrintable(w_->lastError()));
+        QVERIFY(w_->view() == before);
+        verifyShown();
+    }
+
     void reopeningAFileRestoresItsLastView() {
         QVERIFY(open(kHgt));
         drag(w_->dimensionBar()->chip("time"), w_->dimensionBar()->slot(Role::Y));
