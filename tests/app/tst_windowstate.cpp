@@ -9,6 +9,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
+#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -19,6 +20,7 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QToolButton>
 #include <QTreeWidget>
 #include <cmath>
@@ -411,6 +413,60 @@ private slots:
         QVERIFY(!task->isVisibleTo(w_.get()));
         QTest::keyClick(focus(), Qt::Key_Z,
                         Qt::ControlModifier); // the file's view as it was, for later tests
+        QVERIFY(settle());
+    }
+
+    // Settings > Memory Budget...: a size typed in the dialog becomes the frame service's budget
+    // and the saved setting; a share is of the memory free now; text that is neither is refused,
+    // naming it, and the budget stays.
+    void theMemoryBudgetDialogSetsTheBudget() {
+        QVERIFY(open(kHgt));
+        QVERIFY(settle());
+        const std::size_t budget = w_->frameService()->residentBudget();
+        const QString saved = QSettings().value("residency/budget").toString();
+        struct Restore {
+            FrameService* service;
+            std::size_t bytes;
+            QString setting;
+            ~Restore() {
+                service->setResidentBudget(bytes);
+                QSettings().setValue("residency/budget", setting);
+            }
+        } restore{w_->frameService(), budget, saved};
+        QAction* action = nullptr;
+        for (QAction* a : w_->findChildren<QAction*>())
+            if (a->text() == "&Memory Budget…") action = a;
+        QVERIFY(action);
+        auto type = [&](const QString& text) {
+            QString asked;
+            QTimer::singleShot(0, [&] {
+                if (auto* box = qobject_cast<QInputDialog*>(QApplication::activeModalWidget())) {
+                    asked = box->labelText();
+                    box->setTextValue(text);
+                    box->accept();
+                }
+            });
+            action->trigger();
+            return asked;
+        };
+        const QString asked = type("200K");
+        QVERIFY2(asked.contains("the host") && asked.contains("free now"), qPrintable(asked));
+        QCOMPARE(w_->frameService()->residentBudget(), std::size_t(200 * 1024));
+        QCOMPARE(QSettings().value("residency/budget").toString(), QString("200K"));
+        QVERIFY2(w_->statusBar()->currentMessage().contains(QString::fromStdString(formatBytes(200 * 1024))),
+                 qPrintable(w_->statusBar()->currentMessage()));
+        QVERIFY(settle());
+
+        type("lots");
+        QVERIFY2(w_->lastError().contains("'lots' is neither a size"), qPrintable(w_->lastError()));
+        QCOMPARE(w_->frameService()->residentBudget(), std::size_t(200 * 1024));
+        QCOMPARE(QSettings().value("residency/budget").toString(), QString("200K"));
+        if (auto* box = w_->findChild<QMessageBox*>("errorBox")) box->close();
+
+        const double free = double(hostAvailableMemory());
+        type("25%");
+        const double share = double(w_->frameService()->residentBudget()) / free;
+        QVERIFY2(share > 0.2 && share < 0.3, qPrintable(QString::number(share))); // free memory moves
         QVERIFY(settle());
     }
 
