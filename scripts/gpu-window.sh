@@ -160,6 +160,10 @@ run() {
     export STRATA_COASTLINES_DIR=/opt/app/coast # the shorelines that travelled
     export STRATA_GSHHG_DIR=/opt/app/gshhg
     export UDUNITS2_XML_PATH=/opt/app/share/udunits/udunits2.xml
+    # tst_frameservice's Zarr store, written by zarr-python where gpu-check.sh ran (that machine
+    # has no zarr-python): gpu-suite.sh carries gpu-bundle/. Without it the test fails.
+    local zarrLoad=${BUNDLE_DIR:-$ROOT/gpu-bundle}/zarr-load
+    [[ -d $zarrLoad ]] && export STRATA_ZARR_LOAD_DIR=$zarrLoad
     # Only the fonts that travelled, with Debian's rules: that machine's own fonts differ.
     mkdir -p /tmp/strata-fc
     cat >/opt/app/fontconfig/fonts.conf <<'CONF'

@@ -617,8 +617,11 @@ private slots:
                 if (std::abs(c[i] - value) < std::abs(c[best] - value)) best = i;
             return best;
         };
+        // The cells nearest, found in the file with python3-netCDF4: lat[72] = 45.70 (lat[71] =
+        // 43.83, lat[73] = 47.56; a Gaussian grid), lon[5] = 9.375 (1.875° apart from 0).
         const int lat = nearest("lat", 45), lon = nearest("lon", 10);
-        QVERIFY(lat > 0 && lon > 0);
+        QCOMPARE(lat, 72);
+        QCOMPARE(lon, 5);
         const auto rows = readCsv(csv);
         QCOMPARE(rows.size(), 1 + kT);
         const auto v = tasValues();

@@ -24,6 +24,7 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QTreeWidget>
+#include <chrono>
 #include <cmath>
 
 #include "colour_panel.h"
@@ -32,10 +33,12 @@
 #include "io/nc_write.h"
 #include "main_window.h"
 #include "nc_read.h"
+#include "render/render_fixtures.h"
 #include "slice_panel.h"
 #include "strata/core/format.h"
 #include "strata/core/ops.h"
 #include "strata/core/runtime.h"
+#include "strata/render/view_layout.h"
 #include "strata/render/vtk_views.h"
 #include "view_json.h"
 #include "window_checks.h"
@@ -86,6 +89,56 @@ MinMax extremes(const std::vector<float>& v) {
         if (!std::isnan(x)) m = {std::min<double>(m.first, x), std::max<double>(m.second, x)};
     return m;
 }
+
+// Every cell of a (lat, lon) plane drawn whole in `img` (device pixels, `scale` per logical
+// one), checked at its centre against the colour the map gives its value in `plane` (netCDF-C's,
+// row-major) over the plane's extremes (the Frame range, by hand). `frame` gives only the axes:
+// where the layout (computeLayout, as the view lays a whole regular frame out) puts each centre.
+// Returns the number of cells of the wrong colour; `first` names the first of them.
+long wrongCells(const QImage& img, double scale, const DataArray& frame, const std::vector<float>& plane,
+                const Colouring& c, QString& first) {
+    const AxisGrid y = axisGrid(frame, 0), x = axisGrid(frame, 1);
+    const ViewWindow window = fullWindow(x, y);
+    const std::int64_t rows = frame.shape()[0], cols = frame.shape()[1];
+    const ViewLayout layout = computeLayout(img.width(), img.height(), scale, window,
+                                            keepsAspect(AspectMode::Auto, x, y), {cols, rows});
+    const ViewTransform t(layout.plot, window);
+    const MinMax range = extremes(plane);
+    const auto table = colormapTable(c.colormap, c.reversed);
+    long wrong = 0;
+    for (std::int64_t i = 0; i < rows; ++i)
+        for (std::int64_t j = 0; j < cols; ++j) {
+            const double v = plane[std::size_t(i * cols + j)];
+            const Rgba8 want = test::expectedColour(table, v, range.first, range.second, c.nanColour);
+            const Rgba8 got = test::colourAt(img, t.pixelX(x.centres[j]), t.pixelY(y.centres[i]));
+            if (got == want) continue;
+            if (wrong++ == 0)
+                first = QString("cell (%1, %2) = %3: %4, want %5")
+                            .arg(i)
+                            .arg(j)
+                            .arg(v)
+                            .arg(test::str(got), test::str(want));
+        }
+    return wrong;
+}
+
+// View ▸ Coastlines switched off for a scope (their ink covers cells), and back on at its end
+// however the scope is left, so that a failure leaves them as the next test expects.
+class CoastlinesOff {
+public:
+    explicit CoastlinesOff(MainWindow& w) : action_(w.findChild<QAction*>("coastlinesAction")) {
+        if (action_ && action_->isChecked()) action_->trigger();
+    }
+    ~CoastlinesOff() {
+        if (action_ && !action_->isChecked()) action_->trigger();
+    }
+    bool ok() const { return action_ && !action_->isChecked(); }
+    CoastlinesOff(const CoastlinesOff&) = delete;
+    CoastlinesOff& operator=(const CoastlinesOff&) = delete;
+
+private:
+    QAction* action_;
+};
 
 QStringList chipsIn(MainWindow& w, Role role) {
     QStringList out;
@@ -159,14 +212,46 @@ private slots:
         QVERIFY(!view->settings().coastlines);
         QImage without;
         QTRY_VERIFY(!(without = view->grabImage()).isNull() && without != with);
-        long changed = 0;
+        // Where the coasts were: inside the plot only, and where the shorelines are. The plot
+        // and the lon/lat of its pixels from the layout of the sample's whole 96 × 192 frame.
+        const DataArray& shown = w_->shownFrame();
+        const AxisGrid gy = axisGrid(shown, 0), gx = axisGrid(shown, 1);
+        const ViewWindow window = fullWindow(gx, gy);
+        const ViewTransform t(computeLayout(with.width(), with.height(), view->devicePixelRatioF(), window,
+                                            keepsAspect(AspectMode::Auto, gx, gy), {192, 96})
+                                  .plot,
+                              window);
+        const PixelRect& plot = t.plot();
+        std::vector<QPoint> changed; // top-left origin, as QImage has it
         for (int y = 0; y < with.height(); ++y)
             for (int x = 0; x < with.width(); ++x)
                 if (with.pixel(x, y) != without.pixel(x, y)) {
                     QVERIFY(qGray(with.pixel(x, y)) < 60); // coast ink went
-                    ++changed;
+                    const double px = x + 0.5, py = with.height() - y - 0.5;
+                    QVERIFY2(plot.contains(px, py),
+                             qPrintable(QString("pixel (%1, %2) outside the plot").arg(x).arg(y)));
+                    changed.push_back({x, y});
                 }
-        QVERIFY2(changed > 500, qPrintable(QString::number(changed)));
+        // The nearest changed pixel to a longitude/latitude, in pixels.
+        auto inkNear = [&](double lon, double lat) {
+            const double px = t.pixelX(lon), py = with.height() - t.pixelY(lat);
+            double best = 1e9;
+            for (const QPoint& p : changed)
+                best = std::min(best, std::hypot(p.x() + 0.5 - px, p.y() + 0.5 - py));
+            return best;
+        };
+        // Shore points (each within 0.3° of a vertex of the crude shoreline, a pixel or less
+        // here): Cape Agulhas, Cape Horn's Isla Hornos, the Cape of Good Hope's coast near Cape
+        // Town, Cape Farewell in Greenland.
+        for (auto [lon, lat] : {std::pair{20.0, -34.83}, {292.7, -55.98}, {18.47, -34.35}, {316.1, 59.8}})
+            QVERIFY2(inkNear(lon, lat) <= 2,
+                     qPrintable(QString("%1, %2: %3").arg(lon).arg(lat).arg(inkNear(lon, lat))));
+        // Far from any shore (the Libyan desert, 700 km; the South Pacific, 1000 km): none within
+        // 3° (about six pixels).
+        const double perDegree = plot.width() / 360;
+        for (auto [lon, lat] : {std::pair{20.0, 25.0}, {240.0, -30.0}})
+            QVERIFY2(inkNear(lon, lat) > 3 * perDegree,
+                     qPrintable(QString("%1, %2: %3").arg(lon).arg(lat).arg(inkNear(lon, lat))));
         QTRY_COMPARE(action->statusTip(), QString("Coastlines: none drawn"));
         action->trigger();
         QVERIFY(view->settings().coastlines);
@@ -522,27 +607,75 @@ private slots:
         w_->applyView(defaultView(*w_->dataset(), "HGT"));
         verifyShown();
         QSignalSpy series(w_.get(), &MainWindow::seriesShown);
+        w_->seriesDimBox()->setCurrentText("time"); // an earlier test may have left another dim
         w_->plotSeriesAt(10, 20);
         QVERIFY(series.wait(10000));
-        auto drawsALine = [](LinePlotView* v) {
+        QCOMPARE(w_->shownSeries().dims(), (std::vector<std::string>{"time"}));
+        // HGT at (lat 10, lon 20) over the 21 times, as netCDF-C reads it: the blue line (the
+        // series' pen) passes through each sample. The line's leftmost and rightmost columns are
+        // the first and last times, its top and bottom rows the largest and smallest values;
+        // sample k is then at the column its date gives (the times are "months since 1958-1-1",
+        // 0, 1, 13, 25, ...: dates a month, then a year, apart), and that column's blue run
+        // holds the sample's row (within 3 pixels: the pen's width and its antialiasing).
+        std::vector<float> values;
+        std::vector<double> days;
+        const nctest::NcValues months = nctest::readNcFloats(kHgt.toStdString(), "time");
+        QCOMPARE(months.values.size(), std::size_t(21));
+        for (std::size_t t = 0; t < 21; ++t) {
+            values.push_back(hgtFromNetcdf().at(t, 10, 20));
+            const std::chrono::year_month_day date = std::chrono::year(1958) / std::chrono::January / 1 +
+                                                     std::chrono::months(int(months.values[t]));
+            days.push_back(std::chrono::sys_days(date).time_since_epoch().count());
+        }
+        const MinMax vr = extremes(values);
+        QVERIFY(vr.second - vr.first > 10); // a line with a shape to follow
+        QString why;
+        auto drawsTheSeries = [&](LinePlotView* v) {
             const QImage img = v->grabFramebuffer();
+            why = "no picture";
             if (img.isNull()) return false;
-            long blue = 0; // the series' pen is blue; the rest white, grey and dark text
+            auto blue = [&](int x, int y) {
+                const QRgb c = img.pixel(x, y); // the rest is white, grey, dark text and orange
+                return qBlue(c) > qRed(c) + 60 && qBlue(c) > qGreen(c) + 20;
+            };
+            int left = img.width(), right = -1, top = img.height(), bottom = -1;
             for (int y = 0; y < img.height(); ++y)
-                for (int x = 0; x < img.width(); ++x) {
-                    const QRgb c = img.pixel(x, y);
-                    blue += qBlue(c) > qRed(c) + 60 && qBlue(c) > qGreen(c) + 20;
+                for (int x = 0; x < img.width(); ++x)
+                    if (blue(x, y)) {
+                        left = std::min(left, x), right = std::max(right, x);
+                        top = std::min(top, y), bottom = std::max(bottom, y);
+                    }
+            why = "no blue line";
+            if (right - left < 100 || bottom - top < 20) return false;
+            for (int k = 0; k < 21; ++k) {
+                const int x = int(std::lround(left + (right - left) * (days[std::size_t(k)] - days[0]) /
+                                                         (days[20] - days[0])));
+                const double want =
+                    top + (vr.second - values[std::size_t(k)]) / (vr.second - vr.first) * (bottom - top);
+                int lo = img.height(), hi = -1;
+                for (int y = 0; y < img.height(); ++y)
+                    if (blue(x, y)) lo = std::min(lo, y), hi = std::max(hi, y);
+                if (want < lo - 3 || want > hi + 3) {
+                    why = QString("time %1 (%2): want row %3, the line's column %4 is blue from %5 to %6")
+                              .arg(k)
+                              .arg(values[std::size_t(k)])
+                              .arg(want)
+                              .arg(x)
+                              .arg(lo)
+                              .arg(hi);
+                    return false;
                 }
-            return blue > 50;
+            }
+            return true;
         };
-        QTRY_VERIFY(w_->seriesDock()->isVisible() && drawsALine(w_->seriesView()));
+        QTRY_VERIFY2(w_->seriesDock()->isVisible() && drawsTheSeries(w_->seriesView()), qPrintable(why));
         w_->seriesDock()->setFloating(true);
         QVERIFY(QTest::qWaitForWindowExposed(w_->seriesDock()));
         QVERIFY(QTest::qWaitForWindowExposed(w_->seriesView()->glWindow()));
-        QTRY_VERIFY(drawsALine(w_->seriesView()));
+        QTRY_VERIFY2(drawsTheSeries(w_->seriesView()), qPrintable(why));
         w_->seriesDock()->setFloating(false);
         QVERIFY(QTest::qWaitForWindowExposed(w_->seriesView()->glWindow()));
-        QTRY_VERIFY(drawsALine(w_->seriesView()));
+        QTRY_VERIFY2(drawsTheSeries(w_->seriesView()), qPrintable(why));
     }
 
     void colourRangeOfTheWholeVariable() {
@@ -579,12 +712,30 @@ private slots:
         w_->applyView(defaultView(*w_->dataset(), "HGT"));
         verifyShown();
         QTemporaryDir dir;
-        for (QSize size : {QSize(640, 400), QSize(1000, 700)}) {
-            const QString png = dir.filePath(QString("v%1.png").arg(size.width()));
-            QVERIFY(w_->exportPng(png, size));
-            QImage image(png);
-            QCOMPARE(image.size(), size);
+        // The pictures at exactly the size asked for, each of HGT's 73 × 144 cells at time 0 in
+        // the colour viridis gives its value as netCDF-C reads it (missing: the missing colour),
+        // over the frame's extremes. The coastlines are off: their ink covers cells.
+        QCOMPARE(w_->view().colouring.range.mode, RangeMode::Frame);
+        {
+            const CoastlinesOff off(*w_);
+            QVERIFY(off.ok());
+            const nctest::NcValues& hgt = hgtFromNetcdf();
+            QCOMPARE(hgt.shape, (std::vector<std::size_t>{21, 73, 144}));
+            const std::vector<float> plane(hgt.values.begin(), hgt.values.begin() + 73 * 144);
+            for (QSize size : {QSize(640, 400), QSize(1000, 700)}) {
+                const QString png = dir.filePath(QString("v%1.png").arg(size.width()));
+                QVERIFY(w_->exportPng(png, size));
+                QImage image(png);
+                QCOMPARE(image.size(), size);
+                QString first;
+                const long wrong = wrongCells(image, 1, w_->shownFrame(), plane, w_->view().colouring, first);
+                QVERIFY2(wrong == 0, qPrintable(QString("%1: %2 cells of the wrong colour, first %3")
+                                                    .arg(png)
+                                                    .arg(wrong)
+                                                    .arg(first)));
+            }
         }
+        QVERIFY(w_->imageView()->settings().coastlines);
         QVERIFY(w_->statusBar()->toolTip().contains("copied device→host"));
         const QString csv = dir.filePath("frame.csv");
         QVERIFY(w_->exportCsv(csv));
@@ -847,13 +998,24 @@ private slots:
             if (view->drawsWithGl())
                 painter.drawImage(view->mapTo(w_.get(), QPoint(0, 0)), view->grabImage());
         }
-        const QImage frame = view->grabImage();
-        QSet<QRgb> colours;
-        for (int y = 0; y < frame.height(); y += 4)
-            for (int x = 0; x < frame.width(); x += 4) colours.insert(frame.pixel(x, y));
-        QVERIFY2(colours.size() > 50, "the frame on screen has too few colours to be the data");
         if (const QByteArray out = qgetenv("STRATA_SCREENSHOT"); !out.isEmpty())
             QVERIFY(shot.save(QString::fromUtf8(out)));
+        // The data on screen: with the coastlines off (their ink covers cells), every one of the
+        // 96 × 192 cells shows at its centre the colour viridis gives its value as netCDF-C reads
+        // it, over the frame's extremes.
+        QCOMPARE(w_->view().colouring.range.mode, RangeMode::Frame);
+        const CoastlinesOff off(*w_);
+        QVERIFY(off.ok());
+        const nctest::NcValues tas = nctest::readNcFloats(kSample.toStdString(), "tas");
+        QCOMPARE(tas.shape, (std::vector<std::size_t>{12, 96, 192}));
+        const std::vector<float> plane(tas.values.begin(), tas.values.begin() + 96 * 192);
+        QImage frame;
+        QTRY_VERIFY(!(frame = view->grabImage()).isNull() && !view->settings().coastlines);
+        QString first;
+        const long wrong = wrongCells(frame, view->devicePixelRatioF(), w_->shownFrame(), plane,
+                                      w_->view().colouring, first);
+        QVERIFY2(wrong == 0,
+                 qPrintable(QString("%1 cells of the wrong colour, first %2").arg(wrong).arg(first)));
     }
 };
 

@@ -17,7 +17,9 @@
 #include "io/nc_write.h"
 #include "main_window.h"
 #include "slice_panel.h"
+#include "strata/render/curvilinear_grid.h"
 #include "strata/render/frame_labels.h"
+#include "strata/render/view_layout.h"
 #include "window_fixture.h"
 
 using namespace strata;
@@ -27,6 +29,37 @@ namespace {
 
 const QString kData = QStringLiteral(STRATA_TEST_DATA);
 const QString kSample = kData + "/tas_rectilinear_grid_2D.nc";
+
+// The longitude and latitude (degrees) of the point (x, y) (metres) of a Lambert conformal conic
+// map on an ellipsoid: Snyder, Map Projections: A Working Manual (1987), 15-1 to 15-11 and 7-9,
+// the latitude by iteration. Written out here, apart from PROJ and the code under test.
+std::pair<double, double> lambertInverse(double x, double y, double lat1, double lat2, double lat0,
+                                         double lon0, double a, double invFlattening) {
+    const double d = M_PI / 180, f = 1 / invFlattening, e = std::sqrt(2 * f - f * f);
+    auto m = [&](double phi) { return std::cos(phi) / std::sqrt(1 - e * e * std::sin(phi) * std::sin(phi)); };
+    auto t = [&](double phi) {
+        return std::tan(M_PI / 4 - phi / 2) /
+               std::pow((1 - e * std::sin(phi)) / (1 + e * std::sin(phi)), e / 2);
+    };
+    const double n =
+        (std::log(m(lat1 * d)) - std::log(m(lat2 * d))) / (std::log(t(lat1 * d)) - std::log(t(lat2 * d)));
+    const double F = m(lat1 * d) / (n * std::pow(t(lat1 * d), n)), rho0 = a * F * std::pow(t(lat0 * d), n);
+    const double rho = std::copysign(std::hypot(x, rho0 - y), n), tt = std::pow(rho / (a * F), 1 / n);
+    const double theta = std::atan2(x, rho0 - y);
+    double phi = M_PI / 2 - 2 * std::atan(tt);
+    for (int i = 0; i < 20; ++i)
+        phi =
+            M_PI / 2 - 2 * std::atan(tt * std::pow((1 - e * std::sin(phi)) / (1 + e * std::sin(phi)), e / 2));
+    return {theta / n / d + lon0, phi / d};
+}
+
+// The index of the value of `v` nearest `x`.
+std::size_t nearestIndex(const std::vector<float>& v, double x) {
+    std::size_t best = 0;
+    for (std::size_t i = 1; i < v.size(); ++i)
+        if (std::abs(v[i] - x) < std::abs(v[best] - x)) best = i;
+    return best;
+}
 
 } // namespace
 
@@ -178,8 +211,47 @@ private slots:
         QRegularExpression latLon("lat = (\\d+\\.\\d+)°N, lon = (\\d+\\.\\d+)°W");
         auto m = latLon.match(w_->probeText());
         QVERIFY2(m.hasMatch(), qPrintable(w_->probeText()));
-        QVERIFY(m.captured(1).toDouble() > 35.6 && m.captured(1).toDouble() < 41.4);
-        QVERIFY(m.captured(2).toDouble() > 101.8 && m.captured(2).toDouble() < 109.8);
+        {
+            // The cell under the middle of the view: the layout of the whole 619 × 569 km grid
+            // (x, y read with netCDF-C; 1 km apart, a whole number of pixels per cell where it
+            // fits) maps the pixel to a point in km, whose nearest x and y are the cell's. Its
+            // lat/lon is the Lambert conformal inverse of that cell's centre, with the file's
+            // constants (standard parallels 25 and 60, origin 42.5N 100W, WGS 84's ellipsoid).
+            const std::string file = (kData + "/lcc_km.nc").toStdString();
+            const nctest::NcValues xs = nctest::readNcFloats(file, "x"), ys = nctest::readNcFloats(file, "y");
+            QCOMPARE(xs.values.size(), std::size_t(619));
+            QCOMPARE(ys.values.size(), std::size_t(569));
+            const ImageView* view = w_->imageView();
+            const DataArray& frame = w_->shownFrame();
+            const AxisGrid gy = axisGrid(frame, 0), gx = axisGrid(frame, 1);
+            const ViewWindow window = fullWindow(gx, gy);
+            const double dpr = view->devicePixelRatioF();
+            const ViewTransform t(computeLayout(int(view->width() * dpr), int(view->height() * dpr), dpr,
+                                                window, keepsAspect(AspectMode::Auto, gx, gy), {619, 569})
+                                      .plot,
+                                  window);
+            const double px = view->width() / 2 * dpr, py = (view->height() - view->height() / 2) * dpr;
+            const std::size_t column = nearestIndex(xs.values, t.dataX(px)),
+                              row = nearestIndex(ys.values, t.dataY(py));
+            const auto [lon, lat] = lambertInverse(xs.values[column] * 1000, ys.values[row] * 1000, 25, 60,
+                                                   42.5, -100, 6378137, 298.257223563);
+            // Within half of the last decimal written (three here: a cell is about 0.01°).
+            auto half = [](const QString& text) {
+                return 0.5 * std::pow(10.0, -text.section('.', 1).size()) + 1e-9;
+            };
+            QVERIFY2(std::abs(m.captured(1).toDouble() - lat) <= half(m.captured(1)),
+                     qPrintable(QString("%1 (cell %2, %3): want lat %4")
+                                    .arg(w_->probeText())
+                                    .arg(row)
+                                    .arg(column)
+                                    .arg(lat, 0, 'f', 6)));
+            QVERIFY2(std::abs(-m.captured(2).toDouble() - lon) <= half(m.captured(2)),
+                     qPrintable(QString("%1 (cell %2, %3): want lon %4")
+                                    .arg(w_->probeText())
+                                    .arg(row)
+                                    .arg(column)
+                                    .arg(lon, 0, 'f', 6)));
+        }
         QVERIFY(w_->probeText().contains("time = 1980-07-01 12:00"));
 
         QVERIFY(open(kData + "/test_stageiv_xyt.nc"));
@@ -211,8 +283,21 @@ private slots:
         const ImageView* view = w_->imageView();
         const Pick p = view->pickAt(QPointF(view->width() / 2, view->height() / 2));
         QVERIFY(p.inside);
-        QVERIFY2(p.x < -60 && p.x > -130 && p.y > 20 && p.y < 55,
-                 qPrintable(QString("%1 %2").arg(p.x).arg(p.y)));
+        // The point under the middle of the view, by the layout of the cells' lon/lat extent
+        // (degrees both ways: one degree as long as the other).
+        const std::optional<CurvilinearGrid> grid = curvilinearGrid(w_->shownFrame());
+        QVERIFY(grid);
+        const double dpr = view->devicePixelRatioF();
+        const ViewTransform t(
+            computeLayout(int(view->width() * dpr), int(view->height() * dpr), dpr, grid->extent, true).plot,
+            grid->extent);
+        const double px = view->width() / 2 * dpr, py = (view->height() - view->height() / 2) * dpr;
+        QVERIFY2(std::abs(p.x - t.dataX(px)) < 1e-9 && std::abs(p.y - t.dataY(py)) < 1e-9,
+                 qPrintable(QString("picked %1, %2; the layout gives %3, %4")
+                                .arg(p.x)
+                                .arg(p.y)
+                                .arg(t.dataX(px))
+                                .arg(t.dataY(py))));
         std::size_t nearest = 0;
         double best = 1e300;
         for (std::size_t k = 0; k < lat.values.size(); ++k) {
@@ -229,10 +314,22 @@ private slots:
         QVERIFY(w_->gridSpace() == GridSpace::Index);
         QVERIFY(w_->imageView()->settings().grid == GridSpace::Index);
         // Rows and columns: the data x under the cursor is a column index, not a longitude.
+        // The pick is of the last paint's layout: wait for the one in index space.
+        QSignalSpy presented(view, &ImageView::presented);
+        QVERIFY(presented.wait(10000));
         const Pick q = view->pickAt(QPointF(view->width() / 2, view->height() / 2));
         QVERIFY(q.inside);
-        QCOMPARE(q.column, static_cast<std::int64_t>(std::floor(q.x + 0.5)));
-        QVERIFY(q.x > 0 && q.x < 87);
+        // Index space: columns 0..86 and rows 0..117 as cells a unit wide, drawn whole with one
+        // unit as long both ways; the middle pixel's column and row by that layout.
+        const ViewWindow cells{-0.5, 86.5, -0.5, 117.5};
+        const ViewTransform ti(
+            computeLayout(int(view->width() * dpr), int(view->height() * dpr), dpr, cells, true, {87, 118})
+                .plot,
+            cells);
+        QCOMPARE(q.column, static_cast<std::int64_t>(std::floor(ti.dataX(px) + 0.5)));
+        QCOMPARE(q.row, static_cast<std::int64_t>(std::floor(ti.dataY(py) + 0.5)));
+        QVERIFY2(std::abs(q.x - ti.dataX(px)) < 1e-9,
+                 qPrintable(QString("%1 %2").arg(q.x).arg(ti.dataX(px))));
         w_->findChild<QAction*>("gridLonLatAction")->trigger();
         QVERIFY(w_->gridSpace() == GridSpace::LonLat);
     }

@@ -212,6 +212,7 @@ private slots:
         // Held, a stays even under a budget it does not fit.
         residency.setBudget(1000);
         QCOMPARE(residency.status("a").state, Residence::Resident);
+        QCOMPARE(residency.heldBytes(), std::size_t(2048));
     }
 
     // A variable streamed for want of room is decided again under a new budget, and the

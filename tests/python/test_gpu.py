@@ -1,7 +1,9 @@
 """The module on a GPU with CuPy: files read onto the device (compared with the netCDF4 engine,
 and with cupy-xarray's as_cupy() where it is installed), CuPy arrays in and out without a copy
 (pointers equal, zero bytes device→host by Strata's transfer counter), and the window on CuPy
-data (where there is a display): zero bytes with vmin/vmax, one table of frame ranges without. Skips without CuPy or a GPU, unless STRATA_REQUIRE_GPU=1."""
+data (where there is a display): zero bytes with vmin/vmax, one table of frame ranges without.
+Skips without CuPy or a GPU; with STRATA_REQUIRE_GPU set (not "0"), as on the GPU machine, what
+would skip fails instead, naming what is missing, so that a GPU run cannot pass by skipping."""
 import gc
 import os
 import tempfile
@@ -15,7 +17,8 @@ import strata  # noqa: E402
 from strata import _strata  # noqa: E402
 
 DATA = os.environ.get("STRATA_TEST_DATA", os.path.join(os.path.dirname(__file__), "..", "data"))
-REQUIRE = os.environ.get("STRATA_REQUIRE_GPU") == "1"
+# As tests/gpu_skip.h reads it for the C++ tests: set and not "0".
+REQUIRE = os.environ.get("STRATA_REQUIRE_GPU", "") not in ("", "0")
 
 try:
     import cupy
@@ -25,20 +28,33 @@ except Exception as e:  # no CuPy, or no driver
     cupy, GPU, WHY = None, False, f"no CuPy or no GPU: {e}"
 
 
+def skip_or_fail(test, why):
+    """Leaves `test`: a failure under STRATA_REQUIRE_GPU, else a skip saying why."""
+    if REQUIRE:
+        test.fail(f"STRATA_REQUIRE_GPU is set, but {why}")
+    test.skipTest(why)
+
+
 def skip_without_gpu(cls):
-    if not GPU and not REQUIRE:
+    if GPU:
+        return cls
+    if not REQUIRE:
         return unittest.skip(WHY)(cls)
+    # Every test of the class fails, saying why, instead of erring on a missing `cupy`.
+    def setUp(self):
+        skip_or_fail(self, WHY)
+    cls.setUp = setUp
     return cls
 
 
-def reference_values():
+def reference_values(test):
     try:
         import xarray as xr
         xr.open_dataset(os.path.join(DATA, "reduced.nc"), engine="netcdf4").close()
     except Exception:
         path = os.environ.get("STRATA_PY_REFERENCE")
         if not path:
-            raise unittest.SkipTest("no netcdf4 engine and no STRATA_PY_REFERENCE (make_reference.py)")
+            skip_or_fail(test, "no netcdf4 engine and no STRATA_PY_REFERENCE (make_reference.py)")
         with np.load(path) as z:
             return {k: z[k] for k in z.files}
     import subprocess
@@ -58,7 +74,7 @@ class OpenOnTheGpu(unittest.TestCase):
     def test_variables_are_cupy_views_of_strata_buffers(self):
         # The oracle: netCDF-C through xarray's netcdf4 engine, or (where that engine is not
         # installed, as on the GPU machine) the same read made elsewhere by make_reference.py.
-        reference = reference_values()
+        reference = reference_values(self)
         checked = 0
         for key, expected in reference.items():
             file, name = key.split("/", 1)
@@ -86,10 +102,11 @@ class OpenOnTheGpu(unittest.TestCase):
             import cupy_xarray  # noqa: F401  (registers .cupy.as_cupy())
             import xarray as xr
         except ImportError as e:
-            self.skipTest(f"cupy-xarray is not installed: {e}")
+            skip_or_fail(self, f"cupy-xarray is not installed (gpu-python.sh pack takes it from "
+                               f"CUPY_XARRAY_SRC): {e}")
         engines = [e for e in ("netcdf4", "h5netcdf", "scipy") if e in xr.backends.list_engines()]
         if not engines:
-            self.skipTest("none of xarray's netcdf4, h5netcdf or scipy engines is installed")
+            skip_or_fail(self, "none of xarray's netcdf4, h5netcdf or scipy engines is installed")
         compared = 0
         for file in ("reduced.nc", "tas_rectilinear_grid_2D.nc", "test_stageiv_xyt.nc"):
             path = os.path.join(DATA, file)
@@ -162,7 +179,9 @@ class CupyIntoStrata(unittest.TestCase):
 
     def test_array_on_another_device(self):
         if cupy.cuda.runtime.getDeviceCount() < 2:
-            self.skipTest("one GPU")
+            # A fact of the machine, not something missing from it: a skip even under
+            # STRATA_REQUIRE_GPU, which gpu-python.sh allows by name (PYTHON_ALLOWED_SKIPS).
+            self.skipTest("needs a second GPU (this machine has one)")
         with cupy.cuda.Device(1):
             a = cupy.zeros(4, cupy.float32)
         with self.assertRaises(strata.ValueError) as cm:
@@ -179,7 +198,7 @@ class CupyIntoStrata(unittest.TestCase):
 class ShowCupy(unittest.TestCase):
     def setUp(self):
         if not (os.environ.get("DISPLAY") or os.environ.get("QT_QPA_PLATFORM")):
-            self.skipTest("no display for the window")
+            skip_or_fail(self, "no display for the window (DISPLAY or QT_QPA_PLATFORM)")
 
     def field(self, nt=5):
         import xarray as xr

@@ -78,10 +78,20 @@ DataArray frameOver(const char* lonUnits, const char* latUnits) {
 
 std::string gshhsCoarse() { return coastlineDirectory() + "/c/GSHHS_c_L1.shp"; }
 const std::string kGshhg = "/usr/share/gmt-gshhg"; // Debian's gmt-gshhg-low, -high, -full
-bool haveGshhg() {
+// The shorelines are not optional for the tests: scripts/setup.sh installs them, and a test
+// that needs one fails naming what is missing (a skip would pass unseen).
+QString missingGshhs() {
+    return QString::fromStdString("no GSHHS shoreline " + gshhsCoarse() +
+                                  " (Debian's python-cartopy-data, which scripts/setup.sh installs)");
+}
+QString missingGshhg() {
+    QStringList missing;
     for (char r : {'c', 'l', 'i', 'h', 'f'})
-        if (!std::filesystem::exists(kGshhg + "/binned_GSHHS_" + r + ".nc")) return false;
-    return true;
+        if (!std::filesystem::exists(kGshhg + "/binned_GSHHS_" + r + ".nc"))
+            missing << QString("binned_GSHHS_%1.nc").arg(r);
+    if (missing.isEmpty()) return {};
+    return QString::fromStdString("no " + kGshhg + "/") + missing.join(", ") +
+           " (Debian's gmt-gshhg-low, -high and -full, which scripts/setup.sh installs)";
 }
 
 // The nearest point of `lines` to (lon, lat), in km (equirectangular: fine at a few km).
@@ -188,8 +198,7 @@ private slots:
     }
 
     void gshhsCoastWhereTheMapHasIt() {
-        if (!QFileInfo::exists(QString::fromStdString(gshhsCoarse())))
-            QSKIP("no GSHHS shorelines (python-cartopy-data: scripts/setup.sh installs it)");
+        QVERIFY2(QFileInfo::exists(QString::fromStdString(gshhsCoarse())), qPrintable(missingGshhs()));
         const auto lines = readCoastShapefile(gshhsCoarse());
         QVERIFY(lines.size() > 500);
         // Cape Agulhas, Africa's southern tip, 34.83°S 20.00°E: a vertex of the crude (25 km)
@@ -315,7 +324,7 @@ private slots:
 
     // With the GSHHG files, their five levels; with the GSHHG folder empty, the shapefiles.
     void levelsPreferGshhgAndFallBack() {
-        if (!haveGshhg()) QSKIP("no GSHHG files (gmt-gshhg-*: scripts/setup.sh installs them)");
+        QVERIFY2(missingGshhg().isEmpty(), qPrintable(missingGshhg()));
         QTemporaryDir empty;
         const auto gshhg = findCoastLevels(kGshhg, coastlineDirectory());
         QCOMPARE(gshhg.size(), std::size_t(5));
@@ -328,13 +337,12 @@ private slots:
         QCOMPARE(describeCoastLevel(gshhg[0]),
                  std::string("GSHHG 2.3.7 crude (25 km), /usr/share/gmt-gshhg (gmt-gshhg-low)"));
         const auto fallback = findCoastLevels(empty.path().toStdString(), coastlineDirectory());
-        if (QFileInfo::exists(QString::fromStdString(gshhsCoarse()))) {
-            QVERIFY(!fallback.empty());
-            QCOMPARE(fallback[0].path, gshhsCoarse());
-            QVERIFY2(describeCoastLevel(fallback[0]).find("GSHHS shapefile crude (25 km)") == 0,
-                     describeCoastLevel(fallback[0]).c_str());
-            QVERIFY(fallback[0].reader->lines({})->size() > 500);
-        }
+        QVERIFY2(QFileInfo::exists(QString::fromStdString(gshhsCoarse())), qPrintable(missingGshhs()));
+        QVERIFY(!fallback.empty());
+        QCOMPARE(fallback[0].path, gshhsCoarse());
+        QVERIFY2(describeCoastLevel(fallback[0]).find("GSHHS shapefile crude (25 km)") == 0,
+                 describeCoastLevel(fallback[0]).c_str());
+        QVERIFY(fallback[0].reader->lines({})->size() > 500);
         QVERIFY(findCoastLevels(empty.path().toStdString(), empty.path().toStdString()).empty());
     }
 
@@ -342,7 +350,7 @@ private slots:
     // with Lake Michigan's east shore near 86.52°W 44.05°N; the world 1000 pixels wide draws the
     // crude level. The crude shapefile has no lake there at all.
     void greatLakesAtARegionalZoom() {
-        if (!haveGshhg()) QSKIP("no GSHHG files (gmt-gshhg-*: scripts/setup.sh installs them)");
+        QVERIFY2(missingGshhg().isEmpty(), qPrintable(missingGshhg()));
         const auto levels = findCoastLevels(kGshhg, coastlineDirectory());
         const LonLatBox lakes{-93, -75, 40, 50};
         const CoastPick regional = pickCoast(levels, 18.0 / 1000, lakes);
@@ -360,15 +368,15 @@ private slots:
         QVERIFY(ink);
         const CoastPick world = pickCoast(levels, 360.0 / 1000, {0, 360, -90, 90});
         QCOMPARE(levels[std::size_t(world.level)].resolution, 'c');
-        if (QFileInfo::exists(QString::fromStdString(gshhsCoarse())))
-            QVERIFY(nearestKm(readCoastShapefile(gshhsCoarse()), -86.52, 44.05) > 50);
+        QVERIFY2(QFileInfo::exists(QString::fromStdString(gshhsCoarse())), qPrintable(missingGshhs()));
+        QVERIFY(nearestKm(readCoastShapefile(gshhsCoarse()), -86.52, 44.05) > 50);
     }
 
     // 90 m a pixel (180 m two) over False Bay: the full level, read for the box's 1° bins only (not its
     // 11 million points), the Cape of Good Hope (18.4704°E, 34.35°S) within 0.1 km; asked
     // again, the same lines.
     void fullLevelReadsOnlyTheView() {
-        if (!haveGshhg()) QSKIP("no GSHHG files (gmt-gshhg-*: scripts/setup.sh installs them)");
+        QVERIFY2(missingGshhg().isEmpty(), qPrintable(missingGshhg()));
         const auto levels = findCoastLevels(kGshhg, coastlineDirectory());
         const LonLatBox bay{18.2, 18.9, -34.5, -34.0};
         const CoastPick pick = pickCoast(levels, 0.09 / 111.32, bay);
@@ -385,7 +393,7 @@ private slots:
 
     // A level that cannot be read is named, and the next coarser one drawn; none readable: none.
     void unreadableLevelIsNamedAndACoarserDrawn() {
-        if (!haveGshhg()) QSKIP("no GSHHG files (gmt-gshhg-*: scripts/setup.sh installs them)");
+        QVERIFY2(missingGshhg().isEmpty(), qPrintable(missingGshhg()));
         QTemporaryDir dir;
         const std::string crude = dir.filePath("binned_GSHHS_c.nc").toStdString();
         const std::string broken = dir.filePath("binned_GSHHS_i.nc").toStdString();
