@@ -54,6 +54,36 @@ bool xvfbRunning(pid_t pid) {
 
 bool isWhite(QRgb c) { return qRed(c) > 250 && qGreen(c) > 250 && qBlue(c) > 250; }
 
+// Where the checked pixels are, placed by hand from the layout's stated geometry (not by
+// computeLayout, asked only afterwards for a second opinion). view_layout.cpp, .h: margins of 84
+// left, 58 below, 40 above, 118 right (scale 1 here); with the aspect kept, the plot shrinks,
+// centred, to the data's width / height; corners rounded to whole pixels; a regular frame shown
+// whole within 1 % of whole pixels per cell shrinks to them. The colour bar stands 18 to 36
+// pixels right of the plot, as high as it; colour_bar_plan.h, .cpp: its triangles are as tall
+// as it is wide (at most a sixth of its height).
+//
+// The sample's 192 × 96 cells (edges halfway between centres, the outer ones half a step
+// beyond) span lon −0.9375…359.0625 (1.875° steps) and lat ±(88.57217 + 1.84963 / 2) =
+// ±89.49698 (Gaussian latitudes), 360 / 178.99397 = 2.01124 wide for 1 high.
+const ViewWindow kSampleWindow{-0.9375, 359.0625, -89.49698257446289, 89.49698257446289};
+// At 1200 × 800 the area is x 84…1082 (998), y 58…760 (702), 1.42165 wide for 1 high: the plot
+// keeps the width and is 998 / 2.01124 = 496.211 high, from 58 + 102.894 = 160.894 (161) to
+// 657.106 (657); 998 / 192 = 5.2 pixels a cell is not within 1 % of whole.
+constexpr PixelRect kSample1200{84, 161, 1082, 657};
+// Time on y: the aspect is not kept and the plot is the whole area (998 / 96 = 10.4 pixels a
+// cell is not within 1 % of whole).
+constexpr PixelRect kFilled1200{84, 58, 1082, 760};
+// At 640 × 400 the area is x 84…522 (438), y 58…360 (302): the plot keeps the width and is
+// 438 / 2.01124 = 217.776 high, from 58 + 42.112 = 100.112 (100) to 317.888 (318); 438 / 192
+// = 2.28 pixels a cell is not within 1 % of whole.
+constexpr PixelRect kSample640{84, 100, 522, 318};
+
+// Whether `got` is near `want`: within 1e-6 on each side.
+bool sameWindow(const ViewWindow& got, const ViewWindow& want) {
+    return std::abs(got.x0 - want.x0) < 1e-6 && std::abs(got.x1 - want.x1) < 1e-6 &&
+           std::abs(got.y0 - want.y0) < 1e-6 && std::abs(got.y1 - want.y1) < 1e-6;
+}
+
 } // namespace
 
 Q_DECLARE_METATYPE(Expected)
@@ -167,16 +197,17 @@ private slots:
         const auto table = colormapTable(expected.map, expected.reversed);
 
         const AxisGrid y = axisGrid(frame, 0), x = axisGrid(frame, 1);
-        const ViewWindow window = fullWindow(x, y);
-        const ViewLayout layout =
-            computeLayout(size.width(), size.height(), 1, window, keepsAspect(AspectMode::Auto, x, y));
-        const ViewTransform t(layout.plot, window);
+        const bool hovmoller = expected.spec.yDim == "time";
+        // The data window from the frame's edges (the sample's by hand above; time's, for the
+        // Hovmöller, does not move the plot); the plot placed by hand.
+        const ViewWindow window = hovmoller ? fullWindow(x, y) : kSampleWindow;
+        const PixelRect plot = hovmoller ? kFilled1200 : kSample1200;
+        const ViewTransform t(plot, window);
         const auto values = frame.values<double>();
         // The cells' values from netCDF-C itself: tas(time, lat, lon) at the time asked for, or
         // (time, lat) as the maximum over lon, taken here by hand.
         const nctest::NcValues raw = nctest::readNcFloats(kSample.toStdString(), "tas");
         QCOMPARE(raw.shape.size(), std::size_t(3));
-        const bool hovmoller = expected.spec.yDim == "time";
         const std::size_t t0 =
             expected.spec.indices.empty() ? 0 : std::size_t(expected.spec.indices[0].second);
         auto oracle = [&](std::int64_t i, std::int64_t j) {
@@ -223,6 +254,38 @@ private slots:
                 ++checked;
             }
         QVERIFY(checked > 100);
+        // The frame reaches the plot's edges: the outermost pixel columns and rows inside the
+        // hand-placed plot hold the edge cells (both axes ascending: column 0 on the left, row 0
+        // at the foot). A plot a pixel off on any side fails here (the centres above are a few
+        // pixels clear of their cells' edges and would not).
+        QVERIFY(!x.descending() && !y.descending());
+        auto colourOf = [&](std::int64_t i, std::int64_t j) {
+            return test::expectedColour(table, values[std::size_t(i * cols + j)], range.first, range.second,
+                                        Colouring().nanColour);
+        };
+        auto edgeCell = [&](double px, double py, std::int64_t i, std::int64_t j) {
+            const Rgba8 got = test::colourAt(img, px, py), want = colourOf(i, j);
+            return got == want ? QString()
+                               : QString("pixel (%1, %2): %3, want cell (%4, %5)'s %6")
+                                     .arg(px)
+                                     .arg(py)
+                                     .arg(test::str(got))
+                                     .arg(i)
+                                     .arg(j)
+                                     .arg(test::str(want));
+        };
+        for (std::int64_t i = 0; i < rows; i += std::max<std::int64_t>(1, rows / 12)) {
+            const double py = t.pixelY(y.centres[std::size_t(i)]);
+            for (const QString& why :
+                 {edgeCell(plot.x0 + 0.5, py, i, 0), edgeCell(plot.x1 - 0.5, py, i, cols - 1)})
+                QVERIFY2(why.isEmpty(), qPrintable(why));
+        }
+        for (std::int64_t j = 0; j < cols; j += 7) {
+            const double px = t.pixelX(x.centres[std::size_t(j)]);
+            for (const QString& why :
+                 {edgeCell(px, plot.y0 + 0.5, 0, j), edgeCell(px, plot.y1 - 0.5, rows - 1, j)})
+                QVERIFY2(why.isEmpty(), qPrintable(why));
+        }
         // The colour bar, bottom (low) to top (high): the map's entries; beyond a fixed range
         // that the frame passes, triangles in the map's end colours.
         strata::detail::ColourBarContent content;
@@ -232,16 +295,16 @@ private slots:
         });
         content.extendLow = expected.range == Expected::Fixed && extremes.first < range.first;
         content.extendHigh = expected.range == Expected::Fixed && extremes.second > range.second;
-        const strata::detail::ColourBarPlan plan = strata::detail::planColourBar(layout, content);
-        QCOMPARE(bool(plan.under), content.extendLow);
-        QCOMPARE(bool(plan.over), content.extendHigh);
-        if (plan.under)
-            QCOMPARE(test::str(test::colourAt(img, plan.under->xy[4], plan.under->xy[5] + 4)),
-                     test::str(table.front()));
-        if (plan.over)
-            QCOMPARE(test::str(test::colourAt(img, plan.over->xy[4], plan.over->xy[5] - 4)),
-                     test::str(table.back()));
-        const PixelRect& cb = plan.bands;
+        // The bar: x 1082 + 18 = 1100 … 1082 + 36 = 1118, as high as the plot; triangles
+        // min(18, 496 / 6) = 18 high (702 / 6 for the Hovmöller), apexes at x 1109 on the bar's
+        // foot and top; the bands between them.
+        const PixelRect bar{1100, plot.y0, 1118, plot.y1};
+        if (content.extendLow)
+            QCOMPARE(test::str(test::colourAt(img, 1109, bar.y0 + 4)), test::str(table.front()));
+        if (content.extendHigh)
+            QCOMPARE(test::str(test::colourAt(img, 1109, bar.y1 - 4)), test::str(table.back()));
+        const PixelRect cb{bar.x0, bar.y0 + (content.extendLow ? 18 : 0), bar.x1,
+                           bar.y1 - (content.extendHigh ? 18 : 0)};
         for (int k : {0, 64, 128, 192, 255}) {
             const Rgba8 got = test::colourAt(img, (cb.x0 + cb.x1) / 2, cb.y0 + cb.height() * (k + 0.5) / 256);
             bool near = false;
@@ -251,6 +314,16 @@ private slots:
                 qPrintable(
                     QString("bar entry %1: %2, want %3").arg(k).arg(test::str(got), test::str(table[k]))));
         }
+        // The layout and the bar's plan say the same as the hand.
+        QVERIFY(sameWindow(fullWindow(x, y), window));
+        const ViewLayout layout = computeLayout(size.width(), size.height(), 1, fullWindow(x, y),
+                                                keepsAspect(AspectMode::Auto, x, y));
+        QCOMPARE(layout.plot, plot);
+        QCOMPARE(layout.colourBar, bar);
+        const strata::detail::ColourBarPlan plan = strata::detail::planColourBar(layout, content);
+        QCOMPARE(bool(plan.under), content.extendLow);
+        QCOMPARE(bool(plan.over), content.extendHigh);
+        QCOMPARE(plan.bands, cb);
     }
 
     // A title wider than the picture is cut with "…" inside it: nothing drawn at its edges.
@@ -381,11 +454,9 @@ private slots:
         spec.yDim = "lat";
         const DataArray frame = computeView(ds["tas"], spec, Device::host(), Stream::host());
         const AxisGrid y = axisGrid(frame, 0), x = axisGrid(frame, 1);
-        const ViewWindow window = fullWindow(x, y);
-        QVERIFY(window.x0 < 1 && window.x1 > 359); // 0–360
-        const ViewLayout layout = computeLayout(640, 400, 1, window, keepsAspect(AspectMode::Auto, x, y));
-        const ViewTransform t(layout.plot, window);
-        const PixelRect& p = layout.plot;
+        QVERIFY(sameWindow(fullWindow(x, y), kSampleWindow)); // 0–360
+        const ViewTransform t(kSample640, kSampleWindow);
+        const PixelRect& p = kSample640;
         const QRect plot(int(p.x0), 400 - int(p.y1), int(p.width()), int(p.height())); // from the top
         long inPlot = 0, outside = 0;
         for (int yy = 0; yy < a.height(); ++yy)
@@ -410,6 +481,7 @@ private slots:
         QVERIFY(inkNear(20.0, -34.8, 2));
         QVERIFY(inkNear(289.6, -23.6, 2));
         QVERIFY(!inkNear(20.0, 22.0, 4));
+        QCOMPARE(computeLayout(640, 400, 1, fullWindow(x, y), keepsAspect(AspectMode::Auto, x, y)).plot, p);
     }
 
     // A EURO-CORDEX rotated-pole grid is a map in its own CRS: coastlines forward-projected into
@@ -437,10 +509,14 @@ private slots:
         spec.yDim = "rlat";
         const DataArray frame = computeView(ds["tas"], spec, Device::host(), Stream::host());
         const AxisGrid y = axisGrid(frame, 0), x = axisGrid(frame, 1);
-        const ViewWindow window = fullWindow(x, y);
-        const ViewLayout layout = computeLayout(640, 400, 1, window, keepsAspect(AspectMode::Auto, x, y));
-        const ViewTransform t(layout.plot, window);
-        const PixelRect& p = layout.plot;
+        // By hand: 27 × 26 cells of 1.76° (rlon −28.375…17.385, rlat −23.375…20.625, in degrees
+        // both: the aspect kept) span rlon −29.255…18.265 and rlat −24.255…21.505, 27 / 26 =
+        // 1.0385 wide for 1 high, narrower than the 438 × 302 area (1.4503): the plot keeps the
+        // height, y 58…360, and is 302 · 27 / 26 = 313.615 wide, from 84 + 62.192 = 146.192
+        // (146) to 459.808 (460); 314 / 27 = 11.6 pixels a cell is not within 1 % of whole.
+        const ViewWindow window{-29.255, 18.265, -24.255, 21.505};
+        constexpr PixelRect p{146, 58, 460, 360};
+        const ViewTransform t(p, window);
         const QRect plot(int(p.x0), 400 - int(p.y1), int(p.width()), int(p.height()));
         long inPlot = 0, outside = 0;
         for (int yy = 0; yy < a.height(); ++yy)
@@ -460,6 +536,8 @@ private slots:
         QVERIFY(inkNear(-5.71, 50.07, 2)); // Land's End
         QVERIFY(inkNear(-5.35, 36.14, 2)); // Gibraltar
         QVERIFY(!inkNear(10.0, 25.0, 4));  // the Sahara
+        QVERIFY(sameWindow(fullWindow(x, y), window));
+        QCOMPARE(computeLayout(640, 400, 1, fullWindow(x, y), keepsAspect(AspectMode::Auto, x, y)).plot, p);
     }
 
     // Shorelines that cannot be read do not stop the export: the picture is written without

@@ -6,6 +6,7 @@
 
 #include "strata/render/colormaps.h"
 #include "strata/render/image_settings.h"
+#include "strata/render/view_layout.h"
 
 namespace test {
 
@@ -70,3 +71,10 @@ inline Rgba8 colourAt(const QImage& img, double px, double py) {
 inline QString str(const Rgba8& c) { return QString("(%1, %2, %3)").arg(c.r).arg(c.g).arg(c.b); }
 
 } // namespace test
+
+namespace strata {
+// How QCOMPARE prints a plot or bar rectangle (found by argument-dependent lookup).
+inline char* toString(const PixelRect& r) {
+    return qstrdup(QString("x %1…%2, y %3…%4").arg(r.x0).arg(r.x1).arg(r.y0).arg(r.y1).toUtf8().constData());
+}
+} // namespace strata

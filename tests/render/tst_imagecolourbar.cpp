@@ -29,12 +29,31 @@ DataArray ramp() {
     return DataArray("ramp", var);
 }
 
+// Where the checked pixels are, placed by hand from the stated geometry, not by the layout:
+// view_layout.cpp, .h give margins of 84 left, 58 below, 40 above, 118 right, and the colour
+// bar 18 to 36 pixels right of the plot, as high as it; colour_bar_plan.h, .cpp give triangles
+// as tall as the bar is wide (at most a sixth of its height) and the "missing" swatch, a
+// square as wide as the bar whose top is 24 pixels below the bar's foot.
+//
+// The ramp, stretched over the whole area: the plot is x 84…720 − 118 = 602 (518), y 58…420 −
+// 40 = 380 (322); 518 / 40 = 12.95 pixels a cell is not within 1 % of whole, so it stays. The
+// bar is x 602 + 18 = 620 … 602 + 36 = 638, y 58…380; its triangles min(18, 322 / 6) = 18 high.
+constexpr PixelRect kRampPlot{84, 58, 602, 380}, kRampBar{620, 58, 638, 380};
+constexpr double kTriangle = 18;
+// lonLatFrame, its aspect kept (worked out in tst_imagerender.cpp): the plot is x 84…602, y
+// 88…350 over lon −1.25…358.75, lat −91.25…91.25; the bar x 620…638, y 88…350; the swatch's
+// top 88 − 24 = 64, its side 18: x 620…638, y 46…64.
+constexpr PixelRect kLonLatPlot{84, 88, 602, 350}, kLonLatBar{620, 88, 638, 350}, kSwatch{620, 46, 638, 64};
+const ViewWindow kLonLatWindow{-1.25, 358.75, -91.25, 91.25};
+
+// The ramp's column `column` at its centre: 84 + 12.95 · (column + 0.5).
+double cellX(int column) { return kRampPlot.x0 + (column + 0.5) * 12.95; }
+
+// The layout's own plot and bar, a second opinion checked after the pixels (which never use it).
 ViewLayout layoutOf(const DataArray& f, const ImageViewSettings& s) {
     AxisGrid y = axisGrid(f, 0), x = axisGrid(f, 1);
     return computeLayout(kW, kH, 1, s.window.value_or(fullWindow(x, y)), keepsAspect(s.aspect, x, y));
 }
-
-double cellX(const ViewLayout& l, int column) { return l.plot.x0 + (column + 0.5) * l.plot.width() / 40; }
 
 // True when `c` is one of the map's first (or last) three entries: a bar's end, a pixel off.
 bool nearEnd(const Rgba8& c, const std::vector<Rgba8>& table, bool top) {
@@ -93,21 +112,30 @@ private slots:
         s.colouring.overColour = over;
         const QImage img = picture(painter, f, s);
         QVERIFY(!img.isNull());
-        const ViewLayout l = layoutOf(f, s);
-        const double y = (l.plot.y0 + l.plot.y1) / 2;
-        QCOMPARE(str(colourAt(img, cellX(l, 0), y)), str(under)); // -2
-        QCOMPARE(str(colourAt(img, cellX(l, 39), y)), str(over)); // 3
+        const double y = (kRampPlot.y0 + kRampPlot.y1) / 2;
+        QCOMPARE(str(colourAt(img, cellX(0), y)), str(under)); // -2
+        QCOMPARE(str(colourAt(img, cellX(39), y)), str(over)); // 3
         const auto table = colormapTable("viridis");
-        QCOMPARE(str(colourAt(img, cellX(l, 20), y)),
-                 str(expectedColour(table, -2 + 5.0 * 20 / 39, -1, 2, {})));
-        const PixelRect& cb = l.colourBar;
-        const double mid = (cb.x0 + cb.x1) / 2, t = std::round(std::min(cb.width(), cb.height() / 6));
+        QCOMPARE(str(colourAt(img, cellX(20), y)), str(expectedColour(table, -2 + 5.0 * 20 / 39, -1, 2, {})));
+        // The cells reach the plot's edges, pixel for pixel: its outermost columns hold the first
+        // and last cells, its outermost rows the cells above and below them.
+        QCOMPARE(str(colourAt(img, kRampPlot.x0 + 0.5, y)), str(under));
+        QCOMPARE(str(colourAt(img, kRampPlot.x1 - 0.5, y)), str(over));
+        QCOMPARE(str(colourAt(img, cellX(20), kRampPlot.y0 + 0.5)), str(colourAt(img, cellX(20), y)));
+        QCOMPARE(str(colourAt(img, cellX(20), kRampPlot.y1 - 0.5)), str(colourAt(img, cellX(20), y)));
+        // Triangles x 620…638, y 58…76 and 362…380 (apexes at x 629, y 58 and 380); bands 76…362.
+        const PixelRect& cb = kRampBar;
+        const double mid = (cb.x0 + cb.x1) / 2, t = kTriangle;
         QCOMPARE(str(colourAt(img, mid, cb.y0 + t / 3)), str(under));
         QCOMPARE(str(colourAt(img, mid, cb.y1 - t / 3)), str(over));
         QVERIFY2(nearEnd(colourAt(img, mid, cb.y0 + t + 1.5), table, false),
                  qPrintable(str(colourAt(img, mid, cb.y0 + t + 1.5))));
         QVERIFY2(nearEnd(colourAt(img, mid, cb.y1 - t - 1.5), table, true),
                  qPrintable(str(colourAt(img, mid, cb.y1 - t - 1.5))));
+        // The bands fill the bar's width: its outermost columns have its middle's colour.
+        const double half = (cb.y0 + cb.y1) / 2;
+        QCOMPARE(str(colourAt(img, cb.x0 + 0.5, half)), str(colourAt(img, mid, half)));
+        QCOMPARE(str(colourAt(img, cb.x1 - 0.5, half)), str(colourAt(img, mid, half)));
         // Unset, the under and over colours are the map's ends: the triangles say values lie
         // beyond even where the cells cannot.
         s.colouring.underColour.reset();
@@ -115,7 +143,10 @@ private slots:
         const QImage plain = picture(painter, f, s);
         QCOMPARE(str(colourAt(plain, mid, cb.y0 + t / 3)), str(table.front()));
         QCOMPARE(str(colourAt(plain, mid, cb.y1 - t / 3)), str(table.back()));
-        QCOMPARE(str(colourAt(plain, cellX(l, 0), y)), str(table.front()));
+        QCOMPARE(str(colourAt(plain, cellX(0), y)), str(table.front()));
+        const ViewLayout l = layoutOf(f, s);
+        QCOMPARE(l.plot, kRampPlot);
+        QCOMPARE(l.colourBar, kRampBar);
     }
 
     void noTrianglesWithinRange_data() { beyondAFixedRange_data(); }
@@ -130,13 +161,14 @@ private slots:
         s.colouring.overColour = Rgba8{220, 30, 200, 255};
         const QImage img = picture(painter, f, s);
         QVERIFY(!img.isNull());
-        const PixelRect& cb = layoutOf(f, s).colourBar;
+        const PixelRect& cb = kRampBar;
         const auto table = colormapTable("viridis");
         const double mid = (cb.x0 + cb.x1) / 2;
         QVERIFY2(nearEnd(colourAt(img, mid, cb.y0 + 1.5), table, false),
                  qPrintable(str(colourAt(img, mid, cb.y0 + 1.5))));
         QVERIFY2(nearEnd(colourAt(img, mid, cb.y1 - 1.5), table, true),
                  qPrintable(str(colourAt(img, mid, cb.y1 - 1.5))));
+        QCOMPARE(layoutOf(f, s).colourBar, kRampBar);
     }
 
     void missingSwatch_data() { beyondAFixedRange_data(); }
@@ -148,18 +180,14 @@ private slots:
         ImageViewSettings s;
         const QImage img = picture(painter, f, s);
         QVERIFY(!img.isNull());
-        AxisGrid yg = axisGrid(f, 0), xg = axisGrid(f, 1);
-        const ViewLayout l = layoutOf(f, s);
-        const ViewTransform t(l.plot, fullWindow(xg, yg));
+        const ViewTransform t(kLonLatPlot, kLonLatWindow);
         const Rgba8 grey = Colouring().nanColour;
         QVERIFY(grey.r == grey.g && grey.g == grey.b);                        // neutral
         QCOMPARE(str(colourAt(img, t.pixelX(120), t.pixelY(15))), str(grey)); // a NaN cell
-        ColourBarContent content;
-        content.missing = grey;
-        const ColourBarPlan plan = planColourBar(l, content);
-        QVERIFY(plan.missing);
-        const PixelRect& m = *plan.missing;
+        const PixelRect& m = kSwatch; // its centre x 629, y 55; its corner pixels too
         QCOMPARE(str(colourAt(img, (m.x0 + m.x1) / 2, (m.y0 + m.y1) / 2)), str(grey));
+        QCOMPARE(str(colourAt(img, m.x0 + 0.5, m.y0 + 0.5)), str(grey));
+        QCOMPARE(str(colourAt(img, m.x1 - 0.5, m.y1 - 0.5)), str(grey));
         // A colour set for missing values is the swatch's too.
         s.colouring.nanColour = {250, 120, 0, 255};
         const QImage orange = picture(painter, f, s);
@@ -174,6 +202,17 @@ private slots:
             const QString why = compareWithBaseline(img, "nan_legend");
             QVERIFY2(why.isEmpty(), qPrintable(why));
         }
+        // The layout and the bar's plan say the same.
+        AxisGrid yg = axisGrid(f, 0), xg = axisGrid(f, 1);
+        QCOMPARE(fullWindow(xg, yg), kLonLatWindow);
+        const ViewLayout l = layoutOf(f, s);
+        QCOMPARE(l.plot, kLonLatPlot);
+        QCOMPARE(l.colourBar, kLonLatBar);
+        ColourBarContent content;
+        content.missing = grey;
+        const ColourBarPlan plan = planColourBar(l, content);
+        QVERIFY(plan.missing);
+        QCOMPARE(*plan.missing, kSwatch);
     }
 };
 

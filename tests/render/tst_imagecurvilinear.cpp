@@ -125,9 +125,15 @@ private:
         s.window = w;
         return s;
     }
-    static ViewTransform transformFor(const ViewWindow& w) {
-        return ViewTransform(computeLayout(kW, kH, 1, w, false).plot, w);
-    }
+    // Where the data window `w` lands, placed by hand from the layout's stated geometry
+    // (view_layout.cpp, .h): margins of 84 left, 58 below, 40 above, 118 right; stretched (the
+    // aspect not kept), the plot is the whole area, x 84…720 − 118 = 602, y 58…420 − 40 = 380,
+    // whatever the window (none of these windows is a regular frame shown whole, so no snapping
+    // to whole pixels per cell).
+    static ViewTransform transformFor(const ViewWindow& w) { return ViewTransform(kPlot, w); }
+    static constexpr PixelRect kPlot{84, 58, 602, 380};
+    // The layout agrees (a second opinion: the pixels above come from kPlot, not from it).
+    static bool layoutAgrees(const ViewWindow& w) { return computeLayout(kW, kH, 1, w, false).plot == kPlot; }
     // Shows `frame` (moved to the GPU for the cuda row) and returns what is on the screen.
     QImage show(ImageView& view, const DataArray& frame, const ImageViewSettings& s) const {
         view.setPresentation(mode_ == Mode::Raster ? ImagePresentation::Auto : ImagePresentation::Gl);
@@ -225,6 +231,7 @@ private slots:
         const QString why =
             compareWithPainterBaseline(img, "curvilinear_tripolar_" + QString(gl ? "gl" : "raster"), gl);
         QVERIFY2(why.isEmpty(), qPrintable(why));
+        QVERIFY(layoutAgrees(w));
     }
 
     // Coastlines over the cells in the same longitude/latitude: ink within 2 pixels of Cape
@@ -251,6 +258,7 @@ private slots:
         };
         QVERIFY(inkNear(20.0, -34.8, 2));
         QVERIFY(!inkNear(20.0, 22.0, 4));
+        QVERIFY(layoutAgrees(w));
     }
 
     // The Lambert conformal grid with CF bounds: cells at their bounds.
@@ -268,10 +276,13 @@ private slots:
         // Outside every cell: the plot's grey.
         const ViewTransform t = transformFor(w);
         QCOMPARE(colourAt(img, t.pixelX(-115), t.pixelY(31)), (Rgba8{209, 209, 209, 255}));
+        // Up to the plot's corner pixel, and not a pixel past it (there the border is drawn).
+        QCOMPARE(colourAt(img, kPlot.x0 + 0.5, kPlot.y0 + 0.5), (Rgba8{209, 209, 209, 255}));
         const bool gl = mode_ != Mode::Raster;
         const QString why =
             compareWithPainterBaseline(img, "curvilinear_lambert_" + QString(gl ? "gl" : "raster"), gl);
         QVERIFY2(why.isEmpty(), qPrintable(why));
+        QVERIFY(layoutAgrees(w));
     }
 
     // Index space: the same frame as rows and columns (x, y in km), its cells found by index.
@@ -296,6 +307,15 @@ private slots:
         QCOMPARE(p.column, std::int64_t(7));
         QVERIFY(colourAt(index, t.pixelX(7), t.pixelY(3)) ==
                 expectedColour(colormapTable("viridis"), f.v[3 * 20 + 7], 0, 1, {}));
+        // The window reaches half a cell past the frame on every side (−1 against −0.5, 20
+        // against 19.5, ...): the plot's four corner pixels are its grey, a plot a pixel off fails.
+        for (const auto& [px, py] : {std::pair{kPlot.x0 + 0.5, kPlot.y0 + 0.5},
+                                     {kPlot.x1 - 0.5, kPlot.y0 + 0.5},
+                                     {kPlot.x0 + 0.5, kPlot.y1 - 0.5},
+                                     {kPlot.x1 - 0.5, kPlot.y1 - 0.5}})
+            QVERIFY2(colourAt(index, px, py) == (Rgba8{209, 209, 209, 255}),
+                     qPrintable(QString("(%1, %2): %3").arg(px).arg(py).arg(str(colourAt(index, px, py)))));
+        QVERIFY(layoutAgrees(w));
     }
 };
 

@@ -29,6 +29,27 @@ QList<QWidget*> glSurfaces(const ImageView& view) {
 
 constexpr int kW = 720, kH = 420;
 
+// Where the checked pixels are, placed by hand from the layout's stated geometry (not by
+// computeLayout, which is only asked afterwards, for a second opinion). view_layout.cpp, .h:
+// margins of 84 left, 58 below, 40 above, 118 right; with the aspect kept, the plot shrinks,
+// centred, to the data's width / height; corners rounded to whole pixels; a regular frame shown
+// whole within 1 % of whole pixels per cell shrinks to them, the spare split (floored) before.
+//
+// lonLatFrame's 144 × 73 cells of 2.5° span lon −1.25…358.75, lat −91.25…91.25: 360 / 182.5 =
+// 1.9726 is wider than the 518 × 322 area of a 720 × 420 view (1.6087), so the plot keeps the
+// width, x 84…602, and is 518 / 1.9726 = 262.597 high, from 58 + 29.701 = 87.701 (88) to
+// 350.299 (350); 518 / 144 = 3.6 pixels a cell is not within 1 % of whole. Zoom and pan keep
+// the window's proportions, so every window the shared view shows is drawn there too.
+constexpr PixelRect kPlot{84, 88, 602, 350};
+const ViewWindow kFull{-1.25, 358.75, -91.25, 91.25};
+
+// The cell of `edges` (ascending) holding `v`, by a plain search: −1 outside.
+int cellOf(const std::vector<double>& edges, double v) {
+    for (std::size_t i = 0; i + 1 < edges.size(); ++i)
+        if (v >= edges[i] && v < edges[i + 1]) return static_cast<int>(i);
+    return v == edges.back() ? static_cast<int>(edges.size()) - 2 : -1;
+}
+
 } // namespace
 
 class TestImageView : public QObject {
@@ -43,12 +64,8 @@ private:
     DataArray frame_;
     ImageViewSettings settings_;
 
-    ViewTransform transform() const {
-        AxisGrid y = axisGrid(frame_, 0), x = axisGrid(frame_, 1);
-        ViewWindow w = view_->settings().window.value_or(fullWindow(x, y));
-        ViewLayout l = computeLayout(kW, kH, 1, w, keepsAspect(view_->settings().aspect, x, y));
-        return ViewTransform(l.plot, w);
-    }
+    // The shared view's mapping: the hand-placed plot and the window it shows.
+    ViewTransform transform() const { return ViewTransform(kPlot, view_->settings().window.value_or(kFull)); }
     // The same picture: the plot's cells pixel for pixel. Around them, through GL a few
     // line-end pixels may be rasterised differently by the widget's and the offscreen window's
     // GL contexts; painted with the raster engine the text is Qt's, not VTK's, so there the
@@ -176,6 +193,10 @@ private slots:
         QVERIFY(colourAt(onScreen, t.pixelX(200), t.pixelY(60)) ==
                 expectedColour(table, static_cast<float>(analytic(200, 60)), -1, 1,
                                settings_.colouring.nanColour));
+        // The layout agrees with the hand-placed plot.
+        const AxisGrid y = axisGrid(frame_, 0), x = axisGrid(frame_, 1);
+        QCOMPARE(fullWindow(x, y), kFull);
+        QCOMPARE(computeLayout(kW, kH, 1, kFull, true, {144, 73}).plot, kPlot);
     }
 
     // Coastlines over a longitude/latitude frame, on the screen (painted or through GL) and in
@@ -284,14 +305,16 @@ private slots:
     void wholePixelsPerCellWhenNearlyThere() {
         // A plot area of 290 x 147 for 144 x 73 cells: within 1 % of two pixels per cell, so
         // the plot is 288 x 146 and every cell is a 2 x 2 block of exactly its colour.
+        // By hand: the area is x 84…374, y 58…205 (a 492 x 245 view); 290 / 147 = 1.97279 is
+        // just wider than 360 / 182.5 = 1.97260, so the height is kept and the width is 147 ·
+        // 1.97260 = 289.973, from 84.014 (84) to 373.986 (374). Two pixels a cell leave 290 − 288
+        // = 2 ≤ 2.9 and 147 − 146 = 1 ≤ 1.47 spare: x0 84 + 1, y0 58 + floor(0.5) = 58.
+        constexpr PixelRect plot{85, 58, 373, 204};
         ImageView view;
         QImage shot = show(view, QSize(290 + 84 + 118, 147 + 58 + 40), frame_);
         QVERIFY(!shot.isNull());
         QCOMPARE(view.frameCopied(), gl()); // painted: two pixels per cell are looked up, not copied
         const AxisGrid y = axisGrid(frame_, 0), x = axisGrid(frame_, 1);
-        const ViewLayout l = computeLayout(view.width(), view.height(), 1, fullWindow(x, y), true, {144, 73});
-        QCOMPARE(l.plot.width(), 288.0);
-        QCOMPARE(l.plot.height(), 146.0);
         const auto table = colormapTable("viridis");
         const std::vector<float> values = frame_.asHost().values<float>();
         long wrong = 0;
@@ -301,14 +324,16 @@ private slots:
                     expectedColour(table, values[r * 144 + c], -1, 1, settings_.colouring.nanColour);
                 for (int dy = 0; dy < 2; ++dy)
                     for (int dx = 0; dx < 2; ++dx) // row 0 (90°N) at the top
-                        wrong += !(colourAt(shot, l.plot.x0 + 2 * c + dx + 0.5,
-                                            l.plot.y1 - 2 * r - dy - 0.5) == want);
+                        wrong +=
+                            !(colourAt(shot, plot.x0 + 2 * c + dx + 0.5, plot.y1 - 2 * r - dy - 0.5) == want);
             }
         QCOMPARE(wrong, 0L);
-        // The pick agrees with the pixels: the top-left cell's bottom-right pixel is cell (0, 0).
-        const Pick p = view.pickAt(QPointF(l.plot.x0 + 1.5, view.height() - l.plot.y1 + 1.5));
+        // The pick agrees with the pixels: the top-left cell's bottom-right pixel (x 86, 245 −
+        // 204 + 1 = 42 from the top) is cell (0, 0).
+        const Pick p = view.pickAt(QPointF(86.5, 42.5));
         QCOMPARE(p.row, 0);
         QCOMPARE(p.column, 0);
+        QCOMPARE(computeLayout(view.width(), view.height(), 1, fullWindow(x, y), true, {144, 73}).plot, plot);
 
         // Panned so that the cells still fall on whole pixels (0.8 pixel per degree, 2 per cell)
         // with the frame reaching 20 pixels past the plot's left side: still copied, and clipped
@@ -320,8 +345,11 @@ private slots:
         view.setSettings(panned);
         shot = view.grabImage();
         QCOMPARE(view.frameCopied(), gl());
-        const ViewLayout pl = computeLayout(view.width(), view.height(), 1, *panned.window, true);
-        QCOMPARE(pl.plot.width(), 290.0);
+        // By hand: 362.5 / 183.75 = 290 / 147 exactly, the area's own proportions, so the plot
+        // is the whole area, x 84…374, y 58…205 (not shrunk to whole cells: the frame is not
+        // shown whole), 290 / 362.5 = 0.8 pixel per degree; the frame's west edge, −1.25°, is
+        // 25 · 0.8 = 20 pixels left of the plot.
+        constexpr PixelRect panPlot{84, 58, 374, 205};
         // Cell (r, c) is drawn at x = plot.x0 - 20 + 2c, rows from the top as before: cells 10
         // and on inside the plot exactly, cells 0-9 (left of it) nowhere.
         long inside = 0, outside = 0;
@@ -330,7 +358,7 @@ private slots:
                 const Rgba8 want =
                     expectedColour(table, values[r * 144 + c], -1, 1, settings_.colouring.nanColour);
                 const bool same =
-                    colourAt(shot, pl.plot.x0 - 20 + 2 * c + 0.5, pl.plot.y1 - 2 * r - 1) == want;
+                    colourAt(shot, panPlot.x0 - 20 + 2 * c + 0.5, panPlot.y1 - 2 * r - 1) == want;
                 (c < 10 ? outside : inside) += same;
             }
         QCOMPARE(inside, 73L * 134);
@@ -343,47 +371,52 @@ private slots:
         for (int r = 0; r < 73; ++r)
             for (int c = 0; c < 10; ++c) QVERIFY(!std::isnan(values[r * 144 + c]));
         QVERIFY2(outside == 0, qPrintable(QString("%1 cells drawn past the plot").arg(outside)));
-        QVERIFY(colourAt(shot, pl.plot.x1 - 3, (pl.plot.y0 + pl.plot.y1) / 2) == (Rgba8{209, 209, 209, 255}));
+        QVERIFY(colourAt(shot, panPlot.x1 - 3, (panPlot.y0 + panPlot.y1) / 2) == (Rgba8{209, 209, 209, 255}));
         if (gl()) {
             const QImage exported = renderImage({frame_}, panned, view.size());
             QVERIFY2(differingPixels(shot, exported, 2) <= 60,
                      qPrintable(saveDifference(shot, exported, "panned", 2)));
         }
+        QCOMPARE(computeLayout(view.width(), view.height(), 1, *panned.window, true).plot, panPlot);
     }
 
     void onePixelPerCellIsCopied() {
         // 144 x 73 cells on a plot of exactly 144 x 73 pixels: copied (no lookup per pixel when
         // painted, no mesh through GL), every pixel its cell's colour, latitude stored north to
         // south (rows as they lie in memory) and south to north (drawn bottom up).
+        // By hand: a 346 x 172 view has the area x 84…228 (144), y 58…132 (74); 144 / 74 =
+        // 1.946 is narrower than 1.9726, so the width is kept and the plot is 144 / 1.9726 = 73
+        // high, from 58 + 0.5 = 58.5 (rounded away from zero: 59) to 131.5 (132); one pixel a
+        // cell, none spare.
+        constexpr PixelRect plot{84, 59, 228, 132};
         for (bool ascending : {false, true}) {
             const DataArray frame = lonLatFrame(ascending, true);
             ImageView view;
             const QImage shot = show(view, QSize(144 + 84 + 118, 73 + 58 + 40 + 1), frame);
             QVERIFY(!shot.isNull());
-            const AxisGrid y = axisGrid(frame, 0), x = axisGrid(frame, 1);
-            const ViewLayout l =
-                computeLayout(view.width(), view.height(), 1, fullWindow(x, y), true, {144, 73});
-            QCOMPARE(l.plot.width(), 144.0);
-            QCOMPARE(l.plot.height(), 73.0);
             QVERIFY(view.frameCopied());
             const auto table = colormapTable("viridis");
             const std::vector<float> values = frame.asHost().values<float>();
             long wrong = 0;
             for (int r = 0; r < 73; ++r)
                 for (int c = 0; c < 144; ++c) {
-                    const double py = ascending ? l.plot.y0 + r + 0.5 : l.plot.y1 - r - 0.5;
+                    const double py = ascending ? plot.y0 + r + 0.5 : plot.y1 - r - 0.5;
                     wrong +=
-                        !(colourAt(shot, l.plot.x0 + c + 0.5, py) ==
+                        !(colourAt(shot, plot.x0 + c + 0.5, py) ==
                           expectedColour(table, values[r * 144 + c], -1, 1, settings_.colouring.nanColour));
                 }
             QCOMPARE(wrong, 0L);
+            const AxisGrid y = axisGrid(frame, 0), x = axisGrid(frame, 1);
+            QCOMPARE(computeLayout(view.width(), view.height(), 1, fullWindow(x, y), true, {144, 73}).plot,
+                     plot);
         }
     }
 
     void irregularCellsCoverTheirOwnExtent() {
         // Latitudes closer together towards the equator, as on a Gaussian grid: each pixel shows
-        // the cell the pick finds under it (the cell whose edges, halfway to its neighbours,
-        // hold the pixel's centre), zoomed out and zoomed in.
+        // the cell whose edges, halfway to its neighbours, hold the pixel's centre, zoomed out
+        // and zoomed in. The cell is found here by hand, from the hand-placed plot below and the
+        // window shown; the pick must name the same one.
         std::vector<double> lat, lon;
         for (int j = 0; j < 40; ++j) lat.push_back(80 * std::sin(-1.3 + 2.6 * j / 39));
         for (int i = 0; i < 72; ++i) lon.push_back(5.0 * i);
@@ -394,6 +427,19 @@ private slots:
         cs.set(axis("lat", lat, "degrees_north", "latitude"));
         cs.set(axis("lon", lon, "degrees_east", "longitude"));
         const DataArray frame = DataArray::fromHost("f", {"lat", "lon"}, {40, 72}, v, cs);
+        // Edges halfway between centres, the outer ones half a step beyond: lon −2.5…357.5 by 5,
+        // lat from 80 sin(−1.3) − (80 sin(−1.2333) − 80 sin(−1.3)) / 2 = −77.0847 − 0.7984 =
+        // −77.8831 to +77.8831.
+        std::vector<double> lonEdges, latEdges{lat[0] - (lat[1] - lat[0]) / 2};
+        for (int i = 0; i <= 72; ++i) lonEdges.push_back(5.0 * i - 2.5);
+        for (int j = 0; j + 1 < 40; ++j) latEdges.push_back((lat[j] + lat[j + 1]) / 2);
+        latEdges.push_back(lat[39] + (lat[39] - lat[38]) / 2);
+        const ViewWindow full{-2.5, 357.5, latEdges.front(), latEdges.back()};
+        // 360 / 155.766 = 2.3112 is wider than the area's 518 / 322, so the plot keeps the width,
+        // x 84…602, and is 518 / 2.3112 = 224.130 high, from 58 + 48.935 = 106.935 (107) to
+        // 331.065 (331); the latitudes are not evenly spaced, so no whole pixels per cell. Zoomed
+        // about a point, the window keeps its proportions and the plot its place.
+        constexpr PixelRect plot{84, 107, 602, 331};
         const AxisGrid yg = axisGrid(frame, 0), xg = axisGrid(frame, 1);
         QVERIFY(!isUniform(yg.edges));
         ImageView view;
@@ -401,30 +447,43 @@ private slots:
         const auto table = colormapTable("viridis");
         for (double factor : {1.0, 3.0}) {
             ImageViewSettings s = settings_;
-            if (factor > 1) s.window = zoomed(fullWindow(xg, yg), factor, 100, 10);
+            if (factor > 1) s.window = zoomed(full, factor, 100, 10);
             view.setSettings(s);
             QImage shot;
             QTRY_VERIFY(!(shot = view.grabImage()).isNull());
             QVERIFY(!view.frameCopied());
+            const ViewTransform t(plot, s.window.value_or(full));
             // Within a fiftieth of a pixel of an edge, either cell will do (see differingOffEdges).
-            const QPointF mid(kW / 2.0, kH / 2.0);
-            const double xTol = 0.02 * std::abs(view.pickAt(mid + QPointF(1, 0)).x - view.pickAt(mid).x);
-            const double yTol = 0.02 * std::abs(view.pickAt(mid + QPointF(0, 1)).y - view.pickAt(mid).y);
-            long checked = 0, wrong = 0;
+            const double xTol = 0.02 * (t.window().x1 - t.window().x0) / plot.width();
+            const double yTol = 0.02 * (t.window().y1 - t.window().y0) / plot.height();
+            long checked = 0, wrong = 0, pickedOther = 0;
             for (int py = 0; py < kH; py += 2)
                 for (int px = 0; px < kW; px += 2) {
-                    const Pick p = view.pickAt(QPointF(px + 0.5, py + 0.5));
-                    if (!p.inside || nearAnEdge(xg, p.x, xTol) || nearAnEdge(yg, p.y, yTol)) continue;
+                    const double wx = px + 0.5, wy = kH - py - 0.5; // window pixels, origin bottom left
+                    if (wx < plot.x0 || wx > plot.x1 || wy < plot.y0 || wy > plot.y1) continue;
+                    const double x = t.dataX(wx), y = t.dataY(wy);
+                    const int column = cellOf(lonEdges, x), row = cellOf(latEdges, y);
+                    if (column < 0 || row < 0 || nearAnEdge(xg, x, xTol) || nearAnEdge(yg, y, yTol)) continue;
                     ++checked;
                     const QRgb got = shot.pixel(px, py);
                     const Rgba8 want =
-                        expectedColour(table, v[p.row * 72 + p.column], -1, 1, settings_.colouring.nanColour);
+                        expectedColour(table, v[row * 72 + column], -1, 1, settings_.colouring.nanColour);
                     wrong += !(qRed(got) == want.r && qGreen(got) == want.g && qBlue(got) == want.b);
+                    const Pick p = view.pickAt(QPointF(wx, py + 0.5));
+                    pickedOther += !p.inside || p.row != row || p.column != column;
                 }
             QVERIFY2(checked > 10000, qPrintable(QString::number(checked)));
             QVERIFY2(wrong == 0,
                      qPrintable(QString("%1 of %2 pixels at zoom %3").arg(wrong).arg(checked).arg(factor)));
+            QVERIFY2(pickedOther == 0, qPrintable(QString("%1 picks name another cell").arg(pickedOther)));
         }
+        // The layout, the edges and the window agree with those worked out here.
+        QCOMPARE(xg.edges.size(), lonEdges.size());
+        QCOMPARE(yg.edges.size(), latEdges.size());
+        for (std::size_t i = 0; i < lonEdges.size(); ++i) QVERIFY(std::abs(xg.edges[i] - lonEdges[i]) < 1e-9);
+        for (std::size_t i = 0; i < latEdges.size(); ++i) QVERIFY(std::abs(yg.edges[i] - latEdges[i]) < 1e-9);
+        QCOMPARE(fullWindow(xg, yg), full);
+        QCOMPARE(computeLayout(kW, kH, 1, full, true).plot, plot);
     }
 
     void usesTheColoursMadeAheadOnlyWhenTheyAreItsOwn() {
@@ -498,10 +557,10 @@ private slots:
         QTRY_VERIFY(!(drawn = view.grabImage()).isNull());
         QCOMPARE(view.framePath().path, FramePath::HostUpload);
         QCOMPARE(*view.settings().window, *zoomedIn.window);
-        const AxisGrid yg = axisGrid(frame_, 0), xg = axisGrid(frame_, 1);
-        const ViewTransform t(
-            computeLayout(kW, kH, 1, *zoomedIn.window, keepsAspect(zoomedIn.aspect, xg, yg)).plot,
-            *zoomedIn.window);
+        // By hand: 180 / 90 = 2 is wider than the area's 518 / 322, so the plot keeps the width,
+        // x 84…602, and is 518 / 2 = 259 high, from 58 + 31.5 = 89.5 (rounded away from zero: 90)
+        // to 348.5 (349).
+        const ViewTransform t(PixelRect{84, 90, 602, 349}, *zoomedIn.window);
         const QRect inner(int(t.plot().x0) + 1, kH - int(t.plot().y1) + 1, int(t.plot().width()) - 2,
                           int(t.plot().height()) - 2);
         const long differ = differingOffEdges(painted, drawn, inner, t);
@@ -518,6 +577,9 @@ private slots:
         const Pick p = view.pickAt(QPointF(kW / 2.0, kH / 2.0));
         QVERIFY(p.inside);
         QVERIFY(p.x > 60 && p.x < 240);
+        const AxisGrid yg = axisGrid(frame_, 0), xg = axisGrid(frame_, 1);
+        QCOMPARE(computeLayout(kW, kH, 1, *zoomedIn.window, keepsAspect(zoomedIn.aspect, xg, yg)).plot,
+                 t.plot());
     }
 
     void picksTheCellUnderTheMouse() {
