@@ -24,6 +24,7 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QTreeWidget>
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 
@@ -558,18 +559,26 @@ private slots:
         QMouseEvent move(QEvent::MouseMove, QPointF(at), view->mapToGlobal(QPointF(at)), Qt::NoButton,
                          Qt::NoButton, Qt::NoModifier);
         QApplication::sendEvent(view, &move);
-        const DataArray frame = coreFrame(*w_, w_->view());
-        const double expected = frame.asHost().values<double>()[pick.row * frame.shape()[1] + pick.column];
+        // The value the probe shows is the file's at the cell whose coordinates it shows: the
+        // cell found in netCDF-C's lat and lon, its value read by netCDF-C (the pick's place in
+        // the picture is checked by hand in tst_imageview and tst_numbers).
+        const std::string hgt = kHgt.toStdString();
+        const std::vector<double> lats = nctest::readPlain(hgt, "lat"), lons = nctest::readPlain(hgt, "lon");
+        const auto row = std::find(lats.begin(), lats.end(), pick.yCentre) - lats.begin();
+        const auto column = std::find(lons.begin(), lons.end(), pick.xCentre) - lons.begin();
+        QVERIFY(row < std::ptrdiff_t(lats.size()) && column < std::ptrdiff_t(lons.size()));
+        QCOMPARE(std::int64_t(row), pick.row);
+        QCOMPARE(std::int64_t(column), pick.column);
+        const auto file = nctest::frameOf(hgt, "HGT", "lon", "lat", w_->view().indices, {});
+        QVERIFY(file);
+        const double expected = file->values[std::size_t(row) * lons.size() + std::size_t(column)];
         // HGT is float32: the probe writes the float's shortest form.
+        const DataArray frame = coreFrame(*w_, w_->view());
         QCOMPARE(frame.dtype(), DType::Float32);
         QVERIFY2(w_->probeText().contains(QString::fromStdString(formatNumber(static_cast<float>(expected)))),
                  qPrintable(w_->probeText()));
+        QCOMPARE(frame.asHost().values<double>()[pick.row * frame.shape()[1] + pick.column], expected);
         QVERIFY(w_->probeText().contains(QString::fromStdString(pick.xLabel)));
-        // The cell picked is the one whose coordinates the pick reports.
-        const Coordinate* lat = w_->dataset()->coords.find("lat");
-        const Coordinate* lon = w_->dataset()->coords.find("lon");
-        QCOMPARE(pick.yCentre, lat->values[pick.row]);
-        QCOMPARE(pick.xCentre, lon->values[pick.column]);
     }
 
     void clickPlotsTheSeriesThroughThePoint() {
@@ -585,9 +594,15 @@ private slots:
         QVERIFY(series.wait(10000));
         QVERIFY(w_->seriesDock()->isVisible());
         QCOMPARE(w_->seriesDimBox()->currentText(), QString("time"));
+        // The series of the cell the pick names, from netCDF-C; and from the core, as a second check.
+        const auto file = nctest::frameOf(kHgt.toStdString(), "HGT", "time", "",
+                                          {{"lat", pick.row}, {"lon", pick.column}}, {});
+        QVERIFY(file);
+        QString why = difference(w_->shownSeries(), *file);
+        QVERIFY2(why.isEmpty(), qPrintable(why));
         const DataArray direct =
             w_->dataset()->operator[]("HGT").isel({Indexer{"lat", pick.row}, Indexer{"lon", pick.column}});
-        const QString why = difference(w_->shownSeries(), direct.load(Device::host(), Stream::host()));
+        why = difference(w_->shownSeries(), direct.load(Device::host(), Stream::host()));
         QVERIFY2(why.isEmpty(), qPrintable(why));
         const auto& plotted = w_->seriesView()->series();
         QCOMPARE(int(plotted.y.size()), 21);
