@@ -7,6 +7,7 @@
 // Run there (NVIDIA H200, 2026-12-02, a build with STRATA_GUI off): every cpu and cuda row
 // passed; the PNG checks of the cuda row need a build with the render layer and X, not run there.
 #include "gpu_skip.h"
+#include <QImage>
 #include <QtTest>
 
 #include "app/strata_process.h"
@@ -200,6 +201,33 @@ private slots:
             const bool interop = qEnvironmentVariable("STRATA_EXPECT_INTEROP") == "1";
             QCOMPARE(pngBytes, interop ? 0 : 96 * 192 * 4);
             QCOMPARE(linePngBytes, lineBytes);
+            // The pictures themselves: pixel for pixel the host path's, exported with the same
+            // arguments by the CPU backend (same colour map, same range, same GL).
+            for (const auto& [args, devicePng] : {std::pair{frameArgs, png}, std::pair{lineArgs, linePng}}) {
+                const QString hostPng = dir_.filePath("host.png");
+                QStringList hostArgs = args;
+                hostArgs[hostArgs.indexOf("--export-png") + 1] = hostPng;
+                const Run onHost = runStrata("cpu", hostArgs);
+                QVERIFY2(onHost.status == 0, qPrintable(onHost.err));
+                const QImage a = QImage(devicePng).convertToFormat(QImage::Format_RGBA8888),
+                             b = QImage(hostPng).convertToFormat(QImage::Format_RGBA8888);
+                QCOMPARE(a.size(), QSize(640, 400));
+                QCOMPARE(b.size(), a.size());
+                long differing = 0;
+                QString first;
+                for (int y = 0; y < a.height(); ++y)
+                    for (int x = 0; x < a.width(); ++x)
+                        if (a.pixel(x, y) != b.pixel(x, y) && differing++ == 0)
+                            first = QString("(%1, %2): %3 on the device, %4 on the host")
+                                        .arg(x)
+                                        .arg(y)
+                                        .arg(a.pixel(x, y), 8, 16)
+                                        .arg(b.pixel(x, y), 8, 16);
+                QVERIFY2(
+                    differing == 0,
+                    qPrintable(
+                        QString("%1: %2 pixels differ, first %3").arg(devicePng).arg(differing).arg(first)));
+            }
         }
     }
 };

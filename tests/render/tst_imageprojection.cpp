@@ -8,8 +8,11 @@
 
 #include "../../render/src/image_content.h"
 #include "../../render/src/map_plan.h"
+#include "../gpu_skip.h"
 #include "image_compare.h"
 #include "render_fixtures.h"
+#include "strata/core/runtime.h"
+#include "strata/core/transfer.h"
 #include "strata/render/image_export.h"
 #include "strata/render/image_view.h"
 #include "strata/render/projection.h"
@@ -68,19 +71,24 @@ bool underLabel(const std::vector<detail::TextItem>& labels, double x, double y)
 class TestImageProjection : public QObject {
     Q_OBJECT
 
+    // "raster" and "gl": the view painting a host frame or drawing it through GL; "cuda": the
+    // frame on the GPU, drawn through GL (resampled onto the map on the device).
     QImage picture(const QString& painter, const DataArray& frame, const ImageViewSettings& s) {
         if (painter == "export") return renderImage({frame}, s, QSize(kW, kH));
         view_ = std::make_unique<ImageView>();
-        view_->setPresentation(painter == "gl" ? ImagePresentation::Gl : ImagePresentation::Auto);
+        view_->setPresentation(painter != "raster" ? ImagePresentation::Gl : ImagePresentation::Auto);
         view_->setFixedSize(kW, kH);
         view_->setSettings(s);
-        view_->setFrame({frame});
+        if (painter == "cuda")
+            view_->setFrame({frame.asDevice(Device::cuda(0), defaultStream(Device::cuda(0)))});
+        else
+            view_->setFrame({frame});
         view_->show();
-        if (!QTest::qWaitForWindowExposed(painter == "gl" ? view_->glWindow() : view_->windowHandle()))
+        if (!QTest::qWaitForWindowExposed(painter != "raster" ? view_->glWindow() : view_->windowHandle()))
             return {};
         QImage shot;
         if (!QTest::qWaitFor([&] { return !(shot = view_->grabImage()).isNull(); })) return {};
-        if (painter == "gl" && !view_->drawsWithGl()) return {};
+        if (painter != "raster" && !view_->drawsWithGl()) return {};
         return shot.convertToFormat(QImage::Format_RGB32);
     }
     std::unique_ptr<ImageView> view_;
@@ -97,7 +105,7 @@ private slots:
         QTest::addColumn<QString>("name");
         QTest::addColumn<QString>("painter");
         for (const std::string& n : Projection::knownNames())
-            for (const char* p : {"raster", "gl"})
+            for (const char* p : {"raster", "gl", "cuda"})
                 QTest::addRow("%s %s", n.c_str(), p) << QString::fromStdString(n) << QString(p);
     }
     // The analytic field (2.5° cells, NaN in a block) on each map: at the pixel where PROJ's
@@ -106,16 +114,21 @@ private slots:
     void eachProjection() {
         QFETCH(QString, name);
         QFETCH(QString, painter);
+        if (painter == "cuda" && cudaDeviceCount() == 0) STRATA_SKIP_WITHOUT_GPU("no CUDA device");
         const DataArray f = coarseFrame();
         ImageViewSettings s;
         s.colouring.range = {RangeMode::Fixed, -1, 1};
         s.projection = name.toStdString();
+        const auto before = transferCounters();
         const QImage img = picture(painter, f, s);
         QVERIFY(!img.isNull());
+        // A device frame's picture is the GL painter's: its baseline, and the same cell checks.
+        const QString baseline = "projection_" + name + "_" + (painter == "cuda" ? QString("gl") : painter);
         // Compared first, so that the picture reaches the build folder whatever fails below.
-        const QString why =
-            compareWithPainterBaseline(img, "projection_" + name + "_" + painter, painter == "gl");
-        detail::ImageContent content; // as the view lays it out
+        const QString why = compareWithPainterBaseline(img, baseline, painter != "raster");
+        if (painter == "cuda" && qEnvironmentVariable("STRATA_EXPECT_INTEROP") == "1")
+            QCOMPARE(transferredSince(before).deviceToHost, 0u); // drawn from the device
+        detail::ImageContent content;                            // as the view lays it out
         content.setSettings(s);
         content.setFrame({f});
         QVERIFY2(content.map(), content.projectionProblem().c_str());

@@ -7,8 +7,10 @@
 #include <QApplication>
 
 #include "../crash_trace.h"
+#include "../gpu_skip.h"
 #include "image_compare.h"
 #include "render_fixtures.h"
+#include "strata/core/runtime.h"
 #include "strata/core/transfer.h"
 #include "strata/render/image_export.h"
 #include "strata/render/image_view.h"
@@ -197,6 +199,34 @@ private slots:
         const AxisGrid y = axisGrid(frame_, 0), x = axisGrid(frame_, 1);
         QCOMPARE(fullWindow(x, y), kFull);
         QCOMPARE(computeLayout(kW, kH, 1, kFull, true, {144, 73}).plot, kPlot);
+    }
+
+    // The frame on the GPU, drawn through GL (the painted view takes host frames only): the same
+    // picture as the host frame's, cell colours where the hand-placed plot puts the cells, the
+    // NaN block north of the equator, copied onto whole pixels.
+    void deviceFrameDrawsAsTheHostFrame() {
+        if (!gl()) QSKIP("run once, from the GL presentation's cases");
+        if (cudaDeviceCount() == 0) STRATA_SKIP_WITHOUT_GPU("no CUDA device");
+        ImageView device;
+        const DataArray onDevice = frame_.asDevice(Device::cuda(0), defaultStream(Device::cuda(0)));
+        const auto before = transferCounters();
+        QImage shot = show(device, QSize(kW, kH), onDevice);
+        QVERIFY(!shot.isNull());
+        if (qEnvironmentVariable("STRATA_EXPECT_INTEROP") == "1")
+            QCOMPARE(transferredSince(before).deviceToHost, 0u); // kernel to pixels
+        QVERIFY2(device.lastError().isEmpty(), qPrintable(device.lastError()));
+        shot = shot.convertToFormat(QImage::Format_RGB888);
+        const QImage host = view_->grabImage().convertToFormat(QImage::Format_RGB888);
+        QVERIFY2(sameContent(shot, host), qPrintable(saveDifference(shot, host, "device_vs_host", 2)));
+        const auto table = colormapTable("viridis");
+        const ViewTransform t = transform();
+        for (const auto& [lon, lat] : {std::pair{45.0, 45.0}, {120.0, -15.0}, {200.0, 60.0}, {300.0, -70.0}})
+            QVERIFY2(colourAt(shot, t.pixelX(lon), t.pixelY(lat)) ==
+                         expectedColour(table, static_cast<float>(analytic(lon, lat)), -1, 1,
+                                        settings_.colouring.nanColour),
+                     qPrintable(QString("lon %1 lat %2").arg(lon).arg(lat)));
+        QVERIFY(colourAt(shot, t.pixelX(120), t.pixelY(15)) == settings_.colouring.nanColour);
+        QVERIFY(device.frameCopied());
     }
 
     // Coastlines over a longitude/latitude frame, on the screen (painted or through GL) and in
