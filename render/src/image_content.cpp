@@ -377,16 +377,18 @@ std::string ImageContent::title() const {
 FrameValues ImageContent::frameValues() const {
     FrameValues v;
     if (!frame_) return v;
-    // A frame on a device is not read back to find out (a step copies nothing to the host for
-    // the colour bar beyond the range its labels need): a floating-point frame there may have
-    // missing values, and may pass a fixed range at both ends, so the bar shows the swatch and
-    // both triangles. A host frame is looked at.
+    // A frame on a device is asked there for its extremes and its count of values (24 bytes
+    // back), so that its picture is its host copy's (triangles only where values pass a fixed
+    // range, the missing swatch only where values are missing), unless the frame service knows
+    // its range (FrameResult::frameRange): the window's steps copy nothing, and a floating-point
+    // frame there may have missing values (the bar shows the swatch). A host frame is looked at.
     const DataArray& f = frame_->frame;
     const bool onHost = f.device().isHost();
+    const bool rangeKnown = !onHost && frame_->frameRange.has_value();
     if (!hasMissing_) {
         bool missing = false;
         if (isFloating(f.dtype()) && f.size() > 0) {
-            if (onHost) {
+            if (!rangeKnown) {
                 const DataArray count = reduce(f, f.dims(), ReduceOp::Count, defaultStream(f.device()));
                 missing = count.asHost().values<double>().at(0) < static_cast<double>(f.size());
             } else {
@@ -397,11 +399,7 @@ FrameValues ImageContent::frameValues() const {
     }
     v.missing = *hasMissing_;
     if (settings_.colouring.range.mode == RangeMode::Fixed) {
-        if (!extremes_)
-            extremes_ = onHost               ? minmaxValues(f)
-                        : frame_->frameRange ? *frame_->frameRange
-                                             : MinMax{-std::numeric_limits<double>::infinity(),
-                                                      std::numeric_limits<double>::infinity()};
+        if (!extremes_) extremes_ = rangeKnown ? *frame_->frameRange : minmaxValues(f);
         v.extremes = *extremes_;
     }
     return v;

@@ -193,13 +193,14 @@ private slots:
             QCOMPARE(pngWhy, hostWhy);
             QCOMPARE(linePngBytes, 0);
         } else {
-            // A fixed range needs no minmax: the RGBA frame read back for the texture where the
-            // X server's GL is not the GPU's (Xvfb with Mesa: no CUDA-GL interop), nothing where
-            // it is. Which of the two is the machine's to say, not the binary's: the GPU run
-            // sets STRATA_EXPECT_INTEROP=1 on an X server whose GL is NVIDIA's. The line: its 12
-            // values.
+            // The frame's extremes and count of values, worked out on the device (16 + 8 bytes:
+            // the colour bar's triangles and missing swatch, as the host's); and the RGBA frame
+            // read back for the texture where the X server's GL is not the GPU's (Xvfb with
+            // Mesa: no CUDA-GL interop), nothing where it is. Which of the two is the machine's
+            // to say, not the binary's: the GPU run sets STRATA_EXPECT_INTEROP=1 on an X server
+            // whose GL is NVIDIA's. The line: its 12 values.
             const bool interop = qEnvironmentVariable("STRATA_EXPECT_INTEROP") == "1";
-            QCOMPARE(pngBytes, interop ? 0 : 96 * 192 * 4);
+            QCOMPARE(pngBytes, (interop ? 0 : 96 * 192 * 4) + 24);
             QCOMPARE(linePngBytes, lineBytes);
             // The pictures themselves: pixel for pixel the host path's, exported with the same
             // arguments by the CPU backend (same colour map, same range, same GL).

@@ -38,11 +38,12 @@ Difference compareImages(const QImage& image, const QImage& expected, Tolerance 
 // The GL renderer of this display (an offscreen context's GL_RENDERER), and whether it is the
 // one the GL rows' baselines were drawn with (Mesa's llvmpipe, as under Xvfb here). Another
 // GL (a GPU's driver) anti-aliases lines and text and places a resampled pixel's edge its own
-// way: the GL rows compare their cells with independent oracles there, not with these images.
+// way: it has baselines of its own, named for it (glBaselineTag: "nvidia" on the GPU machine).
 QString glRenderer();
 bool glBaselinesApply();
-// compareWithBaseline for a picture a GL painter drew (`gl`) or not: on a GL other than the one
-// the baselines were drawn with, empty, with what the comparison found written to the log.
+QString glBaselineTag(); // empty on llvmpipe
+// compareWithBaseline for a picture a GL painter drew (`gl`) or not: on a GL other than
+// llvmpipe, against `name`_<tag> (tests/baselines/projection_Robinson_gl_nvidia.png).
 QString compareWithPainterBaseline(const QImage& image, const QString& name, bool gl);
 
 // Empty when the image matches its baseline; otherwise why not (for QVERIFY2).

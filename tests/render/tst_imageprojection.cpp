@@ -127,8 +127,8 @@ private slots:
         // Compared first, so that the picture reaches the build folder whatever fails below.
         const QString why = compareWithPainterBaseline(img, baseline, painter != "raster");
         if (painter == "cuda" && qEnvironmentVariable("STRATA_EXPECT_INTEROP") == "1")
-            QCOMPARE(transferredSince(before).deviceToHost, 0u); // drawn from the device
-        detail::ImageContent content;                            // as the view lays it out
+            QCOMPARE(transferredSince(before).deviceToHost, 24u); // its extremes and count only
+        detail::ImageContent content;                             // as the view lays it out
         content.setSettings(s);
         content.setFrame({f});
         QVERIFY2(content.map(), content.projectionProblem().c_str());
@@ -198,8 +198,9 @@ private slots:
         s.contourColour = Rgba8{120, 0, 40, 255};
         const QImage img = picture(painter, lonLatFrame(true, true), s);
         QVERIFY(!img.isNull());
+        // Export draws through GL too (VTK offscreen): both rows have a GL's baselines.
         const QString why = compareWithPainterBaseline(
-            img, "contours_Robinson_" + QString(painter == "gl" ? "gl" : "raster"), painter == "gl");
+            img, "contours_Robinson_" + QString(painter == "gl" ? "gl" : "raster"), true);
         QVERIFY2(why.isEmpty(), qPrintable(why));
     }
 

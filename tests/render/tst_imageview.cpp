@@ -213,7 +213,7 @@ private slots:
         QImage shot = show(device, QSize(kW, kH), onDevice);
         QVERIFY(!shot.isNull());
         if (qEnvironmentVariable("STRATA_EXPECT_INTEROP") == "1")
-            QCOMPARE(transferredSince(before).deviceToHost, 0u); // kernel to pixels
+            QCOMPARE(transferredSince(before).deviceToHost, 24u); // its extremes and count only
         QVERIFY2(device.lastError().isEmpty(), qPrintable(device.lastError()));
         shot = shot.convertToFormat(QImage::Format_RGB888);
         const QImage host = view_->grabImage().convertToFormat(QImage::Format_RGB888);
