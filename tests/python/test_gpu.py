@@ -136,6 +136,15 @@ class OpenOnTheGpu(unittest.TestCase):
         gc.collect()
         self.assertTrue(bool(cupy.isfinite(via_dlpack).any()))  # the buffer outlives the Dataset
 
+    def test_device_out_of_range(self):
+        count = cupy.cuda.runtime.getDeviceCount()
+        with self.assertRaises(strata.ValueError) as cm:
+            strata.open(os.path.join(DATA, "reduced.nc"), device=f"cuda:{count}")
+        self.assertIn(f"device 'cuda:{count}' does not exist", str(cm.exception))
+        many = "is 1 CUDA device (cuda:0)" if count == 1 else f"are {count} CUDA devices"
+        self.assertIn(f"there {many}", str(cm.exception))
+        self.assertEqual(_strata._cuda_device_count(), count)
+
     def test_engine_gives_cupy(self):
         import xarray as xr
         ds = xr.open_dataset(os.path.join(DATA, "reduced.nc"), engine="strata", device="cuda")

@@ -136,6 +136,23 @@ class OpenErrors(unittest.TestCase):
             self.assertIn("computes on the CPU", str(cm.exception))
             self.assertIsInstance(strata.open(path).sst.values, np.ndarray)  # None: where Strata computes
 
+    def test_device_out_of_range_says_how_many_there_are(self):
+        # cuda:N past the last device (here, with no GPU, cuda:0 itself): the message counts
+        # the devices. Before, without a GPU it said only that Strata computes on the CPU.
+        path = os.path.join(DATA, "reduced.nc")
+        count = strata._strata._cuda_device_count()
+        for text in (f"cuda:{count}", "cuda:64"):
+            with self.subTest(device=text):
+                with self.assertRaises(strata.ValueError) as cm:
+                    strata.open(path, device=text)
+                self.assertIn(f"device '{text}' does not exist", str(cm.exception))
+                self.assertRegex(str(cm.exception), rf"there (is|are) {count} CUDA devices?")
+        for text in ("cuda:x", "cuda:", "cuda:-1", "cuda:1.5"):  # a bare stoi read "1.5" as 1
+            with self.subTest(device=text):
+                with self.assertRaises(strata.ValueError) as cm:
+                    strata.open(path, device=text)
+                self.assertIn(f"device '{text}' is not understood", str(cm.exception))
+
 
 if __name__ == "__main__":
     unittest.main()
