@@ -190,9 +190,17 @@ def _coordinate_parts(name, var):
             "values": numbers.ravel().tolist(), "dtype": dtype, "attrs": attrs}
 
 
+def _native(data):
+    """`data` in the machine's byte order: a big-endian NumPy array is converted (a copy, the
+    values unchanged); anything else is passed on as it is, without a copy."""
+    if isinstance(data, np.ndarray) and not data.dtype.isnative:
+        return data.astype(data.dtype.newbyteorder("="))
+    return data
+
+
 def _strata_dataset(obj, dims=None, name=None):
-    """A Strata Dataset (held in memory, no data copied) for an xarray DataArray or Dataset, or a
-    bare array with `dims`; and the variable to show."""
+    """A Strata Dataset (held in memory; no data copied, big-endian arrays aside) for an xarray
+    DataArray or Dataset, or a bare array with `dims`; and the variable to show."""
     try:
         import xarray as xr
     except ImportError:
@@ -209,16 +217,16 @@ def _strata_dataset(obj, dims=None, name=None):
             raise _strata.ValueError("a bare array needs dims=(...) naming its dimensions")
         var = str(name or "data")
         dims = [str(d) for d in dims]
-        held = _strata._make_dataset([(var, dims, obj, {})], [], {}, var)
+        held = _strata._make_dataset([(var, dims, _native(obj), {})], [], {}, var)
         return held, var, var
     variables = []
     for n, v in ds.data_vars.items():
-        if v.ndim == 0 or str(v.dtype) not in _STRATA_DTYPES:
+        if v.ndim == 0 or np.dtype(v.dtype).name not in _STRATA_DTYPES:  # ">f4" is a float32
             if var is not None and str(n) == var:
                 pass  # the one asked for: its error says why
             else:
                 continue
-        variables.append((str(n), [str(d) for d in v.dims], v.data, dict(v.attrs)))
+        variables.append((str(n), [str(d) for d in v.dims], _native(v.data), dict(v.attrs)))
     coords = [c for c in (_coordinate_parts(n, ds.coords[n].variable) for n in ds.coords) if c]
     held = _strata._make_dataset(variables, coords, dict(ds.attrs), title)
     return held, var, title

@@ -178,5 +178,15 @@ class DerivedAgainstXarray(unittest.TestCase):
             strata.derive(ours, "x = hypotenuse(u, v)")
 
 
+class DerivedFromPythonData(unittest.TestCase):
+    def test_big_endian_variables_are_converted(self):
+        # A big-endian float32 is a float32: before, the Dataset dropped it silently (its dtype
+        # spelled ">f4"), and 'a' was an unknown variable.
+        a = np.arange(12, dtype=">f4").reshape(3, 4)
+        ds = xr.Dataset({"a": (("y", "x"), a), "b": (("y", "x"), np.ones((3, 4), np.float32))})
+        c = strata.derive(ds, "c = a * 2 + b")
+        np.testing.assert_array_equal(host(c), np.arange(12, dtype=np.float32).reshape(3, 4) * 2 + 1)
+
+
 if __name__ == "__main__":
     unittest.main()

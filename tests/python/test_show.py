@@ -175,6 +175,22 @@ class Show(unittest.TestCase):
         with self.assertRaises(strata.ValueError):
             strata.show(da, contours="0")
 
+    def test_big_endian_data_are_shown_converted(self):
+        # Big-endian NumPy arrays are converted to the machine's order (a copy): the frame has
+        # their values. Before, a bare one was refused and a Dataset's was dropped unsaid.
+        a = np.arange(12 * 16, dtype=">f8").reshape(12, 16)
+        view = strata.show(a, dims=("y", "x"))
+        try:
+            np.testing.assert_array_equal(view.frame(), a)
+            self.assertEqual(view.frame().dtype, np.float64)
+        finally:
+            view.close()
+        view = strata.show(xr.Dataset({"be": (("y", "x"), a.astype(">i4"))}))
+        try:
+            np.testing.assert_array_equal(view.frame(), a.astype(np.int32))
+        finally:
+            view.close()
+
     def test_unsupported_dtype_is_refused(self):
         with self.assertRaises(strata.ValueError) as cm:
             strata.show(np.zeros((4, 4), np.float16), dims=("y", "x"))
