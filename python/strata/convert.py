@@ -76,7 +76,27 @@ def _coordinate(c):
         values = _dates(c["time"]["iso"], c["time"]["calendar"])
     else:
         values = np.asarray(c["values"], dtype=np.float64).astype(c["dtype"])
-    return xr.Variable(c["dims"], values.reshape(c["shape"]), attrs, encoding=encoding)
+    var = xr.Variable(c["dims"], values.reshape(c["shape"]), attrs, encoding=encoding)
+    if c["problem"] and " since " in str(attrs.get("units", "")) and np.isnan(values).any():
+        var = _dates_with_gaps(var, c["problem"])
+    return var
+
+
+def _dates_with_gaps(var, problem):
+    """A time coordinate with missing values, which Strata's reader leaves as numbers (its
+    problem says why): decoded as xarray decodes it, NaT where a value is missing. Where
+    xarray cannot decode it either, the numbers stay and the problem is told as a warning."""
+    import warnings
+    import xarray as xr
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # NaN cast to NaT
+            decoded = xr.decode_cf(xr.Dataset({"t": var}))["t"].variable.load()
+    except Exception as e:
+        warnings.warn(f"{problem}; left as numbers ({e})", RuntimeWarning, stacklevel=3)
+        return var
+    decoded.encoding.update(var.encoding)
+    return decoded
 
 
 def _to_xarray(parts):
@@ -169,8 +189,8 @@ def _coordinate_parts(name, var):
     attrs = dict(var.attrs)
     dtype = "float64"
     if np.issubdtype(values.dtype, np.datetime64):
-        if np.isnat(values).any():
-            return None
+        # NaT becomes NaN: Strata then names the missing date (in the summary, and in the
+        # error of what needs dates, as for a file's) rather than losing the coordinate.
         seconds = (values - np.datetime64("1970-01-01T00:00:00", "ns")) / np.timedelta64(1, "s")
         attrs.update(units="seconds since 1970-01-01", calendar="proleptic_gregorian")
         numbers = seconds.astype(np.float64)

@@ -188,5 +188,17 @@ class DerivedFromPythonData(unittest.TestCase):
         np.testing.assert_array_equal(host(c), np.arange(12, dtype=np.float32).reshape(3, 4) * 2 + 1)
 
 
+    def test_a_missing_date_is_named(self):
+        # NaT in the time coordinate: what needs dates says a date is missing. Before, the
+        # coordinate was dropped unsaid and climatology asked for "a time dim".
+        times = np.array(["2000-01-15", "NaT", "2000-03-15"], dtype="datetime64[ns]")
+        ds = xr.Dataset({"a": (("time", "x"), np.ones((3, 2), np.float32))}, coords={"time": times})
+        with self.assertRaises(strata.ValueError) as cm:
+            strata.derive(ds, "c = climatology(a, \"month\")")
+        self.assertIn("the time of 'time' cannot be read", str(cm.exception))
+        self.assertIn("a time value is missing (NaT)", str(cm.exception))
+        np.testing.assert_array_equal(host(strata.derive(ds, "c = a * 3")), np.full((3, 2), 3.0))
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -2,6 +2,7 @@
 readable file in tests/data, and the errors a file that cannot be read gives."""
 import glob
 import os
+import tempfile
 import unittest
 
 import numpy as np
@@ -77,6 +78,27 @@ class OpenAgainstNetcdf4(unittest.TestCase):
                         seen.add(str(rc.dtype))
         self.assertIn("datetime64[ns]", seen)  # a standard calendar
         self.assertIn("object", seen)  # a 360_day calendar: cftime dates
+
+    def test_a_missing_date_is_nat_as_xarray_decodes_it(self):
+        # A time coordinate with a value missing (its _FillValue): Strata's reader leaves it
+        # undecoded and says why; strata.open gives xarray's dates, NaT where one is missing.
+        # Before, it gave the bare numbers (0, nan, 2) with the units among the attrs.
+        import netCDF4
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "missing_date.nc")
+            with netCDF4.Dataset(path, "w") as f:
+                f.createDimension("time", 3)
+                f.createDimension("x", 2)
+                t = f.createVariable("time", "f8", ("time",), fill_value=-999.0)
+                t.units, t.calendar = "days since 2000-01-01", "standard"
+                t[:] = np.ma.masked_array([0.0, 1.0, 2.0], mask=[False, True, False])
+                f.createVariable("v", "f4", ("time", "x"))[:] = np.arange(6).reshape(3, 2)
+            ours = strata.open(path, device="cpu")
+            with xr.open_dataset(path, engine="netcdf4") as ref:
+                self.assertEqual(ours.time.dtype, np.dtype("datetime64[ns]"))
+                self.assertTrue(np.isnat(ours.time.values[1]))
+                np.testing.assert_array_equal(ours.time.values, ref.time.values)
+                self.assertEqual(ours.time.encoding["units"], "days since 2000-01-01")
 
     def test_variables_are_views_of_strata_buffers(self):
         path = os.path.join(DATA, "tas_rectilinear_grid_2D.nc")

@@ -106,6 +106,18 @@ class Show(unittest.TestCase):
         finally:
             view.close()
 
+    def test_a_missing_date_is_named(self):
+        # NaT in the time coordinate: shown, with the Dataset's summary naming the missing
+        # date (as for a file's). Before, the coordinate was dropped without a word.
+        da = field()
+        da = da.assign_coords(time=np.array(["2005-01-16", "NaT", "2005-03-16"], dtype="datetime64[ns]"))
+        view = strata.show(da)
+        try:
+            np.testing.assert_array_equal(view.frame(), da.isel(time=0).values)
+            self.assertIn("coordinate 'time': a time value is missing (NaT)", view._held.summary)
+        finally:
+            view.close()
+
     def test_producer_freed_only_after_the_window_closes(self):
         a = np.arange(30 * 40, dtype=np.float32).reshape(30, 40)
         gone = weakref.ref(a)
