@@ -209,6 +209,33 @@ class Show(unittest.TestCase):
         self.assertIn("dtype float16 is not supported", str(cm.exception))
 
 
+class NoDisplay(unittest.TestCase):
+    """strata.show where no window can open: a strata.ValueError saying why, in a process of
+    its own (Qt, given a display it cannot reach, ends the process)."""
+
+    def show_in_child(self, **env):
+        clean = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+        clean.update(env)
+        code = ("import numpy as np, strata\n"
+                "try:\n"
+                "    strata.show(np.ones((4, 4), np.float32), dims=('y', 'x'))\n"
+                "except strata.ValueError as e:\n"
+                "    print('REFUSED', e)\n")
+        run = subprocess.run([sys.executable, "-c", code], env=clean, capture_output=True, text=True, timeout=120)
+        self.assertEqual(run.returncode, 0, f"the process ended: {run.stderr[-2000:]}")
+        return run.stdout
+
+    def test_no_display(self):
+        out = self.show_in_child()
+        self.assertIn("REFUSED no display to open the Strata window on (DISPLAY is not set)", out)
+
+    def test_a_display_that_does_not_answer(self):
+        # Before, Qt's xcb plugin could not connect and aborted the interpreter.
+        self.assertFalse(os.path.exists("/tmp/.X11-unix/X4917"))
+        out = self.show_in_child(DISPLAY=":4917")
+        self.assertIn("REFUSED cannot connect to the X display ':4917' (DISPLAY)", out)
+
+
 class PromptStaysLive(unittest.TestCase):
     def test_ipython_hook_runs_qt_until_input(self):
         # IPython's input hook body with a real descriptor: it must run Qt's events (the frame
