@@ -230,6 +230,7 @@ public:
 
     // Called (with the GIL) after each frame is on the screen; None: no call.
     void setOnFrame(::py::object f) {
+        if (!f.is_none()) alive(); // a closed window would never call it
         if (f.is_none())
             onFrame_.reset();
         else
@@ -246,7 +247,10 @@ public:
     Window& operator=(const Window&) = delete;
 
 private:
-    void alive() const { STRATA_EXPECTS(!window_.isNull(), ValueError, "the Strata window was closed"); }
+    void alive() const {
+        STRATA_EXPECTS(!window_.isNull(), ValueError,
+                       "the Strata window was closed (strata.show opens another)");
+    }
 
     QPointer<app::MainWindow> window_;
     std::shared_ptr<const Dataset> held_;

@@ -113,6 +113,22 @@ class OpenAgainstNetcdf4(unittest.TestCase):
         del ds, exported
         np.testing.assert_array_equal(values, ref.tas.values)  # the buffer outlives the Dataset
 
+    def test_use_after_close_keeps_the_data(self):
+        # Strata's variables are read whole into its buffers, so a closed Dataset has nothing
+        # left to read: its arrays stay valid (no freed memory read, no error), and derive
+        # still takes it.
+        path = os.path.join(DATA, "reduced.nc")
+        with xr.open_dataset(path, engine="strata", device="cpu") as ds:
+            before = ds.sst.values.copy()
+        ds.close()  # again
+        np.testing.assert_array_equal(ds.sst.values, before)
+        np.testing.assert_array_equal(strata.derive(ds, "twice = sst * 2").values, before * 2)
+        opened = strata.open(path, device="cpu")
+        values = opened.sst.values
+        opened.close()
+        del opened
+        np.testing.assert_array_equal(values, before)
+
     def test_engine_entry_point_and_class(self):
         path = os.path.join(DATA, "reduced.nc")
         direct = strata.open(path, device="cpu")

@@ -208,6 +208,35 @@ class Show(unittest.TestCase):
             strata.show(np.zeros((4, 4), np.float16), dims=("y", "x"))
         self.assertIn("dtype float16 is not supported", str(cm.exception))
 
+    def test_use_after_close_is_refused(self):
+        # A View whose window was closed (by close(), or by the user): each use that needs the
+        # window says so; a frame read before stays valid. Before, on_frame took a callback
+        # that would never be called.
+        da = field()
+        view = strata.show(da)
+        frame = view.frame()
+        view.close()
+        view.close()  # again: nothing more to do
+        self.assertFalse(view.is_open)
+        self.assertIn("(closed)", repr(view))
+        uses = {"update": lambda: view.update(da), "frame": view.frame, "view": lambda: view.view,
+                "contours": lambda: view.contours, "set contours": lambda: setattr(view, "contours", 5),
+                "on_frame": lambda: view.on_frame(print)}
+        for label, use in uses.items():
+            with self.subTest(use=label):
+                with self.assertRaises(strata.ValueError) as cm:
+                    use()
+                self.assertIn("the Strata window was closed", str(cm.exception))
+        view.on_frame(None)  # no callback: nothing to refuse
+        np.testing.assert_array_equal(frame, da.isel(time=0).values)
+        # Closed by the user (from Qt's event loop) rather than by close().
+        view = strata.show(da)
+        view.on_frame(lambda: view._window.close_later())
+        view.wait_closed()
+        with self.assertRaises(strata.ValueError) as cm:
+            view.frame()
+        self.assertIn("the Strata window was closed", str(cm.exception))
+
 
 class NoDisplay(unittest.TestCase):
     """strata.show where no window can open: a strata.ValueError saying why, in a process of
