@@ -15,7 +15,9 @@
 #include <QFileInfo>
 #include <QSurfaceFormat>
 #include <QTimer>
+#include <optional>
 
+#include "display_probe.h"
 #include "main_window.h"
 #include "strata/render/vtk_views.h"
 #endif
@@ -49,9 +51,9 @@ strata::app::ViewSpec windowView(const strata::app::CliOptions& o, const strata:
 
 int runWindow(int argc, char** argv, const strata::app::CliOptions& options) {
     using namespace strata::app;
-    if (!std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY") && !std::getenv("QT_QPA_PLATFORM")) {
-        std::fprintf(stderr, "strata: no display to open the window on (DISPLAY is not set); "
-                             "--info and --export-png/--export-csv work without one\n");
+    if (const std::optional<std::string> why = displayProblem()) { // Qt would abort instead
+        std::fprintf(stderr, "strata: %s; --info and --export-png/--export-csv work without one\n",
+                     why->c_str());
         return 1;
     }
     QSurfaceFormat::setDefaultFormat(strata::glSurfaceFormat());

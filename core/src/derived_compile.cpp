@@ -7,6 +7,7 @@
 #include <set>
 
 #include "derived_impl.h"
+#include "strata/core/cftime.h"
 #include "strata/core/error.h"
 
 namespace strata {
@@ -23,9 +24,15 @@ using detail::WindowKind;
 namespace {
 
 // The dim of a time axis (an index coordinate with CF time units) among `dims`; -1 when none.
+// The axis of `dims` whose coordinate has CF time units, decoded or not (one that could not be
+// decoded is named with its problem by the caller, not passed over).
 int timeAxisOf(const Dataset& ds, const std::vector<std::string>& dims) {
-    for (std::size_t i = 0; i < dims.size(); ++i)
-        if (const Coordinate* c = ds.coords.find(dims[i]); c && c->isIndex() && c->time) return int(i);
+    for (std::size_t i = 0; i < dims.size(); ++i) {
+        const Coordinate* c = ds.coords.find(dims[i]);
+        if (!c || !c->isIndex()) continue;
+        if (c->time || (!c->problem.empty() && isTimeUnits(c->attrs.text("units").value_or(""))))
+            return int(i);
+    }
     return -1;
 }
 

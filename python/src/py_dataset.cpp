@@ -20,21 +20,41 @@ namespace py = pybind11;
 namespace strata::py {
 namespace {
 
+// "cuda:N" → N; -1 when the text after "cuda:" is not a plain non-negative number.
+int ordinalOf(const std::string& digits) {
+    if (digits.empty() || digits.size() > 4) return -1;
+    for (char ch : digits)
+        if (ch < '0' || ch > '9') return -1;
+    return std::stoi(digits);
+}
+
+// "there are 2 CUDA devices (cuda:0 to cuda:1)"
+std::string devicesText(int count) {
+    if (count == 1) return "there is 1 CUDA device (cuda:0)";
+    const std::string s = "there are " + std::to_string(count) + " CUDA devices";
+    return count == 0 ? s : s + " (cuda:0 to cuda:" + std::to_string(count - 1) + ")";
+}
+
 Device parseDevice(const std::string& text) {
     if (text == "cpu" || text == "host") return Device::host();
-    if (text == "cuda" || text.rfind("cuda:", 0) == 0) {
-        const ComputeInfo& info = computeInfo();
-        STRATA_EXPECTS(info.device.isCuda(), ValueError,
-                       "device '" + text + "' asked for, but Strata computes on the CPU (" + info.reason +
-                           ")");
-        if (text == "cuda") return info.device;
-        const Device d = Device::cuda(std::stoi(text.substr(5)));
-        STRATA_EXPECTS(d.ordinal >= 0 && d.ordinal < cudaDeviceCount(), ValueError,
-                       "device '" + text + "': there are " + std::to_string(cudaDeviceCount()) +
-                           " CUDA devices");
-        return d;
+    const bool numbered = text.rfind("cuda:", 0) == 0;
+    STRATA_EXPECTS(text == "cuda" || numbered, ValueError,
+                   "device '" + text + "' is not understood (use \"cuda\", \"cuda:N\" or \"cpu\")");
+    const ComputeInfo& info = computeInfo();
+    Device d = info.device;
+    if (numbered) {
+        const int ordinal = ordinalOf(text.substr(5));
+        STRATA_EXPECTS(ordinal >= 0, ValueError,
+                       "device '" + text + "' is not understood (use \"cuda\", \"cuda:N\" or \"cpu\")");
+        const int count = cudaDeviceCount();
+        STRATA_EXPECTS(ordinal < count, ValueError,
+                       "device '" + text + "' does not exist: " + devicesText(count) +
+                           (count ? "" : "; Strata computes on the CPU (" + info.reason + ")"));
+        d = Device::cuda(ordinal);
     }
-    STRATA_FAIL(ValueError, "device '" + text + "' is not understood (use \"cuda\", \"cuda:N\" or \"cpu\")");
+    STRATA_EXPECTS(info.device.isCuda(), ValueError,
+                   "device '" + text + "' asked for, but Strata computes on the CPU (" + info.reason + ")");
+    return d;
 }
 
 ::py::dict exportCoordinate(const Coordinate& c) {
@@ -234,6 +254,7 @@ void bindDatasets(::py::module_& m) {
         },
         ::py::arg("dataset"), ::py::arg("statement"),
         "The derived variable `statement` defines, computed whole from the dataset's arrays where they are.");
+    m.def("_cuda_device_count", &cudaDeviceCount, "CUDA devices this process sees: for tests.");
     m.def(
         "_import_array",
         [](::py::handle array, std::vector<std::string> dims) {

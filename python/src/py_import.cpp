@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "dlpack.h"
@@ -58,9 +59,16 @@ DType dtypeFromDl(const dl::DataType& t, const std::string& context) {
     return DType::Float32;
 }
 
+// Why a big-endian dtype spelled `what` (">f4") is refused, and how to convert it.
+std::string bigEndian(const std::string& what) {
+    return "dtype " + what +
+           " is big-endian: Strata takes the machine's byte order; convert it first "
+           "(NumPy: a.astype(a.dtype.newbyteorder('=')))";
+}
+
 DType dtypeFromTypestr(const std::string& s, const std::string& context) {
     STRATA_EXPECTS(s.size() >= 3, ValueError, context + ": typestr '" + s + "' is not understood");
-    STRATA_EXPECTS(s[0] != '>', ValueError, context + ": big-endian data (" + s + ") is not supported");
+    STRATA_EXPECTS(s[0] != '>', ValueError, context + ": " + bigEndian(s));
     const int bytes = std::stoi(s.substr(2));
     const char kind = s[1];
     dl::DataType t{dl::Opaque, static_cast<std::uint8_t>(bytes * 8), 1};
@@ -217,7 +225,17 @@ Variable fromCudaArrayInterface(::py::handle array, std::vector<std::string> dim
         }
     }
     STRATA_EXPECTS(!cai.contains("mask") || cai["mask"].is_none(), ValueError,
-                   context + ": masked arrays are not supported");
+                   context + ": the __cuda_array_interface__ has a mask, and Strata takes no masked arrays "
+                             "(fill the masked elements, e.g. with NaN, first)");
+    // Version 3's stream: the producer's work on it comes before ours. 0 is forbidden (it could
+    // mean no stream or either default stream).
+    std::optional<std::intptr_t> producerStream;
+    if (cai.contains("stream") && !cai["stream"].is_none()) {
+        producerStream = cai["stream"].cast<std::intptr_t>();
+        STRATA_EXPECTS(*producerStream != 0, ValueError,
+                       context + ": the __cuda_array_interface__ gives stream 0, which the interface "
+                                 "forbids as ambiguous (None, 1, 2 or a stream's handle)");
+    }
     auto ptr = reinterpret_cast<void*>(cai["data"].cast<::py::tuple>()[0].cast<std::uintptr_t>());
     Device device = Device::cuda(0);
 #if STRATA_HAVE_CUDA
@@ -231,9 +249,8 @@ Variable fromCudaArrayInterface(::py::handle array, std::vector<std::string> dim
     device = checkDevice(device, context);
     const Stream stream = importStream(device);
 #if STRATA_HAVE_CUDA
-    // Version 3's stream: the producer's work on it comes before ours.
-    if (cai.contains("stream") && !cai["stream"].is_none()) {
-        const auto value = cai["stream"].cast<std::intptr_t>();
+    if (producerStream) {
+        const std::intptr_t value = *producerStream;
         cudaStream_t producer = value == 1   ? cudaStreamLegacy
                                 : value == 2 ? cudaStreamPerThread
                                              : reinterpret_cast<cudaStream_t>(value);
@@ -256,6 +273,8 @@ Variable fromBufferProtocol(::py::handle array, std::vector<std::string> dims, A
                             const std::string& context) {
     ::py::buffer_info info = ::py::reinterpret_borrow<::py::buffer>(array).request();
     std::string f = info.format;
+    STRATA_EXPECTS(f.empty() || (f[0] != '>' && f[0] != '!'), ValueError,
+                   context + ": " + bigEndian("'" + f + "'"));
     if (!f.empty() && (f[0] == '<' || f[0] == '=' || f[0] == '@')) f = f.substr(1);
     static const std::pair<const char*, DType> formats[] = {
         {"b", DType::Int8},    {"B", DType::UInt8},  {"h", DType::Int16}, {"H", DType::UInt16},
@@ -322,6 +341,7 @@ Variable importVariable(::py::handle array, std::vector<std::string> dims, Attri
                         const std::string& context) {
     if (::py::hasattr(array, "dtype")) { // NumPy, CuPy and their kin name their dtype: say it
         const std::string dt = ::py::str(array.attr("dtype"));
+        STRATA_EXPECTS(dt.empty() || dt[0] != '>', ValueError, context + ": " + bigEndian(dt));
         static const char* taken[] = {"int8",   "uint8", "int16",  "uint16",  "int32",
                                       "uint32", "int64", "uint64", "float32", "float64"};
         STRATA_EXPECTS(

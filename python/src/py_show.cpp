@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <optional>
 
+#include "display_probe.h"
 #include "main_window.h"
 #include "py_array.h"
 #include "py_dataset.h"
@@ -35,8 +36,8 @@ void ensureApplication() {
                        "QApplication");
         return;
     }
-    STRATA_EXPECTS(std::getenv("DISPLAY") || std::getenv("WAYLAND_DISPLAY") || std::getenv("QT_QPA_PLATFORM"),
-                   ValueError, "no display to open the Strata window on (DISPLAY is not set)");
+    // Qt would end the process where it cannot reach the display: refused here instead.
+    if (const std::optional<std::string> why = app::displayProblem()) STRATA_FAIL(ValueError, *why);
     QSurfaceFormat::setDefaultFormat(glSurfaceFormat());
     if (!qEnvironmentVariableIsSet("QT_QPA_UPDATE_IDLE_TIME")) qputenv("QT_QPA_UPDATE_IDLE_TIME", "0");
     static int argc = 1;
@@ -229,6 +230,7 @@ public:
 
     // Called (with the GIL) after each frame is on the screen; None: no call.
     void setOnFrame(::py::object f) {
+        if (!f.is_none()) alive(); // a closed window would never call it
         if (f.is_none())
             onFrame_.reset();
         else
@@ -245,7 +247,10 @@ public:
     Window& operator=(const Window&) = delete;
 
 private:
-    void alive() const { STRATA_EXPECTS(!window_.isNull(), ValueError, "the Strata window was closed"); }
+    void alive() const {
+        STRATA_EXPECTS(!window_.isNull(), ValueError,
+                       "the Strata window was closed (strata.show opens another)");
+    }
 
     QPointer<app::MainWindow> window_;
     std::shared_ptr<const Dataset> held_;

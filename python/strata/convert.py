@@ -76,7 +76,27 @@ def _coordinate(c):
         values = _dates(c["time"]["iso"], c["time"]["calendar"])
     else:
         values = np.asarray(c["values"], dtype=np.float64).astype(c["dtype"])
-    return xr.Variable(c["dims"], values.reshape(c["shape"]), attrs, encoding=encoding)
+    var = xr.Variable(c["dims"], values.reshape(c["shape"]), attrs, encoding=encoding)
+    if c["problem"] and " since " in str(attrs.get("units", "")) and np.isnan(values).any():
+        var = _dates_with_gaps(var, c["problem"])
+    return var
+
+
+def _dates_with_gaps(var, problem):
+    """A time coordinate with missing values, which Strata's reader leaves as numbers (its
+    problem says why): decoded as xarray decodes it, NaT where a value is missing. Where
+    xarray cannot decode it either, the numbers stay and the problem is told as a warning."""
+    import warnings
+    import xarray as xr
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # NaN cast to NaT
+            decoded = xr.decode_cf(xr.Dataset({"t": var}))["t"].variable.load()
+    except Exception as e:
+        warnings.warn(f"{problem}; left as numbers ({e})", RuntimeWarning, stacklevel=3)
+        return var
+    decoded.encoding.update(var.encoding)
+    return decoded
 
 
 def _to_xarray(parts):
@@ -169,8 +189,8 @@ def _coordinate_parts(name, var):
     attrs = dict(var.attrs)
     dtype = "float64"
     if np.issubdtype(values.dtype, np.datetime64):
-        if np.isnat(values).any():
-            return None
+        # NaT becomes NaN: Strata then names the missing date (in the summary, and in the
+        # error of what needs dates, as for a file's) rather than losing the coordinate.
         seconds = (values - np.datetime64("1970-01-01T00:00:00", "ns")) / np.timedelta64(1, "s")
         attrs.update(units="seconds since 1970-01-01", calendar="proleptic_gregorian")
         numbers = seconds.astype(np.float64)
@@ -190,9 +210,17 @@ def _coordinate_parts(name, var):
             "values": numbers.ravel().tolist(), "dtype": dtype, "attrs": attrs}
 
 
+def _native(data):
+    """`data` in the machine's byte order: a big-endian NumPy array is converted (a copy, the
+    values unchanged); anything else is passed on as it is, without a copy."""
+    if isinstance(data, np.ndarray) and not data.dtype.isnative:
+        return data.astype(data.dtype.newbyteorder("="))
+    return data
+
+
 def _strata_dataset(obj, dims=None, name=None):
-    """A Strata Dataset (held in memory, no data copied) for an xarray DataArray or Dataset, or a
-    bare array with `dims`; and the variable to show."""
+    """A Strata Dataset (held in memory; no data copied, big-endian arrays aside) for an xarray
+    DataArray or Dataset, or a bare array with `dims`; and the variable to show."""
     try:
         import xarray as xr
     except ImportError:
@@ -209,16 +237,16 @@ def _strata_dataset(obj, dims=None, name=None):
             raise _strata.ValueError("a bare array needs dims=(...) naming its dimensions")
         var = str(name or "data")
         dims = [str(d) for d in dims]
-        held = _strata._make_dataset([(var, dims, obj, {})], [], {}, var)
+        held = _strata._make_dataset([(var, dims, _native(obj), {})], [], {}, var)
         return held, var, var
     variables = []
     for n, v in ds.data_vars.items():
-        if v.ndim == 0 or str(v.dtype) not in _STRATA_DTYPES:
+        if v.ndim == 0 or np.dtype(v.dtype).name not in _STRATA_DTYPES:  # ">f4" is a float32
             if var is not None and str(n) == var:
                 pass  # the one asked for: its error says why
             else:
                 continue
-        variables.append((str(n), [str(d) for d in v.dims], v.data, dict(v.attrs)))
+        variables.append((str(n), [str(d) for d in v.dims], _native(v.data), dict(v.attrs)))
     coords = [c for c in (_coordinate_parts(n, ds.coords[n].variable) for n in ds.coords) if c]
     held = _strata._make_dataset(variables, coords, dict(ds.attrs), title)
     return held, var, title

@@ -102,7 +102,8 @@ def show(obj, dims=None, name=None, block=False, vmin=None, vmax=None, contours=
 
     `obj` is an xarray DataArray or Dataset, or a bare array (NumPy, CuPy, anything with
     __dlpack__ or __cuda_array_interface__) with `dims` naming its dimensions. Its data are
-    borrowed without a copy (device arrays stay on their device) and kept alive while shown;
+    borrowed without a copy (device arrays stay on their device; big-endian NumPy arrays alone
+    are converted to the machine's byte order, a copy) and kept alive while shown;
     coordinates and attributes come along. Returns a View. In IPython and Python's own prompt
     the window stays live while the prompt waits; block=True runs it until it is closed.
     `vmin` and `vmax` (both or neither) fix the colour range, kept by update() unless it gives

@@ -517,6 +517,19 @@ private slots:
         QVERIFY(
             fails("x = rolling_mean(w, \"time\", 3)", "which its operand does not have (dims: lat, lon)"));
         QVERIFY(fails("x = anomaly(w, \"month\")", "needs a time dim"));
+        {
+            // A time coordinate whose values could not be decoded (a date missing): named with
+            // its problem, not called "no time dim".
+            Dataset broken = f.ds;
+            Coordinate time = *broken.coords.find("time");
+            time.time.reset();
+            time.problem = "time value 3 is missing (masked or NaN)";
+            broken.coords.set(time);
+            const std::string m = messageOf([&] { derive(broken, "x = anomaly(u, \"month\")"); });
+            QVERIFY2(m.find("the time of 'time' cannot be read: time value 3 is missing") !=
+                         std::string::npos,
+                     m.c_str());
+        }
         QVERIFY(fails("x = rolling_mean(u, \"lon\", 13)", "a window of 13 steps is longer than 'lon' (12)"));
         QVERIFY(fails("x = rolling_sum(u, \"time\", 5000000)", "too long"));
         QVERIFY(fails("x = anomaly(u, \"month\", 2050, 2060)",

@@ -178,5 +178,27 @@ class DerivedAgainstXarray(unittest.TestCase):
             strata.derive(ours, "x = hypotenuse(u, v)")
 
 
+class DerivedFromPythonData(unittest.TestCase):
+    def test_big_endian_variables_are_converted(self):
+        # A big-endian float32 is a float32: before, the Dataset dropped it silently (its dtype
+        # spelled ">f4"), and 'a' was an unknown variable.
+        a = np.arange(12, dtype=">f4").reshape(3, 4)
+        ds = xr.Dataset({"a": (("y", "x"), a), "b": (("y", "x"), np.ones((3, 4), np.float32))})
+        c = strata.derive(ds, "c = a * 2 + b")
+        np.testing.assert_array_equal(host(c), np.arange(12, dtype=np.float32).reshape(3, 4) * 2 + 1)
+
+
+    def test_a_missing_date_is_named(self):
+        # NaT in the time coordinate: what needs dates says a date is missing. Before, the
+        # coordinate was dropped unsaid and climatology asked for "a time dim".
+        times = np.array(["2000-01-15", "NaT", "2000-03-15"], dtype="datetime64[ns]")
+        ds = xr.Dataset({"a": (("time", "x"), np.ones((3, 2), np.float32))}, coords={"time": times})
+        with self.assertRaises(strata.ValueError) as cm:
+            strata.derive(ds, "c = climatology(a, \"month\")")
+        self.assertIn("the time of 'time' cannot be read", str(cm.exception))
+        self.assertIn("a time value is missing (NaT)", str(cm.exception))
+        np.testing.assert_array_equal(host(strata.derive(ds, "c = a * 3")), np.full((3, 2), 3.0))
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -65,6 +65,19 @@ def reference_values(test):
         return {k: z[k] for k in z.files}
 
 
+class _StreamAsked:
+    """`exported` handed to a consumer as though the consumer had asked for `stream`."""
+
+    def __init__(self, exported, stream):
+        self.exported, self.stream = exported, stream
+
+    def __dlpack_device__(self):
+        return self.exported.__dlpack_device__()
+
+    def __dlpack__(self, stream=None, **kwargs):
+        return self.exported.__dlpack__(stream=self.stream)
+
+
 def d2h():
     return strata.transfer_counters()["device_to_host"]
 
@@ -136,6 +149,15 @@ class OpenOnTheGpu(unittest.TestCase):
         gc.collect()
         self.assertTrue(bool(cupy.isfinite(via_dlpack).any()))  # the buffer outlives the Dataset
 
+    def test_device_out_of_range(self):
+        count = cupy.cuda.runtime.getDeviceCount()
+        with self.assertRaises(strata.ValueError) as cm:
+            strata.open(os.path.join(DATA, "reduced.nc"), device=f"cuda:{count}")
+        self.assertIn(f"device 'cuda:{count}' does not exist", str(cm.exception))
+        many = "is 1 CUDA device (cuda:0)" if count == 1 else f"are {count} CUDA devices"
+        self.assertIn(f"there {many}", str(cm.exception))
+        self.assertEqual(_strata._cuda_device_count(), count)
+
     def test_engine_gives_cupy(self):
         import xarray as xr
         ds = xr.open_dataset(os.path.join(DATA, "reduced.nc"), engine="strata", device="cuda")
@@ -165,6 +187,34 @@ class CupyIntoStrata(unittest.TestCase):
         exported = _strata._import_array(OnlyCai(), ["y", "x"])
         self.assertEqual(exported.ptr, a.data.ptr)
         cupy.testing.assert_array_equal(cupy.from_dlpack(exported), a)
+
+    def test_dlpack_stream_is_never_0(self):
+        # DLPack forbids stream 0 for CUDA (no stream, or which default stream?). Strata as a
+        # consumer names its own stream (or 1, the legacy one), and as a producer refuses 0.
+        a = cupy.arange(8, dtype=cupy.float32)
+
+        class Recording:
+            def __init__(self):
+                self.streams = []
+
+            def __dlpack_device__(self):
+                return a.__dlpack_device__()
+
+            def __dlpack__(self, stream=None):
+                self.streams.append(stream)
+                return a.__dlpack__(stream=stream)
+        producer = Recording()
+        exported = _strata._import_array(producer, ["x"])
+        self.assertEqual(len(producer.streams), 1)
+        self.assertIsInstance(producer.streams[0], int)
+        self.assertNotIn(producer.streams[0], (0, -1))
+        with self.assertRaises(strata.ValueError) as cm:
+            exported.__dlpack__(stream=0)
+        self.assertIn("DLPack stream 0 is ambiguous for CUDA", str(cm.exception))
+        side = cupy.cuda.Stream()
+        for stream in (None, 1, 2, -1, side.ptr):  # the values DLPack allows
+            with self.subTest(stream=stream):
+                cupy.testing.assert_array_equal(cupy.from_dlpack(_StreamAsked(exported, stream)), a)
 
     def test_producer_kept_alive(self):
         a = cupy.arange(1000, dtype=cupy.float32)

@@ -164,6 +164,55 @@ class Errors(unittest.TestCase):
             _strata._import_array(CudaInterface(), ["x"])
         self.assertIn("but Strata computes on the CPU", str(cm.exception))
 
+    def test_big_endian_is_refused_naming_the_byte_order(self):
+        # Strata borrows memory as it is: big-endian values read as the machine's would be
+        # wrong, so each door refuses them, saying so and how to convert. (strata.show and
+        # derive convert NumPy's themselves: test_show, test_derived.)
+        a = np.arange(6, dtype=">f4")
+
+        class Interface:
+            __cuda_array_interface__ = {"shape": (6,), "typestr": ">f4", "data": (0, False), "version": 3}
+        for label, thing, spelled in (("NumPy", a, ">f4"), ("buffer", memoryview(a), "'>f'"),
+                                      ("interface", Interface(), ">f4")):
+            with self.subTest(door=label):
+                with self.assertRaises(strata.ValueError) as cm:
+                    _strata._import_array(thing, ["x"])
+                self.assertIn(f"dtype {spelled} is big-endian", str(cm.exception))
+                self.assertIn("newbyteorder('=')", str(cm.exception))
+        native = a.astype(a.dtype.newbyteorder("="))
+        _, back = through_strata(native, ["x"])  # the conversion the message gives
+        np.testing.assert_array_equal(back, np.arange(6, dtype=np.float32))
+
+    def test_masked_cuda_array_interface_is_refused(self):
+        # The interface says a consumer that does not take masks must refuse one; refused
+        # before any device is touched (so testable without a GPU).
+        class Masked:
+            __cuda_array_interface__ = {"shape": (4,), "typestr": "<f4", "data": (0, False), "version": 3,
+                                        "mask": object()}
+        with self.assertRaises(strata.ValueError) as cm:
+            _strata._import_array(Masked(), ["x"])
+        self.assertIn("the __cuda_array_interface__ has a mask", str(cm.exception))
+
+    def test_cuda_array_interface_stream_0_is_refused(self):
+        # Version 3 forbids stream 0 (None, or which default stream?): refused before the device
+        # is touched. Before, 0 was taken as the legacy stream, or the CPU refusal came first.
+        class StreamZero:
+            __cuda_array_interface__ = {"shape": (4,), "typestr": "<f4", "data": (0, False), "version": 3,
+                                        "stream": 0}
+        with self.assertRaises(strata.ValueError) as cm:
+            _strata._import_array(StreamZero(), ["x"])
+        self.assertIn("gives stream 0, which the interface forbids", str(cm.exception))
+
+    def test_host_array_refuses_any_dlpack_stream(self):
+        # DLPack: a producer on the CPU takes stream=None alone (0, 1 and -1 are CUDA's words).
+        exported = _strata._import_array(np.ones(3), ["x"])
+        for stream in (0, 1, -1):
+            with self.subTest(stream=stream):
+                with self.assertRaises(strata.ValueError) as cm:
+                    exported.__dlpack__(stream=stream)
+                self.assertIn(f"a host array takes no DLPack stream (got {stream})", str(cm.exception))
+        np.testing.assert_array_equal(np.from_dlpack(exported), np.ones(3))
+
     def test_dims_must_match(self):
         with self.assertRaises(strata.ValueError) as cm:
             _strata._import_array(np.zeros((2, 3), np.float32), ["x"])

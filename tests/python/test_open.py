@@ -2,6 +2,7 @@
 readable file in tests/data, and the errors a file that cannot be read gives."""
 import glob
 import os
+import tempfile
 import unittest
 
 import numpy as np
@@ -78,6 +79,27 @@ class OpenAgainstNetcdf4(unittest.TestCase):
         self.assertIn("datetime64[ns]", seen)  # a standard calendar
         self.assertIn("object", seen)  # a 360_day calendar: cftime dates
 
+    def test_a_missing_date_is_nat_as_xarray_decodes_it(self):
+        # A time coordinate with a value missing (its _FillValue): Strata's reader leaves it
+        # undecoded and says why; strata.open gives xarray's dates, NaT where one is missing.
+        # Before, it gave the bare numbers (0, nan, 2) with the units among the attrs.
+        import netCDF4
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "missing_date.nc")
+            with netCDF4.Dataset(path, "w") as f:
+                f.createDimension("time", 3)
+                f.createDimension("x", 2)
+                t = f.createVariable("time", "f8", ("time",), fill_value=-999.0)
+                t.units, t.calendar = "days since 2000-01-01", "standard"
+                t[:] = np.ma.masked_array([0.0, 1.0, 2.0], mask=[False, True, False])
+                f.createVariable("v", "f4", ("time", "x"))[:] = np.arange(6).reshape(3, 2)
+            ours = strata.open(path, device="cpu")
+            with xr.open_dataset(path, engine="netcdf4") as ref:
+                self.assertEqual(ours.time.dtype, np.dtype("datetime64[ns]"))
+                self.assertTrue(np.isnat(ours.time.values[1]))
+                np.testing.assert_array_equal(ours.time.values, ref.time.values)
+                self.assertEqual(ours.time.encoding["units"], "days since 2000-01-01")
+
     def test_variables_are_views_of_strata_buffers(self):
         path = os.path.join(DATA, "tas_rectilinear_grid_2D.nc")
         ds = strata.open(path, device="cpu")
@@ -90,6 +112,22 @@ class OpenAgainstNetcdf4(unittest.TestCase):
         ref = xr.open_dataset(path, engine="netcdf4")
         del ds, exported
         np.testing.assert_array_equal(values, ref.tas.values)  # the buffer outlives the Dataset
+
+    def test_use_after_close_keeps_the_data(self):
+        # Strata's variables are read whole into its buffers, so a closed Dataset has nothing
+        # left to read: its arrays stay valid (no freed memory read, no error), and derive
+        # still takes it.
+        path = os.path.join(DATA, "reduced.nc")
+        with xr.open_dataset(path, engine="strata", device="cpu") as ds:
+            before = ds.sst.values.copy()
+        ds.close()  # again
+        np.testing.assert_array_equal(ds.sst.values, before)
+        np.testing.assert_array_equal(strata.derive(ds, "twice = sst * 2").values, before * 2)
+        opened = strata.open(path, device="cpu")
+        values = opened.sst.values
+        opened.close()
+        del opened
+        np.testing.assert_array_equal(values, before)
 
     def test_engine_entry_point_and_class(self):
         path = os.path.join(DATA, "reduced.nc")
@@ -135,6 +173,23 @@ class OpenErrors(unittest.TestCase):
                 strata.open(path, device="cuda")
             self.assertIn("computes on the CPU", str(cm.exception))
             self.assertIsInstance(strata.open(path).sst.values, np.ndarray)  # None: where Strata computes
+
+    def test_device_out_of_range_says_how_many_there_are(self):
+        # cuda:N past the last device (here, with no GPU, cuda:0 itself): the message counts
+        # the devices. Before, without a GPU it said only that Strata computes on the CPU.
+        path = os.path.join(DATA, "reduced.nc")
+        count = strata._strata._cuda_device_count()
+        for text in (f"cuda:{count}", "cuda:64"):
+            with self.subTest(device=text):
+                with self.assertRaises(strata.ValueError) as cm:
+                    strata.open(path, device=text)
+                self.assertIn(f"device '{text}' does not exist", str(cm.exception))
+                self.assertRegex(str(cm.exception), rf"there (is|are) {count} CUDA devices?")
+        for text in ("cuda:x", "cuda:", "cuda:-1", "cuda:1.5"):  # a bare stoi read "1.5" as 1
+            with self.subTest(device=text):
+                with self.assertRaises(strata.ValueError) as cm:
+                    strata.open(path, device=text)
+                self.assertIn(f"device '{text}' is not understood", str(cm.exception))
 
 
 if __name__ == "__main__":

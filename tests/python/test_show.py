@@ -106,6 +106,18 @@ class Show(unittest.TestCase):
         finally:
             view.close()
 
+    def test_a_missing_date_is_named(self):
+        # NaT in the time coordinate: shown, with the Dataset's summary naming the missing
+        # date (as for a file's). Before, the coordinate was dropped without a word.
+        da = field()
+        da = da.assign_coords(time=np.array(["2005-01-16", "NaT", "2005-03-16"], dtype="datetime64[ns]"))
+        view = strata.show(da)
+        try:
+            np.testing.assert_array_equal(view.frame(), da.isel(time=0).values)
+            self.assertIn("coordinate 'time': a time value is missing (NaT)", view._held.summary)
+        finally:
+            view.close()
+
     def test_producer_freed_only_after_the_window_closes(self):
         a = np.arange(30 * 40, dtype=np.float32).reshape(30, 40)
         gone = weakref.ref(a)
@@ -175,10 +187,82 @@ class Show(unittest.TestCase):
         with self.assertRaises(strata.ValueError):
             strata.show(da, contours="0")
 
+    def test_big_endian_data_are_shown_converted(self):
+        # Big-endian NumPy arrays are converted to the machine's order (a copy): the frame has
+        # their values. Before, a bare one was refused and a Dataset's was dropped unsaid.
+        a = np.arange(12 * 16, dtype=">f8").reshape(12, 16)
+        view = strata.show(a, dims=("y", "x"))
+        try:
+            np.testing.assert_array_equal(view.frame(), a)
+            self.assertEqual(view.frame().dtype, np.float64)
+        finally:
+            view.close()
+        view = strata.show(xr.Dataset({"be": (("y", "x"), a.astype(">i4"))}))
+        try:
+            np.testing.assert_array_equal(view.frame(), a.astype(np.int32))
+        finally:
+            view.close()
+
     def test_unsupported_dtype_is_refused(self):
         with self.assertRaises(strata.ValueError) as cm:
             strata.show(np.zeros((4, 4), np.float16), dims=("y", "x"))
         self.assertIn("dtype float16 is not supported", str(cm.exception))
+
+    def test_use_after_close_is_refused(self):
+        # A View whose window was closed (by close(), or by the user): each use that needs the
+        # window says so; a frame read before stays valid. Before, on_frame took a callback
+        # that would never be called.
+        da = field()
+        view = strata.show(da)
+        frame = view.frame()
+        view.close()
+        view.close()  # again: nothing more to do
+        self.assertFalse(view.is_open)
+        self.assertIn("(closed)", repr(view))
+        uses = {"update": lambda: view.update(da), "frame": view.frame, "view": lambda: view.view,
+                "contours": lambda: view.contours, "set contours": lambda: setattr(view, "contours", 5),
+                "on_frame": lambda: view.on_frame(print)}
+        for label, use in uses.items():
+            with self.subTest(use=label):
+                with self.assertRaises(strata.ValueError) as cm:
+                    use()
+                self.assertIn("the Strata window was closed", str(cm.exception))
+        view.on_frame(None)  # no callback: nothing to refuse
+        np.testing.assert_array_equal(frame, da.isel(time=0).values)
+        # Closed by the user (from Qt's event loop) rather than by close().
+        view = strata.show(da)
+        view.on_frame(lambda: view._window.close_later())
+        view.wait_closed()
+        with self.assertRaises(strata.ValueError) as cm:
+            view.frame()
+        self.assertIn("the Strata window was closed", str(cm.exception))
+
+
+class NoDisplay(unittest.TestCase):
+    """strata.show where no window can open: a strata.ValueError saying why, in a process of
+    its own (Qt, given a display it cannot reach, ends the process)."""
+
+    def show_in_child(self, **env):
+        clean = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+        clean.update(env)
+        code = ("import numpy as np, strata\n"
+                "try:\n"
+                "    strata.show(np.ones((4, 4), np.float32), dims=('y', 'x'))\n"
+                "except strata.ValueError as e:\n"
+                "    print('REFUSED', e)\n")
+        run = subprocess.run([sys.executable, "-c", code], env=clean, capture_output=True, text=True, timeout=120)
+        self.assertEqual(run.returncode, 0, f"the process ended: {run.stderr[-2000:]}")
+        return run.stdout
+
+    def test_no_display(self):
+        out = self.show_in_child()
+        self.assertIn("REFUSED no display to open the Strata window on (DISPLAY is not set)", out)
+
+    def test_a_display_that_does_not_answer(self):
+        # Before, Qt's xcb plugin could not connect and aborted the interpreter.
+        self.assertFalse(os.path.exists("/tmp/.X11-unix/X4917"))
+        out = self.show_in_child(DISPLAY=":4917")
+        self.assertIn("REFUSED cannot connect to the X display ':4917' (DISPLAY)", out)
 
 
 class PromptStaysLive(unittest.TestCase):
