@@ -449,7 +449,10 @@ AnnotationContent ImageContent::annotations(const ViewLayout& layout, std::vecto
         c.x = &x_;
         c.y = &y_;
     }
-    c.bar = colourBarContent(settings_.colouring, std::move(table), range, frameValues());
+    // Without a table there is no bar to draw (coastlinesDrawn asks for the rest): the frame's
+    // values are not looked at.
+    const FrameValues values = table.empty() ? FrameValues{} : frameValues();
+    c.bar = colourBarContent(settings_.colouring, std::move(table), range, values);
     c.title = title();
     c.barTitle = barTitle();
     coastDrawn_ = {}; // set again below where coastlines are drawn
