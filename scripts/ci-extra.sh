@@ -7,7 +7,9 @@
 #   alone each function of each app test in a process of its own (`tst_x fn`), so that no
 #         test function passes only because an earlier one left the window or a file as it
 #         needs; uses the build of `make test` (ALONE_BUILD, default build), under Xvfb.
-# usage: scripts/ci-extra.sh [asan|fuzz|alone|all]   (default all; build dirs build-ci-asan, build-ci-fuzz)
+#   asan-gui  on demand, not in CI: the app and render tests with the GUI built under the
+#         sanitizers (build-asan-gui).
+# usage: scripts/ci-extra.sh [asan|fuzz|alone|asan-gui|all]   (default all; build dirs build-ci-asan, build-ci-fuzz)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 what=${1:-all}
@@ -37,6 +39,28 @@ asan() {
   # processor has it) and for the baseline instruction set: the core tests again on the latter.
   echo "ci-extra: the core tests again on the baseline instruction set (STRATA_CPU_ISA=base)"
   STRATA_CPU_ISA=base sanitized ctest --test-dir "$build" -L core --output-on-failure -j2
+}
+
+# The window and the image view under the sanitizers: the app and render tests (GUI on, CUDA
+# off), under Xvfb. Not part of CI (the GUI build under ASan takes about 20 minutes cold on two
+# cores); run on demand, its last result in docs/reliability.md.
+asanGui() {
+  local build=${ASAN_GUI_BUILD:-$root/build-asan-gui}
+  local launcher=()
+  command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-g1 -DNDEBUG" \
+    "-DCMAKE_CXX_COMPILE_OBJECT=<CMAKE_CXX_COMPILER> <DEFINES> <INCLUDES> <FLAGS> -Og -o <OBJECT> -c <SOURCE>" \
+    -DSTRATA_CUDA=OFF -DSTRATA_GUI=ON -DSTRATA_BENCH=OFF -DSTRATA_SANITIZE=ON -DSTRATA_WERROR=ON >/dev/null
+  local tests
+  tests=$(ctest --test-dir "$build" -N -L 'app|render|window' | sed -n 's/^ *Test *#[0-9]*: *//p' | grep '^tst_')
+  cmake --build "$build" -j"$jobs" --target strata $tests
+  # Fonts, the X connection and the GL drivers keep memory for the process's life: their leaks
+  # are theirs (tests/app/gui_lsan.supp lists them); errors anywhere are reported.
+  ASAN_OPTIONS="allocator_may_return_null=1:detect_leaks=1:detect_stack_use_after_return=1" \
+  LSAN_OPTIONS="suppressions=$root/tests/app/gui_lsan.supp:print_suppressions=0" \
+  UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
+    "$root/scripts/run-tests.sh" "$build" -L 'app|render|window'
 }
 
 fuzz() {
@@ -86,6 +110,7 @@ case "$what" in
   asan) asan ;;
   fuzz) fuzz ;;
   alone) alone ;;
+  asan-gui) asanGui ;;
   all) asan; fuzz; alone ;;
-  *) echo "usage: $0 [asan|fuzz|alone|all]" >&2; exit 2 ;;
+  *) echo "usage: $0 [asan|fuzz|alone|asan-gui|all]" >&2; exit 2 ;;
 esac

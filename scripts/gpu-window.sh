@@ -50,15 +50,15 @@ packApp() {
     mkdir -p "$stage/bin" "$stage/lib" "$stage/plugins/platforms" "$stage/plugins/xcbglintegrations" "$stage/fonts" "$DIR"
     exes+=("$BUILD/app/strata" "$BUILD/app/libstrata_vtkviews.so") # the VTK views, loaded on first use
     # The tests that draw device frames through the window's GL (each holds the CUDA kernels:
-    # ~30 MB apiece, so only these travel).
-    for t in tst_imageview tst_imagecurvilinear tst_imageprojection tst_projection tst_frametexture; do
-        exes+=("$BUILD/tests/render/$t")
-    done
-    # The benchmarks of the map and Zarr paths on the device (bench_reproject, bench_zarr).
-    exes+=("$BUILD/bench/bench_reproject" "$BUILD/bench/bench_zarr")
-    exes+=("$BUILD/tests/app/tst_exportbytes") # its cuda rows export from the device (STRATA_APP_BINARY)
-    exes+=("$BUILD/tests/app/tst_mainwindow")
-    exes+=("$BUILD/tests/app/tst_frameservice") # frames computed and kept on the device (4 MB packed)
+    # ~30 MB apiece, so only these travel); the benchmarks of the map and Zarr paths on the
+    # device; tst_exportbytes (its cuda rows export from the device: STRATA_APP_BINARY),
+    # tst_mainwindow and tst_frameservice (frames computed and kept on the device). The whole
+    # list packs to 84 MB, over one transfer's 64 MiB: WINDOW_EXES names a part of it (paths
+    # under BUILD), e.g. "tests/render/tst_imageview tests/app/tst_exportbytes".
+    local all="tests/render/tst_imageview tests/render/tst_imagecurvilinear tests/render/tst_imageprojection
+        tests/render/tst_projection tests/render/tst_frametexture bench/bench_reproject bench/bench_zarr
+        tests/app/tst_exportbytes tests/app/tst_mainwindow tests/app/tst_frameservice"
+    for t in ${WINDOW_EXES:-$all}; do exes+=("$BUILD/$t"); done
     local qtp=/usr/lib/x86_64-linux-gnu/qt6/plugins
     cp "$qtp/platforms/libqxcb.so" "$stage/plugins/platforms/"
     # The GSHHS shorelines (Debian's python-cartopy-data, 2 MB): the coastline tests need them.

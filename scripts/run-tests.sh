@@ -3,6 +3,7 @@
 # (Xvfb picks a free display number itself: no race with other X servers on the machine).
 set -euo pipefail
 build=${1:-build}
+shift || true # what follows goes to ctest (a label: -L app)
 if [ -z "${DISPLAY:-}" ] && command -v Xvfb >/dev/null 2>&1; then
   exec 3< <(Xvfb -displayfd 1 -screen 0 1920x1080x24 -nolisten tcp 2>/dev/null)
   xvfb_pid=$!
@@ -10,4 +11,4 @@ if [ -z "${DISPLAY:-}" ] && command -v Xvfb >/dev/null 2>&1; then
   export DISPLAY=":$number"
   trap 'kill $xvfb_pid 2>/dev/null || true' EXIT
 fi
-ctest --test-dir "$build" --output-on-failure -j2
+ctest --test-dir "$build" --output-on-failure -j2 "$@"
