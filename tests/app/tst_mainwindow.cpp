@@ -307,6 +307,41 @@ private slots:
         QVERIFY(view->settings().projection.empty());
     }
 
+    // A curvilinear frame (stage IV: 2-D lat/lon, no grid mapping) put on a map from the View
+    // menu: the frame's values are the file's still, the picture is resampled (another), the
+    // view says nothing went wrong, and the map is saved with the view and undone.
+    void aCurvilinearFrameOnAMapFromTheMenu() {
+        QVERIFY(open(kData + "/test_stageiv_xyt.nc"));
+        w_->setGridSpace(GridSpace::LonLat);
+        verifyShown();
+        ImageView* view = w_->imageView();
+        QImage before;
+        QTRY_VERIFY(!(before = view->grabImage()).isNull());
+        auto* menu = w_->findChild<QMenu*>("projectionMenu");
+        auto* robinson = w_->findChild<QAction*>("projection_Robinson");
+        QVERIFY(menu && robinson);
+        emit menu->aboutToShow();
+        QVERIFY(robinson->isEnabled());
+        robinson->trigger();
+        QCOMPARE(w_->view().projection, std::string("Robinson"));
+        QCOMPARE(view->settings().projection, std::string("Robinson"));
+        verifyShown();
+        QImage after;
+        QTRY_VERIFY(!(after = view->grabImage()).isNull() && after != before);
+        QVERIFY2(view->lastError().isEmpty(), qPrintable(view->lastError()));
+        QVERIFY2(!w_->statusBar()->currentMessage().contains("not applied"),
+                 qPrintable(w_->statusBar()->currentMessage()));
+        QTemporaryDir dir;
+        QVERIFY(w_->saveView(dir.filePath("map.json")));
+        QFile saved(dir.filePath("map.json"));
+        QVERIFY(saved.open(QIODevice::ReadOnly));
+        QVERIFY(saved.readAll().contains("\"projection\": \"Robinson\""));
+        w_->undo();
+        QVERIFY(w_->view().projection.empty());
+        QVERIFY(view->settings().projection.empty());
+        verifyShown();
+    }
+
     void recognisesLatLonFromCfAttributes() {
         // test_stageiv_xyt: (time, y, x) with 2-D lat/lon; y and x are projection coordinates.
         QVERIFY(open(kData + "/test_stageiv_xyt.nc"));
