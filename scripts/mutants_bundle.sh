@@ -36,6 +36,7 @@ strataLibs() { ldd "$1" | awk '/=> \// && $1 ~ /^libstrata_/ {print $3}'; }
 stage=$(mktemp -d)
 blog=$(mktemp)
 trap 'restore; rm -rf "$stage" "$blog"' EXIT
+trap 'exit 130' INT TERM
 mkdir -p "$stage/lib" "$stage/base/bin" "$stage/base/lib"
 
 # The unmutated build of every test named, first: base/.
