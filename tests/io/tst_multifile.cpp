@@ -270,6 +270,53 @@ private slots:
                  (std::vector<double>{15, 45}));
     }
 
+    // Ordered by date, not by the numbers each file stores: March's 0 (days since 2000-03-01)
+    // comes after January's 15 (days since 2000-01-01) and February's 336 hours.
+    void mixedTimeUnitsOrderByDate() {
+        QTemporaryDir dir;
+        MemberSpec jan;
+        jan.times = {15}; // 2000-01-16
+        MemberSpec feb;
+        feb.units = "hours since 2000-02-01 00:00:00";
+        feb.times = {24 * 14}; // 2000-02-15
+        MemberSpec mar;
+        mar.units = "days since 2000-03-01";
+        mar.times = {0}; // 2000-03-01
+        const std::string a = (dir.path() + "/a_mar.nc").toStdString(),
+                          b = (dir.path() + "/b_jan.nc").toStdString(),
+                          c = (dir.path() + "/c_feb.nc").toStdString();
+        writeMember(a, mar);
+        writeMember(b, jan);
+        writeMember(c, feb);
+        OpenNotes notes;
+        const Dataset ds = openMultiDataset({a, b, c}, notes);
+        QCOMPARE(ds.files, (std::vector<std::string>{b, c, a}));
+        QCOMPARE(ds.coords.find("time")->values, (std::vector<double>{15, 45, 60})); // days since 2000-01-01
+    }
+
+    // Files that meet at one time (the first's last step is the second's first) overlap: the
+    // step would be on the axis twice.
+    void aSharedStepIsAnOverlap() {
+        QTemporaryDir dir;
+        MemberSpec first;
+        first.times = {5, 15};
+        MemberSpec second;
+        second.times = {15, 25};
+        const std::string a = (dir.path() + "/a.nc").toStdString(), b = (dir.path() + "/b.nc").toStdString();
+        writeMember(a, first);
+        writeMember(b, second);
+        OpenNotes notes;
+        try {
+            openMultiDataset({a, b}, notes);
+            QFAIL("files sharing a time step were combined");
+        } catch (const ValueError& e) {
+            QVERIFY2(std::string(e.what()).find("overlap") != std::string::npos, e.what());
+        }
+        second.times = {16, 25}; // a day later: they join
+        writeMember(b, second);
+        QCOMPARE(openMultiDataset({a, b}, notes).findDim("time")->length, std::int64_t(4));
+    }
+
     void calendars() {
         QTemporaryDir dir;
         MemberSpec a360;

@@ -187,6 +187,11 @@ private slots:
         }
         QVERIFY2(message.contains("HTTP 401") && message.contains(QString::fromStdString(url)),
                  qPrintable(message));
+        // A 401 is an answer, not a failure to get one: each key was asked once, not again.
+        QStringList asked;
+        for (const QString& l : logLines()) asked << l.section(' ', 1, 1);
+        QVERIFY(!asked.isEmpty());
+        QCOMPARE(QSet<QString>(asked.begin(), asked.end()).size(), asked.size());
         qputenv("STRATA_HTTP_TOKEN", "wrong-" + secret);
         message.clear();
         try {

@@ -114,6 +114,10 @@ write("filter_quantize", values("<f4", (8, 9)), (4, 4),
       filters=[numcodecs.Quantize(digits=2, dtype="<f4")], compressor=numcodecs.Zstd())
 write("filter_shuffle", values("<f8", (30,)), (8,), filters=[numcodecs.Shuffle(elementsize=8)],
       compressor=numcodecs.LZ4())
+# 4-byte elements, 8 to a chunk: the byte planes are not square (with 8 of 8 bytes, shuffling
+# twice is undoing it).
+write("filter_shuffle_f4", values("<f4", (30,)), (8,), filters=[numcodecs.Shuffle(elementsize=4)],
+      compressor=numcodecs.Zlib())
 write("filter_astype", values("<f8", (12,)), (5,),
       filters=[numcodecs.AsType(encode_dtype="<f4", decode_dtype="<f8")], compressor=None)
 # bitround keeps 7 of float32's 23 mantissa bits when writing; reading is the values as stored

@@ -45,6 +45,28 @@ bool onMap(const Projection& proj, const ViewTransform& t, double px, double py)
 class TestMapPlan : public QObject {
     Q_OBJECT
 private slots:
+    // A line across the seam of a map centred on 0° (here 179°E to 179°W) is cut there: two
+    // pieces, one at each side of the map, not a stroke across the whole globe.
+    void linesAreCutAtTheSeam() {
+        const Projection proj = Projection::byName("Robinson");
+        const Planned p = plan(proj);
+        const MapExtent e = proj.extent();
+        const ViewTransform t(p.layout.plot, ViewWindow{e.x0, e.x1, e.y0, e.y1});
+        LonLatLine l;
+        l.lon = {160, 170, 179, -179, -170, -160};
+        l.lat = {10, 10, 10, 10, 10, 10};
+        const std::vector<PixelPolyline> out = planProjectedLines({l}, proj.params(), t, 0);
+        QCOMPARE(out.size(), std::size_t(2));
+        for (const PixelPolyline& piece : out) {
+            double x0 = 1e300, x1 = -1e300;
+            for (std::size_t i = 0; i < piece.xy.size(); i += 2) {
+                x0 = std::min(x0, piece.xy[i]);
+                x1 = std::max(x1, piece.xy[i]);
+            }
+            QVERIFY2(x1 - x0 < p.layout.plot.width() / 4, qPrintable(QString("%1..%2").arg(x0).arg(x1)));
+        }
+    }
+
     void labelsGoOutsideTheMap_data() {
         QTest::addColumn<QString>("name");
         QTest::addColumn<int>("meridians"); // at least this many meridian labels

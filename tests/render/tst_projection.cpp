@@ -374,14 +374,16 @@ private slots:
         const DataArray frame = randomFrame(rng, nlat, nlon, 0.1);
         const std::vector<std::uint32_t> out = bits(r.apply(frame, 0xdeadbeefu, Stream::host()));
         const std::vector<std::uint32_t> in = bits(frame);
-        const MapPixels px{e.x0, e.x1, e.y0, e.y1, W, H};
+        // Each pixel's centre, worked out here: not by MapPixels, which the resampling itself uses.
+        const auto centreX = [&](int i) { return e.x0 + (i + 0.5) * (e.x1 - e.x0) / W; };
+        const auto centreY = [&](int j) { return e.y0 + (j + 0.5) * (e.y1 - e.y0) / H; };
         int checked = 0, data = 0, skipped = 0;
         for (int j = 0; j < H; ++j)
             for (int i = 0; i < W; ++i) {
-                std::vector<double> pl{px.x(i)}, pb{px.y(j)};
+                std::vector<double> pl{centreX(i)}, pb{centreY(j)};
                 p.inverse(pl, pb);
                 double ol = 0, ob = 0;
-                const bool ok = projInverse(p.params(), px.x(i), px.y(j), ol, ob);
+                const bool ok = projInverse(p.params(), centreX(i), centreY(j), ol, ob);
                 if (ambiguous(pl[0], pb[0], ok, ol / kDeg, ob / kDeg, lon, lat)) {
                     ++skipped;
                     continue;
