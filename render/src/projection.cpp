@@ -296,10 +296,15 @@ void Projection::inverse(std::vector<double>& xToLon, std::vector<double>& yToLa
             proj_trans_generic(pj, PJ_FWD, bx.data(), sizeof(double), n, by.data(), sizeof(double), n,
                                nullptr, 0, 0, nullptr, 0, 0);
             for (std::size_t i = 0; i < n; ++i) {
+                // PROJ's Robinson puts a point up to 1e-6 of the map's height beyond its pole
+                // line (9 m) onto the pole, exactly: such a point is off the map, as it is for
+                // the own formulas (a point exactly on the line, which PROJ also gives the pole,
+                // is a measure-zero loss).
+                const bool clamped = p.kind == ProjKind::Robinson && std::fabs(lat[i]) == M_PI / 2;
                 const bool ok = std::isfinite(lon[i]) && std::isfinite(lat[i]) && lon[i] != HUGE_VAL &&
                                 std::fabs(bx[i] - x[i]) <= tolerance &&
                                 std::fabs(by[i] - y[i]) <= tolerance && lat[i] >= p.latLo &&
-                                lat[i] <= p.latHi;
+                                lat[i] <= p.latHi && !clamped;
                 lon[i] = ok ? lon[i] / kDeg : nan;
                 lat[i] = ok ? lat[i] / kDeg : nan;
             }

@@ -220,6 +220,15 @@ private slots:
             }
         }
         QVERIFY(steps >= 4); // 20°, 30°, 40°, 55° step by more than 1.5 m
+        // Just beyond the pole line (3 m above 90°N's height): off the map for both, though PROJ
+        // puts it on the pole (it clamps up to 1e-6 of the height) and comes back 3 m away.
+        std::vector<double> x{10.0}, y{90.0};
+        p.forward(x, y);
+        std::vector<double> lon{396291.0}, lat{y[0] + 3};
+        p.inverse(lon, lat);
+        double l = 0, b = 0;
+        QVERIFY(!projInverse(p.params(), 396291.0, y[0] + 3, l, b));
+        QVERIFY2(std::isnan(lon[0]), qPrintable(QString::number(lat[0])));
     }
 
     void lambertFormulaIsTheProjString() {
