@@ -15,7 +15,12 @@ std::string_view env(const char* name) {
 
 // Connects to the X server as Qt's xcb plugin would (libxcb, loaded here only for this):
 // why it fails, or nothing when it connects or libxcb is absent (then Qt says so itself).
+// A connection that works stays open for the process's life: Xvfb resets now and then a
+// connection opened right after another closed (docs/reliability.md), and Qt's own would be
+// that one, which it answers by aborting.
 std::optional<std::string> xcbProblem(const std::string& display) {
+    static std::string answered; // the display a kept connection is open to
+    if (!answered.empty() && answered == display) return std::nullopt;
     void* xcb = dlopen("libxcb.so.1", RTLD_LAZY | RTLD_LOCAL);
     if (!xcb) return std::nullopt;
     using Connect = void* (*)(const char*, int*);
@@ -28,6 +33,10 @@ std::optional<std::string> xcbProblem(const std::string& display) {
     if (connect && hasError && disconnect) {
         void* c = connect(display.c_str(), nullptr); // never null: an error connection at worst
         error = hasError(c);
+        if (error == 0) {
+            answered = display; // kept open, and libxcb with it
+            return std::nullopt;
+        }
         disconnect(c);
     }
     dlclose(xcb);
