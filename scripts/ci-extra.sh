@@ -15,17 +15,22 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 what=${1:-all}
 jobs=${JOBS:-$(nproc)}
 
-asan() {
-  local build=${ASAN_BUILD:-$root/build-ci-asan}
+# Configures BUILD with ASan and UBSan, CUDA off, the GUI as $2 (ON or OFF).
+configureSanitized() {
   local launcher=()
   command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
   # -Og after every other flag: at -O3 under ASan+UBSan each reduction driver file took 3
   # minutes (35 s at -Og; the whole build, cold, 20 minutes against 5 on two cores), and the
   # sanitizers find as much without it. -g1: line tables, enough for the reports' stack traces.
-  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" \
+  cmake -S "$root" -B "$1" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-g1 -DNDEBUG" \
     "-DCMAKE_CXX_COMPILE_OBJECT=<CMAKE_CXX_COMPILER> <DEFINES> <INCLUDES> <FLAGS> -Og -o <OBJECT> -c <SOURCE>" \
-    -DSTRATA_CUDA=OFF -DSTRATA_GUI=OFF -DSTRATA_BENCH=OFF -DSTRATA_SANITIZE=ON -DSTRATA_WERROR=ON >/dev/null
+    -DSTRATA_CUDA=OFF -DSTRATA_GUI="$2" -DSTRATA_BENCH=OFF -DSTRATA_SANITIZE=ON -DSTRATA_WERROR=ON >/dev/null
+}
+
+asan() {
+  local build=${ASAN_BUILD:-$root/build-ci-asan}
+  configureSanitized "$build" OFF
   cmake --build "$build" -j"$jobs"
   # Leaks netCDF-C and HDF5 keep for themselves are theirs; ours are reported. Impossible
   # requests return null as glibc's would (tests ask for 2^62 bytes to see OutOfMemoryError).
@@ -46,12 +51,7 @@ asan() {
 # cores); run on demand, its last result in docs/reliability.md.
 asanGui() {
   local build=${ASAN_GUI_BUILD:-$root/build-asan-gui}
-  local launcher=()
-  command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" \
-    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-g1 -DNDEBUG" \
-    "-DCMAKE_CXX_COMPILE_OBJECT=<CMAKE_CXX_COMPILER> <DEFINES> <INCLUDES> <FLAGS> -Og -o <OBJECT> -c <SOURCE>" \
-    -DSTRATA_CUDA=OFF -DSTRATA_GUI=ON -DSTRATA_BENCH=OFF -DSTRATA_SANITIZE=ON -DSTRATA_WERROR=ON >/dev/null
+  configureSanitized "$build" ON
   local tests
   tests=$(ctest --test-dir "$build" -N -L 'app|render|window' | sed -n 's/^ *Test *#[0-9]*: *//p' | grep '^tst_')
   cmake --build "$build" -j"$jobs" --target strata $tests

@@ -90,10 +90,11 @@ inline std::optional<NdValues> readDecoded(const std::string& path, const std::s
     return out;
 }
 
-// `a` at index `at` along `dim` (the dim removed).
-inline NdValues sliced(const NdValues& a, std::size_t axis, std::size_t at) {
+// `a` without its dim `axis`: the dims and shape left (values empty), with the sizes of the
+// dims before it (`outer`) and after it (`inner`).
+inline NdValues without(const NdValues& a, std::size_t axis, std::size_t& outer, std::size_t& inner) {
     NdValues out;
-    std::size_t outer = 1, inner = 1;
+    outer = inner = 1;
     for (std::size_t d = 0; d < a.dims.size(); ++d) {
         if (d < axis) outer *= a.shape[d];
         if (d > axis) inner *= a.shape[d];
@@ -102,6 +103,13 @@ inline NdValues sliced(const NdValues& a, std::size_t axis, std::size_t at) {
             out.shape.push_back(a.shape[d]);
         }
     }
+    return out;
+}
+
+// `a` at index `at` along `dim` (the dim removed).
+inline NdValues sliced(const NdValues& a, std::size_t axis, std::size_t at) {
+    std::size_t outer = 1, inner = 1;
+    NdValues out = without(a, axis, outer, inner);
     out.values.resize(outer * inner);
     for (std::size_t o = 0; o < outer; ++o)
         for (std::size_t i = 0; i < inner; ++i)
@@ -113,16 +121,8 @@ inline NdValues sliced(const NdValues& a, std::size_t axis, std::size_t at) {
 // argmax), skipping NaN as xarray's skipna does: NaN where nothing is left (a sum of nothing is
 // 0, a count 0); argmin/argmax give the first index of the extreme.
 inline NdValues reduced(const NdValues& a, std::size_t axis, const std::string& op) {
-    NdValues out;
     std::size_t outer = 1, inner = 1;
-    for (std::size_t d = 0; d < a.dims.size(); ++d) {
-        if (d < axis) outer *= a.shape[d];
-        if (d > axis) inner *= a.shape[d];
-        if (d != axis) {
-            out.dims.push_back(a.dims[d]);
-            out.shape.push_back(a.shape[d]);
-        }
-    }
+    NdValues out = without(a, axis, outer, inner);
     const std::size_t len = a.shape[axis];
     out.values.resize(outer * inner);
     for (std::size_t o = 0; o < outer; ++o)
