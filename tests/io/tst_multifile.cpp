@@ -9,9 +9,12 @@
 #include <cmath>
 #include <filesystem>
 
+#include "gpu_skip.h"
 #include "nc_read.h"
 #include "nc_write.h"
 #include "strata/core/error.h"
+#include "strata/core/residency.h"
+#include "strata/core/runtime.h"
 #include "strata/io/multifile.h"
 
 using namespace strata;
@@ -247,6 +250,51 @@ private slots:
         first.times = {5, 15};
         writeMember(a, first);
         QVERIFY_THROWS_EXCEPTION(ValueError, openMultiDataset({a, b}, notes));
+    }
+
+    // A file set kept whole on a device by the residency (as the window keeps the variable it
+    // shows): resident on the host, and on the GPU where there is one, with every member's values
+    // as netCDF-C reads them, in time order (the files given out of it); then evicted for a
+    // smaller budget.
+    void aFileSetIsResident_data() {
+        QTest::addColumn<bool>("cuda");
+        QTest::newRow("cpu") << false;
+        QTest::newRow("cuda") << true;
+    }
+    void aFileSetIsResident() {
+        QFETCH(bool, cuda);
+        if (cuda && cudaDeviceCount() == 0) STRATA_SKIP_WITHOUT_GPU("no CUDA device");
+        const Device device = cuda ? Device::cuda(0) : Device::host();
+        QTemporaryDir dir;
+        const std::vector<std::string> files = writeYear(dir.path(), NC_NETCDF4);
+        std::vector<std::string> shuffled = files;
+        std::swap(shuffled[0], shuffled[7]);
+        std::swap(shuffled[3], shuffled[11]);
+        OpenNotes notes;
+        const Dataset ds = openMultiDataset(shuffled, notes);
+        const DataArray tas = ds["tas"];
+        QCOMPARE(tas.shape(), (Shape{24, 4, 5}));
+        {
+            Residency residency(std::size_t(1) << 30);
+            residency.setSlabBytes(3 * 4 * 5 * 4); // slabs across the members' boundaries
+            residency.request("tas", tas, device);
+            residency.wait();
+            QCOMPARE(residency.status("tas").state, Residence::Resident);
+            QCOMPARE(residency.status("tas").bytes, std::size_t(24 * 4 * 5 * 4));
+            {
+                const DataArray resident = *residency.get("tas");
+                QCOMPARE(resident.device(), device);
+                const std::vector<float> got = resident.asHost().values<float>();
+                const std::vector<float> want = concatenated(files, "tas");
+                QCOMPARE(got.size(), want.size());
+                for (std::size_t i = 0; i < got.size(); ++i)
+                    QVERIFY2(got[i] == want[i],
+                             qPrintable(QString("%1: %2, netCDF-C %3").arg(i).arg(got[i]).arg(want[i])));
+            }
+            // Too big for a budget of half of it, once nothing holds it: evicted.
+            residency.setBudget(24 * 4 * 5 * 4 / 2);
+            QCOMPARE(residency.status("tas").state, Residence::None);
+        }
     }
 
     void mixedTimeUnits() {
