@@ -11,6 +11,12 @@
 #   scripts/gpu-window.sh unpack-x    there: unpack x.tar.xz into /opt/x (kept while the machine is)
 #   scripts/gpu-window.sh unpack-app  there: unpack app.tar.xz into /opt/app, for a later run
 #                                     that carries something else (scripts/gpu-suite.sh)
+#   scripts/gpu-window.sh split       here: cut both archives into gpu-parts/{x1,x2,a1,a2}/part,
+#                                     for when the tree and one archive pass a transfer's
+#                                     64 MiB (the X stack is 53 MB): one transfer a part
+#   scripts/gpu-window.sh gather P    there: keep part P (x1, x2, a1 or a2, carried in this
+#                                     transfer) in /opt/parts; with both halves, unpack them
+#                                     into /opt/x or /opt/app (then `run` takes the app there)
 #   scripts/gpu-window.sh run         there: unpack the app, start Xvfb, check the GL renderer
 #                                     the window gets and the path its status bar names, run the
 #                                     GUI tests, the window under compute-sanitizer, and the
@@ -300,11 +306,39 @@ PY
     packOut
 }
 
+PARTS=$ROOT/gpu-parts
+
+splitParts() {
+    rm -rf "$PARTS" && mkdir -p "$PARTS"/{x1,x2,a1,a2}
+    local half
+    for pair in "x:$XDIR/x.tar.xz" "a:$DIR/app.tar.xz"; do
+        local tag=${pair%%:*} file=${pair#*:}
+        half=$((($(stat -c %s "$file") + 1) / 2))
+        head -c "$half" "$file" >"$PARTS/${tag}1/part"
+        tail -c +$((half + 1)) "$file" >"$PARTS/${tag}2/part"
+    done
+    ls -l "$PARTS"/*/part
+}
+
+gatherPart() {
+    local p=${1:?gather needs a part: x1, x2, a1 or a2}
+    mkdir -p /opt/parts && cp "$PARTS/$p/part" "/opt/parts/$p" || return 1
+    local tag=${p:0:1}
+    [[ -f /opt/parts/${tag}1 && -f /opt/parts/${tag}2 ]] || { echo "kept $p; its other half next"; return 0; }
+    local dest=/opt/app
+    [[ $tag == x ]] && dest=/opt/x
+    rm -rf "$dest" && mkdir -p "$dest" &&
+        cat "/opt/parts/${tag}1" "/opt/parts/${tag}2" | tar -xJf - -C "$dest" &&
+        rm -f "/opt/parts/${tag}1" "/opt/parts/${tag}2" && echo "unpacked into $dest"
+}
+
 case $cmd in
 pack-x) packX ;;
 pack-app) packApp ;;
 unpack-x) unpackX ;;
 unpack-app) unpackApp ;;
+split) splitParts ;;
+gather) gatherPart "${2:-}" ;;
 run) run ;;
-*) echo "usage: $0 pack-x|pack-app|unpack-x|unpack-app|run" >&2; exit 2 ;;
+*) echo "usage: $0 pack-x|pack-app|unpack-x|unpack-app|split|gather PART|run" >&2; exit 2 ;;
 esac
