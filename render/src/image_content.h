@@ -25,7 +25,12 @@ public:
     // Throws ValueError for a frame that is not 2-D; true when the cells' grid changed (the
     // edges of either axis), so that the caller rebuilds what depends on it.
     bool setFrame(ImageFrame frame);
-    void clearFrame() { frame_.reset(); }
+    // The grids point into the frame's coordinates, so they let go of them with it: the next
+    // frame's grids are compared with these (a use after free under ASan before).
+    void clearFrame() {
+        frame_.reset();
+        x_.coordinate = y_.coordinate = srcX_.coordinate = srcY_.coordinate = nullptr;
+    }
     bool hasFrame() const { return frame_.has_value(); }
     const ImageFrame* frame() const { return frame_ ? &*frame_ : nullptr; }
     // Throws ValueError for an unknown colour map (and changes nothing); true when the frame's
