@@ -205,7 +205,10 @@ private slots:
 #if STRATA_TEST_PNG
             // The pictures themselves: pixel for pixel the host path's, exported with the same
             // arguments by the CPU backend (same colour map, same range, same GL).
-            for (const auto& [args, devicePng] : {std::pair{frameArgs, png}, std::pair{lineArgs, linePng}}) {
+            for (const auto& [args, devicePng] : {std::pair{frameArgs, png}, std::pair {
+                                                      lineArgs,
+                                                      linePng
+                                                  }}) {
                 const QString hostPng = dir_.filePath("host.png");
                 QStringList hostArgs = args;
                 hostArgs[hostArgs.indexOf("--export-png") + 1] = hostPng;
