@@ -100,6 +100,17 @@ std::vector<std::string> writeYear(const QString& dir, int mode) {
     return inTimeOrder;
 }
 
+// January's member in days since 2000-01-01 (2000-01-16) and February's in hours since
+// 2000-02-01 (2000-02-15): one record each, in other time units.
+std::pair<MemberSpec, MemberSpec> janAndFeb() {
+    MemberSpec jan;
+    jan.times = {15};
+    MemberSpec feb;
+    feb.units = "hours since 2000-02-01 00:00:00";
+    feb.times = {24 * 14};
+    return {jan, feb};
+}
+
 int openDescriptors() {
     int n = 0;
     if (DIR* d = opendir("/proc/self/fd")) {
@@ -299,11 +310,7 @@ private slots:
 
     void mixedTimeUnits() {
         QTemporaryDir dir;
-        MemberSpec jan;
-        jan.times = {15}; // 2000-01-16
-        MemberSpec feb;
-        feb.units = "hours since 2000-02-01 00:00:00";
-        feb.times = {24 * 14}; // 2000-02-15
+        const auto [jan, feb] = janAndFeb();
         const std::string a = (dir.path() + "/z_jan.nc").toStdString(),
                           b = (dir.path() + "/a_feb.nc").toStdString();
         writeMember(a, jan);
@@ -322,11 +329,7 @@ private slots:
     // comes after January's 15 (days since 2000-01-01) and February's 336 hours.
     void mixedTimeUnitsOrderByDate() {
         QTemporaryDir dir;
-        MemberSpec jan;
-        jan.times = {15}; // 2000-01-16
-        MemberSpec feb;
-        feb.units = "hours since 2000-02-01 00:00:00";
-        feb.times = {24 * 14}; // 2000-02-15
+        const auto [jan, feb] = janAndFeb();
         MemberSpec mar;
         mar.units = "days since 2000-03-01";
         mar.times = {0}; // 2000-03-01
