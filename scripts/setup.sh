@@ -7,7 +7,7 @@ packages=(
   build-essential cmake ninja-build ccache pkg-config
   qt6-base-dev libqt6opengl6-dev qt6-base-dev-tools
   libvtk9-dev libnetcdf-dev netcdf-bin libhdf5-dev libdeflate-dev libproj-dev
-  libgl-dev libegl-dev
+  libgl-dev libegl-dev libfontconfig-dev fonts-dejavu-core
   xvfb xauth
   python3-xarray python3-netcdf4 python3-dask
   nlohmann-json3-dev libblosc-dev libzstd-dev liblz4-dev python3-zarr python3-numcodecs
