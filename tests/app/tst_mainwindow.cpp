@@ -46,9 +46,11 @@
 
 using namespace strata;
 using namespace strata::app;
+using test::CoastlinesOff;
 using test::coreFrame;
 using test::difference;
 using test::drag;
+using test::extremes;
 
 namespace {
 
@@ -83,14 +85,6 @@ QString differenceFromNetcdf(const DataArray& shown, const std::string& yDim, co
     return difference(shown, DataArray::fromHost("HGT", {yDim, xDim}, shape, v));
 }
 
-// The least and greatest of `v`, NaN skipped, by a plain loop.
-MinMax extremes(const std::vector<float>& v) {
-    MinMax m{INFINITY, -INFINITY};
-    for (float x : v)
-        if (!std::isnan(x)) m = {std::min<double>(m.first, x), std::max<double>(m.second, x)};
-    return m;
-}
-
 // Every cell of a (lat, lon) plane drawn whole in `img` (device pixels, `scale` per logical
 // one), checked at its centre against the colour the map gives its value in `plane` (netCDF-C's,
 // row-major) over the plane's extremes (the Frame range, by hand). `frame` gives only the axes:
@@ -122,24 +116,6 @@ long wrongCells(const QImage& img, double scale, const DataArray& frame, const s
         }
     return wrong;
 }
-
-// View ▸ Coastlines switched off for a scope (their ink covers cells), and back on at its end
-// however the scope is left, so that a failure leaves them as the next test expects.
-class CoastlinesOff {
-public:
-    explicit CoastlinesOff(MainWindow& w) : action_(w.findChild<QAction*>("coastlinesAction")) {
-        if (action_ && action_->isChecked()) action_->trigger();
-    }
-    ~CoastlinesOff() {
-        if (action_ && !action_->isChecked()) action_->trigger();
-    }
-    bool ok() const { return action_ && !action_->isChecked(); }
-    CoastlinesOff(const CoastlinesOff&) = delete;
-    CoastlinesOff& operator=(const CoastlinesOff&) = delete;
-
-private:
-    QAction* action_;
-};
 
 QStringList chipsIn(MainWindow& w, Role role) {
     QStringList out;
