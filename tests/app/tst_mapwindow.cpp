@@ -1,28 +1,183 @@
 // The window's maps, under Xvfb: View ▸ Coastlines over a lon/lat frame (their ink where the
 // shores are, and only there), a grid mapping shown as a map in its own CRS, and a curvilinear
 // frame (stage IV: x/y with 2-D lat/lon) recognised and put on a Robinson map from the View
-// menu. Every frame shown is compared with netCDF-C's and with the core's (verifyShown).
+// menu. That map's pixels are checked against cells found here, apart from the resampling: the
+// longitude/latitude each pixel shows from the projection's inverse, its cell the one whose
+// centre in netCDF-C's lat/lon is nearest on the sphere, its colour the colour map's for
+// netCDF-C's value.
 #include <QAction>
 #include <QFile>
 #include <QMenu>
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "main_window.h"
+#include "nc_read.h"
+#include "render/render_fixtures.h"
+#include "strata/render/projection.h"
 #include "strata/render/view_layout.h"
 #include "strata/render/vtk_views.h"
 #include "window_checks.h"
 
 using namespace strata;
 using namespace strata::app;
+using test::CoastlinesOff;
+using test::extremes;
 
 namespace {
 
 const QString kData = QStringLiteral(STRATA_TEST_DATA);
 const QString kSample = kData + "/tas_rectilinear_grid_2D.nc";
 const QString kStageIv = kData + "/test_stageiv_xyt.nc";
+
+// A longitude/latitude (degrees) as a unit vector: the chord between two such points orders
+// them as their great-circle distance does.
+using Unit = std::array<double, 3>;
+Unit unitVector(double lon, double lat) {
+    const double l = lon * M_PI / 180, b = lat * M_PI / 180;
+    return {std::cos(b) * std::cos(l), std::cos(b) * std::sin(l), std::sin(b)};
+}
+double chord(const Unit& a, const Unit& b) { return std::hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]); }
+// b reflected through a along their great circle: the step from b to a taken once more.
+Unit beyond(const Unit& a, const Unit& b) {
+    const double d = 2 * (a[0] * b[0] + a[1] * b[1] + a[2] * b[2]);
+    return {d * a[0] - b[0], d * a[1] - b[1], d * a[2] - b[2]};
+}
+
+// Stage IV's cells as netCDF-C reads them, their centres (the 2-D lat and lon) and their values
+// at time 0 (the fill as NaN), and a ring of centres about them: the grid's lines continued a
+// step beyond its edges, which is where curvilinear_grid.h says a grid without bounds is given
+// its outline (halfway to them). A point whose nearest centre is on the ring is off the data.
+struct StageIvCells {
+    std::size_t rows = 0, columns = 0; // the file's; the centres are (rows + 2) × (columns + 2)
+    std::vector<Unit> centres;         // row-major, the ring included
+    std::vector<float> values;         // of each centre; NaN on the ring
+    std::vector<bool> ring;
+    double spacing = INFINITY; // the least chord between neighbours in a row or a column
+};
+
+StageIvCells stageIvCells() {
+    StageIvCells c;
+    const std::string path = kStageIv.toStdString();
+    const nctest::NcValues v = nctest::readNcFloats(path, "Total_precipitation_surface_1_Hour_Accumulation");
+    const std::vector<double> lat = nctest::readPlain(path, "lat"), lon = nctest::readPlain(path, "lon");
+    if (v.shape.size() != 3 || lat.size() != v.shape[1] * v.shape[2] || lon.size() != lat.size()) return c;
+    const std::size_t rows = v.shape[1], columns = v.shape[2], w = columns + 2;
+    c.rows = rows;
+    c.columns = columns;
+    c.centres.resize((rows + 2) * w);
+    c.values.assign(c.centres.size(), NAN);
+    c.ring.assign(c.centres.size(), true);
+    // Centre (j, i) of the (rows + 2) × (columns + 2): the ring at rows and columns 0 and n + 1.
+    auto at = [&](std::size_t j, std::size_t i) -> Unit& { return c.centres[j * w + i]; };
+    for (std::size_t j = 0; j < rows; ++j) {
+        for (std::size_t i = 0; i < columns; ++i) {
+            const std::size_t k = j * columns + i; // the file's, time 0
+            at(j + 1, i + 1) = unitVector(lon[k], lat[k]);
+            c.values[(j + 1) * w + i + 1] = v.values[k];
+            c.ring[(j + 1) * w + i + 1] = false;
+        }
+        at(j + 1, 0) = beyond(at(j + 1, 1), at(j + 1, 2));
+        at(j + 1, columns + 1) = beyond(at(j + 1, columns), at(j + 1, columns - 1));
+    }
+    for (std::size_t i = 0; i < w; ++i) {
+        at(0, i) = beyond(at(1, i), at(2, i));
+        at(rows + 1, i) = beyond(at(rows, i), at(rows - 1, i));
+    }
+    for (std::size_t j = 1; j <= rows; ++j)
+        for (std::size_t i = 1; i <= columns; ++i)
+            c.spacing = std::min({c.spacing, chord(at(j, i), at(j, i + 1)), chord(at(j, i), at(j + 1, i))});
+    return c;
+}
+
+// The centres within `tie` (a chord) of the nearest one's distance from `p`, by trying each.
+std::vector<std::size_t> nearestCentres(const StageIvCells& c, const Unit& p, double tie) {
+    std::vector<double> d(c.centres.size());
+    double nearest = INFINITY;
+    for (std::size_t k = 0; k < d.size(); ++k) nearest = std::min(nearest, d[k] = chord(p, c.centres[k]));
+    std::vector<std::size_t> near;
+    for (std::size_t k = 0; k < d.size(); ++k)
+        if (d[k] <= nearest + tie) near.push_back(k);
+    return near;
+}
+
+// What the map's pixels were checked against: how many of each kind, and the wrong ones.
+struct MapCheck {
+    long inCells = 0, offData = 0, wrong = 0;
+    long ties = 0; // pixels with centres as near of two colours: either was taken
+    QString first; // the first wrong pixel
+};
+
+// The map image a curvilinear frame is resampled into is 720 pixels across for stage IV
+// (image_content.cpp: 4/3 of a pixel a column of cells, 87 here, but 720 to 1920), as many down
+// as its aspect gives, over the map window the view shows unzoomed.
+constexpr double kMapPixelsAcross = 720;
+
+// The stage IV frame on a Robinson map in `img` (device pixels), at every 5th pixel of the plot
+// at least 2 pixels inside it (its edges may carry the plot's outline). `t`: the view's plot and
+// its window in map metres, unzoomed. The rule: a view pixel shows the map image's pixel under
+// its centre (the raster view; GL's nearest texel); that pixel, the cell whose quadrilateral holds
+// its own centre's longitude/latitude (Reprojection), the quadrilaterals' corners being the means
+// of the four centres about them (curvilinear_grid.h). On a grid of near squares that is the cell
+// whose centre lies nearest on the sphere: here its value's colour over `range`, or white (the
+// map's background) where the nearest centre is on the ring beyond the grid or the point is off
+// the map. Where centres are as near within 2 % of the cells' spacing, the colour of either.
+MapCheck checkMap(const QImage& img, const ViewTransform& t, const StageIvCells& cells, const Colouring& c,
+                  MinMax range) {
+    const ViewWindow& window = t.window();
+    const double across = window.x1 - window.x0, down = window.y1 - window.y0;
+    const double dx = across / kMapPixelsAcross, dy = down / std::lround(kMapPixelsAcross * down / across);
+    // The centre of the map pixel under each view pixel's centre, in map metres, then degrees.
+    std::vector<double> x, y;
+    std::vector<std::pair<int, int>> at; // the view pixels, origin bottom left
+    const PixelRect& plot = t.plot();
+    for (int j = int(std::ceil(plot.y0 + 2)); j + 0.5 < plot.y1 - 2; j += 5)
+        for (int i = int(std::ceil(plot.x0 + 2)); i + 0.5 < plot.x1 - 2; i += 5) {
+            at.emplace_back(i, j);
+            x.push_back(window.x0 + (std::floor((t.dataX(i + 0.5) - window.x0) / dx) + 0.5) * dx);
+            y.push_back(window.y0 + (std::floor((t.dataY(j + 0.5) - window.y0) / dy) + 0.5) * dy);
+        }
+    Projection::byName("Robinson").inverse(x, y); // NaN off the map
+    const auto table = colormapTable(c.colormap, c.reversed);
+    const Rgba8 white{255, 255, 255, 255};
+    MapCheck out;
+    for (std::size_t p = 0; p < at.size(); ++p) {
+        const auto [i, j] = at[p];
+        const Rgba8 got = test::colourAt(img, i + 0.5, j + 0.5);
+        std::vector<std::size_t> near;
+        if (!std::isnan(x[p]) && !std::isnan(y[p]))
+            near = nearestCentres(cells, unitVector(x[p], y[p]), 0.02 * cells.spacing);
+        std::vector<Rgba8> want;
+        bool inCell = false;
+        for (std::size_t k : near) {
+            want.push_back(cells.ring[k] ? white
+                                         : test::expectedColour(table, cells.values[k], range.first,
+                                                                range.second, c.nanColour));
+            inCell = inCell || !cells.ring[k];
+        }
+        if (near.empty()) want.push_back(white);
+        ++(inCell ? out.inCells : out.offData);
+        out.ties +=
+            std::find_if(want.begin(), want.end(), [&](Rgba8 o) { return o != want[0]; }) != want.end();
+        if (std::find(want.begin(), want.end(), got) != want.end()) continue;
+        if (out.wrong++ > 0) continue;
+        const std::size_t k = near.empty() ? 0 : near[0], w = cells.columns + 2;
+        out.first = QString("pixel (%1, %2) from the bottom left, lon %3 lat %4: %5, want %6 (%7)")
+                        .arg(i)
+                        .arg(j)
+                        .arg(x[p])
+                        .arg(y[p])
+                        .arg(test::str(got), test::str(want[0]))
+                        .arg(near.empty()          ? QString("off the map")
+                             : cells.ring[near[0]] ? QString("off the data")
+                                                   : QString("cell %1, %2").arg(k / w - 1).arg(k % w - 1));
+    }
+    return out;
+}
 
 } // namespace
 
@@ -159,7 +314,10 @@ private slots:
 
     // A curvilinear frame (stage IV: 2-D lat/lon, no grid mapping) put on a map from the View
     // menu: the frame's values are the file's still, the picture is resampled (another), the
-    // view says nothing went wrong, and the map is saved with the view and undone.
+    // view says nothing went wrong, and the map is saved with the view and undone. With the
+    // coastlines off (they cross the frame), the map's pixels are those checkMap works out from
+    // netCDF-C's lat, lon and values: each in its nearest cell's colour over the frame's
+    // extremes, or white off the data.
     void aCurvilinearFrameOnAMapFromTheMenu() {
         QVERIFY(open(kStageIv));
         w_->setGridSpace(GridSpace::LonLat);
@@ -181,6 +339,30 @@ private slots:
         QVERIFY2(view->lastError().isEmpty(), qPrintable(view->lastError()));
         QVERIFY2(!w_->statusBar()->currentMessage().contains("not applied"),
                  qPrintable(w_->statusBar()->currentMessage()));
+        {
+            const CoastlinesOff off(*w_);
+            QVERIFY(off.ok());
+            QImage map;
+            QTRY_VERIFY(!(map = view->grabImage()).isNull() && !view->settings().coastlines);
+            const StageIvCells cells = stageIvCells();
+            QCOMPARE(cells.rows * cells.columns, std::size_t(118 * 87));
+            // The frame's own range: its extremes by a plain loop over netCDF-C's values.
+            QCOMPARE(w_->view().colouring.range.mode, RangeMode::Frame);
+            const MinMax range = extremes(cells.values);
+            QCOMPARE(view->colourRange(), range);
+            QVERIFY(!view->settings().window); // unzoomed: the window is the map image's
+            const MapCheck check = checkMap(map, ViewTransform(view->layout().plot, view->window()), cells,
+                                            w_->view().colouring, range);
+            qInfo("%ld pixels checked: %ld in cells, %ld off the data; %ld as near two colours",
+                  check.inCells + check.offData, check.inCells, check.offData, check.ties);
+            QVERIFY2(
+                check.inCells > 3000 && check.offData > 3000,
+                qPrintable(QString("%1 in cells, %2 off the data").arg(check.inCells).arg(check.offData)));
+            QVERIFY2(
+                check.wrong == 0,
+                qPrintable(
+                    QString("%1 pixels of the wrong colour, first %2").arg(check.wrong).arg(check.first)));
+        }
         QTemporaryDir dir;
         QVERIFY(w_->saveView(dir.filePath("map.json")));
         QFile saved(dir.filePath("map.json"));
