@@ -58,12 +58,13 @@ packApp() {
     # The tests that draw device frames through the window's GL (each holds the CUDA kernels:
     # ~30 MB apiece, so only these travel); the benchmarks of the map and Zarr paths on the
     # device; tst_exportbytes (its cuda rows export from the device: STRATA_APP_BINARY),
-    # tst_mainwindow and tst_frameservice (frames computed and kept on the device). The whole
-    # list packs to 84 MB, over one transfer's 64 MiB: WINDOW_EXES names a part of it (paths
-    # under BUILD), e.g. "tests/render/tst_imageview tests/app/tst_exportbytes".
+    # tst_mainwindow, tst_mapwindow and tst_frameservice (frames computed and kept on the
+    # device). The whole list packed to 84 MB before tst_mapwindow (about 7 MB more, xz'd on
+    # its own), over one transfer's 64 MiB: WINDOW_EXES names a part of it (paths under BUILD),
+    # e.g. "tests/render/tst_imageview tests/app/tst_exportbytes".
     local all="tests/render/tst_imageview tests/render/tst_imagecurvilinear tests/render/tst_imageprojection
         tests/render/tst_projection tests/render/tst_frametexture bench/bench_reproject bench/bench_zarr
-        tests/app/tst_exportbytes tests/app/tst_mainwindow tests/app/tst_frameservice"
+        tests/app/tst_exportbytes tests/app/tst_mainwindow tests/app/tst_mapwindow tests/app/tst_frameservice"
     for t in ${WINDOW_EXES:-$all}; do exes+=("$BUILD/$t"); done
     local qtp=/usr/lib/x86_64-linux-gnu/qt6/plugins
     cp "$qtp/platforms/libqxcb.so" "$stage/plugins/platforms/"

@@ -36,7 +36,7 @@ jobs=${JOBS:-2}
 # name | file | tests (ctest names) | sed edits, separated by ' @@ ' (each one must change the file)
 mutants=(
   "isel-off-by-one|core/src/variable.cpp|tst_variable tst_dataarray tst_netcdf tst_mainwindow|s/start = resolveIndex(\*i, n, ix.dim);/start = std::min(resolveIndex(*i, n, ix.dim) + 1, n - 1);/"
-  "frame-x-y-swapped|core/src/view.cpp|tst_frameservice tst_viewroles tst_mainwindow|s/    order.push_back(spec.xDim);/    order.insert(order.begin(), spec.xDim);/"
+  "frame-x-y-swapped|core/src/view.cpp|tst_frameservice tst_viewroles tst_mainwindow tst_mapwindow|s/    order.push_back(spec.xDim);/    order.insert(order.begin(), spec.xDim);/"
   "colormap-index-plus-one|core/src/cpu/colormap.inc.h|tst_colormap tst_imagerender|s/idx\[i\] = static_cast<std::int32_t>(c);/idx[i] = static_cast<std::int32_t>(c < top ? c + 1 : c);/"
   "mean-counts-nan|core/src/cpu/kernels.h|tst_reduce|s/            n += ok;/            n += 1;/ @@ s/            c\[l\] += o0 + o1;/            c[l] += 2;/ @@ s/        tc += o;/        tc += 1;/"
   "april-has-31-days|core/src/cftime.cpp|tst_cftime|s/{31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31}/{31, 28, 31, 31, 31, 30, 31, 31, 30, 31, 30, 31}/"

@@ -125,6 +125,7 @@ const detail::ImageContent& ImageView::content() const {
     return gl_ ? surface_->content() : raster_->content();
 }
 const ViewLayout& ImageView::layout() const { return gl_ ? surface_->layout() : raster_->layout(); }
+ViewWindow ImageView::window() const { return content().window(); }
 const ImageViewSettings& ImageView::settings() const { return content().settings(); }
 
 void ImageView::resetView() { setWindow({}); }

@@ -1,15 +1,19 @@
 #pragma once
 // What the window tests check a window against: frames read with netCDF-C and sliced and reduced
 // by plain loops (nc_frame.h), apart from Strata; frames computed by the core on the host, as a
-// second check; a difference that names the first differing value, a mouse drag, and a test
-// case's window with its waits (opened file, settled frame, idle frame service).
+// second check; a difference that names the first differing value, the extremes of values by a
+// plain loop, a mouse drag, the coastlines switched off for a scope, and a test case's window
+// with its waits (opened file, settled frame, idle frame service).
+#include <QAction>
 #include <QApplication>
 #include <QFileInfo>
 #include <QMouseEvent>
 #include <QSignalSpy>
 #include <QtTest>
+#include <algorithm>
 #include <cmath>
 #include <optional>
+#include <vector>
 
 #include "main_window.h"
 #include "nc_frame.h"
@@ -63,6 +67,14 @@ inline QString difference(const DataArray& shown, const nctest::NdValues& expect
     return {};
 }
 
+// The least and greatest of `v`, NaN skipped, by a plain loop.
+inline strata::MinMax extremes(const std::vector<float>& v) {
+    strata::MinMax m{INFINITY, -INFINITY};
+    for (float x : v)
+        if (!std::isnan(x)) m = {std::min<double>(m.first, x), std::max<double>(m.second, x)};
+    return m;
+}
+
 // The view's frame from netCDF-C and plain loops (nc_frame.h), or nullopt where that oracle does
 // not reach: a variable the file does not hold (a derived one), a file set, cell areas from
 // cell_measures or a change of units.
@@ -98,6 +110,24 @@ inline void drag(QWidget* chip, QWidget* target) {
     }
     QTest::mouseRelease(chip, Qt::LeftButton, Qt::NoModifier, chip->mapFromGlobal(to));
 }
+
+// View ▸ Coastlines switched off for a scope (their ink covers cells), and back on at its end
+// however the scope is left, so that a failure leaves them as the next test expects.
+class CoastlinesOff {
+public:
+    explicit CoastlinesOff(MainWindow& w) : action_(w.findChild<QAction*>("coastlinesAction")) {
+        if (action_ && action_->isChecked()) action_->trigger();
+    }
+    ~CoastlinesOff() {
+        if (action_ && !action_->isChecked()) action_->trigger();
+    }
+    bool ok() const { return action_ && !action_->isChecked(); }
+    CoastlinesOff(const CoastlinesOff&) = delete;
+    CoastlinesOff& operator=(const CoastlinesOff&) = delete;
+
+private:
+    QAction* action_;
+};
 
 // A test case's window: opened files, frames settled, and the frame service left idle.
 class WindowCase {

@@ -79,6 +79,10 @@ public:
     // The cell under a point in widget coordinates (logical pixels, origin top left), as
     // of the last paint.
     Pick pickAt(QPointF widgetPosition) const;
+    // Where the plot and the colour bar lie, as of the last paint (device pixels, origin bottom
+    // left), and the data window the plot shows (map metres on a map): what tests place pixels by.
+    const ViewLayout& layout() const;
+    ViewWindow window() const;
     // What the view shows now (settings, zoom and pan included), drawn offscreen at
     // `pixels`, fonts and margins scaled with the ratio to the widget's size.
     QImage renderImage(QSize pixels) const;
@@ -130,7 +134,6 @@ private:
     void drawFailed(const std::exception& e); // forgets the frame, reports the error
     void notePath();
     const detail::ImageContent& content() const;
-    const ViewLayout& layout() const;
     QPointF toPixels(QPointF widgetPosition) const; // device pixels, origin bottom left
     void setWindow(const ViewWindow& w);
     void updateParticleClock(); // runs exactly while particles should move
