@@ -154,10 +154,23 @@ MapCheck checkMap(const QImage& img, const ViewTransform& t, const StageIvCells&
         std::vector<Rgba8> want;
         bool inCell = false;
         for (std::size_t k : near) {
-            want.push_back(cells.ring[k] ? white
-                                         : test::expectedColour(table, cells.values[k], range.first,
-                                                                range.second, c.nanColour));
-            inCell = inCell || !cells.ring[k];
+            if (cells.ring[k]) {
+                want.push_back(white);
+                continue;
+            }
+            inCell = true;
+            const double v = cells.values[k];
+            want.push_back(test::expectedColour(table, v, range.first, range.second, c.nanColour));
+            // A value within a thousandth of a colour's width of the next colour: GL colours in
+            // float, and may take that one.
+            const double at = (v - range.first) / (range.second - range.first) * double(table.size());
+            if (std::fabs(at - std::round(at)) < 1e-3)
+                for (double side : {-1e-2, 1e-2})
+                    want.push_back(
+                        test::expectedColour(table,
+                                             range.first + (std::round(at) + side) / double(table.size()) *
+                                                               (range.second - range.first),
+                                             range.first, range.second, c.nanColour));
         }
         if (near.empty()) want.push_back(white);
         ++(inCell ? out.inCells : out.offData);
@@ -171,7 +184,12 @@ MapCheck checkMap(const QImage& img, const ViewTransform& t, const StageIvCells&
                         .arg(j)
                         .arg(x[p])
                         .arg(y[p])
-                        .arg(test::str(got), test::str(want[0]))
+                        .arg(test::str(got),
+                             test::str(want[0]) + QString(" at %1 of the colours' width")
+                                                      .arg(near.empty() || cells.ring[near[0]]
+                                                               ? -1.0
+                                                               : (cells.values[near[0]] - range.first) /
+                                                                     (range.second - range.first)))
                         .arg(near.empty()          ? QString("off the map")
                              : cells.ring[near[0]] ? QString("off the data")
                                                    : QString("cell %1, %2").arg(k / w - 1).arg(k % w - 1));
