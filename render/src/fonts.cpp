@@ -43,11 +43,12 @@ std::string fromFontconfig() {
 
 const std::string& renderFontFile() {
     static const std::string path = [] {
-        if (const char* named = std::getenv("STRATA_FONT_FILE"); named && isFile(named)) return std::string(named);
+        if (const char* named = std::getenv("STRATA_FONT_FILE"); named && isFile(named))
+            return std::string(named);
         if (std::string found = fromFontconfig(); isFile(found)) return found;
-        for (const char* p : {"/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "/usr/share/fonts/TTF/DejaVuSans.ttf",
-                              "/usr/share/fonts/dejavu-sans-fonts/DejaVuSans.ttf",
-                              "/usr/share/fonts/dejavu/DejaVuSans.ttf"})
+        for (const char* p :
+             {"/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "/usr/share/fonts/TTF/DejaVuSans.ttf",
+              "/usr/share/fonts/dejavu-sans-fonts/DejaVuSans.ttf", "/usr/share/fonts/dejavu/DejaVuSans.ttf"})
             if (isFile(p)) return std::string(p);
         return std::string();
     }();
