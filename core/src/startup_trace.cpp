@@ -6,6 +6,7 @@
 #include <atomic>
 #include <charconv>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <iterator>
@@ -49,8 +50,15 @@ void mark(Milestone m) {
         if (!start) return;
         ns = *start;
     }
-    std::fprintf(stderr, "strata-startup %s %lld\n", name(m), static_cast<long long>(ns));
+    std::fprintf(stderr, "strata-startup %s %lld %ld\n", name(m), static_cast<long long>(ns), peakRssKb());
     std::fflush(stderr);
+}
+
+long peakRssKb() {
+    std::ifstream in("/proc/self/status");
+    for (std::string line; std::getline(in, line);)
+        if (line.rfind("VmHWM:", 0) == 0) return std::atol(line.c_str() + 6);
+    return 0;
 }
 
 std::optional<std::uint64_t> startTicksOf(std::string_view statLine) {

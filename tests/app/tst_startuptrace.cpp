@@ -1,6 +1,7 @@
 // The startup trace (strata/core/startup_trace.h): the window, run as a user would with
 // STRATA_TRACE_STARTUP=1 on the sample, writes each milestone once, in order, on the clock the
-// test reads; off, it writes none; the process's start is read from /proc/<pid>/stat's field 22.
+// test reads, with the peak RSS so far; off, it writes none; the process's start is read from
+// /proc/<pid>/stat's field 22.
 #include <QtTest/QtTest>
 
 #include <QFile>
@@ -20,6 +21,7 @@ const QString kSample = QStringLiteral(STRATA_SOURCE_DIR "/resources/sample/tas_
 struct Line {
     QString name;
     qint64 ns = 0;
+    qint64 peakKb = 0;
 };
 
 // The strata-startup lines of `err`, in the order written.
@@ -27,7 +29,8 @@ QList<Line> startupLines(const QString& err) {
     QList<Line> out;
     for (const QString& l : err.split('\n')) {
         const QStringList parts = l.split(' ');
-        if (parts.size() == 3 && parts[0] == "strata-startup") out.append({parts[1], parts[2].toLongLong()});
+        if (parts.size() == 4 && parts[0] == "strata-startup")
+            out.append({parts[1], parts[2].toLongLong(), parts[3].toLongLong()});
     }
     return out;
 }
@@ -64,9 +67,12 @@ private slots:
         for (int i = 0; i < strata::startup::kMilestoneCount; ++i)
             expected << strata::startup::name(static_cast<Milestone>(i));
         QVERIFY2(names == expected, qPrintable(names.join(' ') + "\n\n" + err)); // each once, in order
-        for (int i = 1; i < lines.size(); ++i)
+        for (int i = 1; i < lines.size(); ++i) {
             QVERIFY2(lines[i].ns >= lines[i - 1].ns,
                      qPrintable(QString("%1 before %2").arg(lines[i].name, lines[i - 1].name)));
+            QVERIFY(lines[i].peakKb >= lines[i - 1].peakKb); // a peak so far
+        }
+        QVERIFY(lines.first().peakKb > 0);
         // On this process's clock: the start (in ticks of 10 ms, truncated) after the spawn less a
         // tick, the frame presented before the exit.
         const qint64 tick = 1000000000LL / ::sysconf(_SC_CLK_TCK);

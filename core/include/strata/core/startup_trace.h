@@ -1,9 +1,11 @@
 #pragma once
 // The startup trace (STRATA_TRACE_STARTUP): where the time to the window's first frame goes.
 // Each milestone, at its first occurrence only, writes one line on stderr,
-//     strata-startup <name> <CLOCK_MONOTONIC ns>
-// on the clock of Python's time.monotonic and of the strata-frame lines, for
-// bench/app/run_app_bench.py. Off (the default), a mark tests one flag read once.
+//     strata-startup <name> <CLOCK_MONOTONIC ns> <peak RSS kB>
+// on the clock of Python's time.monotonic and of the strata-frame lines, with the process's
+// peak resident memory so far (VmHWM, read as the line is written: from outside, the load
+// that starts with the first frame blurs it), for bench/app/run_app_bench.py. Off (the
+// default), a mark tests one flag read once.
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -37,6 +39,8 @@ bool on();                     // STRATA_TRACE_STARTUP, read at the first call
 void mark(Milestone m);
 
 std::int64_t monotonicNs(); // CLOCK_MONOTONIC
+// VmHWM of /proc/self/status in kB; 0 where it cannot be read.
+long peakRssKb();
 
 // The process's start on CLOCK_MONOTONIC. /proc/self/stat's field 22 (starttime) is the start
 // in clock ticks (sysconf(_SC_CLK_TCK), 100 a second) since boot on CLOCK_BOOTTIME, truncated;
