@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "strata/core/runtime.h"
 #include "strata/core/settings.h"
+#include "strata/core/startup_trace.h"
 #include "strata/io/multifile.h"
 
 #if STRATA_HAVE_GUI
@@ -62,10 +63,12 @@ int runWindow(int argc, char** argv, const strata::app::CliOptions& options) {
     // event loop (requests before it are still merged into one paint).
     if (!qEnvironmentVariableIsSet("QT_QPA_UPDATE_IDLE_TIME")) qputenv("QT_QPA_UPDATE_IDLE_TIME", "0");
     QApplication app(argc, argv);
+    strata::startup::mark(strata::startup::Milestone::Application);
     QApplication::setOrganizationName("Strata");
     QApplication::setApplicationName("Strata");
     QApplication::setApplicationVersion(STRATA_VERSION);
     MainWindow window;
+    strata::startup::mark(strata::startup::Milestone::Window);
     window.setVerbose(options.verbose);
     if (options.gl) window.imageView()->setPresentation(strata::ImagePresentation::Gl);
     if (!options.coastlines) window.setCoastlines(false);
@@ -112,6 +115,8 @@ int runWindow(int argc, char** argv, const strata::app::CliOptions& options) {
 
 int main(int argc, char** argv) {
     using namespace strata::app;
+    strata::startup::mark(strata::startup::Milestone::ProcessStart); // STRATA_TRACE_STARTUP
+    strata::startup::mark(strata::startup::Milestone::Main);
     CliOptions options;
     try {
         options = parseCommandLine(std::vector<std::string>(argv + 1, argv + argc));

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Strata builds and tests with, if any is missing. Idempotent:
 # when everything is there it does nothing (and needs no network).
+#   scripts/setup.sh           what `make` needs
+#   scripts/setup.sh --bench   and what the window's benchmarks beside ncview need
+#                              (bench/app/run_startup_bench.sh calls it)
 set -euo pipefail
 
 packages=(
@@ -17,6 +20,12 @@ packages=(
   libshp-dev python-cartopy-data gmt-gshhg-low gmt-gshhg-high gmt-gshhg-full
   libudunits2-dev python3-contourpy
 )
+# The peer (ncview) with the fonts its buttons are laid out in where the peers' driver clicks
+# them (its lucida; without them they sit 50 px higher and every click misses), XTest from
+# Python, GNU time's peak RSS, xdpyinfo: only for the benchmarks, not pulled into every build.
+if [ "${1:-}" = "--bench" ]; then
+  packages+=(ncview xfonts-base xfonts-75dpi xfonts-100dpi python3-xlib time x11-utils libx11-dev)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -20,6 +20,7 @@
 #include "series_dock.h"
 #include "slice_panel.h"
 #include "status_panel.h"
+#include "strata/core/startup_trace.h"
 #include "strata/io/multifile.h"
 
 namespace strata::app {
@@ -62,6 +63,7 @@ void MainWindow::openFile(const QString& path, std::optional<ViewSpec> initial) 
 
 void MainWindow::openFiles(const QStringList& paths, std::optional<ViewSpec> initial) {
     if (paths.isEmpty()) return;
+    startup::mark(startup::Milestone::OpenBegun);
     opener_->open(paths, std::move(initial));
     status_->setOpening(true);
     statusBar()->showMessage(tr("Opening %1…").arg(openLabel(paths)));
@@ -78,6 +80,7 @@ void MainWindow::cancelOpen() {
 
 void MainWindow::onOpened(const QStringList& paths, const std::optional<ViewSpec>& wanted,
                           const OpenOutcome& outcome) {
+    startup::mark(startup::Milestone::OpenDelivered);
     status_->setOpening(false);
     const QString path = openLabel(paths);
     if (!outcome.error.isEmpty()) {
@@ -111,6 +114,7 @@ void MainWindow::onOpened(const QStringList& paths, const std::optional<ViewSpec
     const Dataset& ds = *ws_.dataset();
     service_->setDataset(ws_.dataset());
     datasetPanel_->setDataset(ws_.dataset());
+    startup::mark(startup::Milestone::PanelFilled);
     settings_.addRecent(paths);
     rebuildRecentMenu();
     settings_.setLastFolder(QFileInfo(q(ds.path)).absolutePath());

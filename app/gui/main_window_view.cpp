@@ -22,6 +22,7 @@
 #include "status_panel.h"
 #include "strata/core/area.h"
 #include "strata/core/format.h"
+#include "strata/core/startup_trace.h"
 #include "strata/core/transfer.h"
 #include "strata/render/coastline_status.h"
 #include "strata/render/frame_labels.h"
@@ -89,6 +90,7 @@ void MainWindow::showView(const ViewSpec& spec, bool record, const std::string& 
 }
 
 void MainWindow::requestFrame(const ViewSpec& before, const std::string& steppingDim, int direction) {
+    startup::mark(startup::Milestone::FrameRequested);
     const std::uint64_t id = service_->requestFrame(view(), steppingDim, direction);
     ws_.awaitFrame(id);
     noteTask(before);
@@ -289,6 +291,7 @@ void MainWindow::onColourChanged() {
 
 void MainWindow::onFrameReady(const std::shared_ptr<const FrameResult>& r) {
     if (!ws_.awaitsFrame(r->id)) return; // overtaken: a newer request is on its way
+    startup::mark(startup::Milestone::FrameDelivered);
     timing_.arrived();
     endTask();
     if (!r->error.isEmpty()) {
@@ -353,6 +356,7 @@ void MainWindow::onFrameReady(const std::shared_ptr<const FrameResult>& r) {
 void MainWindow::onPresented() {
     const std::optional<double> ms = timing_.presented();
     if (!ms) return;
+    startup::mark(startup::Milestone::Presented);
     service_->frameShown(); // the worker may now compute the steps around it
     status_->setFrameMs(*ms);
     if (timing_.trace) {

@@ -16,6 +16,18 @@ The window prints, with STRATA_TRACE_FRAMES=1, a line on stderr at each frame it
 CLOCK_MONOTONIC is the clock of Python's time.monotonic(), so the driver's times and the
 window's compare directly.
 
+With STRATA_TRACE_STARTUP=1 (always set here) it also prints, once each, the milestones on the
+way to the first frame (strata/core/startup_trace.h):
+    strata-startup <name> <CLOCK_MONOTONIC ns> <the process's peak RSS so far, kB>
+process-start (the kernel's start time of the process, in 10 ms ticks, truncated: up to 10 ms
+early), main, qapplication, window, open-begun, check-begun, check-ended (the open check in a
+child process), netcdf-opened (netCDF-C's open and metadata here), open-delivered (the dataset
+on the GUI thread), panel-filled, frame-requested, slab-read, coloured, frame-delivered (on the
+GUI thread), painted, presented. Each rep keeps them as "startup_s", seconds after t0, and
+"startup_peak_kb"; the summary's "startup_median_s" is each one's median over the reps, and a
+table of them is printed (median, the step from the milestone before it, min-max, peak RSS).
+The peak RSS at "presented" is the peak to the first frame as the window saw it.
+
 Per repetition (a fresh process each time, its settings folder emptied first so that no
 remembered view changes what opens):
   * t0 = time.monotonic() just before `/usr/bin/time -v strata FILE` is spawned.
@@ -35,8 +47,10 @@ remembered view changes what opens):
     latency = the present time of the first frame whose request came after the press (the
     window's request time is its present time less the ms it prints) - the press time. Frames
     requested before the press (older steps still on their way) do not count for it.
-  * VmHWM of the strata process (read from /proc just before it is stopped) and the
-    maximum RSS from /usr/bin/time -v.
+  * VmHWM of the strata process read from /proc as soon as the first frame's line comes
+    ("vmhwm_first_frame_kb": blurred by the load of the whole variable, which starts before the
+    first frame is shown; the trace's peak at "presented" is the window's own) and again just
+    before it is stopped, and the maximum RSS from /usr/bin/time -v.
 """
 import argparse
 import json
@@ -62,6 +76,7 @@ class FrameLog:
 
     def __init__(self, stream):
         self.frames = []  # (t seconds monotonic, ms request->present)
+        self.startup = {}  # milestone -> (t seconds monotonic, peak RSS kB), in the order they came
         self.trace = []  # the lines' numbers: ms request->present, ->ready, ready->shown
         self.other = []
         self.cond = threading.Condition()
@@ -72,8 +87,11 @@ class FrameLog:
         for raw in stream:
             line = raw.decode(errors="replace").rstrip("\n")
             m = re.match(r"strata-frame (\d+) ([0-9.]+)((?: [0-9.eE+-]+)*)$", line)
+            s = re.match(r"strata-startup (\S+) (-?\d+) (\d+)$", line)
             with self.cond:
-                if m:
+                if s:
+                    self.startup.setdefault(s.group(1), (int(s.group(2)) / 1e9, int(s.group(3))))
+                elif m:
                     rest = [float(v) for v in m.group(3).split()]
                     self.frames.append((int(m.group(1)) / 1e9, float(m.group(2)), rest))
                     if rest:
@@ -262,7 +280,7 @@ def one_run(args, rep, d, series):
     time_path = os.path.join(TMP, "appbench", f"time_{os.getpid()}.txt")
     if os.path.exists(time_path):
         os.remove(time_path)
-    env = dict(os.environ, STRATA_TRACE_FRAMES="1", HOME=home,
+    env = dict(os.environ, STRATA_TRACE_FRAMES="1", STRATA_TRACE_STARTUP="1", HOME=home,
                XDG_CONFIG_HOME=os.path.join(home, ".config"),
                XDG_RUNTIME_DIR=os.path.join(home, "run"))
     env.update(dict(kv.split("=", 1) for kv in args.env))
@@ -279,6 +297,8 @@ def one_run(args, rep, d, series):
         res["ttff_s"] = first[0] - t0
         res["first_request_to_present_ms"] = first[1]
         res["first_frame_request_s"] = first[0] - first[1] / 1000.0 - t0
+        kid = child_pid(proc.pid)
+        res["vmhwm_first_frame_kb"] = vm_hwm_kb(kid) if kid else None
         if series:
             win = find_window(d, child_pid(proc.pid))
             if win is None:
@@ -350,7 +370,40 @@ def one_run(args, rep, d, series):
     res["maxrss_kb"] = int(m.group(1)) if m else None
     res["stderr_other"] = [ln for ln in log.other if "XDG_RUNTIME_DIR" not in ln][:20]
     res["trace_ms"] = log.trace  # per frame: request->present, request->ready, ready->shown
+    with log.cond:
+        res["startup_s"] = {name: t - t0 for name, (t, _) in log.startup.items()}
+        res["startup_peak_kb"] = {name: kb for name, (_, kb) in log.startup.items()}
     return res
+
+
+def startup_medians(runs):
+    """Each milestone's median over the runs (seconds after the spawn), in the order of the
+    run with the most; with its min and max, and its step: the median less the one before."""
+    traced = [r for r in runs if r.get("startup_s")]
+    if not traced:
+        return []
+    order = max((r["startup_s"] for r in traced), key=len)
+    out = []
+    for name in order:
+        v = [r["startup_s"][name] for r in traced if name in r["startup_s"]]
+        kb = [r["startup_peak_kb"][name] for r in traced if name in r.get("startup_peak_kb", {})]
+        out.append({"milestone": name, "median_s": statistics.median(v), "min_s": min(v), "max_s": max(v),
+                    "n": len(v), "peak_rss_kb": statistics.median(kb) if kb else None})
+    ttff = [r["ttff_s"] for r in runs if "ttff_s" in r]
+    if ttff:  # the driver's own: the strata-frame line seen
+        out.append({"milestone": "ttff (driver)", "median_s": statistics.median(ttff), "min_s": min(ttff),
+                    "max_s": max(ttff), "n": len(ttff)})
+    for i, row in enumerate(out):
+        row["step_s"] = row["median_s"] - (out[i - 1]["median_s"] if i else 0.0)
+    return out
+
+
+def print_startup(rows):
+    print(f"{'milestone':<16} {'median ms':>9} {'step ms':>8} {'peak MiB':>8}   min-max ms (n)")
+    for r in rows:
+        rss = f"{r['peak_rss_kb'] / 1024:8.1f}" if r.get("peak_rss_kb") else f"{'-':>8}"
+        print(f"{r['milestone']:<16} {r['median_s'] * 1000:9.1f} {r['step_s'] * 1000:8.1f} {rss}   "
+              f"{r['min_s'] * 1000:.1f}-{r['max_s'] * 1000:.1f} ({r['n']})")
 
 
 def split_medians(splits):
@@ -422,6 +475,8 @@ def main():
         "maxrss_kb_max": max((r["maxrss_kb"] or 0) for r in runs),
         "maxrss_kb_ttff_only": max([(r["maxrss_kb"] or 0) for r in runs if not r.get("step_s")] or [0]),
         "vmhwm_kb_max": max((r.get("vmhwm_kb") or 0) for r in runs),
+        "vmhwm_first_frame_kb_max": max((r.get("vmhwm_first_frame_kb") or 0) for r in runs),
+        "startup_median_s": startup_medians(runs),
     }
     for r in runs:
         if r.get("step_s"):
@@ -429,6 +484,7 @@ def main():
             summary[r["series"]] = {"median_ms": statistics.median(v) * 1000, "p90_ms": pct(v, 0.9) * 1000,
                                     "n": len(v), "overtaken": r["overtaken"], "plot": r["plot"],
                                     "first_ms": v[0] * 1000, "split_median_ms": split_medians(r["splits_ms"])}
+    print_startup(summary["startup_median_s"])
     print("summary", json.dumps(summary), flush=True)
     with open(args.out, "w") as f:
         json.dump({"file": args.file, "args": vars(args), "summary": summary, "runs": runs}, f, indent=1)

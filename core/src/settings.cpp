@@ -51,6 +51,10 @@ constexpr Variable kHttpTimeout{"STRATA_HTTP_TIMEOUT", "seconds, an integer from
 constexpr Variable kTraceFrames{"STRATA_TRACE_FRAMES", kSwitch, "off",
                                 "The window writes each frame's timing to stderr (a GL paint then waits "
                                 "for the GPU)."};
+constexpr Variable kTraceStartup{
+    "STRATA_TRACE_STARTUP", kSwitch, "off",
+    "The window writes a line to stderr at each milestone on the way to its first "
+    "frame (strata/core/startup_trace.h)."};
 constexpr Variable kTraceTransfers{"STRATA_TRACE_TRANSFERS", kSize, "off",
                                    "Each device-to-host copy of at least this many bytes is written to "
                                    "stderr with the stack that made it."};
@@ -186,10 +190,10 @@ std::optional<std::string> parsePath(std::string_view s) {
 } // namespace
 
 const std::vector<Variable>& variables() {
-    static const std::vector<Variable> all{kCpu,           kCpuIsa,      kMemoryBudget,   kResidentBudget,
-                                           kOpenFiles,     kIoThreads,   kRead,           kHttpToken,
-                                           kHttpTimeout,   kTraceFrames, kTraceTransfers, kQuitAfter,
-                                           kCoastlinesDir, kGshhgDir,    kVtkViews};
+    static const std::vector<Variable> all{kCpu,         kCpuIsa,        kMemoryBudget, kResidentBudget,
+                                           kOpenFiles,   kIoThreads,     kRead,         kHttpToken,
+                                           kHttpTimeout, kTraceFrames,   kTraceStartup, kTraceTransfers,
+                                           kQuitAfter,   kCoastlinesDir, kGshhgDir,     kVtkViews};
     return all;
 }
 
@@ -254,6 +258,8 @@ int httpTimeoutSeconds() {
 
 bool traceFrames() { return read(kTraceFrames, parseSwitch).value_or(false); }
 
+bool traceStartup() { return read(kTraceStartup, parseSwitch).value_or(false); }
+
 std::optional<std::size_t> traceTransfers() { return read(kTraceTransfers, parseByteSize); }
 
 int quitAfterMs() {
@@ -278,6 +284,7 @@ void checkAll() {
     (void)httpToken();
     (void)httpTimeoutSeconds();
     (void)traceFrames();
+    (void)traceStartup();
     (void)traceTransfers();
     (void)quitAfterMs();
     (void)coastlinesDir();

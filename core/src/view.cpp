@@ -7,6 +7,7 @@
 
 #include "strata/core/area.h"
 #include "strata/core/error.h"
+#include "strata/core/startup_trace.h"
 #include "strata/core/streaming.h"
 #include "strata/core/units.h"
 
@@ -145,6 +146,7 @@ DataArray computeStoredFrame(const DataArray& var, const FrameSpec& spec, Device
         }
     }
     const DataArray resident = loadWithFallback(slab, device, streamFor(device), note);
+    startup::mark(startup::Milestone::SlabRead);
     FallbackNote loadNote = note;
     DataArray frame = computeWithFallback(
         slab, resident,

@@ -3,6 +3,7 @@
 
 #include "strata/core/error.h"
 #include "strata/core/ops.h"
+#include "strata/core/startup_trace.h"
 #include "strata/render/colormaps.h"
 #include "strata/render/colour_range.h"
 #include "strata/render/image_settings.h"
@@ -36,6 +37,7 @@ ColouredFrame colourFrame(const DataArray& frame, const Colouring& colouring,
     }
     const DataArray lut = colormapLut(table, Device::host(), Stream::host());
     c.rgba = colormap(frame, lut, c.range.first, c.range.second, off, Stream::host());
+    startup::mark(startup::Milestone::Coloured);
     return c;
 }
 

@@ -5,6 +5,7 @@
 
 #include "interop.h"
 #include "strata/core/error.h"
+#include "strata/core/startup_trace.h"
 
 namespace strata {
 
@@ -128,6 +129,7 @@ void FrameTexture::uploadFromHost(const DataArray& rgba, bool bgra) {
     glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
     glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width_, height_, bgra ? GL_BGRA : GL_RGBA, GL_UNSIGNED_BYTE,
                     rgba.variable().view().data);
+    startup::mark(startup::Milestone::Coloured); // on the GL path: colour-mapped here and uploaded
 }
 
 void FrameTexture::uploadFromPbo() {
@@ -136,6 +138,7 @@ void FrameTexture::uploadFromPbo() {
     glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
     glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
     glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width_, height_, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+    startup::mark(startup::Milestone::Coloured); // colour-mapped on the device, into GL's buffer
 }
 
 void FrameTexture::updateRgba(const DataArray& rgba, bool bgra) {

@@ -12,6 +12,7 @@
 #include "annotation_plan.h"
 #include "raster_scene.h"
 #include "strata/core/error.h"
+#include "strata/core/startup_trace.h"
 #include "strata/render/image_export.h"
 #include "strata/render/vtk_views.h"
 
@@ -179,6 +180,7 @@ void ImageView::paintEvent(QPaintEvent*) {
         drawFailed(e);
     }
     notePath();
+    if (raster_->content().hasFrame()) startup::mark(startup::Milestone::Painted);
     // The window's backing store is flushed to the screen when this paint returns: say so
     // after it.
     QMetaObject::invokeMethod(this, &ImageView::presented, Qt::QueuedConnection);

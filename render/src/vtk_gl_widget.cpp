@@ -1,4 +1,5 @@
 #include "strata/render/vtk_gl_widget.h"
+#include "strata/core/startup_trace.h"
 #include "strata/render/paint_trace.h"
 #include "strata/render/vtk_views.h"
 
@@ -218,6 +219,7 @@ void VtkGlWidget::paintGl() {
         glFinish();
         notePaint({began, prepared, rendered, paintClockNs()});
     }
+    startup::mark(startup::Milestone::Painted); // its GL calls issued (glFinish'ed only with the frame trace)
 }
 
 QImage VtkGlWidget::grabFramebuffer() {

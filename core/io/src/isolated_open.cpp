@@ -16,6 +16,7 @@
 #include "nc_call.h"
 #include "strata/core/error.h"
 #include "strata/core/format.h"
+#include "strata/core/startup_trace.h"
 #include "strata/io/netcdf.h"
 #include "strata/io/zarr.h"
 
@@ -166,8 +167,12 @@ void checkInChildProcess(const std::string& path, const IsolatedCheck& options) 
 
 Dataset openDatasetIsolated(const std::string& path, OpenNotes& notes, const IsolatedCheck& options) {
     if (looksLikeZarr(path)) return openZarr(path, notes); // Strata's own reader: no netCDF-C or HDF5
+    startup::mark(startup::Milestone::CheckBegun);
     checkInChildProcess(path, options);
-    return openDataset(path, notes);
+    startup::mark(startup::Milestone::CheckEnded);
+    Dataset ds = openDataset(path, notes);
+    startup::mark(startup::Milestone::NetcdfOpened);
+    return ds;
 }
 
 } // namespace strata::io

@@ -46,6 +46,8 @@ std::optional<std::string> httpToken();
 int httpTimeoutSeconds();
 // STRATA_TRACE_FRAMES: the window writes each frame's timing to stderr.
 bool traceFrames();
+// STRATA_TRACE_STARTUP: a line on stderr at each milestone to the first frame (startup_trace.h).
+bool traceStartup();
 // STRATA_TRACE_TRANSFERS: device-to-host copies of this many bytes or more are written to
 // stderr with their stack; nullopt: none.
 std::optional<std::size_t> traceTransfers();

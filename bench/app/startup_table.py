@@ -1,0 +1,91 @@
+#!/usr/bin/python3
+"""The tables of run_startup_bench.sh: time to first frame, Strata beside ncview, and where
+Strata's goes (its startup trace), from the JSON files of RESULTS_DIR
+(strata_<file>_<round>.json from run_app_bench.py, ncview_<file>_<round>.json from the peers'
+run_ncview.py). Markdown, for bench/RESULTS.md.
+
+  /usr/bin/python3 startup_table.py RESULTS_DIR
+"""
+import glob
+import json
+import os
+import statistics
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from run_app_bench import startup_medians  # noqa: E402
+
+LABEL = {"air_contig": "contiguous netCDF-4", "air_zlib1": "zlib netCDF-4",
+         "air_nc3_64bit": "netCDF-3 64-bit offset"}
+# What each step (from the milestone before) is.
+STEP = {
+    "process-start": "the spawn to the fork of strata by `/usr/bin/time`; /proc's 10 ms ticks, truncated",
+    "main": "exec and dynamic linking (95 libraries), static initialisation",
+    "qapplication": "QApplication: the X connection, the platform plugin, fonts",
+    "window": "the main window built (menus, panels, docks; the coastline file opened)",
+    "open-begun": "the window shown, the open asked for",
+    "check-begun": "to the opener's thread",
+    "check-ended": "the open check in a child process (fork, netCDF-C's open, small variables read)",
+    "netcdf-opened": "netCDF-C's open and metadata in this process (the Dataset)",
+    "open-delivered": "to the GUI thread, busy meanwhile with the window's first paint",
+    "panel-filled": "the dataset panel filled",
+    "frame-requested": "the rest of onOpened: slice panel, units (udunits), dimension bar, settings written",
+    "slab-read": "the first slab read and decoded on the frame service's worker",
+    "coloured": "colour-mapped on the worker",
+    "frame-delivered": "to the GUI thread (waits while it paints the window's widgets)",
+    "painted": "the raster paint (frame, coastlines, axes, colour bar)",
+    "presented": "to the presentation (a queued signal)",
+    "ttff (driver)": "the strata-frame line read by the driver",
+}
+
+
+def runs_of(res, viewer, key):
+    out = []
+    for p in sorted(glob.glob(os.path.join(res, f"{viewer}_{key}_*.json"))):
+        out += json.load(open(p))["runs"]
+    return out
+
+
+def span(v):
+    return f"{statistics.median(v):.3f} s ({min(v):.3f}–{max(v):.3f})" if v else "–"
+
+
+def main():
+    res = sys.argv[1]
+    keys = [k for k in LABEL if glob.glob(os.path.join(res, f"strata_{k}_*.json"))]
+    print("| file | Strata, time to first frame | ncview 1:1 | Strata / ncview | Strata's peak RSS to the first "
+          "frame (ncview's, to its first frame and one more) |")
+    print("|---|---|---|---|---|")
+    medians = {}
+    for key in keys:
+        s, n = runs_of(res, "strata", key), runs_of(res, "ncview", key)
+        ts = [r["ttff_s"] for r in s if "ttff_s" in r]
+        tn = [r["ttff_s"] for r in n if "ttff_s" in r]
+        ratio = statistics.median(ts) / statistics.median(tn) if ts and tn else float("nan")
+        hwm = [r["startup_peak_kb"]["presented"] / 1024 for r in s if "presented" in r.get("startup_peak_kb", {})]
+        rss_n = [r["maxrss_kb"] / 1024 for r in n if r.get("maxrss_kb")]
+        rss = (f"{statistics.median(hwm):.0f} MiB ({min(hwm):.0f}–{max(hwm):.0f})" if hwm else "–") + (
+            f" ({statistics.median(rss_n):.0f} MiB)" if rss_n else "")
+        print(f"| {LABEL[key]} | {span(ts)} | {span(tn)} | {ratio:.2f}× | {rss} |")
+        medians[key] = {r["milestone"]: r for r in startup_medians(s)}
+        errors = [r["error"] for r in s + n if r.get("error")]
+        if errors:
+            print(f"|  errors: {'; '.join(errors)} |")
+    if not medians:
+        return
+    print("\nStrata's milestones, ms after the spawn, median over the rounds (the step from the one before):\n")
+    print("| milestone | " + " | ".join(LABEL[k] for k in keys) + " | peak RSS MiB | the step is |")
+    print("|---|" + "---:|" * len(keys) + "---:|---|")
+    names = list(max(medians.values(), key=len))
+    for name in names:
+        cells, peaks = [], []
+        for k in keys:
+            row = medians[k].get(name)
+            cells.append(f"{row['median_s'] * 1000:.1f} ({row['step_s'] * 1000:+.1f})" if row else "–")
+            if row and row.get("peak_rss_kb"):
+                peaks.append(f"{row['peak_rss_kb'] / 1024:.0f}")
+        print(f"| {name} | " + " | ".join(cells) + f" | {' / '.join(peaks)} | {STEP.get(name, '')} |")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

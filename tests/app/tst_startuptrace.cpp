@@ -1,0 +1,135 @@
+// The startup trace (strata/core/startup_trace.h): the window, run as a user would with
+// STRATA_TRACE_STARTUP=1 on the sample, writes each milestone once, in order, on the clock the
+// test reads, with the peak RSS so far; off, it writes none; the process's start is read from
+// /proc/<pid>/stat's field 22.
+#include <QtTest/QtTest>
+
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <unistd.h>
+
+#include "strata/core/startup_trace.h"
+#include "strata_process.h"
+
+using strata::startup::Milestone;
+
+namespace {
+
+const QString kSample = QStringLiteral(STRATA_SOURCE_DIR "/resources/sample/tas_rectilinear_grid_2D.nc");
+
+struct Line {
+    QString name;
+    qint64 ns = 0;
+    qint64 peakKb = 0;
+};
+
+// The strata-startup lines of `err`, in the order written.
+QList<Line> startupLines(const QString& err) {
+    QList<Line> out;
+    for (const QString& l : err.split('\n')) {
+        const QStringList parts = l.split(' ');
+        if (parts.size() == 4 && parts[0] == "strata-startup")
+            out.append({parts[1], parts[2].toLongLong(), parts[3].toLongLong()});
+    }
+    return out;
+}
+
+} // namespace
+
+class TestStartupTrace : public QObject {
+    Q_OBJECT
+private slots:
+    void everyMilestoneOnceInOrder() {
+        if (qEnvironmentVariableIsEmpty("DISPLAY")) QSKIP("needs an X display (run-tests.sh starts Xvfb)");
+        QTemporaryDir home;
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("STRATA_CPU", "1");
+        env.insert("STRATA_TRACE_STARTUP", "1");
+        env.insert("STRATA_TRACE_FRAMES", "1");
+        env.insert("STRATA_QUIT_AFTER_MS", "5000"); // the sample's first frame comes in about 0.15 s
+        env.insert("HOME", home.path());            // no remembered view or settings
+        env.insert("XDG_CONFIG_HOME", home.path());
+        p.setProcessEnvironment(env);
+        const qint64 before = strata::startup::monotonicNs();
+        p.start(STRATA_APP_BINARY, {kSample});
+        QVERIFY(p.waitForFinished(120000));
+        const qint64 after = strata::startup::monotonicNs();
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QVERIFY2(p.exitCode() == 0, qPrintable(err));
+
+        const QList<Line> lines = startupLines(err);
+        QStringList names;
+        for (const Line& l : lines) names << l.name;
+        QStringList expected;
+        for (int i = 0; i < strata::startup::kMilestoneCount; ++i)
+            expected << strata::startup::name(static_cast<Milestone>(i));
+        QVERIFY2(names == expected, qPrintable(names.join(' ') + "\n\n" + err)); // each once, in order
+        for (int i = 1; i < lines.size(); ++i) {
+            QVERIFY2(lines[i].ns >= lines[i - 1].ns,
+                     qPrintable(QString("%1 before %2").arg(lines[i].name, lines[i - 1].name)));
+            QVERIFY(lines[i].peakKb >= lines[i - 1].peakKb); // a peak so far
+        }
+        QVERIFY(lines.first().peakKb > 0);
+        // On this process's clock: the start (in ticks of 10 ms, truncated) after the spawn less a
+        // tick, the frame presented before the exit.
+        const qint64 tick = 1000000000LL / ::sysconf(_SC_CLK_TCK);
+        QVERIFY2(lines.first().ns >= before - tick - 1000000,
+                 qPrintable(QString("started %1 ns before the spawn").arg(before - lines.first().ns)));
+        QVERIFY(lines.last().ns <= after);
+        // The frame trace's first line is the same moment as "presented".
+        const qsizetype at = err.indexOf("strata-frame ");
+        QVERIFY2(at >= 0, qPrintable(err));
+        const qint64 frameNs = err.mid(at + 13).section(' ', 0, 0).toLongLong();
+        QVERIFY(lines.last().ns >= frameNs && lines.last().ns - frameNs < 50000000);
+    }
+
+    // Off (the default): not a line.
+    void offWritesNothing() {
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("STRATA_CPU", "1");
+        env.remove("STRATA_TRACE_STARTUP");
+        p.setProcessEnvironment(env);
+        p.start(STRATA_APP_BINARY, {"--info", kSample});
+        QVERIFY(p.waitForFinished(120000));
+        QCOMPARE(p.exitCode(), 0);
+        QVERIFY(!p.readAllStandardError().contains("strata-startup"));
+    }
+
+    void startTicks_data() {
+        QTest::addColumn<QByteArray>("line");
+        QTest::addColumn<qint64>("ticks"); // -1: malformed
+        const QByteArray tail = " S 1 2 3 0 -1 4194560 100 0 0 0 5 6 0 0 20 0 3 0 4242 1000 200";
+        QTest::newRow("plain") << QByteArray("1234 (strata)" + tail) << qint64(4242);
+        QTest::newRow("spaces and parentheses in the name")
+            << QByteArray("1234 (a) b (c d)" + tail) << qint64(4242);
+        QTest::newRow("ends at the field")
+            << QByteArray("1 (x) S 1 2 3 0 -1 4 5 6 7 8 9 10 11 12 13 14 15 16 77\n") << qint64(77);
+        QTest::newRow("too short") << QByteArray("1 (x) S 1 2 3") << qint64(-1);
+        QTest::newRow("no name") << QByteArray("1 x S 1 2 3 0 -1 4 5 6 7 8 9 10 11 12 13 14 15 16 77")
+                                 << qint64(-1);
+        QTest::newRow("not a number")
+            << QByteArray("1 (x) S 1 2 3 0 -1 4 5 6 7 8 9 10 11 12 13 14 15 16 7x 8") << qint64(-1);
+        QTest::newRow("empty") << QByteArray() << qint64(-1);
+    }
+    void startTicks() {
+        QFETCH(QByteArray, line);
+        QFETCH(qint64, ticks);
+        const auto got = strata::startup::startTicksOf(std::string_view(line.constData(), line.size()));
+        QCOMPARE(got ? qint64(*got) : qint64(-1), ticks);
+    }
+
+    // This process's start, on CLOCK_MONOTONIC: before now, and not before the machine booted.
+    void thisProcessStart() {
+        const auto start = strata::startup::processStartNs();
+        QVERIFY(start);
+        QVERIFY(*start <= strata::startup::monotonicNs());
+        QVERIFY(*start > -1000000000LL); // CLOCK_MONOTONIC starts near 0 at boot
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStartupTrace)
+#include "tst_startuptrace.moc"
