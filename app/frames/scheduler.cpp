@@ -157,6 +157,14 @@ bool Scheduler::mayComputeAhead(const std::shared_ptr<const Dataset>& ds, bool w
     return !hasAnyWork() && !stopping_ && dataset_ == ds; // else the user moved on
 }
 
+bool Scheduler::waitForScreen(const std::shared_ptr<const Dataset>& ds, std::chrono::milliseconds atMost) {
+    std::unique_lock lock(mutex_);
+    waitIdle(
+        lock, [&] { return stopping_ || hasAnyWork() || !showing_; },
+        std::chrono::steady_clock::now() + atMost);
+    return !hasAnyWork() && !stopping_ && dataset_ == ds;
+}
+
 void Scheduler::setWaitingForLoad(bool waiting) {
     std::lock_guard lock(mutex_);
     waitingForLoad_ = waiting;

@@ -75,6 +75,9 @@ public:
     // dataset unchanged). `waitForScreen`: first wait until the frame is shown or aheadWait has
     // passed since it was asked for.
     bool mayComputeAhead(const std::shared_ptr<const Dataset>& ds, bool waitForScreen);
+    // After a frame of `ds`: waits until it is on the screen, something newer is asked for, or
+    // `atMost` has passed; then whether the user is still there (as mayComputeAhead).
+    bool waitForScreen(const std::shared_ptr<const Dataset>& ds, std::chrono::milliseconds atMost);
     void setWaitingForLoad(bool waiting); // the worker waits for a load: loads must not yield
 
     bool busy() const; // a request is computed or waits, or its answer is on its way

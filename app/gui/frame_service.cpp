@@ -24,6 +24,8 @@ namespace {
 
 // A frame computed faster than this gets its next step computed ahead even before the user steps.
 constexpr double kQuickFrameMs = 50;
+// The longest a load waits for its first frame to reach the screen (a hidden window never shows it).
+constexpr std::chrono::milliseconds kLoadAfterScreenMs{300};
 constexpr int kWorkerNice = 10; // the worker thread's nice value once it computes ahead (Linux)
 constexpr std::size_t kResidentCacheBytes = std::size_t(96) << 20; // see cacheLimitLocked
 
@@ -176,6 +178,25 @@ void FrameService::startLoad(const ViewSpec& spec, const std::shared_ptr<const D
     residency_->request(spec.variable, shown, computeDevice());
 }
 
+bool FrameService::loadingOrResident(const ViewSpec& spec, const std::shared_ptr<const Dataset>& ds) const {
+    const auto asked = [this](const std::string& name) {
+        if (residency_->status(name).state != Residence::None) return true;
+        std::lock_guard lock(mutex_);
+        return declined_.count(name) > 0;
+    };
+    try {
+        const DataArray shown = variableOf(*ds, spec.variable);
+        if (const DerivedSource* derived = derivedSourceOf(shown.variable())) {
+            for (const VariableRef& in : derived->inputs())
+                if (in.alias.empty() && !asked(in.name)) return false;
+            return true;
+        }
+    } catch (const Error&) {
+        return true; // not in this dataset: nothing to load
+    }
+    return asked(spec.variable);
+}
+
 ViewLimits FrameService::limits() const {
     // A reduction of a variable not resident (still loading, or streamed) reads at most a
     // quarter of the budget at once, in slabs of a sixteenth (at most 64 MiB).
@@ -314,6 +335,13 @@ void FrameService::run() {
         // a Hovmöller slab of a compressed file or a reduction costs far more than a step.
         if (idle && isFrame && ds && (job.direction != 0 || (computeMs > 0 && computeMs < kQuickFrameMs)))
             prefetch(job, ds);
+        // The variable shown is loaded whole after its first frame (and the next step), once
+        // that frame is on the screen: it comes from a slab at once, and neither waits behind
+        // the load's reads nor shares the cores with them while it is coloured and painted (a
+        // 1.5 GB file's load started beside the first paint put 100 ms on it, and 50 MiB).
+        if (isFrame && ds && computeMs >= 0 && !loadingOrResident(job.spec, ds) &&
+            scheduler_.waitForScreen(ds, kLoadAfterScreenMs))
+            startLoad(job.spec, ds);
     }
 }
 
@@ -350,9 +378,6 @@ double FrameService::serveFrame(const FrameJob& job, const std::shared_ptr<const
         if (!job.spec.contourVariable.empty() && result->frame.ndim() == 2)
             contourFrame(job.spec, ds, *result);
         interruptible.reset();
-        // The variable shown is loaded whole after its first frame: that one comes from a slab
-        // at once, and does not wait behind the load's reads.
-        startLoad(job.spec, ds);
         ensureFrameRanges(job.spec, ds);
         {
             std::lock_guard lock(mutex_);

@@ -161,6 +161,9 @@ private:
     // Starts loading the variable `spec` shows onto the compute device in the background, unless
     // it is resident, loading or streamed already, or the user cancelled its load.
     void startLoad(const ViewSpec& spec, const std::shared_ptr<const Dataset>& ds);
+    // startLoad would start nothing: the variable (or each input of a derived one) is loading,
+    // resident, streamed, failed or declined already.
+    bool loadingOrResident(const ViewSpec& spec, const std::shared_ptr<const Dataset>& ds) const;
     ViewLimits limits() const; // what a frame may read at once, from the residency's budget
     // Whether `spec` reads across the dim a load of `var` reads along (its first).
     static bool spansLoadDim(const ViewSpec& spec, const DataArray& var);

@@ -213,7 +213,10 @@ private:
     // `record`: kept for Undo (false for an undone or redone view). Returns false (and says why)
     // when the view does not fit the dataset.
     bool change(const ViewSpec& next, bool record = true);
-    // applyView's body: `spec` made the view (kept for Undo when `record`), its frame asked for.
+    // change's first half: the view made, what changed returned, nothing shown yet.
+    std::optional<ViewChange> applied(const ViewSpec& next, bool record);
+    // applyView's body: `spec` made the view (kept for Undo when `record`), its frame asked for,
+    // then the widgets told (the frame comes through the event loop: it is read while they are).
     void showView(const ViewSpec& spec, bool record, const std::string& steppingDim = {}, int direction = 0);
     void present(const ViewChange& c);
     void requestFrame(const ViewSpec& before, const std::string& steppingDim, int direction);

@@ -115,9 +115,6 @@ void MainWindow::onOpened(const QStringList& paths, const std::optional<ViewSpec
     service_->setDataset(ws_.dataset());
     datasetPanel_->setDataset(ws_.dataset());
     startup::mark(startup::Milestone::PanelFilled);
-    settings_.addRecent(paths);
-    rebuildRecentMenu();
-    settings_.setLastFolder(QFileInfo(q(ds.path)).absolutePath());
     setWindowTitle(QString("%1 — Strata")
                        .arg(ds.files.empty() ? QFileInfo(path).fileName() : q(fileSetLabel(ds.files))));
     std::vector<std::string> told = outcome.notes.warnings;
@@ -162,6 +159,10 @@ void MainWindow::onOpened(const QStringList& paths, const std::optional<ViewSpec
     carried_.reset();    // offered to the file's first view only
     ws_.forgetHistory(); // the first view of a file is not a change to undo
     updateUndoActions();
+    // Written once the first frame is asked for (the settings file is synced: milliseconds).
+    settings_.addRecent(paths);
+    rebuildRecentMenu();
+    settings_.setLastFolder(QFileInfo(q(ds.path)).absolutePath());
     emit datasetOpened(path);
 }
 

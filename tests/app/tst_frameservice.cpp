@@ -159,6 +159,16 @@ bool settled(FrameService& service) {
     return true;
 }
 
+// The frame asked for last is on the screen, as the window says once it presents it: the worker
+// then starts the load of its variable (a load waits for the screen), or declines to; true once
+// it has and the load, if any, has ended.
+bool shownAndLoaded(FrameService& service) {
+    service.frameShown();
+    if (!settled(service)) return false;
+    service.waitForLoads();
+    return true;
+}
+
 // Empty when asking `service` for time `t` (stepping `direction`) is answered from its cache
 // with the frame's values; otherwise what was wrong.
 QString stepFromCache(FrameService& service, QSignalSpy& ready, const Dataset& ds, std::int64_t t,
@@ -214,7 +224,8 @@ private slots:
         QSignalSpy ready(&service, &FrameService::frameReady);
         QSignalSpy changed(&service, &FrameService::residencyChanged);
         QVERIFY(waitFor(ready, service.requestFrame(specAt(*ds_, 0))));
-        service.waitForLoads();
+        QCOMPARE(service.residency("HGT").state, Residence::None); // not while the frame is painted
+        QVERIFY(shownAndLoaded(service));
         QCOMPARE(service.residency("HGT").state, Residence::Resident);
         QCOMPARE(service.residency("HGT").bytes, std::size_t(21 * 73 * 144 * 4));
         QTRY_VERIFY(!changed.isEmpty() && changed.last().at(0).toString() == "HGT");
@@ -238,6 +249,22 @@ private slots:
         QCOMPARE(service.residency("HGT").state, Residence::None);
     }
 
+    void aLoadStartsUnshownAfterAWhile() {
+        // A window that never shows the frame (hidden, minimised) still gets its variable loaded:
+        // the load waits for the screen at most a moment.
+        FrameService service;
+        service.setPrefetch(0, 0);
+        service.setDataset(ds_);
+        QSignalSpy ready(&service, &FrameService::frameReady);
+        QElapsedTimer clock;
+        clock.start();
+        QVERIFY(waitFor(ready, service.requestFrame(specAt(*ds_, 0))));
+        QTRY_VERIFY_WITH_TIMEOUT(service.residency("HGT").state != Residence::None, 5000);
+        QVERIFY2(clock.elapsed() >= 250, qPrintable(QString::number(clock.elapsed()))); // it did wait
+        service.waitForLoads();
+        QCOMPARE(service.residency("HGT").state, Residence::Resident);
+    }
+
     void aCancelledLoadIsNotStartedAgain() {
         // Cancel load: the variable's frames come from the file, and the next frames do not
         // start the load again; shown anew (allowLoad), it loads.
@@ -249,13 +276,13 @@ private slots:
             const Result r = waitFor(ready, service.requestFrame(specAt(*ds_, t)));
             QVERIFY(r && r->error.isEmpty());
             QVERIFY(isFrameOf(r->frame, *ds_, specAt(*ds_, t)));
+            QVERIFY(shownAndLoaded(service));
         }
-        service.waitForLoads();
         QCOMPARE(service.residency("HGT").state, Residence::None);
         service.allowLoad("HGT");
         QVERIFY(waitFor(ready,
                         service.requestFrame(specAt(*ds_, 15)))); // not computed ahead: the worker serves it
-        service.waitForLoads();
+        QVERIFY(shownAndLoaded(service));
         QCOMPARE(service.residency("HGT").state, Residence::Resident);
     }
 
@@ -278,6 +305,7 @@ private slots:
         const io::ReadCounters after = io::readCounters();
         QCOMPARE(after.reads - before.reads, std::uint64_t(21));
         QCOMPARE(after.bytes - before.bytes, std::uint64_t(21 * 73 * 144 * 4));
+        QVERIFY(shownAndLoaded(service));
         const ResidencyStatus s = service.residency("HGT");
         QCOMPARE(s.state, Residence::Streamed);
         QVERIFY2(s.describe().find("streamed (larger than the budget") == 0, s.describe().c_str());
@@ -399,9 +427,7 @@ private slots:
         QSignalSpy ready(&service, &FrameService::frameReady);
         Result r = waitFor(ready, service.requestFrame(specAt(*ds_, 2), "time", +1));
         QVERIFY(r && r->error.isEmpty());
-        service.frameShown();
-        service.waitForLoads();
-        QVERIFY(settled(service));
+        QVERIFY(shownAndLoaded(service));
         const TransferCounters before = transferCounters();
         std::vector<Result> steps;
         for (std::int64_t t : {3, 4, 5, 9, 0}) {
@@ -607,6 +633,7 @@ private slots:
         const TransferCounters before = transferCounters();
         Result r = waitFor(ready, service.requestFrame(specAt(*mem, 0)));
         QVERIFY(r && r->error.isEmpty());
+        QVERIFY(shownAndLoaded(service));
         const ResidencyStatus s = service.residency("HGT");
         QCOMPARE(s.state, Residence::Resident);
         QCOMPARE(s.device, device);
