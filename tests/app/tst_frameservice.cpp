@@ -161,12 +161,13 @@ bool settled(FrameService& service) {
 
 // The frame asked for last is on the screen, as the window says once it presents it: the worker
 // then starts the load of its variable (a load waits for the screen), or declines to; true once
-// it has and the load, if any, has ended.
+// it has, the load (if any) has ended, and the worker has done what its end asks (the table of
+// frame ranges of a variable resident on a GPU).
 bool shownAndLoaded(FrameService& service) {
     service.frameShown();
     if (!settled(service)) return false;
     service.waitForLoads();
-    return true;
+    return settled(service);
 }
 
 // Empty when asking `service` for time `t` (stepping `direction`) is answered from its cache

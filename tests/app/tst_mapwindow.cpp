@@ -109,6 +109,10 @@ std::vector<std::size_t> nearestCentres(const StageIvCells& c, const Unit& p, do
 struct MapCheck {
     long inCells = 0, offData = 0, wrong = 0;
     long ties = 0; // pixels with centres as near of two colours: either was taken
+    // Pixels in a cell showing the colour of one of that cell's eight neighbours, not counted
+    // wrong: on the GPU machine's GL path 3 of 3,905 did (values at 9 % of the range, so not a
+    // colour's rounding), where the map pixel's centre lies near a quadrilateral's edge.
+    long neighbours = 0;
     QString first; // the first wrong pixel
 };
 
@@ -177,6 +181,24 @@ MapCheck checkMap(const QImage& img, const ViewTransform& t, const StageIvCells&
         out.ties +=
             std::find_if(want.begin(), want.end(), [&](Rgba8 o) { return o != want[0]; }) != want.end();
         if (std::find(want.begin(), want.end(), got) != want.end()) continue;
+        if (inCell) {
+            const std::size_t k = near[0], w = cells.columns + 2;
+            bool neighbour = false;
+            for (std::ptrdiff_t dj : {-1, 0, 1})
+                for (std::ptrdiff_t di : {-1, 0, 1}) {
+                    const std::size_t n = std::size_t(std::ptrdiff_t(k) + dj * std::ptrdiff_t(w) + di);
+                    if (n < cells.values.size())
+                        neighbour =
+                            neighbour ||
+                            got == (cells.ring[n] ? white
+                                                  : test::expectedColour(table, cells.values[n], range.first,
+                                                                         range.second, c.nanColour));
+                }
+            if (neighbour) {
+                ++out.neighbours;
+                continue;
+            }
+        }
         if (out.wrong++ > 0) continue;
         const std::size_t k = near.empty() ? 0 : near[0], w = cells.columns + 2;
         out.first = QString("pixel (%1, %2) from the bottom left, lon %3 lat %4: %5, want %6 (%7)")
@@ -371,8 +393,15 @@ private slots:
             QVERIFY(!view->settings().window); // unzoomed: the window is the map image's
             const MapCheck check = checkMap(map, ViewTransform(view->layout().plot, view->window()), cells,
                                             w_->view().colouring, range);
-            qInfo("%ld pixels checked: %ld in cells, %ld off the data; %ld as near two colours",
-                  check.inCells + check.offData, check.inCells, check.offData, check.ties);
+            qInfo("%ld pixels checked: %ld in cells, %ld off the data; %ld as near two colours; %ld with a "
+                  "neighbour's colour",
+                  check.inCells + check.offData, check.inCells, check.offData, check.ties, check.neighbours);
+            // A neighbour's colour at a cell's edge, at most one in-cell pixel in 200: a frame
+            // shifted by half a map pixel (the mutant pixel-sampled-at-corner) gives 188 here.
+            QVERIFY2(check.neighbours * 200 <= check.inCells,
+                     qPrintable(QString("%1 of %2 pixels in cells show a neighbour's colour")
+                                    .arg(check.neighbours)
+                                    .arg(check.inCells)));
             QVERIFY2(
                 check.inCells > 3000 && check.offData > 3000,
                 qPrintable(QString("%1 in cells, %2 off the data").arg(check.inCells).arg(check.offData)));
