@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <mutex>
 #include <set>
 #include <string_view>
@@ -69,6 +70,9 @@ constexpr Variable kGshhgDir{"STRATA_GSHHG_DIR", kPath, kGshhg,
                              "preferred to the shapefiles."};
 constexpr Variable kVtkViews{"STRATA_VTKVIEWS", kPath, "beside the executable, else where the build put it",
                              "The VTK views module (libstrata_vtkviews.so) to load."};
+constexpr Variable kFontFile{"STRATA_FONT_FILE", "the path of a font file that is there",
+                             "DejaVu Sans as fontconfig finds it, else at the usual paths",
+                             "The font file of the text VTK draws (exports, GL frames, plots)."};
 
 struct Warnings {
     std::mutex mutex;
@@ -190,10 +194,10 @@ std::optional<std::string> parsePath(std::string_view s) {
 } // namespace
 
 const std::vector<Variable>& variables() {
-    static const std::vector<Variable> all{kCpu,         kCpuIsa,        kMemoryBudget, kResidentBudget,
-                                           kOpenFiles,   kIoThreads,     kRead,         kHttpToken,
-                                           kHttpTimeout, kTraceFrames,   kTraceStartup, kTraceTransfers,
-                                           kQuitAfter,   kCoastlinesDir, kGshhgDir,     kVtkViews};
+    static const std::vector<Variable> all{
+        kCpu,       kCpuIsa,        kMemoryBudget, kResidentBudget, kOpenFiles,    kIoThreads,
+        kRead,      kHttpToken,     kHttpTimeout,  kTraceFrames,    kTraceStartup, kTraceTransfers,
+        kQuitAfter, kCoastlinesDir, kGshhgDir,     kVtkViews,       kFontFile};
     return all;
 }
 
@@ -273,6 +277,15 @@ std::string gshhgDir() { return read(kGshhgDir, parsePath).value_or(kGshhg); }
 
 std::optional<std::string> vtkViewsPath() { return read(kVtkViews, parsePath); }
 
+std::optional<std::string> fontFile() {
+    return read(kFontFile, [](std::string_view s) -> std::optional<std::string> {
+        std::optional<std::string> path = parsePath(s);
+        std::error_code ec;
+        if (path && !std::filesystem::is_regular_file(*path, ec)) path.reset(); // warned of: passed over
+        return path;
+    });
+}
+
 void checkAll() {
     (void)cpu();
     (void)cpuIsa();
@@ -290,6 +303,7 @@ void checkAll() {
     (void)coastlinesDir();
     (void)gshhgDir();
     (void)vtkViewsPath();
+    (void)fontFile();
 }
 
 WarningSink setWarningSink(WarningSink sink) {

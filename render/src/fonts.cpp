@@ -1,10 +1,12 @@
 #include "fonts.h"
 
 #include <cmath>
-#include <cstdlib>
 #include <filesystem>
 #include <fontconfig/fontconfig.h>
+#include <optional>
 #include <vtkTextProperty.h>
+
+#include "strata/core/settings.h"
 
 namespace strata::detail {
 namespace {
@@ -41,17 +43,19 @@ std::string fromFontconfig() {
 
 } // namespace
 
+std::string findFontFile() {
+    if (const std::optional<std::string> named = settings::fontFile())
+        return *named; // a file: else warned of
+    if (std::string found = fromFontconfig(); isFile(found)) return found;
+    for (const char* p :
+         {"/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "/usr/share/fonts/TTF/DejaVuSans.ttf",
+          "/usr/share/fonts/dejavu-sans-fonts/DejaVuSans.ttf", "/usr/share/fonts/dejavu/DejaVuSans.ttf"})
+        if (isFile(p)) return std::string(p);
+    return std::string();
+}
+
 const std::string& renderFontFile() {
-    static const std::string path = [] {
-        if (const char* named = std::getenv("STRATA_FONT_FILE"); named && isFile(named))
-            return std::string(named);
-        if (std::string found = fromFontconfig(); isFile(found)) return found;
-        for (const char* p :
-             {"/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "/usr/share/fonts/TTF/DejaVuSans.ttf",
-              "/usr/share/fonts/dejavu-sans-fonts/DejaVuSans.ttf", "/usr/share/fonts/dejavu/DejaVuSans.ttf"})
-            if (isFile(p)) return std::string(p);
-        return std::string();
-    }();
+    static const std::string path = findFontFile();
     return path;
 }
 

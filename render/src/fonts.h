@@ -12,7 +12,10 @@ namespace strata::detail {
 
 void applyFont(vtkTextProperty* p, double pixels);
 
-// The font file applyFont gives VTK, or empty when VTK's built-in face draws.
+// The font file applyFont gives VTK, or empty when VTK's built-in face draws: findFontFile's
+// answer at the first call, kept for the process.
 const std::string& renderFontFile();
+// Looks the font file up now (the settings and fontconfig as they are).
+std::string findFontFile();
 
 } // namespace strata::detail

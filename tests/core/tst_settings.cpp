@@ -20,6 +20,7 @@ const QList<QByteArray> kNames{
     "STRATA_OPEN_FILES",    "STRATA_IO_THREADS",     "STRATA_READ",          "STRATA_HTTP_TOKEN",
     "STRATA_HTTP_TIMEOUT",  "STRATA_TRACE_FRAMES",   "STRATA_TRACE_STARTUP", "STRATA_TRACE_TRANSFERS",
     "STRATA_QUIT_AFTER_MS", "STRATA_COASTLINES_DIR", "STRATA_GSHHG_DIR",     "STRATA_VTKVIEWS",
+    "STRATA_FONT_FILE",
 };
 
 QString opt(const std::optional<std::size_t>& v) { return v ? QString::number(*v) : "none"; }
@@ -50,6 +51,10 @@ QString valueOf(const QByteArray& name) {
     if (name == "STRATA_GSHHG_DIR") return QString::fromStdString(settings::gshhgDir());
     if (name == "STRATA_VTKVIEWS") {
         const auto p = settings::vtkViewsPath();
+        return p ? QString::fromStdString(*p) : "none";
+    }
+    if (name == "STRATA_FONT_FILE") {
+        const auto p = settings::fontFile();
         return p ? QString::fromStdString(*p) : "none";
     }
     qFatal("no getter for %s", name.constData());
@@ -93,6 +98,8 @@ QList<QByteArray> garbageOf(const QByteArray& name) {
         return {"zebra quokka", "wombat\nzebra", "\xff\xfe", "quokka\twombat", "   ", "caf\xc3\xa9", "\x7f"};
     if (name == "STRATA_COASTLINES_DIR" || name == "STRATA_GSHHG_DIR" || name == "STRATA_VTKVIEWS")
         return kPathGarbage;
+    if (name == "STRATA_FONT_FILE") // a path, and a file there
+        return kPathGarbage + QList<QByteArray>{"/nonexistent/DejaVuSans.ttf", "/tmp"};
     qFatal("no garbage for %s", name.constData());
 }
 
@@ -214,6 +221,7 @@ private slots:
         row("STRATA_COASTLINES_DIR", "/data/côtes et îles", QString::fromUtf8("/data/côtes et îles"));
         row("STRATA_GSHHG_DIR", "/opt/app/gshhg", "/opt/app/gshhg");
         row("STRATA_VTKVIEWS", "/opt/app/bin/libstrata_vtkviews.so", "/opt/app/bin/libstrata_vtkviews.so");
+        row("STRATA_FONT_FILE", STRATA_SOURCE_DIR "/README.md", STRATA_SOURCE_DIR "/README.md"); // any file
     }
     void goodValuesParse() {
         QFETCH(QByteArray, name);
@@ -267,7 +275,7 @@ private slots:
         QVERIFY(warnings_.filter("STRATA_RESIDENT_BUDGET='half'").size() == 1);
     }
 
-    // The reader's list is the 16 variables, each described; the README has a row for each.
+    // The reader's list is the 17 variables, each described; the README has a row for each.
     void everyVariableIsListedAndDocumented() {
         QList<QByteArray> listed;
         for (const settings::Variable& v : settings::variables()) {

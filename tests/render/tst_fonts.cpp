@@ -1,7 +1,8 @@
 // The face VTK's text is drawn in (render/src/fonts.cpp): DejaVu Sans wherever fontconfig finds
 // it, not only at Debian's path. Here fontconfig is given a configuration whose one folder holds
 // a copy of DejaVu Sans (as the GPU machine's fonts and Fedora's lie outside Debian's path): that
-// copy is the file VTK gets. VTK's built-in face, used otherwise, has no square brackets.
+// copy is the file VTK gets, unless STRATA_FONT_FILE names another. VTK's built-in face, used
+// otherwise, has no square brackets.
 #include <QtTest>
 
 #include <QFile>
@@ -41,6 +42,19 @@ private slots:
     }
 
     void dejaVuFromFontconfig() { QCOMPARE(QString::fromStdString(renderFontFile()), copy_); }
+
+    // STRATA_FONT_FILE, naming a file, comes before fontconfig; naming none, it is passed over
+    // (the settings reader warns of it: tst_settings).
+    void theSettingComesFirst() {
+        const QString named = dir_.filePath("named.ttf");
+        QVERIFY(QFile::copy(copy_, named));
+        qputenv("STRATA_FONT_FILE", named.toUtf8());
+        QCOMPARE(QString::fromStdString(findFontFile()), named);
+        qputenv("STRATA_FONT_FILE", dir_.filePath("absent.ttf").toUtf8());
+        QCOMPARE(QString::fromStdString(findFontFile()), copy_);
+        qunsetenv("STRATA_FONT_FILE");
+        QCOMPARE(QString::fromStdString(findFontFile()), copy_);
+    }
 
     void vtkIsGivenTheFile() {
         vtkNew<vtkTextProperty> p;

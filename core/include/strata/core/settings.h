@@ -59,6 +59,8 @@ std::string coastlinesDir();
 std::string gshhgDir();
 // STRATA_VTKVIEWS: the VTK views module to load; nullopt: the usual places.
 std::optional<std::string> vtkViewsPath();
+// STRATA_FONT_FILE: the font file of VTK's text; nullopt: DejaVu Sans where it is found.
+std::optional<std::string> fontFile();
 
 // Reads every variable, so that each bad value is reported when the program starts.
 void checkAll();
