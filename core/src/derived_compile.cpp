@@ -23,9 +23,9 @@ using detail::WindowKind;
 
 namespace {
 
-// The dim of a time axis (an index coordinate with CF time units) among `dims`; -1 when none.
-// The axis of `dims` whose coordinate has CF time units, decoded or not (one that could not be
-// decoded is named with its problem by the caller, not passed over).
+// The dim of a time axis among `dims` (an index coordinate with CF time units, decoded or not:
+// one that could not be decoded is named with its problem by the caller, not passed over); -1
+// when none.
 int timeAxisOf(const Dataset& ds, const std::vector<std::string>& dims) {
     for (std::size_t i = 0; i < dims.size(); ++i) {
         const Coordinate* c = ds.coords.find(dims[i]);
