@@ -1,14 +1,8 @@
 #include "frame_timing.h"
 
-#include <ctime>
+#include "strata/core/monotonic_clock.h"
 
 namespace strata::app {
-
-std::int64_t monotonicNs() {
-    timespec ts{};
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return std::int64_t(ts.tv_sec) * 1000000000 + ts.tv_nsec;
-}
 
 void FrameTiming::requested(std::uint64_t id) {
     requestedAt_[id] = monotonicNs();

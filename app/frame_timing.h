@@ -8,8 +8,6 @@
 
 namespace strata::app {
 
-std::int64_t monotonicNs();
-
 class FrameTiming {
 public:
     bool trace = false; // STRATA_TRACE_FRAMES: a line on stderr per frame presented

@@ -12,6 +12,7 @@
 #include <iterator>
 #include <string>
 
+#include "strata/core/monotonic_clock.h"
 #include "strata/core/settings.h"
 
 namespace strata::startup {
@@ -37,8 +38,6 @@ bool on() {
     static const bool traced = settings::traceStartup();
     return traced;
 }
-
-std::int64_t monotonicNs() { return clockNs(CLOCK_MONOTONIC); }
 
 void mark(Milestone m) {
     if (!on()) return;

@@ -1,7 +1,6 @@
 #include "strata/render/paint_trace.h"
 
 #include <atomic>
-#include <ctime>
 
 #include "strata/core/settings.h"
 
@@ -13,12 +12,6 @@ std::atomic<std::int64_t> began{0}, prepared{0}, rendered{0}, drawn{0}; // GUI t
 bool paintTraceOn() {
     static const bool on = settings::traceFrames();
     return on;
-}
-
-std::int64_t paintClockNs() {
-    timespec ts{};
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return std::int64_t(ts.tv_sec) * 1000000000 + ts.tv_nsec;
 }
 
 void notePaint(PaintTimes t) {

@@ -189,7 +189,7 @@ QSize VtkGlWidget::pixelSize() const {
 // binding when its state cache is reset.
 void VtkGlWidget::paintGl() {
     const bool trace = paintTraceOn();
-    const std::int64_t began = trace ? paintClockNs() : 0;
+    const std::int64_t began = trace ? monotonicNs() : 0;
     auto* w = impl_->window.Get();
     const double dpr = impl_->glWindow->devicePixelRatio();
     const QSize pixels = pixelSize();
@@ -201,11 +201,11 @@ void VtkGlWidget::paintGl() {
     state->Push();
     state->vtkglDepthFunc(GL_LEQUAL); // Qt leaves GL_LESS; VTK expects LEQUAL
     prepareRender(pw, ph, dpr);
-    const std::int64_t prepared = trace ? paintClockNs() : 0;
+    const std::int64_t prepared = trace ? monotonicNs() : 0;
     w->SetReadyForRendering(true);
     w->Render();
     w->SetReadyForRendering(false);
-    const std::int64_t rendered = trace ? paintClockNs() : 0;
+    const std::int64_t rendered = trace ? monotonicNs() : 0;
     if (vtkOpenGLFramebufferObject* rendered = w->GetRenderFramebuffer()) {
         state->PushReadFramebufferBinding();
         rendered->Bind(GL_READ_FRAMEBUFFER);
@@ -217,7 +217,7 @@ void VtkGlWidget::paintGl() {
     state->Pop();
     if (trace) { // the frame trace splits the paint from the swap: wait for the GPU's draw
         glFinish();
-        notePaint({began, prepared, rendered, paintClockNs()});
+        notePaint({began, prepared, rendered, monotonicNs()});
     }
     startup::mark(startup::Milestone::Painted); // its GL calls issued (glFinish'ed only with the frame trace)
 }

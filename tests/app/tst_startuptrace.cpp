@@ -9,6 +9,7 @@
 #include <QTemporaryDir>
 #include <unistd.h>
 
+#include "strata/core/monotonic_clock.h"
 #include "strata/core/startup_trace.h"
 #include "strata_process.h"
 
@@ -52,10 +53,10 @@ private slots:
         env.insert("HOME", home.path());            // no remembered view or settings
         env.insert("XDG_CONFIG_HOME", home.path());
         p.setProcessEnvironment(env);
-        const qint64 before = strata::startup::monotonicNs();
+        const qint64 before = strata::monotonicNs();
         p.start(STRATA_APP_BINARY, {kSample});
         QVERIFY(p.waitForFinished(120000));
-        const qint64 after = strata::startup::monotonicNs();
+        const qint64 after = strata::monotonicNs();
         const QString err = QString::fromUtf8(p.readAllStandardError());
         QCOMPARE(p.exitStatus(), QProcess::NormalExit);
         QVERIFY2(p.exitCode() == 0, qPrintable(err));
@@ -126,7 +127,7 @@ private slots:
     void thisProcessStart() {
         const auto start = strata::startup::processStartNs();
         QVERIFY(start);
-        QVERIFY(*start <= strata::startup::monotonicNs());
+        QVERIFY(*start <= strata::monotonicNs());
         QVERIFY(*start > -1000000000LL); // CLOCK_MONOTONIC starts near 0 at boot
     }
 };

@@ -38,7 +38,6 @@ bool on();                     // STRATA_TRACE_STARTUP, read at the first call
 // Writes `m`'s line the first time it is marked (from any thread); nothing when off.
 void mark(Milestone m);
 
-std::int64_t monotonicNs(); // CLOCK_MONOTONIC
 // VmHWM of /proc/self/status in kB; 0 where it cannot be read.
 long peakRssKb();
 

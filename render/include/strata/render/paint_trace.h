@@ -4,6 +4,8 @@
 // prints both beside the frame. The rest, up to the swap's end, is the display's presentation.
 #include <cstdint>
 
+#include "strata/core/monotonic_clock.h" // the times' clock
+
 namespace strata {
 
 struct PaintTimes {
@@ -16,7 +18,6 @@ struct PaintTimes {
 // True when STRATA_TRACE_FRAMES is set: only then does a paint wait for the GPU (glFinish)
 // to note when it was drawn.
 bool paintTraceOn();
-std::int64_t paintClockNs();
 void notePaint(PaintTimes t);
 PaintTimes lastPaint();
 
