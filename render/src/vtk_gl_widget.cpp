@@ -1,5 +1,4 @@
 #include "strata/render/vtk_gl_widget.h"
-#include "strata/core/startup_trace.h"
 #include "strata/render/paint_trace.h"
 #include "strata/render/vtk_views.h"
 
@@ -219,7 +218,7 @@ void VtkGlWidget::paintGl() {
         glFinish();
         notePaint({began, prepared, rendered, monotonicNs()});
     }
-    startup::mark(startup::Milestone::Painted); // its GL calls issued (glFinish'ed only with the frame trace)
+    renderIssued();
 }
 
 QImage VtkGlWidget::grabFramebuffer() {

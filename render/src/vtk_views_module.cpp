@@ -6,6 +6,7 @@
 #include "image_scene.h"
 #include "line_plot_scene.h"
 #include "offscreen.h"
+#include "strata/core/startup_trace.h"
 #include "strata/render/line_plot.h"
 #include "strata/render/vtk_gl_widget.h"
 #include "strata/render/vtk_views.h"
@@ -57,6 +58,10 @@ protected:
         hooks_.prepared(nullptr);
     }
     void releaseScene() override { scene_.releaseGl(); }
+    // The startup trace's first paint is the first one with a frame, not the empty window's.
+    void renderIssued() override {
+        if (scene_.content().hasFrame()) startup::mark(startup::Milestone::Painted);
+    }
 
 private:
     ViewHooks hooks_;

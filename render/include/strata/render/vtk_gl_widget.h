@@ -52,6 +52,7 @@ protected:
     // render (upload textures here), and before the context's GL objects go.
     virtual void initializeScene() {}
     virtual void prepareRender(int widthPixels, int heightPixels, double devicePixelRatio) = 0;
+    virtual void renderIssued() {} // after each render's GL calls (glFinish'ed only when traced)
     virtual void releaseScene() {}
     // Call from the subclass destructor: releases GL objects while the subclass still exists.
     void releaseGl();
