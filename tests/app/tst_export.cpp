@@ -627,10 +627,7 @@ private slots:
     // Killed while drawing, the binary still takes its Xvfb with it (parent-death signal).
     void noXvfbLeftWhenKilled() {
         QProcess p;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert("STRATA_CPU", "1");
-        env.remove("DISPLAY");
-        p.setProcessEnvironment(env);
+        p.setProcessEnvironment(stratatest::strataEnvironment({}, {"DISPLAY"}));
         p.setReadChannel(QProcess::StandardError);
         p.start(STRATA_APP_BINARY,
                 {kSample, "--size", "6000x4000", "--export-png", dir_.filePath("killed.png"), "-v"});

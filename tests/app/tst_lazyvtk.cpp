@@ -76,12 +76,7 @@ private slots:
         if (qEnvironmentVariableIsEmpty("DISPLAY")) QSKIP("needs an X display (run-tests.sh starts Xvfb)");
         QTemporaryDir home;
         QProcess p;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert("STRATA_CPU", "1");
-        env.insert("STRATA_TRACE_FRAMES", "1");
-        env.insert("HOME", home.path()); // no remembered view or settings
-        env.insert("XDG_CONFIG_HOME", home.path());
-        p.setProcessEnvironment(env);
+        p.setProcessEnvironment(stratatest::strataEnvironment({"STRATA_TRACE_FRAMES=1"}, {}, home.path()));
         const QString log = home.filePath("stderr.txt"); // the frame trace is on stderr
         p.setStandardErrorFile(log);
         p.start(STRATA_APP_BINARY,

@@ -52,22 +52,15 @@ private slots:
         QFETCH(QStringList, args);
         if (qEnvironmentVariableIsEmpty("DISPLAY")) QSKIP("needs an X display (run-tests.sh starts Xvfb)");
         QTemporaryDir home;
-        QProcess p;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert("STRATA_CPU", "1");
-        env.insert("STRATA_TRACE_STARTUP", "1");
-        env.insert("STRATA_TRACE_FRAMES", "1");
-        env.insert("STRATA_QUIT_AFTER_MS", "5000"); // the sample's first frame comes in about 0.15 s
-        env.insert("HOME", home.path());            // no remembered view or settings
-        env.insert("XDG_CONFIG_HOME", home.path());
-        p.setProcessEnvironment(env);
+        // The sample's first frame comes in about 0.15 s; no remembered view or settings.
+        const QProcessEnvironment env = stratatest::strataEnvironment(
+            {"STRATA_TRACE_STARTUP=1", "STRATA_TRACE_FRAMES=1", "STRATA_QUIT_AFTER_MS=5000"}, {},
+            home.path());
         const qint64 before = strata::monotonicNs();
-        p.start(STRATA_APP_BINARY, args);
-        QVERIFY(p.waitForFinished(120000));
+        const stratatest::Run r = stratatest::runStrata(args, env);
         const qint64 after = strata::monotonicNs();
-        const QString err = QString::fromUtf8(p.readAllStandardError());
-        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
-        QVERIFY2(p.exitCode() == 0, qPrintable(err));
+        const QString& err = r.err;
+        QVERIFY2(r.status == 0, qPrintable(err));
 
         const QList<Line> lines = startupLines(err);
         QStringList names;
@@ -97,15 +90,10 @@ private slots:
 
     // Off (the default): not a line.
     void offWritesNothing() {
-        QProcess p;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert("STRATA_CPU", "1");
-        env.remove("STRATA_TRACE_STARTUP");
-        p.setProcessEnvironment(env);
-        p.start(STRATA_APP_BINARY, {"--info", kSample});
-        QVERIFY(p.waitForFinished(120000));
-        QCOMPARE(p.exitCode(), 0);
-        QVERIFY(!p.readAllStandardError().contains("strata-startup"));
+        const stratatest::Run r = stratatest::runStrata(
+            {"--info", kSample}, stratatest::strataEnvironment({}, {"STRATA_TRACE_STARTUP"}));
+        QCOMPARE(r.status, 0);
+        QVERIFY(!r.err.contains("strata-startup"));
     }
 
     void startTicks_data() {
