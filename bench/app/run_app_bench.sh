@@ -29,9 +29,9 @@ mkdir -p "$RES" "$T/peerbin" "$T/peerwork" "$T/peerhome"
 
 # Private X servers: one for Strata (2560x1600: the window is 2240x1150), one for ncview as
 # the peers ran its 1:1 zoom (1920x1280). -displayfd picks free numbers.
-exec 3< <(Xvfb -displayfd 1 -screen 0 2560x1600x24 -nolisten tcp 2>/dev/null)
-P1=$!
-read -r -t 30 D1 <&3
+. "$HERE/xvfb.sh"
+private_xvfb 2560x1600x24
+D1=$XVFB_DISPLAY P1=$XVFB_PID
 trap 'kill $P1 ${P2:-} 2>/dev/null || true' EXIT
 
 {
@@ -55,9 +55,8 @@ done
 
 if [ "$NCVIEW" = 1 ] && command -v ncview >/dev/null; then
     gcc -O2 -shared -fPIC -o "$T/peerbin/xputimage_shim.so" "$PEERS/xputimage_shim.c" -ldl -lX11
-    exec 4< <(Xvfb -displayfd 1 -screen 0 1920x1280x24 -nolisten tcp 2>/dev/null)
-    P2=$!
-    read -r -t 30 D2 <&4
+    private_xvfb 1920x1280x24
+    D2=$XVFB_DISPLAY P2=$XVFB_PID
     for f in $FILES; do
         cat "$DATA/$f.nc" >/dev/null
         echo "== $f: ncview 1:1 (load $(cut -d' ' -f1-3 /proc/loadavg))"

@@ -18,9 +18,9 @@ mkdir -p "$RES"
 F="$RES/waves.nc"
 [ -f "$F" ] || $PY "$HERE/make_overlay_file.py" "$F" $((STEPS + 20))
 
-exec 3< <(Xvfb -displayfd 1 -screen 0 2560x1600x24 -nolisten tcp 2>/dev/null)
-P=$!
-read -r -t 30 D <&3
+. "$HERE/xvfb.sh"
+private_xvfb 2560x1600x24
+D=$XVFB_DISPLAY P=$XVFB_PID
 trap 'kill $P 2>/dev/null || true' EXIT
 export DISPLAY=:$D
 

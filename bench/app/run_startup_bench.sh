@@ -34,12 +34,11 @@ gcc -O2 -shared -fPIC -o "$T/peerbin/xputimage_shim.so" "$PEERS/xputimage_shim.c
 
 # Private X servers, as run_app_bench.sh: Strata's window at its default size; ncview at 1:1
 # (a 1440 x 721 image) on the screen the peers used. -displayfd picks free numbers.
-exec 3< <(Xvfb -displayfd 1 -screen 0 2560x1600x24 -nolisten tcp 2>/dev/null)
-P1=$!
-read -r -t 30 D1 <&3
-exec 4< <(Xvfb -displayfd 1 -screen 0 1920x1280x24 -nolisten tcp 2>/dev/null)
-P2=$!
-read -r -t 30 D2 <&4
+. "$HERE/xvfb.sh"
+private_xvfb 2560x1600x24
+D1=$XVFB_DISPLAY P1=$XVFB_PID
+private_xvfb 1920x1280x24
+D2=$XVFB_DISPLAY P2=$XVFB_PID
 trap 'kill $P1 $P2 2>/dev/null || true' EXIT
 
 {
