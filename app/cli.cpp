@@ -196,7 +196,8 @@ options describe is computed and written.
   --gl                draw frames on the host through OpenGL too (by default the window
                       paints them without GL; frames on a GPU always go through GL)
   -v, --verbose       report what the file's reading left out or ignored, what was
-                      computed and the bytes copied from the device
+                      computed and the bytes copied from the device; the window
+                      writes its errors to stderr too
   --version, --help
 
 examples:

@@ -9,7 +9,9 @@
 #include "strata/core/runtime.h"
 #include "strata/core/settings.h"
 #include "strata/core/startup_trace.h"
+#include "strata/core/units.h"
 #include "strata/io/multifile.h"
+#include "strata/io/netcdf.h"
 
 #if STRATA_HAVE_GUI
 #include <QApplication>
@@ -17,6 +19,7 @@
 #include <QSurfaceFormat>
 #include <QTimer>
 #include <optional>
+#include <thread>
 
 #include "display_probe.h"
 #include "main_window.h"
@@ -57,6 +60,12 @@ int runWindow(int argc, char** argv, const strata::app::CliOptions& options) {
                      why->c_str());
         return 1;
     }
+    // The command line's file is checked in a child process while Qt starts and the window is
+    // built, on the other core; the open below then takes the child's answer.
+    if (options.files.size() <= 1)
+        strata::io::beginCheckInChildProcess(options.files.empty() ? options.file : options.files[0]);
+    // udunits2's database, which the first view's units button reads, parsed meanwhile too.
+    const std::jthread units(strata::loadUnitDatabase);
     QSurfaceFormat::setDefaultFormat(strata::glSurfaceFormat());
     // A window asks for a repaint with QWindow::requestUpdate, which Qt delivers after an idle
     // timer of 5 ms by default: 5 ms added to every step. 0 delivers it at the next turn of the
@@ -98,12 +107,12 @@ int runWindow(int argc, char** argv, const strata::app::CliOptions& options) {
     }
     if (asksForView(options))
         window.setInitialView([options](const strata::Dataset& ds) { return windowView(options, ds); });
-    window.show();
     QStringList files; // several, a glob or a directory: one dataset
     for (const std::string& f :
          options.files.empty() ? std::vector<std::string>{options.file} : options.files)
         files << QString::fromStdString(f);
-    window.openFiles(files);
+    window.openFiles(files); // on the opener's thread while the window is shown
+    window.show();
     // For scripts that run the window under a tool that reports when it exits (a sanitizer).
     if (const int ms = strata::settings::quitAfterMs(); ms > 0)
         QTimer::singleShot(ms, &app, &QApplication::quit);

@@ -340,6 +340,7 @@ void MainWindow::updateDeviceLabel(const FallbackNote* note) {
 
 void MainWindow::showError(const QString& title, const QString& message, bool dialog) {
     lastError_ = message;
+    if (verbose_) std::fprintf(stderr, "strata: %s: %s\n", qPrintable(title), qPrintable(message));
     statusBar()->showMessage(message, 15000);
     if (!dialog) return;
     if (errorBox_) errorBox_->close();

@@ -10,6 +10,7 @@
 #include <ctime>
 #include <fstream>
 #include <iterator>
+#include <mutex>
 #include <string>
 
 #include "strata/core/monotonic_clock.h"
@@ -19,8 +20,8 @@ namespace strata::startup {
 namespace {
 
 constexpr std::array<const char*, kMilestoneCount> kNames{
-    "process-start",   "main",        "qapplication",  "window",          "open-begun",
-    "check-begun",     "check-ended", "netcdf-opened", "open-delivered",  "panel-filled",
+    "process-start",   "main",        "check-begun",   "qapplication",    "window",
+    "open-begun",      "check-ended", "netcdf-opened", "open-delivered",  "panel-filled",
     "frame-requested", "slab-read",   "coloured",      "frame-delivered", "painted",
     "presented"};
 
@@ -43,6 +44,10 @@ void mark(Milestone m) {
     if (!on()) return;
     static std::array<std::atomic<bool>, kMilestoneCount> marked{};
     if (marked[std::size_t(m)].exchange(true)) return;
+    // One line at a time, its moment and its peak read together: lines from the GUI thread and
+    // the opener's come in the order of both.
+    static std::mutex one;
+    const std::lock_guard lock(one);
     std::int64_t ns = monotonicNs();
     if (m == Milestone::ProcessStart) {
         const std::optional<std::int64_t> start = processStartNs();

@@ -43,6 +43,19 @@ ut_system* unitSystem() {
     return system;
 }
 
+} // namespace
+
+void loadUnitDatabase() {
+    const std::lock_guard guard(lock());
+    try {
+        unitSystem();
+    } catch (const Error&) {
+        // said again, with the units, by the conversion that needs it
+    }
+}
+
+namespace {
+
 // Null when udunits2 cannot parse `text`.
 Unit parse(const std::string& text) {
     std::string s = text;

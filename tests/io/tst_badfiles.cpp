@@ -164,6 +164,51 @@ private slots:
         // (a loaded machine may take seconds to fork, kill and reap).
         QVERIFY2(seconds < 60.0, qPrintable(QString::number(seconds)));
     }
+    // ---- a check begun early (the command line's file, while the window is built) -------------
+    void begunCheckAnswersForItsFile() {
+        // A crashing file: the answer waited for is the begun child's, and no second child starts.
+        const std::string crash = bad("hdf5_crash_dense_links.nc");
+        const int before = checkProcessesStarted();
+        beginCheckInChildProcess(crash);
+        QCOMPARE(checkProcessesStarted(), before + 1);
+        const QString m = errorOf<NetcdfError>([&] { checkInChildProcess(crash); });
+        QCOMPARE(checkProcessesStarted(), before + 1);
+        QVERIFY2(m.contains(QString::fromStdString(crash)) &&
+                     (m.contains("crashed while reading it") || m.contains("the process reading it failed")),
+                 qPrintable(m));
+        // A good file, named by another path: taken by identity, not by spelling.
+        const std::string reduced = good("reduced.nc");
+        beginCheckInChildProcess(reduced);
+        const std::string other = std::string(STRATA_SOURCE_DIR) + "/tests/data/../data/reduced.nc";
+        OpenNotes notes;
+        const Dataset ds = openDatasetIsolated(other, notes);
+        QCOMPARE(checkProcessesStarted(), before + 2);
+        QCOMPARE(std::int64_t(hostValues(ds, "sst").size()), ds["sst"].size());
+    }
+    void begunCheckIsNotTakenForAnotherFile() {
+        // Begun on a good file that is then replaced by a crashing one: the stale answer must not
+        // stand for the new content, which is checked anew.
+        const QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::string path = dir.filePath("swapped.nc").toStdString();
+        std::filesystem::copy_file(good("reduced.nc"), path);
+        const int before = checkProcessesStarted();
+        beginCheckInChildProcess(path);
+        std::filesystem::remove(path);
+        std::filesystem::copy_file(bad("hdf5_crash_dense_links.nc"), path);
+        const QString m = errorOf<NetcdfError>([&] { checkInChildProcess(path); });
+        QCOMPARE(checkProcessesStarted(), before + 2);
+        QVERIFY2(m.contains("swapped.nc") &&
+                     (m.contains("crashed while reading it") || m.contains("the process reading it failed")),
+                 qPrintable(m));
+        // Begun on one file, a check of another ends it and answers for its own file.
+        beginCheckInChildProcess(bad("hdf5_crash_global_heap.nc"));
+        checkInChildProcess(good("reduced.nc")); // no throw: reduced.nc's own answer
+        QCOMPARE(checkProcessesStarted(), before + 4);
+        // Nothing to begin for what is not a regular file: the check proper says why.
+        beginCheckInChildProcess(dir.filePath("missing.nc").toStdString());
+        QCOMPARE(checkProcessesStarted(), before + 4);
+    }
     void isolatedOpenReadsLikeOpen() {
         OpenNotes a, b;
         const Dataset direct = openDataset(good("test_hgroups.nc"), a);

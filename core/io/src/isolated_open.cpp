@@ -3,13 +3,17 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -99,7 +103,57 @@ std::string signalText(int sig) {
 
 } // namespace
 
-void checkInChildProcess(const std::string& path, const IsolatedCheck& options) {
+namespace {
+
+// What identifies a file for a check begun earlier: the same inode, size and modification time.
+struct FileIdentity {
+    dev_t device = 0;
+    ino_t inode = 0;
+    off_t size = 0;
+    timespec modified{};
+    bool operator==(const FileIdentity& o) const {
+        return device == o.device && inode == o.inode && size == o.size &&
+               modified.tv_sec == o.modified.tv_sec && modified.tv_nsec == o.modified.tv_nsec;
+    }
+};
+
+std::optional<FileIdentity> identityOf(const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+    return FileIdentity{st.st_dev, st.st_ino, st.st_size, st.st_mtim};
+}
+
+// A checking child, running: its pipe's reading end and when it is given up.
+struct Child {
+    pid_t pid = -1;
+    int fd = -1;
+    std::chrono::steady_clock::time_point deadline;
+    int timeoutMs = 0;
+};
+
+// The check begun by beginCheckInChildProcess, until a check of the same file takes it.
+struct Begun {
+    FileIdentity file;
+    Child child;
+};
+std::mutex& begunMutex() {
+    static std::mutex m;
+    return m;
+}
+std::optional<Begun>& begun() {
+    static std::optional<Begun> b;
+    return b;
+}
+std::atomic<int> childrenStarted{0};
+
+void discard(Child& c) {
+    ::close(c.fd);
+    ::kill(c.pid, SIGKILL);
+    while (::waitpid(c.pid, nullptr, 0) < 0 && errno == EINTR) {
+    }
+}
+
+Child startChild(const std::string& path, const IsolatedCheck& options) {
     const std::string what = "cannot open '" + path + "'";
     int fds[2];
     STRATA_EXPECTS(::pipe2(fds, O_CLOEXEC) == 0, NetcdfError,
@@ -121,37 +175,43 @@ void checkInChildProcess(const std::string& path, const IsolatedCheck& options) 
         ::close(fds[0]);
         STRATA_FAIL(NetcdfError, what + ": no checking process (" + std::string(std::strerror(errno)) + ")");
     }
+    ++childrenStarted;
+    return Child{pid, fds[0], std::chrono::steady_clock::now() + std::chrono::milliseconds(options.timeoutMs),
+                 options.timeoutMs};
+}
 
+// Waits for the child's report and its end; throws as checkInChildProcess says.
+void collect(const std::string& path, const Child& child) {
+    const std::string what = "cannot open '" + path + "'";
     using Clock = std::chrono::steady_clock;
-    const auto deadline = Clock::now() + std::chrono::milliseconds(options.timeoutMs);
     std::string report;
     bool timedOut = false;
     for (;;) {
         const auto left =
-            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+            std::chrono::duration_cast<std::chrono::milliseconds>(child.deadline - Clock::now()).count();
         if (left <= 0) {
             timedOut = true;
             break;
         }
-        pollfd p{fds[0], POLLIN, 0};
+        pollfd p{child.fd, POLLIN, 0};
         const int ready = ::poll(&p, 1, int(std::min<long long>(left, 1000)));
         if (ready < 0 && errno == EINTR) continue;
         if (ready <= 0) continue;
         char buffer[4096];
-        const ssize_t n = ::read(fds[0], buffer, sizeof buffer);
+        const ssize_t n = ::read(child.fd, buffer, sizeof buffer);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) break; // the child closed its end: it finished or died
         report.append(buffer, std::size_t(n));
     }
-    ::close(fds[0]);
-    if (timedOut) ::kill(pid, SIGKILL);
+    ::close(child.fd);
+    if (timedOut) ::kill(child.pid, SIGKILL);
     int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    while (::waitpid(child.pid, &status, 0) < 0 && errno == EINTR) {
     }
     if (timedOut)
         STRATA_FAIL(NetcdfError,
                     what + ": reading its metadata took longer than " +
-                        formatNumber(options.timeoutMs / 1000.0) +
+                        formatNumber(child.timeoutMs / 1000.0) +
                         " s (netCDF-C or HDF5 may be looping on a damaged file); the reading was stopped");
     if (WIFSIGNALED(status))
         STRATA_FAIL(NetcdfError,
@@ -165,9 +225,45 @@ void checkInChildProcess(const std::string& path, const IsolatedCheck& options) 
     if (report[0] != kOk) rethrow(report[0], report.substr(1));
 }
 
+} // namespace
+
+void beginCheckInChildProcess(const std::string& path, const IsolatedCheck& options) {
+    const std::optional<FileIdentity> file = identityOf(path);
+    if (!file || looksLikeZarr(path)) return; // left to the check itself, which says why
+    const std::lock_guard lock(begunMutex());
+    if (begun()) discard(begun()->child);
+    begun().reset();
+    try {
+        begun() = Begun{*file, startChild(path, options)};
+        startup::mark(startup::Milestone::CheckBegun);
+    } catch (const Error&) {
+        // no pipe or no process now: the check proper tries again and says why
+    }
+}
+
+int checkProcessesStarted() { return childrenStarted.load(); }
+
+void checkInChildProcess(const std::string& path, const IsolatedCheck& options) {
+    std::optional<Child> child;
+    {
+        const std::lock_guard lock(begunMutex());
+        if (begun()) {
+            if (identityOf(path) == std::optional<FileIdentity>(begun()->file))
+                child = begun()->child; // begun earlier: its answer stands for this file, unchanged
+            else
+                discard(begun()->child); // another file, or this one changed since
+            begun().reset();
+        }
+    }
+    if (!child) {
+        startup::mark(startup::Milestone::CheckBegun);
+        child = startChild(path, options);
+    }
+    collect(path, *child);
+}
+
 Dataset openDatasetIsolated(const std::string& path, OpenNotes& notes, const IsolatedCheck& options) {
     if (looksLikeZarr(path)) return openZarr(path, notes); // Strata's own reader: no netCDF-C or HDF5
-    startup::mark(startup::Milestone::CheckBegun);
     checkInChildProcess(path, options);
     startup::mark(startup::Milestone::CheckEnded);
     Dataset ds = openDataset(path, notes);

@@ -16,11 +16,11 @@ namespace strata::startup {
 enum class Milestone {
     ProcessStart,   // the process's start (see processStartNs): before exec and dynamic linking
     Main,           // main() entered: from ProcessStart, exec, dynamic linking and static init
+    CheckBegun,     // the open check in a child process started (fork), before Qt starts
     Application,    // QApplication constructed
     Window,         // the main window constructed
     OpenBegun,      // the window asked for the file to be opened
-    CheckBegun,     // the open check in a child process started (fork)
-    CheckEnded,     // it reported the file sound
+    CheckEnded,     // the check's answer taken: the file is sound
     NetcdfOpened,   // netCDF-C's open and metadata read in this process: the Dataset made
     OpenDelivered,  // the dataset reached the GUI thread
     PanelFilled,    // the dataset panel shows it

@@ -14,6 +14,11 @@
 
 namespace strata {
 
+// Reads udunits2's unit database now (4-5 ms), unless it has been read: for a thread started
+// early, so that the first variable's units do not wait for it. Never throws; a database that
+// cannot be read is reported by the first conversion, as without this.
+void loadUnitDatabase();
+
 // value_in_to = scale · value_in_from + offset.
 struct UnitConversion {
     std::string from, to;

@@ -42,6 +42,14 @@ struct IsolatedCheck {
 // and message), or NetcdfError naming the file when the child crashed ("netCDF-C or HDF5
 // crashed while reading it (signal 11, Segmentation fault)"), died, or ran past the timeout.
 void checkInChildProcess(const std::string& path, const IsolatedCheck& options = {});
+// Starts checkInChildProcess's child for the file at `path` and returns at once, so that the check
+// runs while the caller does other work (the window is built). A later checkInChildProcess of the
+// same file, unchanged (inode, size and modification time), waits for that child's answer instead
+// of starting another; a check of any other file first ends it. Never throws: where the child
+// cannot start, the check proper starts its own and says why.
+void beginCheckInChildProcess(const std::string& path, const IsolatedCheck& options = {});
+// The checking processes started so far by this process.
+int checkProcessesStarted();
 // checkInChildProcess, then openDataset here: the way to open a file the user picked.
 Dataset openDatasetIsolated(const std::string& path, OpenNotes& notes, const IsolatedCheck& options = {});
 
@@ -72,7 +80,9 @@ std::string netcdfLibraryVersion();
 } // namespace strata::io
 
 namespace strata {
+using io::beginCheckInChildProcess;
 using io::checkInChildProcess;
+using io::checkProcessesStarted;
 using io::IsolatedCheck;
 using io::looksLikeNetcdf;
 using io::openDataset;
