@@ -224,6 +224,11 @@ private:
     void updateUndoActions();
     void onOpened(const QStringList& paths, const std::optional<ViewSpec>& initial,
                   const OpenOutcome& outcome);
+    // The last of an open, left until its first frame is on the screen (or has failed, or no
+    // frame was asked for): the window's title, the recent files and the last folder. Setting
+    // the title waits on the X server's paint of the window (1-7 ms), the settings are synced
+    // to disk (2-3 ms): the first frame need not wait for either.
+    void finishOpen();
     void onFrameReady(const std::shared_ptr<const FrameResult>& r);
     void onSeriesReady(const std::shared_ptr<const SeriesResult>& r);
     void onHover(const Pick& pick);
@@ -341,6 +346,13 @@ private:
     QPointer<QDialog> contourDialog_;     // the Contour Levels… dialog while it is open
     ContourChoice contourChoice_;
     bool verbose_ = false;
+    struct OpenEnd {
+        QString title;
+        QStringList paths;
+        QString folder;
+    };
+    std::optional<OpenEnd> openEnd_; // finishOpen's work, until it is done
+    bool frameAsked_ = false;        // a frame was asked for since the open was delivered
 };
 
 } // namespace strata::app

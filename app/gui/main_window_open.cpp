@@ -11,6 +11,7 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <cstdio>
+#include <utility>
 
 #include "colour_panel.h"
 #include "dataset_panel.h"
@@ -81,6 +82,7 @@ void MainWindow::cancelOpen() {
 void MainWindow::onOpened(const QStringList& paths, const std::optional<ViewSpec>& wanted,
                           const OpenOutcome& outcome) {
     startup::mark(startup::Milestone::OpenDelivered);
+    finishOpen(); // the last file's, were its frame still on its way
     status_->setOpening(false);
     const QString path = openLabel(paths);
     if (!outcome.error.isEmpty()) {
@@ -115,8 +117,9 @@ void MainWindow::onOpened(const QStringList& paths, const std::optional<ViewSpec
     service_->setDataset(ws_.dataset());
     datasetPanel_->setDataset(ws_.dataset());
     startup::mark(startup::Milestone::PanelFilled);
-    setWindowTitle(QString("%1 — Strata")
-                       .arg(ds.files.empty() ? QFileInfo(path).fileName() : q(fileSetLabel(ds.files))));
+    openEnd_ = OpenEnd{
+        QString("%1 — Strata").arg(ds.files.empty() ? QFileInfo(path).fileName() : q(fileSetLabel(ds.files))),
+        paths, QFileInfo(q(ds.path)).absolutePath()};
     std::vector<std::string> told = outcome.notes.warnings;
     told.insert(told.end(), outcome.notes.lines.begin(), outcome.notes.lines.end());
     if (!told.empty())
@@ -124,6 +127,7 @@ void MainWindow::onOpened(const QStringList& paths, const std::optional<ViewSpec
     else
         statusBar()->showMessage(tr("Opened %1").arg(path), 4000);
 
+    frameAsked_ = false;
     std::optional<ViewSpec> initial = wanted;
     if (!initial && initialView_) { // the command line's view, once
         try {
@@ -159,11 +163,17 @@ void MainWindow::onOpened(const QStringList& paths, const std::optional<ViewSpec
     carried_.reset();    // offered to the file's first view only
     ws_.forgetHistory(); // the first view of a file is not a change to undo
     updateUndoActions();
-    // Written once the first frame is asked for (the settings file is synced: milliseconds).
-    settings_.addRecent(paths);
-    rebuildRecentMenu();
-    settings_.setLastFolder(QFileInfo(q(ds.path)).absolutePath());
+    if (!frameAsked_) finishOpen(); // no frame on its way: a scalar, nothing to show, an error
     emit datasetOpened(path);
+}
+
+void MainWindow::finishOpen() {
+    if (!openEnd_) return;
+    const OpenEnd end = *std::exchange(openEnd_, std::nullopt);
+    setWindowTitle(end.title);
+    settings_.addRecent(end.paths);
+    rebuildRecentMenu();
+    settings_.setLastFolder(end.folder);
 }
 
 void MainWindow::offerGroups(const QString& name, const OpenOutcome& outcome) {

@@ -10,6 +10,7 @@
 #include <QMenu>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QTimer>
 #include <cmath>
 #include <cstdio>
 
@@ -33,6 +34,9 @@ namespace strata::app {
 namespace {
 
 QString q(const std::string& s) { return QString::fromStdString(s); }
+
+// How long the end of an open (finishOpen) waits, at most, for its first frame's paint.
+constexpr int kOpenEndAfterFrameMs = 250;
 
 } // namespace
 
@@ -98,6 +102,7 @@ void MainWindow::showView(const ViewSpec& spec, bool record, const std::string& 
 
 void MainWindow::requestFrame(const ViewSpec& before, const std::string& steppingDim, int direction) {
     startup::mark(startup::Milestone::FrameRequested);
+    frameAsked_ = true;
     const std::uint64_t id = service_->requestFrame(view(), steppingDim, direction);
     ws_.awaitFrame(id);
     noteTask(before);
@@ -302,6 +307,7 @@ void MainWindow::onFrameReady(const std::shared_ptr<const FrameResult>& r) {
     timing_.arrived();
     endTask();
     if (!r->error.isEmpty()) {
+        finishOpen();
         showError(tr("Cannot compute this view"), r->error, false);
         return;
     }
@@ -357,6 +363,14 @@ void MainWindow::onFrameReady(const std::shared_ptr<const FrameResult>& r) {
         return;
     }
     rememberViewSoon();
+    // The open's title and settings follow the first frame's paint (onPresented); a window off
+    // the screen paints nothing, and a paint that never comes must not keep them away for long.
+    if (openEnd_) {
+        if (isVisible())
+            QTimer::singleShot(kOpenEndAfterFrameMs, this, [this] { finishOpen(); });
+        else
+            finishOpen();
+    }
     emit frameShown();
 }
 
@@ -364,6 +378,7 @@ void MainWindow::onPresented() {
     const std::optional<double> ms = timing_.presented();
     if (!ms) return;
     startup::mark(startup::Milestone::Presented);
+    finishOpen();
     service_->frameShown(); // the worker may now compute the steps around it
     status_->setFrameMs(*ms);
     if (timing_.trace) {

@@ -14,6 +14,7 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSettings>
 #include <QShortcut>
 #include <QSlider>
 #include <QSpinBox>
@@ -514,6 +515,40 @@ private slots:
         QTest::mouseClick(view, Qt::LeftButton, Qt::NoModifier, at);
         QVERIFY(again.wait(10000));
         QVERIFY(!sameValues(w_->shownSeries(), before));
+    }
+
+    // The title, the recent files and the last folder come once the first frame is painted (the
+    // frame need not wait for them); at once when no frame is asked for.
+    void theTitleAndRecentFilesFollowTheFirstFrame() {
+        QVERIFY(open(kSample));
+        QTRY_COMPARE(w_->windowTitle(), QString("tas_rectilinear_grid_2D.nc — Strata"));
+        QSignalSpy opened(w_.get(), &MainWindow::datasetOpened);
+        QSignalSpy shown(w_.get(), &MainWindow::frameShown);
+        QSettings().setValue("recentFiles", QStringList{});
+        w_->openFile(kHgt);
+        QVERIFY(opened.wait(20000));
+        // The frame is read on the worker after this: not on the screen yet.
+        QCOMPARE(w_->windowTitle(), QString("tas_rectilinear_grid_2D.nc — Strata"));
+        QVERIFY(QSettings().value("recentFiles").toStringList().isEmpty());
+        QVERIFY(shown.count() > 0 || shown.wait(20000));
+        QTRY_COMPARE(w_->windowTitle(), QString("hgt.nc — Strata"));
+        QVERIFY(QSettings().value("recentFiles").toStringList().join('\n').contains("hgt.nc"));
+
+        // A file with nothing to draw: no frame, and the title at once.
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("words.nc").toStdString();
+        int nc = 0, dim = 0, var = 0;
+        QCOMPARE(nc_create(path.c_str(), NC_CLOBBER, &nc), NC_NOERR);
+        QCOMPARE(nc_def_dim(nc, "n", 5, &dim), NC_NOERR);
+        QCOMPARE(nc_def_var(nc, "name", NC_CHAR, 1, &dim, &var), NC_NOERR);
+        QCOMPARE(nc_enddef(nc), NC_NOERR);
+        QCOMPARE(nc_put_var_text(nc, var, "words"), NC_NOERR);
+        QCOMPARE(nc_close(nc), NC_NOERR);
+        opened.clear();
+        w_->openFile(QString::fromStdString(path));
+        QVERIFY(opened.wait(20000));
+        QCOMPARE(w_->windowTitle(), QString("words.nc — Strata"));
+        QVERIFY(QSettings().value("recentFiles").toStringList().join('\n').contains("words.nc"));
     }
 
     void aScalarVariableShowsItsValue() {
