@@ -482,9 +482,12 @@ void FrameService::prefetch(const FrameJob& job, const std::shared_ptr<const Dat
         recolour(job.spec, ds);
         ensureFrameRanges(job.spec, ds); // for the steps answered from the cache
         for (std::size_t k = 0; k < steps.indices.size(); ++k) {
-            // The next step is what the next press needs: computed at once. The others wait
-            // until the frame asked for is on the screen (see frameShown).
-            if (!scheduler_.mayComputeAhead(ds, k > 0)) return; // the user moved on
+            // A step's next step is what the next press needs: computed at once. The others,
+            // and a new view's first, wait until the frame asked for is on the screen (see
+            // frameShown): a new view's frame is still on its way through the GUI thread (a
+            // file's first frame: its paint and the panels), which the read would share the
+            // two cores with, and the memory to the first frame would hold the step too.
+            if (!scheduler_.mayComputeAhead(ds, k > 0 || job.direction == 0)) return; // the user moved on
             const ViewSpec spec = withIndex(job.spec, steps.dim, steps.indices[k]);
             if (recolour(spec, ds)) continue; // computed before
             // Not across the dim a load is reading: that read would hold the file as long as

@@ -353,6 +353,23 @@ private slots:
         QVERIFY2(why.isEmpty(), qPrintable(why));
     }
 
+    void aNewViewsNextStepWaitsForTheScreen() {
+        // A new view's frame (a file's first) is on its way through the GUI thread's paint: its
+        // next step is computed once it is on the screen, not beside that paint.
+        FrameService service;
+        service.setAheadWait(std::chrono::minutes(1)); // no time-out in this test
+        service.setDataset(ds_);
+        QSignalSpy ready(&service, &FrameService::frameReady);
+        QVERIFY(waitFor(ready, service.requestFrame(specAt(*ds_, 4)))); // no step: a new view
+        QVERIFY(settled(service));                                      // waiting for the screen
+        QCOMPARE(service.cachedFrames(), std::size_t(1));               // 4 alone
+        service.frameShown();
+        QVERIFY(settled(service));
+        QCOMPARE(service.cachedFrames(), std::size_t(2)); // 5 too
+        const QString why = stepFromCache(service, ready, *ds_, 5, +1);
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+    }
+
     void stepsBeyondTheNextWaitForTheScreen() {
         // While the user steps, the next step is computed at once; the ones after it only once
         // the frame is on the screen (frameShown), not during its paint.
