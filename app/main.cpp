@@ -23,6 +23,7 @@
 
 #include "display_probe.h"
 #include "main_window.h"
+#include "strata/render/coastline_status.h"
 #include "strata/render/vtk_views.h"
 #endif
 
@@ -64,8 +65,13 @@ int runWindow(int argc, char** argv, const strata::app::CliOptions& options) {
     // built, on the other core; the open below then takes the child's answer.
     if (options.files.size() <= 1)
         strata::io::beginCheckInChildProcess(options.files.empty() ? options.file : options.files[0]);
-    // udunits2's database, which the first view's units button reads, parsed meanwhile too.
-    const std::jthread units(strata::loadUnitDatabase);
+    // Meanwhile, on another thread: udunits2's database, which the first view's units button
+    // reads (4-5 ms), and the crude coastlines, which the window checks as it is built (the first
+    // netCDF-C open in this process: 8-9 ms).
+    const std::jthread early([coastlines = options.coastlines] {
+        strata::loadUnitDatabase();
+        if (coastlines) (void)strata::coastlineProblem();
+    });
     QSurfaceFormat::setDefaultFormat(strata::glSurfaceFormat());
     // A window asks for a repaint with QWindow::requestUpdate, which Qt delivers after an idle
     // timer of 5 ms by default: 5 ms added to every step. 0 delivers it at the next turn of the
