@@ -14,7 +14,7 @@ set -euo pipefail
 T=$(dirname "$(mktemp -u)")
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
-PEERS=${PEERS:-$ROOT/../shared/bench/peers}
+export PEERS=${PEERS:-$ROOT/../shared/bench/peers} # bench/app/run_ncview.py reads it too
 BUILD=${BUILD:-$ROOT/build-bench}
 DATA=${DATA:-$T/peerdata}
 RES=${RES:-$T/appbench/results}
@@ -60,7 +60,7 @@ if [ "$NCVIEW" = 1 ] && command -v ncview >/dev/null; then
     for f in $FILES; do
         cat "$DATA/$f.nc" >/dev/null
         echo "== $f: ncview 1:1 (load $(cut -d' ' -f1-3 /proc/loadavg))"
-        DISPLAY=":$D2" HOME="$T/peerhome" $PY "$PEERS/run_ncview.py" "$DATA/$f.nc" --reps 5 --steps 60 \
+        DISPLAY=":$D2" HOME="$T/peerhome" $PY "$HERE/run_ncview.py" "$DATA/$f.nc" --reps 5 --steps 60 \
             --out "$RES/ncview11_$f.json" --ncview-opts="-maxsize 100 -xrm Ncview*blowupDefaultSize:1440"
     done
 fi

@@ -3,10 +3,13 @@
 # files (issue 35), in one command: writes the files if they are missing (the shared
 # gen_testdata.py), then REPS rounds; in each, for each file, one fresh Strata (run_app_bench.py,
 # with its startup trace) and one fresh ncview at 1:1 (the shared run_ncview.py), by turns.
-# Prints the side-by-side table and Strata's milestones (startup_table.py); JSON under $RES.
+# Then, unless STEPS=0, the steps: on each file one Strata and one ncview (1:1) take STEPS steps
+# each, the next one 50 ms after the last frame (Strata's "peer" series: the Right key; ncview's
+# ">" button, found by bench/app/run_ncview.py), by turns.
+# Prints the side-by-side tables and Strata's milestones (startup_table.py); JSON under $RES.
 #
 #   cmake --build build -j2 --target strata
-#   bash bench/app/run_startup_bench.sh    # env: BUILD=build DATA=$T/peerdata REPS=5
+#   bash bench/app/run_startup_bench.sh    # env: BUILD=build DATA=$T/peerdata REPS=5 STEPS=60
 #                                          #      RES=$T/startupbench FILES="air_contig ..."
 # Installs what it needs that is missing (scripts/setup.sh --bench: ncview, python3-xlib, time).
 # Writes only under the temporary folder: 1.5 GB a file, 3.8 GB for the three.
@@ -14,11 +17,12 @@ set -euo pipefail
 T=$(dirname "$(mktemp -u)")
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
-PEERS=${PEERS:-$ROOT/../shared/bench/peers}
+export PEERS=${PEERS:-$ROOT/../shared/bench/peers} # bench/app/run_ncview.py reads it too
 BUILD=${BUILD:-$ROOT/build}
 DATA=${DATA:-$T/peerdata}
 RES=${RES:-$T/startupbench}
 REPS=${REPS:-5}
+STEPS=${STEPS:-60}
 FILES=${FILES:-"air_contig air_zlib1 air_nc3_64bit"}
 PY=/usr/bin/python3 # Debian's python (netCDF4, numpy, Xlib), not pyenv
 
@@ -58,9 +62,19 @@ for r in $(seq 1 "$REPS"); do
         echo "== round $r, $f (load $(cut -d' ' -f1-3 /proc/loadavg))" | tee -a "$RES/load.txt"
         DISPLAY=":$D1" $PY "$HERE/run_app_bench.py" "$F" --strata "$BUILD/app/strata" --reps 1 --series "" \
             --out "$RES/strata_${f}_$r.json" | grep "^rep"
-        DISPLAY=":$D2" HOME="$T/peerhome" $PY "$PEERS/run_ncview.py" "$F" --reps 1 --steps 0 \
+        DISPLAY=":$D2" HOME="$T/peerhome" $PY "$HERE/run_ncview.py" "$F" --reps 1 --steps 0 \
             --out "$RES/ncview_${f}_$r.json" --ncview-opts="-maxsize 100 -xrm Ncview*blowupDefaultSize:1440"
     done
 done
+if [ "$STEPS" -gt 0 ]; then
+    for f in $FILES; do
+        F="$DATA/$f.nc"
+        echo "== steps, $f (load $(cut -d' ' -f1-3 /proc/loadavg))" | tee -a "$RES/load.txt"
+        DISPLAY=":$D1" $PY "$HERE/run_app_bench.py" "$F" --strata "$BUILD/app/strata" --reps 1 --series peer \
+            --steps "$STEPS" --out "$RES/steps_strata_${f}.json" | grep "^rep"
+        DISPLAY=":$D2" HOME="$T/peerhome" $PY "$HERE/run_ncview.py" "$F" --reps 1 --steps "$STEPS" \
+            --out "$RES/steps_ncview_${f}.json" --ncview-opts="-maxsize 100 -xrm Ncview*blowupDefaultSize:1440"
+    done
+fi
 echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$RES/load.txt"
 $PY "$HERE/startup_table.py" "$RES"

@@ -50,6 +50,32 @@ def span(v):
     return f"{statistics.median(v):.3f} s ({min(v):.3f}–{max(v):.3f})" if v else "–"
 
 
+def steps_table(res, keys):
+    """Strata's steps (the Right key, 50 ms after each frame) beside ncview's (its ">" button, as
+    the peers click it), from the same run; medians and 90th percentiles in ms."""
+    rows = []
+    for key in keys:
+        s = glob.glob(os.path.join(res, f"steps_strata_{key}.json"))
+        n = glob.glob(os.path.join(res, f"steps_ncview_{key}.json"))
+        if not s or not n:
+            continue
+        ls = [v for r in json.load(open(s[0]))["runs"] for v in r.get("step_s", [])]
+        ln = [v for r in json.load(open(n[0]))["runs"] for v in r.get("click_step_s", [])]
+        if not ls or not ln:
+            rows.append(f"| {LABEL[key]} | {len(ls)} steps | {len(ln)} steps | – |")
+            continue
+        q = lambda v, p: sorted(v)[min(len(v) - 1, int(p * len(v)))] * 1000  # noqa: E731
+        ms, mn = statistics.median(ls) * 1000, statistics.median(ln) * 1000
+        rows.append(f"| {LABEL[key]} | {ms:.1f} ms (p90 {q(ls, 0.9):.1f}, n {len(ls)}) | "
+                    f"{mn:.1f} ms (p90 {q(ln, 0.9):.1f}, n {len(ln)}) | {ms / mn:.2f}× |")
+    if rows:
+        print("\nA step, 50 ms after the last frame (Strata: → to the frame presented; ncview 1:1: a "
+              "click on > to its XPutImage synced):\n")
+        print("| file | Strata | ncview 1:1 | Strata / ncview |")
+        print("|---|---|---|---|")
+        print("\n".join(rows))
+
+
 def main():
     res = sys.argv[1]
     keys = [k for k in LABEL if glob.glob(os.path.join(res, f"strata_{k}_*.json"))]
@@ -85,6 +111,7 @@ def main():
             if row and row.get("peak_rss_kb"):
                 peaks.append(f"{row['peak_rss_kb'] / 1024:.0f}")
         print(f"| {name} | " + " | ".join(cells) + f" | {' / '.join(peaks)} | {STEP.get(name, '')} |")
+    steps_table(res, keys)
 
 
 if __name__ == "__main__":
