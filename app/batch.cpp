@@ -304,6 +304,18 @@ int runBatch(const CliOptions& o) {
         }
         ExportOptions options = exportOptionsOf(o);
         options.tell = [](const std::string& line) { std::fprintf(stderr, "strata: %s\n", line.c_str()); };
+        if (!o.exportMovie.empty()) {
+            if (o.animate.empty())
+                throw UsageError("--export-movie needs --animate DIM: the dim to step through");
+            const MovieFrames frames = o.frames.empty() ? MovieFrames{} : parseFrames(o.frames);
+            MovieExport movie{o.exportMovie, o.animate, frames.start, frames.stop,
+                              frames.step,   o.fps,     nullptr};
+            const MovieResult m = exportMovie(ds, spec, movie, options);
+            std::fprintf(stderr, "strata: wrote %s: %d frames, %dx%d, %s (%llu bytes copied device→host)\n",
+                         m.path.c_str(), m.frames, m.width, m.height, m.encoder.c_str(),
+                         static_cast<unsigned long long>(m.bytesFromDevice));
+            if (o.exportPng.empty() && o.exportCsv.empty()) return 0;
+        }
         const ExportReport report = exportView(ds, spec, exportTargetsOf(o), options);
         // Where the bytes counted came from, for --verbose.
         const std::string from = report.frameDevice.isHost()
@@ -320,6 +332,9 @@ int runBatch(const CliOptions& o) {
                              r.path.c_str(), o.width, o.height,
                              static_cast<unsigned long long>(r.bytesFromDevice), from.c_str());
         }
+    } catch (const UsageError& e) {
+        std::fprintf(stderr, "strata: %s\n", e.what());
+        return 2;
     } catch (const ValueError& e) {
         std::fprintf(stderr, "strata: %s\n", e.what());
         return 2;

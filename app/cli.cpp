@@ -35,6 +35,30 @@ std::pair<int, int> parseSize(const std::string& text) {
 
 } // namespace
 
+MovieFrames parseFrames(const std::string& text) {
+    MovieFrames f;
+    std::vector<std::string> parts{""};
+    for (char ch : text) {
+        if (ch == ':')
+            parts.emplace_back();
+        else
+            parts.back() += ch;
+    }
+    auto number = [&](const std::string& s, std::int64_t& v) {
+        if (s.empty()) return true;
+        const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+        return r.ec == std::errc() && r.ptr == s.data() + s.size();
+    };
+    if (parts.size() > 3 || !number(parts[0], f.start) || (parts.size() > 1 && !number(parts[1], f.stop)) ||
+        (parts.size() > 2 && !number(parts[2], f.step)) || f.start < 0 || f.step <= 0 ||
+        (parts.size() > 1 && !parts[1].empty() && f.stop <= f.start))
+        throw UsageError("--frames takes START:STOP:STEP (indices, STOP excluded, STEP above 0; each may be "
+                         "left out), got '" +
+                         text + "'");
+    if (parts.size() == 1) f.stop = f.start + 1; // one index: that step alone
+    return f;
+}
+
 CliOptions parseCommandLine(const std::vector<std::string>& args) {
     CliOptions o;
     for (std::size_t i = 0; i < args.size(); ++i) {
@@ -130,7 +154,21 @@ CliOptions parseCommandLine(const std::vector<std::string>& args) {
             o.exportPng = withExtension(value(), "png"); // as the window's dialogs: "january" → january.png
         else if (a == "--export-csv")
             o.exportCsv = withExtension(value(), "csv");
-        else if (a.size() > 1 && a[0] == '-')
+        else if (a == "--export-movie")
+            o.exportMovie = value();
+        else if (a == "--animate")
+            o.animate = value();
+        else if (a == "--fps") {
+            const std::string v = value();
+            double fps = 0;
+            const auto r = std::from_chars(v.data(), v.data() + v.size(), fps);
+            if (r.ec != std::errc() || r.ptr != v.data() + v.size() || !(fps > 0 && fps <= 120))
+                throw UsageError("--fps takes frames per second above 0 and up to 120, got '" + v + "'");
+            o.fps = fps;
+        } else if (a == "--frames") {
+            o.frames = value();
+            (void)parseFrames(o.frames); // checked now
+        } else if (a.size() > 1 && a[0] == '-')
             throw UsageError("unknown option " + a + " (see --help)");
         else {
             if (o.file.empty()) o.file = a;
@@ -191,6 +229,11 @@ options describe is computed and written.
   --size WxH          PNG size in pixels (default 1024x768)
   --export-png PATH   write the view as PNG
   --export-csv PATH   write the view's numbers as CSV (long form, one row per cell)
+  --export-movie PATH write a movie of the view (.mp4: H.264, .webm: VP9, .gif), one frame
+                      per step of --animate DIM, drawn as --export-png draws the view
+  --animate DIM       the sliced dim the movie steps through
+  --fps N             the movie's frames per second (default 10)
+  --frames START:STOP:STEP  the steps of DIM shown (Python's slice: STOP excluded; default all)
   --info              print the dataset summary and exit
   --cpu               compute on the CPU even when a GPU is present
   --gl                draw frames on the host through OpenGL too (by default the window
@@ -207,6 +250,7 @@ examples:
   strata tas.nc --derive 'tas_anom = anomaly(tas, "month", 1991, 2020)' --var tas_anom --export-png a.png
   strata run1.nc --with b=run2.nc --derive 'dt = tas - b.tas' --var dt --reduce time=mean --export-csv dt.csv
   strata hgt.nc --var HGT --x lon --y time --isel lat=36 --export-csv hovmoller.csv
+  strata tas.nc --var tas --export-movie tas.mp4 --animate time --fps 12
   strata 'tas_*.nc' --var tas --x time --isel lat=300 --isel lon=700 --export-csv series.csv
 
 exit status: 0 done, 1 the file could not be read or written, 2 misuse.

@@ -1,6 +1,7 @@
 #pragma once
 // The command line: `strata [FILE] [options]`, parsed into plain options. Misuse throws
 // UsageError (exit status 2) with one line naming the problem.
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -28,6 +29,10 @@ struct CliOptions {
     std::string range = "frame";
     int width = 1024, height = 768;
     std::string exportPng, exportCsv;
+    std::string exportMovie; // --export-movie PATH (.mp4, .webm, .gif)
+    std::string animate;     // --animate DIM: the dim the movie steps through
+    double fps = 10;         // --fps N
+    std::string frames;      // --frames START:STOP:STEP (checked; empty: every step)
     bool info = false, cpu = false, gl = false, help = false, version = false, verbose = false;
     bool listColormaps = false;
     bool coastlines = true; // --coastlines on|off: over longitude/latitude frames
@@ -41,8 +46,15 @@ struct CliOptions {
     std::string uv;         // --uv U,V: the vector pair (empty: the dataset's first on the frame's grid)
     std::string projection; // --projection NAME: longitude/latitude frames on a map (empty: none)
 
-    bool batch() const { return !exportPng.empty() || !exportCsv.empty(); }
+    bool batch() const { return !exportPng.empty() || !exportCsv.empty() || !exportMovie.empty(); }
 };
+
+// --frames START:STOP:STEP, as Python slices it (STOP excluded; -1: the dim's end); each part
+// may be left out. Throws UsageError.
+struct MovieFrames {
+    std::int64_t start = 0, stop = -1, step = 1;
+};
+MovieFrames parseFrames(const std::string& text);
 
 CliOptions parseCommandLine(const std::vector<std::string>& args);
 std::string helpText();

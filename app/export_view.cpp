@@ -1,5 +1,7 @@
 #include "export_view.h"
 
+#include <algorithm>
+
 #include "strata/core/area.h"
 #include "strata/core/atomic_file.h"
 #include "strata/core/colour_range.h"
@@ -12,6 +14,8 @@
 #include "view_roles.h"
 
 #if STRATA_HAVE_RENDER
+#include "export_scene.h"
+#include "movie_writer.h"
 #include "strata/render/coastline_status.h"
 #include "strata/render/curvilinear_grid.h"
 #include "strata/render/frame_labels.h"
@@ -60,12 +64,6 @@ ExportResult writeCsvOf(const Dataset& ds, const DataArray& frame, const std::st
 }
 
 #if STRATA_HAVE_RENDER
-// The frames drawn over the view's: another variable's isolines, a vector pair.
-struct Overlays {
-    std::optional<DataArray> contours, u, v;
-    bool gridRelative = false;
-};
-
 // Variable `name`'s frame, computed as the view's is (its units its own); a failure names
 // `option` and both grids.
 DataArray otherFrame(const Dataset& ds, const ViewSpec& view, const std::string& name, const DataArray& frame,
@@ -91,15 +89,12 @@ DataArray otherFrame(const Dataset& ds, const ViewSpec& view, const std::string&
 // The PNG of `frame`: the image view's scene drawn offscreen, or the line plot of a 1-D frame;
 // on a private virtual display when there is none.
 ExportResult writePngOf(const Dataset& ds, const ViewSpec& view, const DataArray& frame,
-                        const Overlays& overlays, const std::string& path, const ExportOptions& o) {
+                        const detail::Overlays& overlays, const std::string& path, const ExportOptions& o) {
     auto tell = [&](const std::string& line) {
         if (o.tell) o.tell(line);
     };
     const TransferCounters before = transferCounters();
     AtomicFile file(path, inputsOf(ds));
-    const DataArray var = variableOf(ds, view.variable);
-    const std::string title = frameTitle(frame, view.reductions, view.areaWeighted, latitudeDim(var));
-    if (o.verbose) tell("title: " + title);
     std::string xvfb; // "Xvfb on :N (pid P)" when one was started here
     {
         VirtualDisplay display; // only when there is no DISPLAY
@@ -110,48 +105,15 @@ ExportResult writePngOf(const Dataset& ds, const ViewSpec& view, const DataArray
         const QString temp = QString::fromStdString(file.tempPath());
         const QSize size(o.width, o.height);
         if (frame.ndim() == 1) {
+            const DataArray var = variableOf(ds, view.variable);
             LineSeries series = lineSeries(frame.asHost());
-            series.title = title;
+            series.title = frameTitle(frame, view.reductions, view.areaWeighted, latitudeDim(var));
+            if (o.verbose) tell("title: " + series.title);
             exportLinePlotPng(series, size, temp);
         } else {
-            ImageFrame image{frame, title, std::nullopt, nullptr, std::nullopt};
-            image.crs = io::LatLonLocator(ds, var).crs(frame); // a grid mapping's: its map, and projections
-            image.contourFrame = overlays.contours;
-            image.vectorU = overlays.u;
-            image.vectorV = overlays.v;
-            image.vectorsGridRelative = overlays.gridRelative;
-            if (needsVariableRange(view.colouring.range.mode)) // the whole variable's extremes
-                image.variableRange =
-                    rangeInUnits(minmaxStreamed(var, frame.device(), exportLimits().slabBytes),
-                                 var.attrs().text("units").value_or(""), view.units);
-            ImageViewSettings settings;
-            settings.colouring = view.colouring;
-            settings.window = view.window;
-            settings.coastlines = o.coastlines;
-            settings.grid = o.lonLatGrid ? GridSpace::LonLat : GridSpace::Index;
-            settings.projection = view.projection;
-            settings.contours = o.contours;
-            settings.filledContours = o.filledContours;
-            settings.fillLevels = o.fillLevels;
-            settings.vectors = o.vectors;
-            settings.particleDensity = o.particleDensity;
-            settings.particleSpeed = o.particleSpeed;
-            if (o.coastlines && isLonLatFrame(frame))
-                if (const std::string why = coastlineProblem(); !why.empty())
-                    tell("coastlines not drawn: " + why);
-            std::string why;
-            if (!view.projection.empty() && !projectable(frame, image.crs.has_value(), o.lonLatGrid, why))
-                tell("--projection " + view.projection + " not applied: " + why);
-            exportPng(image, settings, size, temp);
-            if (o.contours)
-                if (const std::string why = contoursProblem(image, settings); !why.empty())
-                    tell("--contours not drawn: " + why);
-            if (o.vectors != VectorStyle::None)
-                if (const std::string why = vectorsProblem(image, settings); !why.empty())
-                    tell("--vectors not drawn: " + why);
-            if (o.verbose)
-                if (const std::string drawn = coastlinesDrawn(image, settings, size); !drawn.empty())
-                    tell("coastlines: " + drawn);
+            const detail::Scene scene = detail::sceneOf(ds, view, frame, overlays, o);
+            exportPng(scene.image, scene.settings, size, temp);
+            detail::tellDrawn(scene, size, o);
         }
     } // the virtual display stops here
     if (o.verbose && !xvfb.empty()) tell("stopped " + xvfb);
@@ -162,19 +124,11 @@ ExportResult writePngOf(const Dataset& ds, const ViewSpec& view, const DataArray
 
 } // namespace
 
-ExportReport exportView(const Dataset& ds, const ViewSpec& view, const std::vector<ExportTarget>& targets,
-                        const ExportOptions& options) {
-    ExportReport report;
-    report.frameDevice = computeDevice();
-    const DataArray frame = options.frame.ndim() > 0
-                                ? options.frame
-                                : computeFrame(variableOf(ds, view.variable), view, report.frameDevice,
-                                               report.note, exportLimits());
-    report.frameDevice = frame.device();
-    if (report.note.fellBack && options.tell) options.tell(report.note.reason);
 #if STRATA_HAVE_RENDER
-    // Another variable's isolines, and a vector pair: their frames computed as the view's is,
-    // refused (before anything is written) when they are not on the frame's grid.
+namespace detail {
+
+Overlays overlaysOf(const Dataset& ds, const ViewSpec& view, const DataArray& frame,
+                    const ExportOptions& options) {
     Overlays overlays;
     if (!options.contourVariable.empty() && options.contours) {
         overlays.contours = otherFrame(ds, view, options.contourVariable, frame, "--contour-var");
@@ -196,6 +150,76 @@ ExportReport exportView(const Dataset& ds, const ViewSpec& view, const std::vect
             why = "the pair " + describeGrid(*overlays.u) + " is on another grid than " + describeGrid(frame);
         if (!why.empty()) STRATA_FAIL(ValueError, "--uv " + pair.u + "," + pair.v + ": " + why);
     }
+    return overlays;
+}
+
+Scene sceneOf(const Dataset& ds, const ViewSpec& view, const DataArray& frame, const Overlays& overlays,
+              const ExportOptions& o) {
+    auto tell = [&](const std::string& line) {
+        if (o.tell) o.tell(line);
+    };
+    const DataArray var = variableOf(ds, view.variable);
+    const std::string title = frameTitle(frame, view.reductions, view.areaWeighted, latitudeDim(var));
+    if (o.verbose) tell("title: " + title);
+    Scene scene{ImageFrame{frame, title, std::nullopt, nullptr, std::nullopt}, {}};
+    ImageFrame& image = scene.image;
+    image.crs = io::LatLonLocator(ds, var).crs(frame); // a grid mapping's: its map, and projections
+    image.contourFrame = overlays.contours;
+    image.vectorU = overlays.u;
+    image.vectorV = overlays.v;
+    image.vectorsGridRelative = overlays.gridRelative;
+    if (needsVariableRange(view.colouring.range.mode)) // the whole variable's extremes
+        image.variableRange = rangeInUnits(minmaxStreamed(var, frame.device(), exportLimits().slabBytes),
+                                           var.attrs().text("units").value_or(""), view.units);
+    ImageViewSettings& settings = scene.settings;
+    settings.colouring = view.colouring;
+    settings.window = view.window;
+    settings.coastlines = o.coastlines;
+    settings.grid = o.lonLatGrid ? GridSpace::LonLat : GridSpace::Index;
+    settings.projection = view.projection;
+    settings.contours = o.contours;
+    settings.filledContours = o.filledContours;
+    settings.fillLevels = o.fillLevels;
+    settings.vectors = o.vectors;
+    settings.particleDensity = o.particleDensity;
+    settings.particleSpeed = o.particleSpeed;
+    if (o.coastlines && isLonLatFrame(frame))
+        if (const std::string why = coastlineProblem(); !why.empty()) tell("coastlines not drawn: " + why);
+    std::string why;
+    if (!view.projection.empty() && !projectable(frame, image.crs.has_value(), o.lonLatGrid, why))
+        tell("--projection " + view.projection + " not applied: " + why);
+    return scene;
+}
+
+void tellDrawn(const Scene& scene, QSize size, const ExportOptions& o) {
+    if (!o.tell) return;
+    if (o.contours)
+        if (const std::string why = contoursProblem(scene.image, scene.settings); !why.empty())
+            o.tell("--contours not drawn: " + why);
+    if (o.vectors != VectorStyle::None)
+        if (const std::string why = vectorsProblem(scene.image, scene.settings); !why.empty())
+            o.tell("--vectors not drawn: " + why);
+    if (o.verbose)
+        if (const std::string drawn = coastlinesDrawn(scene.image, scene.settings, size); !drawn.empty())
+            o.tell("coastlines: " + drawn);
+}
+
+} // namespace detail
+#endif
+
+ExportReport exportView(const Dataset& ds, const ViewSpec& view, const std::vector<ExportTarget>& targets,
+                        const ExportOptions& options) {
+    ExportReport report;
+    report.frameDevice = computeDevice();
+    const DataArray frame = options.frame.ndim() > 0
+                                ? options.frame
+                                : computeFrame(variableOf(ds, view.variable), view, report.frameDevice,
+                                               report.note, exportLimits());
+    report.frameDevice = frame.device();
+    if (report.note.fellBack && options.tell) options.tell(report.note.reason);
+#if STRATA_HAVE_RENDER
+    // Another variable's isolines, and a vector pair: refused before anything is written.
+    const detail::Overlays overlays = detail::overlaysOf(ds, view, frame, options);
 #endif
     for (const ExportTarget& t : targets) {
         if (t.format == ExportFormat::Csv) {
@@ -210,6 +234,81 @@ ExportReport exportView(const Dataset& ds, const ViewSpec& view, const std::vect
 #endif
     }
     return report;
+}
+
+MovieResult exportMovie(const Dataset& ds, const ViewSpec& view, const MovieExport& movie,
+                        const ExportOptions& options) {
+#if STRATA_HAVE_RENDER
+    const std::string what = "--export-movie " + movie.path;
+    const DataArray var = variableOf(ds, view.variable);
+    const std::vector<std::string> sliced = view.slicedDims(var.dims());
+    STRATA_EXPECTS(!view.yDim.empty(), ValueError,
+                   what + ": a movie needs a map or a section (x and y), not a line");
+    if (std::find(sliced.begin(), sliced.end(), movie.dim) == sliced.end()) {
+        std::string names;
+        for (const std::string& d : sliced) names += (names.empty() ? "" : ", ") + d;
+        STRATA_FAIL(ValueError,
+                    what + ": --animate " + movie.dim + " is not a sliced dim of " + view.variable +
+                        (names.empty() ? std::string(" (it has none)") : " (those are: " + names + ")"));
+    }
+    const std::int64_t n = var.sizeOf(movie.dim);
+    const std::int64_t stop = movie.stop < 0 ? n : movie.stop;
+    STRATA_EXPECTS(movie.step > 0, ValueError, what + ": the frames' step must be positive");
+    STRATA_EXPECTS(movie.start >= 0 && movie.start < n && stop <= n, IndexError,
+                   what + ": frames " + std::to_string(movie.start) + ":" + std::to_string(stop) +
+                       " are beyond " + movie.dim + "'s " + std::to_string(n) + " steps");
+    STRATA_EXPECTS(movie.start < stop, ValueError,
+                   what + ": frames " + std::to_string(movie.start) + ":" + std::to_string(stop) +
+                       " hold no step");
+    const int total = int((stop - movie.start + movie.step - 1) / movie.step);
+    const TransferCounters before = transferCounters();
+    MovieResult result{movie.path, {}, 0, 0, 0, 0};
+    auto tell = [&](const std::string& line) {
+        if (options.tell) options.tell(line);
+    };
+    VirtualDisplay display; // only when there is no DISPLAY
+    if (display.started() && options.verbose) tell("no DISPLAY: started Xvfb on " + display.display());
+    const QSize size(options.width, options.height);
+    MovieWriter writer(movie.path, size, movie.fps, inputsOf(ds));
+    // Step `i`'s picture: its frame computed, its scene drawn; told once what is not drawn.
+    ExportOptions quiet = options;
+    auto picture = [&](std::int64_t i, bool first) {
+        ViewSpec spec = view;
+        std::erase_if(spec.indices, [&](const auto& p) { return p.first == movie.dim; });
+        spec.indices.push_back({movie.dim, i});
+        FallbackNote note;
+        const DataArray frame = computeFrame(var, spec, computeDevice(), note, exportLimits());
+        if (first && note.fellBack) tell(note.reason);
+        const detail::Overlays overlays = detail::overlaysOf(ds, spec, frame, options);
+        const detail::Scene scene = detail::sceneOf(ds, spec, frame, overlays, first ? options : quiet);
+        QImage image = renderImage(scene.image, scene.settings, size);
+        if (first) detail::tellDrawn(scene, size, options);
+        return image;
+    };
+    quiet.tell = nullptr;
+    quiet.verbose = false;
+    if (writer.needsPalette()) // a GIF: its one palette from every frame's colours first
+        for (std::int64_t i = movie.start; i < stop; i += movie.step) writer.observe(picture(i, false));
+    int done = 0;
+    for (std::int64_t i = movie.start; i < stop; i += movie.step) {
+        writer.add(picture(i, done == 0));
+        ++done;
+        if (movie.progress && !movie.progress(done, total))
+            STRATA_FAIL(CancelledError, what + ": stopped at frame " + std::to_string(done) + " of " +
+                                            std::to_string(total) + "; no file was written");
+    }
+    writer.finish();
+    result.encoder = writer.encoderName();
+    result.frames = writer.framesWritten();
+    result.width = writer.encodedSize().width();
+    result.height = writer.encodedSize().height();
+    result.bytesFromDevice = transferredSince(before).deviceToHost;
+    return result;
+#else
+    (void)ds, (void)view, (void)options;
+    STRATA_FAIL(Error,
+                "--export-movie " + movie.path + " needs the render layer (this build has STRATA_GUI off)");
+#endif
 }
 
 VectorPair vectorPairFor(const Dataset& ds, const std::string& variable, const std::string& u,

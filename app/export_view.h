@@ -81,6 +81,30 @@ VectorPair vectorPairFor(const Dataset& ds, const std::string& variable, const s
 
 std::vector<std::string> inputsOf(const Dataset& ds);
 
+// A movie of the view along one of its sliced dims (issue 36): each frame computed as the view's
+// is, drawn as the PNG export draws it (title with the step's value, colour bar, axes, coasts,
+// projection, contours and vectors), and written by MovieWriter (.mp4, .webm or .gif).
+struct MovieExport {
+    std::string path;
+    std::string dim; // animated: one of the view's sliced dims
+    // The steps shown: start, start + step, ... while below stop (-1: the dim's length).
+    std::int64_t start = 0, stop = -1, step = 1;
+    double fps = 10;
+    // Told after each frame is written (frames done, of total); false stops the export at once:
+    // it throws CancelledError and leaves no file.
+    std::function<bool(int done, int total)> progress;
+};
+struct MovieResult {
+    std::string path, encoder;             // encoder: libavcodec's name ("libx264", "libvpx-vp9", "gif")
+    int frames = 0, width = 0, height = 0; // the size encoded (even for MP4 and WebM)
+    std::uint64_t bytesFromDevice = 0;     // device→host bytes: each frame's pixels, once
+};
+// Throws ValueError for a dim that is not sliced in the view (naming those that are), a view of
+// one dim, or an empty range; IndexError for a range beyond the dim; IoError when the file
+// cannot be written. Nothing is left of a movie that failed or was stopped.
+MovieResult exportMovie(const Dataset& ds, const ViewSpec& view, const MovieExport& movie,
+                        const ExportOptions& options = {});
+
 // One file: exportView of one target, its result.
 ExportResult exportView(const Dataset& ds, const ViewSpec& view, const ExportTarget& target,
                         const ExportOptions& options = {});

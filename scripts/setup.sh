@@ -19,6 +19,7 @@ packages=(
   clang-14 libclang-rt-14-dev
   libshp-dev python-cartopy-data gmt-gshhg-low gmt-gshhg-high gmt-gshhg-full
   libudunits2-dev python3-contourpy
+  libavformat-dev libavcodec-dev libavutil-dev libswscale-dev
 )
 # The peer (ncview) with the fonts its buttons are laid out in where the peers' driver clicks
 # them (its lucida; without them they sit 50 px higher and every click misses), XTest from

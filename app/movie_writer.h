@@ -1,0 +1,70 @@
+#pragma once
+// A movie file written frame by frame through Debian's libavformat/libavcodec: MP4 (H.264 by
+// libx264, yuv420p, moov atom first), WebM (VP9 by libvpx) or GIF (one palette for the whole
+// movie), chosen by the path's extension. The file is written under a temporary name beside
+// it and renamed when finish() returns: a movie cancelled or failed leaves nothing behind.
+#include <QImage>
+#include <QSize>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace strata::app {
+
+enum class MovieFormat { Mp4, WebM, Gif };
+
+// The format named by `path`'s extension (.mp4, .webm, .gif; any case). Throws ValueError
+// naming the path and the three extensions otherwise.
+MovieFormat movieFormatOf(const std::string& path);
+
+class MovieWriter {
+public:
+    // Throws ValueError for a size below 2 × 2 or a rate outside (0, 120] frames/s, Error
+    // naming the encoder when this libavcodec has none (libx264, libvpx-vp9, gif), and IoError
+    // when `path` is one of `protectedFiles` (the dataset's: never overwritten).
+    MovieWriter(const std::string& path, QSize size, double fps,
+                const std::vector<std::string>& protectedFiles = {});
+    ~MovieWriter(); // without finish(): the temporary file is removed
+    MovieWriter(const MovieWriter&) = delete;
+    MovieWriter& operator=(const MovieWriter&) = delete;
+
+    // GIF only: every frame is seen once before the first add(), so that its one palette is
+    // made from all of them (the colours do not change from frame to frame).
+    bool needsPalette() const;
+    void observe(const QImage& frame);
+
+    // One frame of the movie, of the size given (converted to the encoder's pixels; an odd
+    // width or height is padded by repeating the last column or row, as yuv420p needs even).
+    void add(const QImage& frame);
+    // Flushes the encoder, writes the trailer and renames the file into place. Throws IoError
+    // naming the path when the file cannot be written.
+    void finish();
+
+    std::string encoderName() const; // "libx264", "libvpx-vp9", "gif"
+    QSize encodedSize() const;       // the size written: even for MP4 and WebM
+    int framesWritten() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+// The one palette of a GIF: made from the colours of every frame with their pixel counts. When
+// there are 256 colours or fewer they are the palette, exactly; else a median cut of them,
+// weighted by their pixels, gives 256, and a colour maps to the nearest (through a table of
+// 6 bits a channel).
+class MoviePalette {
+public:
+    static MoviePalette from(const std::unordered_map<QRgb, std::uint64_t>& histogram);
+    const std::vector<QRgb>& colours() const { return colours_; }
+    std::uint8_t indexOf(QRgb c) const;
+
+private:
+    std::vector<QRgb> colours_;
+    std::unordered_map<QRgb, std::uint8_t> exact_; // the palette's own colours
+    std::vector<std::uint8_t> nearest_;            // 2^18 entries: 6 bits a channel
+};
+
+} // namespace strata::app
