@@ -225,6 +225,8 @@ void MainWindow::buildMenus() {
                     &MainWindow::exportPngDialog);
     file->addAction(tr("Export &CSV…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), this,
                     &MainWindow::exportCsvDialog);
+    file->addAction(tr("Export &Animation…"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_E), this,
+                    &MainWindow::exportMovieDialog);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -366,6 +368,12 @@ void MainWindow::dropEvent(QDropEvent* e) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {
+    if (movieCancel_) { // closed while a movie is written: it stops (and leaves no file), then this
+        *movieCancel_ = true;
+        QTimer::singleShot(0, this, &QWidget::close);
+        e->ignore();
+        return;
+    }
     rememberView();
     saveLayout();
     QMainWindow::closeEvent(e);

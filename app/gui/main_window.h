@@ -21,6 +21,7 @@
 
 #include "contour_dialog.h"
 #include "dataset_opener.h"
+#include "export_view.h"
 #include "frame_service.h"
 #include "frame_timing.h"
 #include "strata/core/derived.h"
@@ -108,6 +109,23 @@ public:
     // Exports the view shown; ".png"/".csv" is added to a `path` without it.
     bool exportPng(const QString& path, QSize pixels);
     bool exportCsv(const QString& path);
+    // File ▸ Export Animation… (_movie): the view as a movie along one of its sliced dims, each
+    // frame as Export PNG draws it. The status bar shows "frame 120 / 365" with a bar and a
+    // Cancel button (Esc too), and the window answers meanwhile. False (and said) when it
+    // failed or was cancelled: no file is left then.
+    struct MovieChoice {
+        QString dim;                 // a sliced dim of the view
+        qint64 start = 0, stop = -1; // its steps start, start + step, ... below stop (-1: its end)
+        qint64 step = 1;
+        double fps = 10;
+        QSize size; // the movie's pixels (empty: the image view's)
+    };
+    bool exportMovie(const QString& path, const MovieChoice& choice);
+    // What the dialog offers first: the active slider's dim (else the first sliced one), all its
+    // steps, 10 frames/s, the image view's size. An empty dim when the view has none to animate.
+    MovieChoice defaultMovieChoice() const;
+    bool exportingMovie() const { return movieCancel_ != nullptr; }
+    void cancelMovie();
     // The name the export dialogs offer: "tas_2005-01-16.png" in the last export folder.
     QString suggestedExportPath(const QString& extension) const;
     // The series plotted in the Series dock as CSV (_series): its coordinate and values with
@@ -185,6 +203,7 @@ public:
 
 signals:
     void datasetOpened(const QString& path);
+    void movieFrameWritten(int done, int total); // while exportMovie writes
     void openFailed(const QString& message);
     void datasetAdded(const QString& alias);
     void frameShown(); // a frame (or line) of the current view is on screen
@@ -293,6 +312,10 @@ private:
     DataArray frameOnScreen() const;
     void exportPngDialog();
     void exportCsvDialog();
+    void exportMovieDialog();
+    // exportView's options for the view shown at `pixels`: the View menu's coastlines, grid,
+    // contours and vectors (main_window_io.cpp).
+    ExportOptions viewExportOptions(QSize pixels) const;
     void exportSeriesCsvDialog();                      // _series: the dock's Export CSV…
     QString inExportFolder(const QString& name) const; // `name` in the last export folder
     void saveViewDialog();
@@ -346,6 +369,7 @@ private:
     QPointer<QDialog> contourDialog_;     // the Contour Levels… dialog while it is open
     ContourChoice contourChoice_;
     bool verbose_ = false;
+    bool* movieCancel_ = nullptr; // while a movie is written: set to stop it
     struct OpenEnd {
         QString title;
         QStringList paths;

@@ -68,6 +68,14 @@ ExportOptions exportOptions(const ImageViewSettings& shown, QSize pixels, bool v
 
 } // namespace
 
+ExportOptions MainWindow::viewExportOptions(QSize pixels) const {
+    ExportOptions options = exportOptions(image_->settings(), pixels, verbose_);
+    options.vectors = view().vectors; // the pair the window draws, computed again for the file
+    options.vectorU = view().vectorU;
+    options.vectorV = view().vectorV;
+    return options;
+}
+
 DataArray MainWindow::frameOnScreen() const {
     const OnScreen& s = ws_.screen();
     // A colour, zoom or projection changed since: the same frame, seen otherwise.
@@ -83,10 +91,7 @@ bool MainWindow::exportPng(const QString& wanted, QSize pixels) {
     }
     const QString path = q(withExtension(wanted.toStdString(), "png"));
     try {
-        ExportOptions options = exportOptions(image_->settings(), pixels, verbose_);
-        options.vectors = view().vectors; // the pair the window draws, computed again for the file
-        options.vectorU = view().vectorU;
-        options.vectorV = view().vectorV;
+        ExportOptions options = viewExportOptions(pixels);
         options.frame = frameOnScreen(); // not computed again when it is the view's
         const ExportResult r = exportView(*ds, view(), {ExportFormat::Png, path.toStdString()}, options);
         settings_.setExportSize(pixels);
@@ -109,10 +114,7 @@ bool MainWindow::exportCsv(const QString& wanted) {
     }
     const QString path = q(withExtension(wanted.toStdString(), "csv"));
     try {
-        ExportOptions options = exportOptions(image_->settings(), settings_.exportSize(), verbose_);
-        options.vectors = view().vectors;
-        options.vectorU = view().vectorU;
-        options.vectorV = view().vectorV;
+        ExportOptions options = viewExportOptions(settings_.exportSize());
         options.frame = frameOnScreen(); // not computed again when it is the view's
         const ExportResult r = exportView(*ds, view(), {ExportFormat::Csv, path.toStdString()}, options);
         showSaved(r.rows == 1 ? tr("Saved %1, 1 row").arg(QFileInfo(path).fileName())
