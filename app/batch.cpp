@@ -314,6 +314,7 @@ int runBatch(const CliOptions& o) {
             std::fprintf(stderr, "strata: wrote %s: %d frames, %dx%d, %s (%llu bytes copied device→host)\n",
                          m.path.c_str(), m.frames, m.width, m.height, m.encoder.c_str(),
                          static_cast<unsigned long long>(m.bytesFromDevice));
+            if (!m.encoderNote.empty()) std::fprintf(stderr, "strata: %s\n", m.encoderNote.c_str());
             if (o.exportPng.empty() && o.exportCsv.empty()) return 0;
         }
         const ExportReport report = exportView(ds, spec, exportTargetsOf(o), options);

@@ -262,7 +262,7 @@ MovieResult exportMovie(const Dataset& ds, const ViewSpec& view, const MovieExpo
                        " hold no step");
     const int total = int((stop - movie.start + movie.step - 1) / movie.step);
     const TransferCounters before = transferCounters();
-    MovieResult result{movie.path, {}, 0, 0, 0, 0};
+    MovieResult result{movie.path, {}, {}, 0, 0, 0, 0};
     auto tell = [&](const std::string& line) {
         if (options.tell) options.tell(line);
     };
@@ -299,6 +299,7 @@ MovieResult exportMovie(const Dataset& ds, const ViewSpec& view, const MovieExpo
     }
     writer.finish();
     result.encoder = writer.encoderName();
+    result.encoderNote = writer.encoderNote();
     result.frames = writer.framesWritten();
     result.width = writer.encodedSize().width();
     result.height = writer.encodedSize().height();

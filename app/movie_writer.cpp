@@ -12,6 +12,9 @@ extern "C" {
 #include <array>
 #include <cctype>
 #include <cmath>
+#include <cstdarg>
+#include <cstdio>
+#include <mutex>
 #include <optional>
 
 #include "strata/core/atomic_file.h"
@@ -53,6 +56,45 @@ QImage padded(const QImage& image, QSize size) {
         for (int x = 0; x < size.width(); ++x) dst[x] = src[std::min(x, in.width() - 1)];
     }
     return out;
+}
+
+// What libavcodec logged while a probe ran (its own messages name why an encoder cannot open).
+std::mutex probeMutex;
+std::string* probeLog = nullptr;
+void captureLog(void*, int level, const char* format, va_list args) {
+    if (level > AV_LOG_ERROR || !probeLog) return;
+    char line[512];
+    std::vsnprintf(line, sizeof line, format, args);
+    std::string text = line;
+    while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+    if (!text.empty()) *probeLog += (probeLog->empty() ? "" : "; ") + text;
+}
+
+// Whether NVIDIA's encoder (h264_nvenc: an NVIDIA card with an encoder, and the driver's encode
+// library) opens for this size and rate: empty when it does, else why not.
+std::string nvencProblem(QSize size, AVRational rate) {
+    const AVCodec* nvenc = avcodec_find_encoder_by_name("h264_nvenc");
+    if (!nvenc) return "this libavcodec has no h264_nvenc";
+    AVCodecContext* ctx = avcodec_alloc_context3(nvenc);
+    if (!ctx) return "no memory for it";
+    ctx->width = size.width();
+    ctx->height = size.height();
+    ctx->time_base = av_inv_q(rate);
+    ctx->framerate = rate;
+    ctx->pix_fmt = AV_PIX_FMT_YUV420P;
+    std::string log;
+    int rc = 0;
+    {
+        const std::lock_guard lock(probeMutex);
+        probeLog = &log;
+        av_log_set_callback(captureLog);
+        rc = avcodec_open2(ctx, nvenc, nullptr);
+        av_log_set_callback(av_log_default_callback);
+        probeLog = nullptr;
+    }
+    avcodec_free_context(&ctx);
+    if (rc >= 0) return {};
+    return log.empty() ? averror(rc) : log;
 }
 
 // A box of the median cut: colours [begin, end) of the list, with their pixels.
@@ -179,6 +221,7 @@ struct MovieWriter::Impl {
     std::optional<MoviePalette> palette;
     int frames = 0;
     bool finished = false;
+    std::string note; // why the encoder is not the first choice
 
     Impl(const std::string& path, QSize s, const std::vector<std::string>& inputs)
         : format(movieFormatOf(path)), file(path, inputs), size(s) {}
@@ -222,11 +265,18 @@ MovieWriter::MovieWriter(const std::string& path, QSize size, double fps,
     impl_ = std::make_unique<Impl>(path, size, inputs);
     Impl& m = *impl_;
     const Names names = namesOf(m.format);
-    m.codec = avcodec_find_encoder_by_name(names.encoder);
-    STRATA_EXPECTS(m.codec, Error,
-                   "--export-movie " + path + ": this libavcodec has no " + names.encoder + " encoder");
     m.encoded =
         m.format == MovieFormat::Gif ? size : QSize((size.width() + 1) / 2 * 2, (size.height() + 1) / 2 * 2);
+    const AVRational rate = av_d2q(fps, 100000);
+    if (m.format == MovieFormat::Mp4) { // NVIDIA's encoder where it opens, else libx264
+        if (const std::string why = nvencProblem(m.encoded, rate); why.empty())
+            m.codec = avcodec_find_encoder_by_name("h264_nvenc");
+        else
+            m.note = "h264_nvenc not used: " + why;
+    }
+    if (!m.codec) m.codec = avcodec_find_encoder_by_name(names.encoder);
+    STRATA_EXPECTS(m.codec, Error,
+                   "--export-movie " + path + ": this libavcodec has no " + names.encoder + " encoder");
     if (const int rc =
             avformat_alloc_output_context2(&m.muxer, nullptr, names.muxer, m.file.tempPath().c_str());
         rc < 0)
@@ -237,7 +287,6 @@ MovieWriter::MovieWriter(const std::string& path, QSize size, double fps,
     m.packet = av_packet_alloc();
     STRATA_EXPECTS(m.stream && m.encoder && m.frame && m.packet, OutOfMemoryError,
                    "--export-movie " + path + ": no memory for the encoder");
-    const AVRational rate = av_d2q(fps, 100000);
     m.encoder->width = m.encoded.width();
     m.encoder->height = m.encoded.height();
     m.encoder->time_base = av_inv_q(rate);
@@ -248,7 +297,12 @@ MovieWriter::MovieWriter(const std::string& path, QSize size, double fps,
         m.encoder->color_range = AVCOL_RANGE_MPEG;
         m.encoder->gop_size = std::max(1, int(std::lround(fps * 2))); // a key frame every 2 s: seeking
     }
-    if (m.format == MovieFormat::Mp4) {
+    if (m.format == MovieFormat::Mp4 && std::string(m.codec->name) == "h264_nvenc") {
+        av_opt_set(m.encoder->priv_data, "preset", "p5", 0);
+        av_opt_set(m.encoder->priv_data, "rc", "vbr", 0);
+        av_opt_set(m.encoder->priv_data, "cq", "19", 0);
+        m.encoder->bit_rate = 0;
+    } else if (m.format == MovieFormat::Mp4) {
         av_opt_set(m.encoder->priv_data, "preset", "medium", 0);
         av_opt_set(m.encoder->priv_data, "crf", "18", 0); // colour maps and text: little loss
     } else if (m.format == MovieFormat::WebM) {
@@ -335,6 +389,7 @@ void MovieWriter::finish() {
 }
 
 std::string MovieWriter::encoderName() const { return impl_->codec->name; }
+std::string MovieWriter::encoderNote() const { return impl_->note; }
 QSize MovieWriter::encodedSize() const { return impl_->encoded; }
 int MovieWriter::framesWritten() const { return impl_->frames; }
 

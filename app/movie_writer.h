@@ -42,8 +42,12 @@ public:
     // naming the path when the file cannot be written.
     void finish();
 
-    std::string encoderName() const; // "libx264", "libvpx-vp9", "gif"
-    QSize encodedSize() const;       // the size written: even for MP4 and WebM
+    // "h264_nvenc" (an MP4 where NVIDIA's encoder opens: the frames still come from the host),
+    // "libx264", "libvpx-vp9", "gif"; and why NVENC was not used ("h264_nvenc not used: Cannot
+    // load libcuda.so.1"; empty for WebM and GIF).
+    std::string encoderName() const;
+    std::string encoderNote() const;
+    QSize encodedSize() const; // the size written: even for MP4 and WebM
     int framesWritten() const;
 
 private:

@@ -176,12 +176,12 @@ bool MainWindow::exportMovie(const QString& path, const MovieChoice& choice) {
     bool ok = false;
     try {
         const MovieResult r = strata::app::exportMovie(*ds, shown, movie, viewExportOptions(size));
-        showSaved(tr("Saved %1, %2 frames, %3 × %4, %5")
+        showSaved(tr("Saved %1, %2 frames, %3 × %4, %5%6")
                       .arg(QFileInfo(path).fileName())
                       .arg(r.frames)
                       .arg(r.width)
                       .arg(r.height)
-                      .arg(q(r.encoder)),
+                      .arg(q(r.encoder), r.encoderNote.empty() ? QString() : " (" + q(r.encoderNote) + ")"),
                   path, r.bytesFromDevice);
         ok = true;
     } catch (const CancelledError&) {
