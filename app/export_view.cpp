@@ -273,9 +273,7 @@ MovieResult exportMovie(const Dataset& ds, const ViewSpec& view, const MovieExpo
     // Step `i`'s picture: its frame computed, its scene drawn; told once what is not drawn.
     ExportOptions quiet = options;
     auto picture = [&](std::int64_t i, bool first) {
-        ViewSpec spec = view;
-        std::erase_if(spec.indices, [&](const auto& p) { return p.first == movie.dim; });
-        spec.indices.push_back({movie.dim, i});
+        const ViewSpec spec = withIndex(view, movie.dim, i);
         FallbackNote note;
         const DataArray frame = computeFrame(var, spec, computeDevice(), note, exportLimits());
         if (first && note.fellBack) tell(note.reason);

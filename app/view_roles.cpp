@@ -218,4 +218,14 @@ bool fitViewTo(const ViewSpec& saved, const Dataset& ds, ViewSpec& out) {
     return true;
 }
 
+ViewSpec withIndex(ViewSpec s, const std::string& dim, std::int64_t index) {
+    for (auto& [d, i] : s.indices)
+        if (d == dim) {
+            i = index;
+            return s;
+        }
+    s.indices.push_back({dim, index});
+    return s;
+}
+
 } // namespace strata::app

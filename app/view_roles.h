@@ -42,6 +42,9 @@ std::string defaultVariable(const Dataset& ds);
 // A dim leaving Slice forgets its index; one entering it starts at index 0. A move that changes
 // X or Y drops the zoom and pan window (it was in the other axes' coordinates). A move that would
 // leave nothing displayed is refused (returns `spec` unchanged).
+// `s` with sliced dim `dim` at `index` (its entry set where it has one, else added).
+ViewSpec withIndex(ViewSpec s, const std::string& dim, std::int64_t index);
+
 ViewSpec assignRole(ViewSpec spec, const std::vector<std::string>& dims, const std::string& dim, Role role,
                     ReduceOp op = ReduceOp::Mean);
 

@@ -14,6 +14,7 @@
 #endif
 
 #include "export_view.h"
+#include "view_roles.h"
 #include "strata/core/derived.h"
 #include "strata/core/error.h"
 #include "strata/core/ops.h"
@@ -33,16 +34,6 @@ constexpr std::size_t kResidentCacheBytes = std::size_t(96) << 20; // see cacheL
 std::shared_ptr<const ColouredFrame> colouredMatching(const std::shared_ptr<const ColouredFrame>& c,
                                                       const ViewSpec& spec, const DataArray& frame) {
     return c && colouredFor(*c, spec.colouring, frame) ? c : nullptr;
-}
-
-ViewSpec withIndex(ViewSpec s, const std::string& dim, std::int64_t index) {
-    for (auto& [d, i] : s.indices)
-        if (d == dim) {
-            i = index;
-            return s;
-        }
-    s.indices.push_back({dim, index});
-    return s;
 }
 
 } // namespace

@@ -133,15 +133,7 @@ void MainWindow::connectParts() {
         });
     connect(slices_, &SlicePanel::indexChanged, this,
             [this](const QString& dim, qint64 index, int direction) {
-                ViewSpec s = view();
-                bool found = false;
-                for (auto& [d, i] : s.indices)
-                    if (q(d) == dim) {
-                        i = index;
-                        found = true;
-                    }
-                if (!found) s.indices.push_back({dim.toStdString(), index});
-                applyView(s, dim.toStdString(), direction);
+                applyView(withIndex(view(), dim.toStdString(), index), dim.toStdString(), direction);
             });
     connect(colour_, &ColourPanel::changed, this, &MainWindow::onColourChanged);
     connect(colour_->unitsButton(), &UnitsButton::chosen, this, &MainWindow::setDisplayUnits);

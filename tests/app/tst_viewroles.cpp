@@ -25,6 +25,15 @@ ViewSpec base() {
 class TestViewRoles : public QObject {
     Q_OBJECT
 private slots:
+    void withIndexSetsInPlaceOrAdds() {
+        using Indices = std::vector<std::pair<std::string, std::int64_t>>;
+        QCOMPARE(withIndex(base(), "time", 7).indices, (Indices{{"time", 7}, {"level", 2}})); // in place
+        QCOMPARE(withIndex(base(), "level", 0).indices, (Indices{{"time", 3}, {"level", 0}}));
+        ViewSpec none = base();
+        none.indices = {{"level", 2}};
+        QCOMPARE(withIndex(none, "time", 5).indices, (Indices{{"level", 2}, {"time", 5}})); // added
+        QCOMPARE(withIndex(base(), "time", 7).xDim, std::string("lon")); // nothing else changes
+    }
     void defaultsFromCfAttributes() {
         // hgt: (time, lat, lon) with degrees_north/east units.
         const Dataset hgt = openDataset((kData + "/hgt.nc").toStdString());
