@@ -14,6 +14,8 @@
 #include "view_roles.h"
 
 #if STRATA_HAVE_RENDER
+#include <QBuffer>
+
 #include "export_scene.h"
 #include "movie_writer.h"
 #include "strata/render/coastline_status.h"
@@ -285,16 +287,28 @@ MovieResult exportMovie(const Dataset& ds, const ViewSpec& view, const MovieExpo
     };
     quiet.tell = nullptr;
     quiet.verbose = false;
-    if (writer.needsPalette()) // a GIF: its one palette from every frame's colours first
-        for (std::int64_t i = movie.start; i < stop; i += movie.step) writer.observe(picture(i, false));
+    // Each frame is drawn once. A GIF's one palette is made from every frame's colours before the
+    // first is written: its frames wait meanwhile as PNG in memory (about a tenth of their
+    // pixels' bytes), not drawn (and copied off the device) a second time.
+    const bool gif = writer.needsPalette();
+    std::vector<QByteArray> waiting;
     int done = 0;
     for (std::int64_t i = movie.start; i < stop; i += movie.step) {
-        writer.add(picture(i, done == 0));
+        const QImage image = picture(i, done == 0);
+        if (gif) {
+            writer.observe(image);
+            QBuffer png(&waiting.emplace_back());
+            png.open(QIODevice::WriteOnly);
+            image.save(&png, "PNG", 80); // fast: lossless whatever the level
+        } else {
+            writer.add(image);
+        }
         ++done;
         if (movie.progress && !movie.progress(done, total))
             STRATA_FAIL(CancelledError, what + ": stopped at frame " + std::to_string(done) + " of " +
                                             std::to_string(total) + "; no file was written");
     }
+    for (const QByteArray& png : waiting) writer.add(QImage::fromData(png, "PNG"));
     writer.finish();
     result.encoder = writer.encoderName();
     result.encoderNote = writer.encoderNote();

@@ -98,7 +98,7 @@ struct MovieResult {
     std::string path, encoder;             // encoder: libavcodec's name ("libx264", "libvpx-vp9", "gif")
     std::string encoderNote;               // why not h264_nvenc, for an MP4
     int frames = 0, width = 0, height = 0; // the size encoded (even for MP4 and WebM)
-    std::uint64_t bytesFromDevice = 0;     // device→host bytes: each frame's pixels (a GIF's: twice)
+    std::uint64_t bytesFromDevice = 0;     // device→host bytes: each frame's pixels, once
 };
 // Throws ValueError for a dim that is not sliced in the view (naming those that are), a view of
 // one dim, or an empty range; IndexError for a range beyond the dim; IoError when the file
