@@ -13,6 +13,7 @@
 
 #include "export_names.h"
 #include "export_view.h"
+#include "form_rows.h"
 #include "main_window.h"
 #include "strata/core/atomic_file.h"
 #include "strata/core/memory_budget.h"
@@ -28,23 +29,11 @@ QString q(const std::string& s) { return QString::fromStdString(s); }
 bool askSize(QWidget* parent, QSize& size) {
     QDialog dialog(parent);
     dialog.setWindowTitle(QObject::tr("PNG size"));
-    auto* w = new QSpinBox(&dialog);
-    auto* h = new QSpinBox(&dialog);
-    for (QSpinBox* b : {w, h}) {
-        b->setRange(64, 16384);
-        b->setSuffix(QObject::tr(" px"));
-    }
-    w->setValue(size.width());
-    h->setValue(size.height());
     auto* form = new QFormLayout(&dialog);
-    form->addRow(QObject::tr("Width"), w);
-    form->addRow(QObject::tr("Height"), h);
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
-    QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
-    QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
-    form->addRow(buttons);
+    const SizeRows rows = addSizeRows(form, size, 64);
+    addOkCancel(form, &dialog);
     if (dialog.exec() != QDialog::Accepted) return false;
-    size = QSize(w->value(), h->value());
+    size = rows.size();
     return true;
 }
 

@@ -17,6 +17,7 @@
 #include <QStatusBar>
 #include <algorithm>
 
+#include "form_rows.h"
 #include "main_window.h"
 #include "movie_writer.h"
 #include "slice_panel.h"
@@ -58,33 +59,21 @@ bool askMovie(QWidget* parent, const DataArray& var, const std::vector<std::stri
     fps->setDecimals(1);
     fps->setValue(c.fps);
     fps->setSuffix(QObject::tr(" frames/s"));
-    auto* w = new QSpinBox(&dialog);
-    auto* h = new QSpinBox(&dialog);
-    for (QSpinBox* b : {w, h}) {
-        b->setRange(16, 16384);
-        b->setSuffix(QObject::tr(" px"));
-    }
-    w->setValue(c.size.width());
-    h->setValue(c.size.height());
     auto* form = new QFormLayout(&dialog);
     form->addRow(QObject::tr("Animate"), dim);
     form->addRow(QObject::tr("From step"), first);
     form->addRow(QObject::tr("To step"), last);
     form->addRow(QObject::tr("Every"), every);
     form->addRow(QObject::tr("Rate"), fps);
-    form->addRow(QObject::tr("Width"), w);
-    form->addRow(QObject::tr("Height"), h);
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
-    QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
-    QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
-    form->addRow(buttons);
+    const SizeRows size = addSizeRows(form, c.size, 16);
+    addOkCancel(form, &dialog);
     if (dialog.exec() != QDialog::Accepted) return false;
     c.dim = dim->currentText();
     c.start = std::min(first->value(), last->value()) - 1;
     c.stop = std::max(first->value(), last->value());
     c.step = every->value();
     c.fps = fps->value();
-    c.size = QSize(w->value(), h->value());
+    c.size = size.size();
     return true;
 }
 
