@@ -14,7 +14,6 @@
 #include "view_roles.h"
 
 #if STRATA_HAVE_RENDER
-#include <QBuffer>
 
 #include "export_scene.h"
 #include "movie_writer.h"
@@ -272,7 +271,9 @@ MovieResult exportMovie(const Dataset& ds, const ViewSpec& view, const MovieExpo
     if (display.started() && options.verbose) tell("no DISPLAY: started Xvfb on " + display.display());
     const QSize size(options.width, options.height);
     MovieWriter writer(movie.path, size, movie.fps, inputsOf(ds));
-    // Step `i`'s picture: its frame computed, its scene drawn; told once what is not drawn.
+    // Step `i`'s picture: its frame computed, its scene drawn (in one GL window for all the
+    // frames); told once what is not drawn.
+    const std::unique_ptr<ImageRenderer> renderer = makeImageRenderer(size);
     ExportOptions quiet = options;
     auto picture = [&](std::int64_t i, bool first) {
         const ViewSpec spec = withIndex(view, movie.dim, i);
@@ -281,34 +282,22 @@ MovieResult exportMovie(const Dataset& ds, const ViewSpec& view, const MovieExpo
         if (first && note.fellBack) tell(note.reason);
         const detail::Overlays overlays = detail::overlaysOf(ds, spec, frame, options);
         const detail::Scene scene = detail::sceneOf(ds, spec, frame, overlays, first ? options : quiet);
-        QImage image = renderImage(scene.image, scene.settings, size);
+        QImage image = renderer->render(scene.image, scene.settings);
         if (first) detail::tellDrawn(scene, size, options);
         return image;
     };
     quiet.tell = nullptr;
     quiet.verbose = false;
-    // Each frame is drawn once. A GIF's one palette is made from every frame's colours before the
-    // first is written: its frames wait meanwhile as PNG in memory (about a tenth of their
-    // pixels' bytes), not drawn (and copied off the device) a second time.
-    const bool gif = writer.needsPalette();
-    std::vector<QByteArray> waiting;
+    // Each frame is drawn once: the writer converts and encodes it (or, for a GIF, keeps it
+    // until its palette is made) on its own thread while the next is drawn.
     int done = 0;
     for (std::int64_t i = movie.start; i < stop; i += movie.step) {
-        const QImage image = picture(i, done == 0);
-        if (gif) {
-            writer.observe(image);
-            QBuffer png(&waiting.emplace_back());
-            png.open(QIODevice::WriteOnly);
-            image.save(&png, "PNG", 80); // fast: lossless whatever the level
-        } else {
-            writer.add(image);
-        }
+        writer.add(picture(i, done == 0));
         ++done;
         if (movie.progress && !movie.progress(done, total))
             STRATA_FAIL(CancelledError, what + ": stopped at frame " + std::to_string(done) + " of " +
                                             std::to_string(total) + "; no file was written");
     }
-    for (const QByteArray& png : waiting) writer.add(QImage::fromData(png, "PNG"));
     writer.finish();
     result.encoder = writer.encoderName();
     result.encoderNote = writer.encoderNote();

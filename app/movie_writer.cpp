@@ -1,5 +1,7 @@
 #include "movie_writer.h"
 
+#include <QBuffer>
+
 extern "C" {
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
@@ -12,10 +14,14 @@ extern "C" {
 #include <array>
 #include <cctype>
 #include <cmath>
+#include <condition_variable>
 #include <cstdarg>
 #include <cstdio>
+#include <deque>
+#include <exception>
 #include <mutex>
 #include <optional>
+#include <thread>
 
 #include "strata/core/atomic_file.h"
 #include "strata/core/error.h"
@@ -219,13 +225,26 @@ struct MovieWriter::Impl {
     SwsContext* scaler = nullptr;
     std::unordered_map<QRgb, std::uint64_t> histogram;
     std::optional<MoviePalette> palette;
+    std::vector<QByteArray> waiting; // a GIF's frames as PNG until the palette is made
     int frames = 0;
     bool finished = false;
     std::string note; // why the encoder is not the first choice
 
+    // The frames are converted and encoded on a thread of their own while the next is drawn:
+    // add() waits only when kQueued frames wait already. An error there (a full disk) is
+    // thrown by the next add() or finish().
+    static constexpr std::size_t kQueued = 3;
+    std::thread worker;
+    std::mutex mutex;
+    std::condition_variable changed;
+    std::deque<QImage> queue;
+    bool closing = false, stopping = false, busy = false;
+    std::exception_ptr error;
+
     Impl(const std::string& path, QSize s, const std::vector<std::string>& inputs)
         : format(movieFormatOf(path)), file(path, inputs), size(s) {}
     ~Impl() {
+        stop(true);
         sws_freeContext(scaler);
         av_packet_free(&packet);
         av_frame_free(&frame);
@@ -251,6 +270,116 @@ struct MovieWriter::Impl {
             packet->stream_index = stream->index;
             if (const int w = av_interleaved_write_frame(muxer, packet); w < 0) fail("cannot write", w);
         }
+    }
+
+    // A GIF's frame before its palette: its colours counted, itself kept as PNG (about a tenth
+    // of its pixels' bytes) until finish().
+    void keep(const QImage& image) {
+        const QImage in = padded(image, encoded);
+        QRgb last = 0;
+        std::uint64_t* count = nullptr;
+        for (int y = 0; y < in.height(); ++y) {
+            const auto* row = reinterpret_cast<const QRgb*>(in.constScanLine(y));
+            for (int x = 0; x < in.width(); ++x) {
+                const QRgb c = row[x] | 0xff000000u;
+                if (!count || c != last) { // runs of one colour: one lookup
+                    count = &histogram[c];
+                    last = c;
+                }
+                ++*count;
+            }
+        }
+        QBuffer png(&waiting.emplace_back());
+        png.open(QIODevice::WriteOnly);
+        STRATA_EXPECTS(in.save(&png, "PNG", 80), OutOfMemoryError,
+                       "--export-movie " + file.target() + ": no memory to keep frame " +
+                           std::to_string(waiting.size()) + " until the palette is made");
+    }
+
+    // One frame into the encoder's pixels (the palette's indices for a GIF), encoded.
+    void write(const QImage& image) {
+        const QImage in = padded(image, encoded);
+        if (const int rc = av_frame_make_writable(frame); rc < 0) fail("no writable frame", rc);
+        if (format == MovieFormat::Gif) {
+            auto* pal = reinterpret_cast<std::uint32_t*>(frame->data[1]);
+            for (std::size_t i = 0; i < 256; ++i)
+                pal[i] = i < palette->colours().size() ? (palette->colours()[i] | 0xff000000u) : 0xff000000u;
+            for (int y = 0; y < in.height(); ++y) {
+                const auto* row = reinterpret_cast<const QRgb*>(in.constScanLine(y));
+                std::uint8_t* out = frame->data[0] + std::ptrdiff_t(y) * frame->linesize[0];
+                QRgb last = row[0];
+                std::uint8_t index = palette->indexOf(last);
+                for (int x = 0; x < in.width(); ++x) {
+                    if (row[x] != last) { // runs of one colour: one lookup
+                        last = row[x];
+                        index = palette->indexOf(last);
+                    }
+                    out[x] = index;
+                }
+            }
+        } else {
+            const std::uint8_t* src[1] = {in.constBits()};
+            const int stride[1] = {int(in.bytesPerLine())};
+            sws_scale(scaler, src, stride, 0, in.height(), frame->data, frame->linesize);
+        }
+        frame->pts = frames++;
+        encode(frame);
+    }
+
+    void run() {
+        for (;;) {
+            QImage next;
+            {
+                std::unique_lock lock(mutex);
+                changed.wait(lock, [&] { return stopping || closing || !queue.empty(); });
+                if (stopping || (queue.empty() && closing)) return;
+                next = std::move(queue.front());
+                queue.pop_front();
+                busy = true;
+            }
+            changed.notify_all();
+            try {
+                if (format == MovieFormat::Gif)
+                    keep(next);
+                else
+                    write(next);
+            } catch (...) {
+                const std::lock_guard lock(mutex);
+                error = std::current_exception();
+                stopping = true; // what waits is dropped: the movie has failed
+                queue.clear();
+                busy = false;
+                changed.notify_all();
+                return;
+            }
+            {
+                const std::lock_guard lock(mutex);
+                busy = false;
+            }
+            changed.notify_all();
+        }
+    }
+
+    // Hands `image` to the worker (started on the first frame), waiting for room.
+    void push(QImage image) {
+        if (!worker.joinable()) worker = std::thread([this] { run(); });
+        std::unique_lock lock(mutex);
+        changed.wait(lock, [&] { return error || queue.size() < kQueued; });
+        if (error) std::rethrow_exception(error);
+        queue.push_back(std::move(image));
+        changed.notify_all();
+    }
+
+    // The worker ended: after every frame is written (drop: at once, the frames waiting
+    // dropped). Throws what failed there unless dropping.
+    void stop(bool drop) {
+        {
+            const std::lock_guard lock(mutex);
+            (drop ? stopping : closing) = true;
+        }
+        changed.notify_all();
+        if (worker.joinable()) worker.join();
+        if (!drop && error) std::rethrow_exception(error);
     }
 };
 
@@ -303,8 +432,8 @@ MovieWriter::MovieWriter(const std::string& path, QSize size, double fps,
         av_opt_set(m.encoder->priv_data, "cq", "19", 0);
         m.encoder->bit_rate = 0;
     } else if (m.format == MovieFormat::Mp4) {
-        av_opt_set(m.encoder->priv_data, "preset", "medium", 0);
-        av_opt_set(m.encoder->priv_data, "crf", "18", 0); // colour maps and text: little loss
+        av_opt_set(m.encoder->priv_data, "preset", "veryfast", 0); // the frames come no faster
+        av_opt_set(m.encoder->priv_data, "crf", "18", 0);          // colour maps and text: little loss
     } else if (m.format == MovieFormat::WebM) {
         m.encoder->bit_rate = 0; // constant quality
         av_opt_set(m.encoder->priv_data, "crf", "24", 0);
@@ -340,47 +469,25 @@ MovieWriter::MovieWriter(const std::string& path, QSize size, double fps,
 
 MovieWriter::~MovieWriter() = default;
 
-bool MovieWriter::needsPalette() const { return impl_->format == MovieFormat::Gif && !impl_->palette; }
-
-void MovieWriter::observe(const QImage& image) {
-    const QImage in = padded(image, impl_->encoded);
-    for (int y = 0; y < in.height(); ++y) {
-        const auto* row = reinterpret_cast<const QRgb*>(in.constScanLine(y));
-        for (int x = 0; x < in.width(); ++x) ++impl_->histogram[row[x] | 0xff000000u];
-    }
-}
-
 void MovieWriter::add(const QImage& image) {
     Impl& m = *impl_;
     STRATA_EXPECTS(!m.finished, ValueError, "--export-movie " + m.file.target() + ": a frame after the end");
-    const QImage in = padded(image, m.encoded);
-    if (const int rc = av_frame_make_writable(m.frame); rc < 0) m.fail("no writable frame", rc);
-    if (m.format == MovieFormat::Gif) {
-        if (!m.palette) {
-            if (m.histogram.empty()) observe(image); // no pass over the frames: this one's colours
-            m.palette = MoviePalette::from(m.histogram);
-            m.histogram.clear();
-        }
-        auto* pal = reinterpret_cast<std::uint32_t*>(m.frame->data[1]);
-        for (std::size_t i = 0; i < 256; ++i)
-            pal[i] = i < m.palette->colours().size() ? (m.palette->colours()[i] | 0xff000000u) : 0xff000000u;
-        for (int y = 0; y < in.height(); ++y) {
-            const auto* row = reinterpret_cast<const QRgb*>(in.constScanLine(y));
-            std::uint8_t* out = m.frame->data[0] + std::ptrdiff_t(y) * m.frame->linesize[0];
-            for (int x = 0; x < in.width(); ++x) out[x] = m.palette->indexOf(row[x]);
-        }
-    } else {
-        const std::uint8_t* src[1] = {in.constBits()};
-        const int stride[1] = {int(in.bytesPerLine())};
-        sws_scale(m.scaler, src, stride, 0, in.height(), m.frame->data, m.frame->linesize);
-    }
-    m.frame->pts = m.frames++;
-    m.encode(m.frame);
+    m.push(image);
 }
 
 void MovieWriter::finish() {
     Impl& m = *impl_;
     if (m.finished) return;
+    m.stop(false);                      // every frame encoded (or kept), or what failed thrown
+    if (m.format == MovieFormat::Gif) { // one palette from every frame's colours, then the frames
+        m.palette = MoviePalette::from(m.histogram);
+        m.histogram.clear();
+        for (QByteArray& png : m.waiting) {
+            m.write(QImage::fromData(png, "PNG"));
+            png.clear();
+        }
+        m.waiting.clear();
+    }
     m.encode(nullptr);
     if (const int rc = av_write_trailer(m.muxer); rc < 0) m.fail("cannot write the trailer", rc);
     if (const int rc = avio_closep(&m.muxer->pb); rc < 0) m.fail("cannot close the file", rc);

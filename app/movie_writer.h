@@ -30,16 +30,15 @@ public:
     MovieWriter(const MovieWriter&) = delete;
     MovieWriter& operator=(const MovieWriter&) = delete;
 
-    // GIF only: every frame is seen once before the first add(), so that its one palette is
-    // made from all of them (the colours do not change from frame to frame).
-    bool needsPalette() const;
-    void observe(const QImage& frame);
-
     // One frame of the movie, of the size given (converted to the encoder's pixels; an odd
     // width or height is padded by repeating the last column or row, as yuv420p needs even).
+    // Frames are converted and encoded on a thread of the writer's while the caller draws the
+    // next; add() waits when three wait already, and throws what failed there (IoError for a
+    // full disk). A GIF's frames are counted and kept (as PNG, about a tenth of their bytes)
+    // until finish() makes the one palette from all their colours and encodes them.
     void add(const QImage& frame);
-    // Flushes the encoder, writes the trailer and renames the file into place. Throws IoError
-    // naming the path when the file cannot be written.
+    // Encodes what waits, flushes the encoder, writes the trailer and renames the file into
+    // place. Throws IoError naming the path when the file cannot be written.
     void finish();
 
     // "h264_nvenc" (an MP4 where NVIDIA's encoder opens: the frames still come from the host),

@@ -7,7 +7,11 @@
 namespace strata {
 
 QImage renderImage(const ImageFrame& frame, const ImageViewSettings& settings, QSize pixels, double scale) {
-    return vtkViews().renderImage(frame, settings, pixels, scale);
+    return makeImageRenderer(pixels, scale)->render(frame, settings);
+}
+
+std::unique_ptr<ImageRenderer> makeImageRenderer(QSize pixels, double scale) {
+    return vtkViews().makeImageRenderer(pixels, scale);
 }
 
 std::string coastlinesDrawn(const ImageFrame& frame, const ImageViewSettings& settings, QSize pixels,

@@ -100,6 +100,39 @@ private:
     LinePlotScene scene_;
 };
 
+// One offscreen GL window and one scene drawing picture after picture of one size: what the
+// GL driver builds for the first (shaders, textures, glyphs) serves the rest, as in the window.
+class ImageRendererImpl final : public ImageRenderer {
+public:
+    ImageRendererImpl(QSize pixels, double scale)
+        : pixels_(pixels), scale_(scale), off_(pixels.width(), pixels.height()) {
+        scene_.attach(off_.window());
+    }
+    ~ImageRendererImpl() override {
+        off_.makeCurrent();
+        scene_.releaseGl(); // GL objects die with their context current
+        off_.window()->ReleaseGraphicsResources(off_.window());
+        scene_.detach();
+    }
+    ImageRendererImpl(const ImageRendererImpl&) = delete;
+    ImageRendererImpl& operator=(const ImageRendererImpl&) = delete;
+
+    QImage render(const ImageFrame& frame, const ImageViewSettings& settings) override {
+        off_.makeCurrent();
+        scene_.setSettings(settings);
+        scene_.setFrame(frame);
+        scene_.prepare(pixels_.width(), pixels_.height(), scale_);
+        off_.render();
+        return off_.grab();
+    }
+
+private:
+    QSize pixels_;
+    double scale_;
+    OffscreenWindow off_;
+    ImageScene scene_;
+};
+
 class Views final : public VtkViews {
 public:
     std::unique_ptr<GlImageSurface> makeImageSurface(QWidget* parent, ViewHooks hooks) const override {
@@ -109,30 +142,8 @@ public:
         return std::make_unique<LinePlotSurfaceImpl>(parent, std::move(hooks));
     }
 
-    QImage renderImage(const ImageFrame& frame, const ImageViewSettings& settings, QSize pixels,
-                       double scale) const override {
-        OffscreenWindow off(pixels.width(), pixels.height());
-        QImage image;
-        {
-            ImageScene scene;
-            scene.setSettings(settings);
-            scene.setFrame(frame);
-            scene.attach(off.window());
-            off.makeCurrent();
-            try {
-                scene.prepare(pixels.width(), pixels.height(), scale);
-                off.render();
-                image = off.grab();
-            } catch (...) {
-                off.makeCurrent();
-                scene.releaseGl();
-                throw;
-            }
-            off.makeCurrent();
-            scene.releaseGl(); // GL objects die with their context current
-            off.window()->ReleaseGraphicsResources(off.window());
-        }
-        return image;
+    std::unique_ptr<ImageRenderer> makeImageRenderer(QSize pixels, double scale) const override {
+        return std::make_unique<ImageRendererImpl>(pixels, scale);
     }
 
     QImage renderLinePlot(const LineSeries& series, QSize pixels, double scale) const override {

@@ -5,6 +5,7 @@
 #include <QImage>
 #include <QSize>
 #include <QString>
+#include <memory>
 #include <string>
 
 #include "strata/render/image_settings.h"
@@ -16,6 +17,16 @@ namespace strata {
 // size). Throws Error when no GL window can be made (no display) or the frame is not 2-D.
 QImage renderImage(const ImageFrame& frame, const ImageViewSettings& settings, QSize pixels,
                    double scale = 1);
+
+// Pictures of one size drawn one after another (a movie's frames) in one offscreen GL window:
+// what the GL driver builds for the first (shaders, textures, glyphs) serves the rest, so each
+// later picture costs its drawing alone. Throws as renderImage.
+class ImageRenderer {
+public:
+    virtual ~ImageRenderer() = default;
+    virtual QImage render(const ImageFrame& frame, const ImageViewSettings& settings) = 0;
+};
+std::unique_ptr<ImageRenderer> makeImageRenderer(QSize pixels, double scale = 1);
 
 // The coastlines renderImage draws for the same arguments: "GSHHG 2.3.7 crude (25 km),
 // /usr/share/gmt-gshhg (gmt-gshhg-low)"; empty when none (off, not a map or a lon/lat frame, or

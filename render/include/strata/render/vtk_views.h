@@ -18,6 +18,7 @@
 #include <optional>
 
 #include "strata/render/frame_texture.h"
+#include "strata/render/image_export.h"
 #include "strata/render/image_settings.h"
 #include "strata/render/view_layout.h"
 
@@ -84,8 +85,7 @@ public:
     virtual ~VtkViews() = default;
     virtual std::unique_ptr<GlImageSurface> makeImageSurface(QWidget* parent, ViewHooks hooks) const = 0;
     virtual std::unique_ptr<LinePlotSurface> makeLinePlot(QWidget* parent, ViewHooks hooks) const = 0;
-    virtual QImage renderImage(const ImageFrame& frame, const ImageViewSettings& settings, QSize pixels,
-                               double scale) const = 0;
+    virtual std::unique_ptr<ImageRenderer> makeImageRenderer(QSize pixels, double scale) const = 0;
     virtual QImage renderLinePlot(const LineSeries& series, QSize pixels, double scale) const = 0;
 };
 
