@@ -121,6 +121,9 @@ public:
         QSize size; // the movie's pixels (empty: the image view's)
     };
     bool exportMovie(const QString& path, const MovieChoice& choice);
+    // The same without the messages: what was written, or thrown (CancelledError when
+    // cancelled, ValueError while another movie is written).
+    MovieResult writeMovie(const QString& path, const MovieChoice& choice);
     // What the dialog offers first: the active slider's dim (else the first sliced one), all its
     // steps, 10 frames/s, the image view's size. An empty dim when the view has none to animate.
     MovieChoice defaultMovieChoice() const;

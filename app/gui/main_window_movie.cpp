@@ -125,11 +125,30 @@ bool MainWindow::exportMovie(const QString& path, const MovieChoice& choice) {
         statusBar()->showMessage(tr("A movie is being written: one at a time"), 5000);
         return false;
     }
-    const std::shared_ptr<const Dataset> ds = ws_.dataset(); // held: the window may open another
-    if (!ds || shownFrame().ndim() == 0) {
-        showError(tr("Export Animation"), tr("nothing to export: no frame is shown"), false);
-        return false;
+    try {
+        const MovieResult r = writeMovie(path, choice);
+        showSaved(tr("Saved %1, %2 frames, %3 × %4, %5%6")
+                      .arg(QFileInfo(path).fileName())
+                      .arg(r.frames)
+                      .arg(r.width)
+                      .arg(r.height)
+                      .arg(q(r.encoder), r.encoderNote.empty() ? QString() : " (" + q(r.encoderNote) + ")"),
+                  path, r.bytesFromDevice);
+        return true;
+    } catch (const CancelledError&) {
+        statusBar()->showMessage(tr("Export Animation cancelled: no file was written"), 8000);
+    } catch (const std::exception& e) {
+        statusBar()->clearMessage();
+        showError(tr("Export Animation failed"), q(e.what()), true);
     }
+    return false;
+}
+
+MovieResult MainWindow::writeMovie(const QString& path, const MovieChoice& choice) {
+    STRATA_EXPECTS(!movieCancel_, ValueError, "a movie is being written: one at a time");
+    const std::shared_ptr<const Dataset> ds = ws_.dataset(); // held: the window may open another
+    STRATA_EXPECTS(ds && shownFrame().ndim() > 0, ValueError,
+                   "Export Animation " + path.toStdString() + ": nothing to export, no frame is shown");
     const ViewSpec shown = view(); // the view as it is now, whatever the window does meanwhile
     const QSize size = choice.size.isEmpty() ? image_->size() : choice.size;
     bool cancel = false;
@@ -148,6 +167,14 @@ bool MainWindow::exportMovie(const QString& path, const MovieChoice& choice) {
     auto* esc = new QShortcut(QKeySequence(Qt::Key_Escape), this);
     connect(esc, &QShortcut::activated, this, &MainWindow::cancelMovie);
     statusBar()->showMessage(tr("Writing %1…").arg(QFileInfo(path).fileName()));
+    auto cleanUp = [&] {
+        movieCancel_ = nullptr;
+        delete esc;
+        statusBar()->removeWidget(bar);
+        statusBar()->removeWidget(stop);
+        bar->deleteLater();
+        stop->deleteLater();
+    };
     QCoreApplication::processEvents(); // the bar on the screen before the first frame
     MovieExport movie{path.toStdString(),
                       choice.dim.toStdString(),
@@ -162,30 +189,14 @@ bool MainWindow::exportMovie(const QString& path, const MovieChoice& choice) {
                           QCoreApplication::processEvents(); // the window answers; Cancel is read here
                           return !cancel;
                       }};
-    bool ok = false;
     try {
         const MovieResult r = strata::app::exportMovie(*ds, shown, movie, viewExportOptions(size));
-        showSaved(tr("Saved %1, %2 frames, %3 × %4, %5%6")
-                      .arg(QFileInfo(path).fileName())
-                      .arg(r.frames)
-                      .arg(r.width)
-                      .arg(r.height)
-                      .arg(q(r.encoder), r.encoderNote.empty() ? QString() : " (" + q(r.encoderNote) + ")"),
-                  path, r.bytesFromDevice);
-        ok = true;
-    } catch (const CancelledError&) {
-        statusBar()->showMessage(tr("Export Animation cancelled: no file was written"), 8000);
-    } catch (const std::exception& e) {
-        statusBar()->clearMessage();
-        showError(tr("Export Animation failed"), q(e.what()), true);
+        cleanUp();
+        return r;
+    } catch (...) {
+        cleanUp();
+        throw;
     }
-    movieCancel_ = nullptr;
-    delete esc;
-    statusBar()->removeWidget(bar);
-    statusBar()->removeWidget(stop);
-    bar->deleteLater();
-    stop->deleteLater();
-    return ok;
 }
 
 } // namespace strata::app

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <optional>
+#include <tuple>
 
 #include "display_probe.h"
 #include "main_window.h"
@@ -228,6 +229,42 @@ public:
         return c ? std::optional<std::string>(toString(*c)) : std::nullopt;
     }
 
+    // View.export_movie: the view on the screen as a movie along `dim` (its active slider's when
+    // empty), as File ▸ Export Animation… writes it, with the window's progress bar and Cancel.
+    ::py::dict exportMovie(const std::string& path, const std::string& dim, double fps,
+                           std::optional<std::tuple<qint64, qint64, qint64>> frames,
+                           std::optional<std::pair<int, int>> size) {
+        alive();
+        app::MainWindow::MovieChoice c = window_->defaultMovieChoice();
+        if (!dim.empty()) c.dim = QString::fromStdString(dim);
+        STRATA_EXPECTS(!c.dim.isEmpty(), ValueError,
+                       "export_movie: the view has no dim to step through (one neither on x nor on y, "
+                       "nor reduced)");
+        c.fps = fps;
+        if (frames) std::tie(c.start, c.stop, c.step) = *frames;
+        if (size) {
+            STRATA_EXPECTS(size->first >= 16 && size->first <= 16384 && size->second >= 16 &&
+                               size->second <= 16384,
+                           ValueError,
+                           "size takes (width, height) with each between 16 and 16384, not (" +
+                               std::to_string(size->first) + ", " + std::to_string(size->second) + ")");
+            c.size = QSize(size->first, size->second);
+        }
+        app::MovieResult r;
+        {
+            ::py::gil_scoped_release nogil; // the window answers while the frames are written
+            r = window_->writeMovie(QString::fromStdString(path), c);
+        }
+        ::py::dict d;
+        d["path"] = r.path;
+        d["frames"] = r.frames;
+        d["size"] = ::py::make_tuple(r.width, r.height);
+        d["encoder"] = r.encoder;
+        d["encoder_note"] = r.encoderNote;
+        d["bytes_from_device"] = r.bytesFromDevice;
+        return d;
+    }
+
     // Called (with the GIL) after each frame is on the screen; None: no call.
     void setOnFrame(::py::object f) {
         if (!f.is_none()) alive(); // a closed window would never call it
@@ -294,6 +331,8 @@ void bindShow(::py::module_& m) {
         .def("set_contours", &Window::setContours, ::py::arg("levels"))
         .def_property_readonly("contours", &Window::contours)
         .def("set_on_frame", &Window::setOnFrame, ::py::arg("callback"))
+        .def("export_movie", &Window::exportMovie, ::py::arg("path"), ::py::arg("dim") = "",
+             ::py::arg("fps") = 10.0, ::py::arg("frames") = ::py::none(), ::py::arg("size") = ::py::none())
         .def("close", &Window::close, ::py::call_guard<::py::gil_scoped_release>())
         .def("close_later", &Window::closeLater)
         .def("wait_closed", &Window::waitClosed);

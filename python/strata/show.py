@@ -83,6 +83,23 @@ class View:
         """Calls `callback()` after each frame reaches the screen (None: no more calls)."""
         self._window.set_on_frame(callback)
 
+    def export_movie(self, path, dim=None, fps=10, frames=None, size=None):
+        """Writes the view on the screen as a movie along `dim` (default: the active slider's),
+        each frame as File > Export Animation... draws it (title with the step's value, colour
+        bar, axes, coasts, contours): .mp4 (H.264), .webm (VP9) or .gif (one palette), by the
+        name. `frames` is (start, stop[, step]), a range or a slice of the dim's steps (default all), `size` (width,
+        height) in pixels (default the view's). The window shows the progress and answers
+        meanwhile; its Cancel raises strata.CancelledError and leaves no file. Returns what was
+        written: path, frames, size, encoder, encoder_note, bytes_from_device."""
+        if isinstance(frames, (slice, range)):
+            frames = (frames.start, frames.stop, frames.step)
+        if frames is not None:
+            start, stop, step = (tuple(frames) + (1,))[:3]  # (start, stop) steps by 1
+            frames = (int(start or 0), -1 if stop is None else int(stop), int(step or 1))
+        if size is not None:
+            size = (int(size[0]), int(size[1]))
+        return self._window.export_movie(str(path), dim or "", float(fps), frames, size)
+
     def close(self):
         """Closes the window; the data shown are released (their producers may be freed)."""
         self._window.close()

@@ -236,6 +236,41 @@ private slots:
 #endif
         }
     }
+
+    // A movie moves each frame's bytes once, as a PNG of that frame does, and nothing else: 4
+    // frames, 4 times the PNG's count. Its GIF is byte for byte the host's (the same pictures,
+    // the same palette).
+    void movieMovesEachFrameOnce_data() { executableReportsTheBytes_data(); }
+    void movieMovesEachFrameOnce() {
+        QFETCH(QString, backend);
+        if (noDeviceFor(backend)) STRATA_SKIP_WITHOUT_GPU("no CUDA device");
+        if (!STRATA_TEST_PNG) QSKIP("this build has no render layer, so no movie");
+        const QString gif = dir_.filePath(backend + ".gif");
+        auto args = [&](const QString& out) {
+            return QStringList{sample(), "--range",   "250,310", "--size",   "640x400", "--export-movie",
+                               out,      "--animate", "time",    "--frames", "0:12:3",  "-v"};
+        };
+        const Run r = runStrata(backend, args(gif));
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        const QRegularExpression re("^strata: wrote " + QRegularExpression::escape(gif) +
+                                        ": 4 frames, 640x400, gif \\((\\d+) bytes copied device→host\\)$",
+                                    QRegularExpression::MultilineOption);
+        const auto m = re.match(r.err);
+        QVERIFY2(m.hasMatch(), qPrintable(r.err));
+        const qint64 moved = m.captured(1).toLongLong();
+        if (backend == "cpu") {
+            QCOMPARE(moved, 0);
+            return;
+        }
+        const bool interop = qEnvironmentVariable("STRATA_EXPECT_INTEROP") == "1";
+        QCOMPARE(moved, 4 * ((interop ? 0 : 96 * 192 * 4) + 24)); // as executableReportsTheBytes' PNG
+        const QString hostGif = dir_.filePath("host.gif");
+        const Run onHost = runStrata("cpu", args(hostGif));
+        QVERIFY2(onHost.status == 0, qPrintable(onHost.err));
+        QFile a(gif), b(hostGif);
+        QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+        QVERIFY2(a.readAll() == b.readAll(), "the device's GIF is not the host's");
+    }
 };
 
 QTEST_GUILESS_MAIN(TestExportBytes)

@@ -208,6 +208,43 @@ class Show(unittest.TestCase):
             strata.show(np.zeros((4, 4), np.float16), dims=("y", "x"))
         self.assertIn("dtype float16 is not supported", str(cm.exception))
 
+    def test_export_movie_writes_the_view_along_a_dim(self):
+        # View.export_movie: the view on the screen along its slider's dim, through the window's
+        # own export (File > Export Animation...); errors as strata's, and no file left by one.
+        view = strata.show(field(nt=3))
+        folder = tempfile.mkdtemp(prefix="strata-movie-")
+        try:
+            view.frame()
+            gif = os.path.join(folder, "tas.gif")
+            r = view.export_movie(gif, fps=5, size=(64, 48))
+            self.assertEqual((r["path"], r["frames"], r["size"], r["encoder"]), (gif, 3, (64, 48), "gif"))
+            self.assertEqual(r["bytes_from_device"], 0)  # the CPU path: nothing on a device
+            with open(gif, "rb") as f:
+                data = f.read()
+            self.assertEqual(data[:6], b"GIF89a")
+            self.assertEqual(int.from_bytes(data[6:8], "little"), 64)
+            self.assertEqual(int.from_bytes(data[8:10], "little"), 48)
+            mp4 = os.path.join(folder, "tas.mp4")
+            r = view.export_movie(mp4, dim="time", frames=(1, 3), size=(65, 49))
+            self.assertEqual((r["frames"], r["size"]), (2, (66, 50)))  # padded to even
+            self.assertIn(r["encoder"], ("libx264", "h264_nvenc"))
+            with open(mp4, "rb") as f:
+                data = f.read()
+            self.assertEqual(data[4:8], b"ftyp")
+            self.assertLess(data.index(b"moov"), data.index(b"mdat"))  # +faststart
+            self.assertEqual(view.export_movie(mp4, frames=range(0, 3, 2), size=(64, 48))["frames"], 2)
+            bad = {"lat": ("time.mp4", dict(dim="lat"), "is not a sliced dim of tas (those are: time)"),
+                   "extension": ("time.avi", {}, "no movie format (.mp4, .webm or .gif)"),
+                   "range": ("time.gif", dict(frames=(2, 9)), "are beyond time's 3 steps")}
+            for label, (name, kwargs, message) in bad.items():
+                with self.subTest(bad=label):
+                    with self.assertRaises((strata.ValueError, strata.IndexError)) as cm:
+                        view.export_movie(os.path.join(folder, name), **kwargs)
+                    self.assertIn(message, str(cm.exception))
+            self.assertEqual(sorted(os.listdir(folder)), ["tas.gif", "tas.mp4"])
+        finally:
+            view.close()
+
     def test_use_after_close_is_refused(self):
         # A View whose window was closed (by close(), or by the user): each use that needs the
         # window says so; a frame read before stays valid. Before, on_frame took a callback
@@ -221,7 +258,8 @@ class Show(unittest.TestCase):
         self.assertIn("(closed)", repr(view))
         uses = {"update": lambda: view.update(da), "frame": view.frame, "view": lambda: view.view,
                 "contours": lambda: view.contours, "set contours": lambda: setattr(view, "contours", 5),
-                "on_frame": lambda: view.on_frame(print)}
+                "on_frame": lambda: view.on_frame(print),
+                "export_movie": lambda: view.export_movie(os.path.join(tempfile.gettempdir(), "closed.gif"))}
         for label, use in uses.items():
             with self.subTest(use=label):
                 with self.assertRaises(strata.ValueError) as cm:
