@@ -68,6 +68,9 @@ int runWindow(int argc, char** argv, const strata::app::CliOptions& options) {
     // Meanwhile, on another thread: udunits2's database, which the first view's units button
     // reads (4-5 ms), and the crude coastlines, which the window checks as it is built (the first
     // netCDF-C open in this process: 8-9 ms).
+    // And the compute device: on a GPU, the CUDA driver's start (about 200 ms on an H100), which
+    // the first frame's computation needs but the window does not wait for.
+    const std::jthread device([] { (void)strata::computeInfo(); });
     const std::jthread early([coastlines = options.coastlines] {
         strata::loadUnitDatabase();
         if (coastlines) (void)strata::coastlineProblem();

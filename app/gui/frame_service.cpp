@@ -14,11 +14,12 @@
 #endif
 
 #include "export_view.h"
-#include "view_roles.h"
 #include "strata/core/derived.h"
 #include "strata/core/error.h"
 #include "strata/core/ops.h"
 #include "strata/core/runtime.h"
+#include "strata/core/settings.h"
+#include "view_roles.h"
 
 namespace strata::app {
 namespace {
@@ -39,7 +40,7 @@ std::shared_ptr<const ColouredFrame> colouredMatching(const std::shared_ptr<cons
 } // namespace
 
 FrameService::FrameService(QObject* parent)
-    : QObject(parent), residency_(std::make_shared<Residency>(defaultResidentBudget(computeDevice()))) {
+    : QObject(parent), residency_(std::make_shared<Residency>(0)) { // the budget: decideBudget
     qRegisterMetaType<std::shared_ptr<const FrameResult>>();
     qRegisterMetaType<std::shared_ptr<const SeriesResult>>();
     // Said from the worker: a queued signal to the GUI thread.
@@ -128,12 +129,29 @@ void FrameService::allowLoad(const std::string& variable) {
     declined_.erase(variable);
 }
 
+void FrameService::setSavedBudget(const std::string& text) { savedBudget_ = text; }
+
+void FrameService::decideBudget() const {
+    std::call_once(budgetDecided_, [this] {
+        const Device device = computeDevice();
+        std::size_t bytes = defaultResidentBudget(device); // STRATA_RESIDENT_BUDGET, else the share
+        const std::size_t available = device.isHost() ? hostAvailableMemory() : deviceFreeMemory(device);
+        if (!savedBudget_.empty() && !settings::residentBudget(available))
+            if (const auto saved = parseResidentBudget(savedBudget_, available)) bytes = *saved;
+        residency_->setBudget(bytes);
+    });
+}
+
 void FrameService::setResidentBudget(std::size_t bytes) {
+    decideBudget(); // the user's choice comes after, and stays
     residency_->setBudget(bytes);
     std::lock_guard lock(mutex_);
     cache_.clear(); // the next frame is computed again, and loads its variable if it fits now
 }
-std::size_t FrameService::residentBudget() const { return residency_->budget(); }
+std::size_t FrameService::residentBudget() const {
+    decideBudget();
+    return residency_->budget();
+}
 void FrameService::waitForLoads() { residency_->wait(); }
 
 DataArray FrameService::source(const ViewSpec& spec, const std::shared_ptr<const Dataset>& ds) {
@@ -142,6 +160,7 @@ DataArray FrameService::source(const ViewSpec& spec, const std::shared_ptr<const
 }
 
 void FrameService::startLoad(const ViewSpec& spec, const std::shared_ptr<const Dataset>& ds) {
+    decideBudget();
     const DataArray shown = variableOf(*ds, spec.variable);
     if (const DerivedSource* derived = derivedSourceOf(shown.variable())) {
         // A derived variable is never made whole: its inputs become resident (those of this
@@ -279,7 +298,7 @@ void FrameService::setCacheBytes(std::size_t bytes) {
 std::size_t FrameService::cacheLimitLocked() const {
     // With variables resident on the host, frames are a millisecond away: a few steps around the
     // one shown are kept (with their colours), not the cache's whole limit beside the variable.
-    const bool residentOnHost = computeDevice().isHost() && residency_->heldBytes() > 0;
+    const bool residentOnHost = residency_->heldBytes() > 0 && computeDevice().isHost(); // none: not asked
     return residentOnHost ? std::min(cacheLimit_, kResidentCacheBytes) : cacheLimit_;
 }
 

@@ -123,6 +123,11 @@ public:
     // computed go, so that the next one asked for loads its variable where it fits now.
     void setResidentBudget(std::size_t bytes);
     std::size_t residentBudget() const;
+    // The budget the user saved ("60%", "12 GiB"), applied when the budget is first decided: at
+    // the first load (on the worker) or the first residentBudget(), not when the service is
+    // made, since it asks the device for its free memory (the CUDA driver's start, which must
+    // not hold up the window's first paint). Before either.
+    void setSavedBudget(const std::string& text);
     void waitForLoads(); // tests: until no load runs
 
 signals:
@@ -181,7 +186,11 @@ private:
     CachedFrame entryFor(const FrameKey& key, const ViewSpec& spec, DataArray frame, FallbackNote note,
                          std::optional<MinMax> variableRange, const std::optional<CachedFrame>& had = {});
 
+    void decideBudget() const; // once: the saved budget, else STRATA_RESIDENT_BUDGET, else 60%
+
     Scheduler scheduler_; // thread-safe on its own
+    mutable std::once_flag budgetDecided_;
+    std::string savedBudget_; // set before the budget is decided, read once then
     std::shared_ptr<Residency>
         residency_;            // thread-safe on its own; derived variables' lookups hold it weakly
     mutable std::mutex mutex_; // guards what follows, to thread_

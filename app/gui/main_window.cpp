@@ -314,7 +314,20 @@ void MainWindow::buildMenus() {
 }
 
 void MainWindow::updateDeviceLabel(const FallbackNote* note) {
-    const ComputeInfo& info = computeInfo();
+    // The device is found off this thread: on a GPU that is the CUDA driver's start (about
+    // 200 ms), which the window's first paint does not wait for. The label follows.
+    const ComputeInfo* decided = computeInfoIfDecided();
+    if (!decided) {
+        status_->setDevice(tr("Compute: …"), tr("Finding the compute device"));
+        if (!deviceFinder_.joinable())
+            deviceFinder_ = std::jthread([this] {
+                (void)computeInfo();
+                QMetaObject::invokeMethod(
+                    this, [this] { updateDeviceLabel(); }, Qt::QueuedConnection);
+            });
+        return;
+    }
+    const ComputeInfo& info = *decided;
     QString text, tip;
     if (info.device.isHost()) {
         text = tr("Compute: %1").arg(q(info.name));

@@ -17,6 +17,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <thread>
 #include <tuple>
 
 #include "contour_dialog.h"
@@ -380,6 +381,7 @@ private:
     };
     std::optional<OpenEnd> openEnd_; // finishOpen's work, until it is done
     bool frameAsked_ = false;        // a frame was asked for since the open was delivered
+    std::jthread deviceFinder_;      // finds the compute device for the label (updateDeviceLabel)
 };
 
 } // namespace strata::app

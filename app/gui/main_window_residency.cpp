@@ -22,13 +22,8 @@ std::size_t availableFor(Device d) { return d.isHost() ? hostAvailableMemory() :
 } // namespace
 
 void MainWindow::buildResidency() {
-    const QString saved = settings_.residentBudget();
-    if (!saved.isEmpty()) {
-        const std::size_t available = availableFor(computeDevice());
-        if (!settings::residentBudget(available))
-            if (const auto bytes = parseResidentBudget(saved.toStdString(), available))
-                service_->setResidentBudget(*bytes);
-    }
+    // Applied when the budget is decided (the first load): the device is not asked here.
+    service_->setSavedBudget(settings_.residentBudget().toStdString());
 }
 
 void MainWindow::onResidencyChanged(const QString& variable) {

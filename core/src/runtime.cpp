@@ -1,5 +1,7 @@
 #include "strata/core/runtime.h"
 
+#include <atomic>
+
 #include <cstdint>
 #include <cstdlib>
 #include <mutex>
@@ -73,10 +75,17 @@ ComputeInfo decide() {
 
 void forceCpu(bool on) { forcedCpu = on; }
 
+namespace {
+std::atomic<const ComputeInfo*> decided{nullptr};
+}
+
 const ComputeInfo& computeInfo() {
     static const ComputeInfo info = decide();
+    decided.store(&info, std::memory_order_release);
     return info;
 }
+
+const ComputeInfo* computeInfoIfDecided() { return decided.load(std::memory_order_acquire); }
 
 bool cudaCompiled() {
 #if STRATA_HAVE_CUDA

@@ -6,6 +6,7 @@
 #include <QSignalSpy>
 #include <QtTest>
 
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <memory>
@@ -187,6 +188,16 @@ class TestFrameService : public QObject {
     Q_OBJECT
     std::shared_ptr<const Dataset> ds_;
 
+    static std::size_t availableOnComputeDevice() {
+        const Device d = computeDevice();
+        return d.isHost() ? hostAvailableMemory() : deviceFreeMemory(d);
+    }
+    // The default budget, decided again now: free memory moves, so `had` when within 10%.
+    static std::size_t defaultResidentBudgetNear(std::size_t had) {
+        const std::size_t now = defaultResidentBudget(computeDevice());
+        return std::fabs(double(now) - double(had)) <= 0.1 * double(had) ? had : now;
+    }
+
 private slots:
     void initTestCase() { ds_ = std::make_shared<Dataset>(io::openDataset(kHgt.toStdString())); }
 
@@ -285,6 +296,32 @@ private slots:
                         service.requestFrame(specAt(*ds_, 15)))); // not computed ahead: the worker serves it
         QVERIFY(shownAndLoaded(service));
         QCOMPARE(service.residency("HGT").state, Residence::Resident);
+    }
+
+    // The budget is decided at its first need, not when the service is made (that would ask the
+    // device for its memory, starting the CUDA driver on the GUI thread): the saved text then
+    // applies; a budget set by hand comes after it and stays.
+    void theSavedBudgetAppliesWhenTheBudgetIsFirstNeeded() {
+        {
+            FrameService service;
+            service.setSavedBudget("200K");
+            QCOMPARE(service.residentBudget(), std::size_t(200 * 1024));
+            service.setSavedBudget("300K"); // once decided, the saved text is not read again
+            QCOMPARE(service.residentBudget(), std::size_t(200 * 1024));
+        }
+        {
+            FrameService service;
+            service.setSavedBudget("25%");
+            const double share = double(service.residentBudget()) / double(availableOnComputeDevice());
+            QVERIFY2(share > 0.2 && share < 0.3, qPrintable(QString::number(share)));
+        }
+        {
+            FrameService service;
+            service.setSavedBudget("lots"); // not a budget: the default's
+            QCOMPARE(service.residentBudget(), defaultResidentBudgetNear(service.residentBudget()));
+            service.setResidentBudget(123456);
+            QCOMPARE(service.residentBudget(), std::size_t(123456));
+        }
     }
 
     void aBudgetSmallerThanTheVariableStreams() {

@@ -20,6 +20,10 @@ struct ComputeInfo {
 void forceCpu(bool on);
 const ComputeInfo& computeInfo();
 inline Device computeDevice() { return computeInfo().device; }
+// computeInfo() once it is decided, without deciding it or waiting for it: null while no
+// thread has asked, or while the first to ask is still finding the device (the CUDA driver's
+// start, about 200 ms on an H100). For a window that must not wait for it on its GUI thread.
+const ComputeInfo* computeInfoIfDecided();
 
 bool cudaCompiled();                    // the CUDA backend is built in
 int cudaDeviceCount();                  // usable CUDA devices (0 without CUDA)
