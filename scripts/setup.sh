@@ -23,9 +23,10 @@ packages=(
 )
 # The peer (ncview) with the fonts its buttons are laid out in where the peers' driver clicks
 # them (its lucida; without them they sit 50 px higher and every click misses), XTest from
-# Python, GNU time's peak RSS, xdpyinfo: only for the benchmarks, not pulled into every build.
+# Python, GNU time's peak RSS, xdpyinfo, and the movie benchmark's peer (ffmpeg encoding PNGs):
+# only for the benchmarks, not pulled into every build.
 if [ "${1:-}" = "--bench" ]; then
-  packages+=(ncview xfonts-base xfonts-75dpi xfonts-100dpi python3-xlib time x11-utils libx11-dev)
+  packages+=(ncview xfonts-base xfonts-75dpi xfonts-100dpi python3-xlib time x11-utils libx11-dev ffmpeg)
 fi
 
 missing=()
