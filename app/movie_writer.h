@@ -1,8 +1,9 @@
 #pragma once
 // A movie file written frame by frame through Debian's libavformat/libavcodec: MP4 (H.264 by
 // libx264, yuv420p, moov atom first), WebM (VP9 by libvpx) or GIF (one palette for the whole
-// movie), chosen by the path's extension. The file is written under a temporary name beside
-// it and renamed when finish() returns: a movie cancelled or failed leaves nothing behind.
+// movie), chosen by the path's extension. The encoders live in a module of their own,
+// libstrata_movie.so (movie_encoder.cpp), loaded at the first movie. The file is written under a temporary
+// name beside it and renamed when finish() returns: a movie cancelled or failed leaves nothing behind.
 #include <QImage>
 #include <QSize>
 #include <cstdint>
@@ -19,10 +20,25 @@ enum class MovieFormat { Mp4, WebM, Gif };
 // naming the path and the three extensions otherwise.
 MovieFormat movieFormatOf(const std::string& path);
 
+namespace detail {
+// What the movie module makes for a MovieWriter: its encoder, muxer and file.
+class MovieEncoder {
+public:
+    virtual ~MovieEncoder() = default;
+    virtual void add(const QImage& frame) = 0;
+    virtual void finish() = 0;
+    virtual std::string encoderName() const = 0;
+    virtual std::string encoderNote() const = 0;
+    virtual QSize encodedSize() const = 0;
+    virtual int framesWritten() const = 0;
+};
+} // namespace detail
+
 class MovieWriter {
 public:
     // Throws ValueError for a size below 2 × 2 or a rate outside (0, 120] frames/s, Error
-    // naming the encoder when this libavcodec has none (libx264, libvpx-vp9, gif), and IoError
+    // when the movie module cannot be loaded (saying where it was looked for) or naming the
+    // encoder when this libavcodec has none (libx264, libvpx-vp9, gif), and IoError
     // when `path` is one of `protectedFiles` (the dataset's: never overwritten).
     MovieWriter(const std::string& path, QSize size, double fps,
                 const std::vector<std::string>& protectedFiles = {});
@@ -50,8 +66,7 @@ public:
     int framesWritten() const;
 
 private:
-    struct Impl;
-    std::unique_ptr<Impl> impl_;
+    std::unique_ptr<detail::MovieEncoder> encoder_;
 };
 
 // The one palette of a GIF: made from the colours of every frame with their pixel counts. When

@@ -34,7 +34,7 @@ pack() {
     mkdir -p "$DIR" "$stage/lib"
     cp -r "$BUILD/python" "$stage/python"
     find "$stage/python" -name __pycache__ -prune -exec rm -rf {} +
-    cp "$BUILD/app/libstrata_vtkviews.so" "$stage/python/strata/" 2>/dev/null
+    cp "$BUILD/app/libstrata_vtkviews.so" "$BUILD/app/libstrata_movie.so" "$stage/python/strata/" 2>/dev/null
     mkdir -p "$stage/bin" && cp "$BUILD/bench/bench_gpu" "$stage/bin/" 2>/dev/null
     local skip='^(linux-vdso|ld-linux|libc\.so|libm\.so|libdl\.so|libpthread\.so|librt\.so|libresolv\.so|libcuda\.so|libnvidia|libstdc\+\+|libgcc_s|libz\.so|libGL\.so|libGLX\.so|libGLdispatch|libEGL\.so|libOpenGL\.so|libpython)'
     for e in "$stage"/python/strata/*.so "$stage"/bin/*; do

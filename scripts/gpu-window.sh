@@ -54,7 +54,7 @@ packApp() {
     local stage exes=()
     stage=$(mktemp -d)
     mkdir -p "$stage/bin" "$stage/lib" "$stage/plugins/platforms" "$stage/plugins/xcbglintegrations" "$stage/fonts" "$DIR"
-    exes+=("$BUILD/app/strata" "$BUILD/app/libstrata_vtkviews.so") # the VTK views, loaded on first use
+    exes+=("$BUILD/app/strata" "$BUILD/app/libstrata_vtkviews.so" "$BUILD/app/libstrata_movie.so") # modules, loaded on first use
     # The tests that draw device frames through the window's GL (each holds the CUDA kernels:
     # ~30 MB apiece, so only these travel); the benchmarks of the map and Zarr paths on the
     # device; tst_exportbytes (its cuda rows export from the device: STRATA_APP_BINARY),

@@ -31,7 +31,7 @@ namespace {
 
 // Where to look, in order: $STRATA_VTKVIEWS, beside the executable, where the build put it
 // (for the test programs, which live elsewhere in the build tree).
-QStringList modulePlaces() {
+QStringList viewsPlaces() {
     if (const auto path = settings::vtkViewsPath()) return {QString::fromStdString(*path)};
     QStringList places;
     if (QCoreApplication::instance())
@@ -43,30 +43,44 @@ QStringList modulePlaces() {
 }
 
 const VtkViews* load(std::string& error) {
-    QString tried;
-    for (const QString& place : modulePlaces()) {
-        if (!QFileInfo::exists(place)) {
-            tried += "\n  " + place + ": no such file";
-            continue;
-        }
-        // Never unloaded: the views it makes live as long as the program.
-        auto* lib = new QLibrary(place);
-        lib->setLoadHints(QLibrary::ResolveAllSymbolsHint); // a missing symbol fails here, not later
-        using Entry = const VtkViews* (*)();
-        if (lib->load()) {
-            if (auto entry = reinterpret_cast<Entry>(lib->resolve("strata_vtk_views")))
-                if (const VtkViews* views = entry()) return views;
-            tried += "\n  " + place + ": no entry point strata_vtk_views";
-        } else {
-            tried += "\n  " + place + ": " + lib->errorString();
-        }
-        delete lib;
-    }
-    error = "the VTK views (plots, GL frames, PNG export) could not be loaded:" + tried.toStdString();
+    using Entry = const VtkViews* (*)();
+    std::string tried;
+    if (auto entry = reinterpret_cast<Entry>(loadModuleEntry(viewsPlaces(), "strata_vtk_views", tried)))
+        if (const VtkViews* views = entry()) return views;
+    error = "the VTK views (plots, GL frames, PNG export) could not be loaded:" + tried;
     return nullptr;
 }
 
 } // namespace
+
+void* loadModuleEntry(const QStringList& places, const char* entry, std::string& tried) {
+    for (const QString& place : places) {
+        if (!QFileInfo::exists(place)) {
+            tried += "\n  " + place.toStdString() + ": no such file";
+            continue;
+        }
+        // Never unloaded: what it makes may live as long as the program.
+        auto* lib = new QLibrary(place);
+        lib->setLoadHints(QLibrary::ResolveAllSymbolsHint); // a missing symbol fails here, not later
+        if (lib->load()) {
+            if (void* address = reinterpret_cast<void*>(lib->resolve(entry))) return address;
+            tried += "\n  " + place.toStdString() + ": no entry point " + entry;
+        } else {
+            tried += "\n  " + place.toStdString() + ": " + lib->errorString().toStdString();
+        }
+        delete lib;
+    }
+    return nullptr;
+}
+
+QStringList modulePlaces(const QString& name, const QString& built) {
+    QStringList places;
+    if (const auto views = settings::vtkViewsPath())
+        places << QFileInfo(QString::fromStdString(*views)).absolutePath() + "/" + name;
+    if (QCoreApplication::instance()) places << QCoreApplication::applicationDirPath() + "/" + name;
+    if (!built.isEmpty()) places << built;
+    return places;
+}
 
 const VtkViews& vtkViews() {
     static std::once_flag once;

@@ -11,11 +11,13 @@
 // render/CMakeLists.txt). So the transfer counters, the CPU pool and residency stay one.
 #include <QImage>
 #include <QSize>
+#include <QStringList>
 #include <QSurfaceFormat>
 #include <exception>
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string>
 
 #include "strata/render/frame_texture.h"
 #include "strata/render/image_export.h"
@@ -93,6 +95,14 @@ public:
 // executable, else where the build put it). Throws Error saying why when it cannot be
 // loaded; later calls throw the same without trying again.
 const VtkViews& vtkViews();
+
+// Another module of Strata's loaded on first use (the movie encoders, libstrata_movie.so): where
+// to look for the file `name`, in order: beside the VTK views module STRATA_VTKVIEWS names,
+// beside the executable, then `built` (where the build put it).
+QStringList modulePlaces(const QString& name, const QString& built);
+// The first of `places` that loads and has `entry`: its entry point's address (the module is
+// never unloaded); else null, with what was tried and why it failed added to `tried`.
+void* loadModuleEntry(const QStringList& places, const char* entry, std::string& tried);
 
 } // namespace strata
 
