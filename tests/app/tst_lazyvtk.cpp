@@ -1,6 +1,8 @@
 // The strata executable does not link VTK: the VTK views are a module loaded on first use
 // (strata/render/vtk_views.h). The executable's needed libraries name no libvtk, the module's
 // do, and a window showing a host frame has mapped none of them; a PNG export loads it.
+// FFmpeg's libraries likewise: the movie module (libstrata_movie.so) needs them, the executable
+// does not, and a window has not mapped them.
 #include <QtTest/QtTest>
 
 #include <QFile>
@@ -52,6 +54,12 @@ bool namesVtk(const QStringList& libraries) {
     return false;
 }
 
+bool namesFfmpeg(const QStringList& libraries) {
+    for (const QString& l : libraries)
+        if (l.startsWith("libavcodec") || l.startsWith("libavformat") || l.startsWith("libswscale")) return true;
+    return false;
+}
+
 } // namespace
 
 class TestLazyVtk : public QObject {
@@ -61,6 +69,13 @@ private slots:
         const QStringList needed = neededLibraries(STRATA_APP_BINARY);
         QVERIFY2(!needed.isEmpty(), "no needed libraries read from the strata executable");
         QVERIFY2(!namesVtk(needed), qPrintable(needed.join(' ')));
+        QVERIFY2(!namesFfmpeg(needed), qPrintable(needed.join(' ')));
+    }
+
+    void theMovieModuleNeedsFfmpeg() {
+        const QStringList needed = neededLibraries(STRATA_MOVIE_MODULE);
+        QVERIFY2(namesFfmpeg(needed), qPrintable(needed.join(' ')));
+        for (const QString& l : needed) QVERIFY2(!l.startsWith("libstrata"), qPrintable(l));
     }
 
     void theModuleNeedsVtk() {
@@ -100,6 +115,8 @@ private slots:
         QVERIFY2(!mapped.contains("libvtk"), "VTK was loaded before the first host frame");
         QVERIFY2(!mapped.contains("libstrata_vtkviews"),
                  "the VTK views were loaded before the first host frame");
+        QVERIFY2(!mapped.contains("libavcodec") && !mapped.contains("libstrata_movie"),
+                 "FFmpeg was loaded before the first host frame");
     }
 
     // A PNG export needs VTK: the command line loads the module for it.
