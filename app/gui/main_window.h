@@ -382,6 +382,7 @@ private:
     std::optional<OpenEnd> openEnd_; // finishOpen's work, until it is done
     bool frameAsked_ = false;        // a frame was asked for since the open was delivered
     std::jthread deviceFinder_;      // finds the compute device for the label (updateDeviceLabel)
+    bool glPrepared_ = false;        // the image view's GL surface was asked for ahead (requestFrame)
 };
 
 } // namespace strata::app

@@ -23,6 +23,7 @@
 #include "status_panel.h"
 #include "strata/core/area.h"
 #include "strata/core/format.h"
+#include "strata/core/runtime.h"
 #include "strata/core/startup_trace.h"
 #include "strata/core/transfer.h"
 #include "strata/render/coastline_status.h"
@@ -107,6 +108,13 @@ void MainWindow::requestFrame(const ViewSpec& before, const std::string& steppin
     ws_.awaitFrame(id);
     noteTask(before);
     timing_.requested(id);
+    // The first frame on a GPU is painted through GL: the surface (the VTK views' module, its
+    // window) is made while the worker computes it, which at startup waits for the CUDA
+    // driver's start, not after it arrives.
+    if (!glPrepared_ && cudaDeviceLikely()) {
+        glPrepared_ = true;
+        QTimer::singleShot(0, this, [this] { image_->prepareGl(); });
+    }
 }
 
 void MainWindow::assignDim(const QString& dim, Role role, ReduceOp op) {

@@ -7,6 +7,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <unistd.h>
 
 #include "cuda_check.h"
 #include "strata/core/settings.h"
@@ -86,6 +87,11 @@ const ComputeInfo& computeInfo() {
 }
 
 const ComputeInfo* computeInfoIfDecided() { return decided.load(std::memory_order_acquire); }
+
+bool cudaDeviceLikely() {
+    if (const ComputeInfo* info = computeInfoIfDecided()) return !info->device.isHost();
+    return cudaCompiled() && !forcedCpu && !settings::cpu() && ::access("/dev/nvidiactl", F_OK) == 0;
+}
 
 bool cudaCompiled() {
 #if STRATA_HAVE_CUDA

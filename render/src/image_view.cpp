@@ -6,6 +6,7 @@
 #include <QTimer>
 #include <QToolTip>
 #include <QWheelEvent>
+#include <QWindow>
 #include <cmath>
 #include <utility>
 
@@ -35,24 +36,28 @@ ImageView::~ImageView() = default;
 
 void ImageView::setPresentation(ImagePresentation p) { presentation_ = p; }
 
-void ImageView::useGl(bool gl) {
-    if (gl && !surface_ && glUnavailable_.isEmpty()) { // from here on setSettings keeps both alike
-        try {
-            ViewHooks hooks;
-            hooks.prepared = [this](const std::exception* e) { glPrepared(e); };
-            hooks.presented = [this] { emit presented(); };
-            surface_ = vtkViews().makeImageSurface(this, std::move(hooks));
-            surface_->setSettings(raster_->content().settings());
-            surface_->widget()->setMouseTracking(true);
-            surface_->widget()->setGeometry(rect());
-            surface_->widget()->setVisible(false);
-        } catch (const std::exception& e) { // no GL views: the raster engine paints every frame
-            surface_.reset();
-            glUnavailable_ = QString::fromStdString(e.what());
-            lastError_ = glUnavailable_;
-            emit drawError(glUnavailable_);
-        }
+void ImageView::prepareGl() {
+    if (surface_ || !glUnavailable_.isEmpty()) return;
+    try { // from here on setSettings keeps both alike
+        ViewHooks hooks;
+        hooks.prepared = [this](const std::exception* e) { glPrepared(e); };
+        hooks.presented = [this] { emit presented(); };
+        surface_ = vtkViews().makeImageSurface(this, std::move(hooks));
+        surface_->setSettings(raster_->content().settings());
+        surface_->widget()->setMouseTracking(true);
+        surface_->widget()->setGeometry(rect());
+        surface_->widget()->setVisible(false);
+        surface_->glWindow()->create(); // its native window, ready before it is shown
+    } catch (const std::exception& e) { // no GL views: the raster engine paints every frame
+        surface_.reset();
+        glUnavailable_ = QString::fromStdString(e.what());
+        lastError_ = glUnavailable_;
+        emit drawError(glUnavailable_);
     }
+}
+
+void ImageView::useGl(bool gl) {
+    if (gl) prepareGl();
     gl = gl && surface_;
     if (gl == gl_) return;
     gl_ = gl;

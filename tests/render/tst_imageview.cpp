@@ -612,6 +612,35 @@ private slots:
                  t.plot());
     }
 
+    // The GL surface made ahead (the window does it while a GPU's first frame is computed):
+    // hidden, the view still painting host frames, and the one a GL frame then draws through.
+    void aSurfaceMadeAheadIsTheOneUsed() {
+        if (!gl()) QSKIP("run once, from the GL presentation's cases");
+        ImageView view;
+        view.resize(kW, kH);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QCOMPARE(glSurfaces(view).size(), 0);
+        view.prepareGl();
+        view.prepareGl(); // once is enough
+        QCOMPARE(glSurfaces(view).size(), 1);
+        QWidget* made = glSurfaces(view).front();
+        QVERIFY(!made->isVisible());
+        view.setFrame({frame_}); // a host frame: painted, the surface left hidden
+        QVERIFY(!view.drawsWithGl());
+        QVERIFY(!made->isVisible());
+        view.setPresentation(ImagePresentation::Gl);
+        view.setFrame({frame_});
+        QVERIFY(view.drawsWithGl());
+        QCOMPARE(glSurfaces(view).size(), 1);
+        QCOMPARE(glSurfaces(view).front(), made);
+        QVERIFY(made->isVisible());
+        QVERIFY(QTest::qWaitForWindowExposed(view.glWindow()));
+        QImage drawn;
+        QTRY_VERIFY(!(drawn = view.grabImage()).isNull());
+        QCOMPARE(view.framePath().path, FramePath::HostUpload);
+    }
+
     void picksTheCellUnderTheMouse() {
         // Latitude is stored north to south: 45°N is row (90 − 45) / 2.5 = 18; 120°E is column 48.
         Pick p = view_->pickAt(toWidget(120.4, 45.3));

@@ -24,6 +24,10 @@ inline Device computeDevice() { return computeInfo().device; }
 // thread has asked, or while the first to ask is still finding the device (the CUDA driver's
 // start, about 200 ms on an H100). For a window that must not wait for it on its GUI thread.
 const ComputeInfo* computeInfoIfDecided();
+// Whether computeInfo() will most likely find a CUDA device, known at once (no CUDA call): the
+// backend is built in, neither --cpu nor STRATA_CPU asks for the CPU, and NVIDIA's driver has
+// its control device. For work done ahead on that guess (the window's GL surface).
+bool cudaDeviceLikely();
 
 bool cudaCompiled();                    // the CUDA backend is built in
 int cudaDeviceCount();                  // usable CUDA devices (0 without CUDA)

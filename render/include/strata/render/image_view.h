@@ -43,6 +43,10 @@ public:
     ~ImageView() override;
 
     void setPresentation(ImagePresentation p); // takes effect at the next frame
+    // Makes the GL surface now (hidden) rather than at the first device frame: the VTK views'
+    // module loaded, the GL context made. For a window that expects a device frame and has time
+    // while the first is computed (the CUDA driver's start).
+    void prepareGl();
     ImagePresentation presentation() const { return presentation_; }
     bool drawsWithGl() const { return gl_; } // the current frame goes through GL
 
