@@ -25,7 +25,7 @@ DATA=${DATA:-$T/peerdata}
 RES=${RES:-$T/moviebench}
 REPS=${REPS:-3}
 NO_PEER=${NO_PEER:-0}
-PY=/usr/bin/python3
+PY=${PY:-/usr/bin/python3}
 FILE=${FILE:-$DATA/air_contig.nc}
 
 [[ $NO_PEER == 1 ]] || "$ROOT/scripts/setup.sh" --bench # ffmpeg
