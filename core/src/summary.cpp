@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "strata/core/dataset.h"
+#include "strata/core/healpix_grid.h"
 
 namespace strata {
 namespace {
@@ -29,6 +30,21 @@ std::string firstLast(const Coordinate& c) {
     if (c.values.empty()) return "(empty)";
     const std::int64_t last = std::int64_t(c.values.size()) - 1;
     return last == 0 ? c.label(0) : c.label(0) + " … " + c.label(last);
+}
+
+// "  HEALPix nside 1024 nest, cells along cell: the whole sky" (or "1000 of them"), or what is
+// wrong with the grid the file says; empty for a variable on no HEALPix grid.
+std::string healpixNote(const Dataset& ds, const std::string& variable) {
+    try {
+        const auto g = healpix::gridOf(ds, ds[variable]);
+        if (!g) return {};
+        return "  HEALPix nside " + std::to_string(g->nside) +
+               (g->order == healpix::Order::Nest ? " nest" : " ring") + ", cells along " + g->dim + ": " +
+               (g->cells.empty() ? std::string("the whole sky")
+                                 : std::to_string(g->cells.size()) + " of them");
+    } catch (const std::exception& e) {
+        return std::string("  (HEALPix grid refused: ") + e.what() + ")";
+    }
 }
 
 void printGroup(std::ostringstream& out, const Dataset& ds, const std::string& indent) {
@@ -66,7 +82,7 @@ void printGroup(std::ostringstream& out, const Dataset& ds, const std::string& i
             if (v.encoding().packed != v.dtype()) out << "  (stored as " << name(v.encoding().packed) << ")";
             if (auto units = v.attrs().text("units")) out << "  [" << *units << "]";
             if (auto ln = v.attrs().text("long_name")) out << "  " << *ln;
-            out << "\n";
+            out << healpixNote(ds, n) << "\n";
         }
     }
     if (!ds.attrs.empty()) {
