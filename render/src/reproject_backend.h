@@ -2,8 +2,10 @@
 // The seam between Reprojection::apply and its device backend (cuda/reproject.cu): one
 // problem struct, plain pointers and sizes.
 #include <cstdint>
+#include <string>
 
 #include "projection_math.h"
+#include "strata/core/coordinate.h"
 
 namespace strata::detail {
 
@@ -18,6 +20,9 @@ struct ReprojectProblem {
     std::uint64_t fill = 0;                    // the low cellBytes bytes
     void* stream = nullptr;                    // cudaStream_t
 };
+
+// A map image's x or y coordinate: n pixel centres from v0 to v1 map metres.
+Coordinate mapMetres(const std::string& name, std::int64_t n, double v0, double v1);
 
 // Launches the resampling on the problem's stream (asynchronous). Throws CudaError when the
 // launch fails; Error where CUDA was not compiled in.

@@ -1,4 +1,5 @@
 // Without CUDA: no device frames to resample.
+#include "healpix_map_backend.h"
 #include "reproject_backend.h"
 #include "strata/core/error.h"
 
@@ -14,6 +15,10 @@ void gatherCuda(const ReprojectProblem&, const std::int64_t*, std::int64_t) {
 
 void inverseCuda(const ProjParams&, const double*, const double*, double*, double*, std::int64_t, void*) {
     STRATA_FAIL(Error, "inverse projection on a device: CUDA was not compiled in");
+}
+
+void healpixMapCuda(const HealpixMapProblem&) {
+    STRATA_FAIL(Error, "a HEALPix map on a device: CUDA was not compiled in");
 }
 
 } // namespace strata::detail

@@ -45,19 +45,6 @@ Cells cellsOf(const DataArray& frame, std::int64_t nlat, std::int64_t nlon) {
     return c;
 }
 
-Coordinate metres(const std::string& name, std::int64_t n, double v0, double v1) {
-    Coordinate c;
-    c.name = name;
-    c.dims = {name};
-    c.shape = {n};
-    c.values.resize(static_cast<std::size_t>(n));
-    for (std::int64_t i = 0; i < n; ++i)
-        c.values[static_cast<std::size_t>(i)] = v0 + (i + 0.5) * (v1 - v0) / n;
-    c.attrs.set({"units", DType::Char, std::string("m")});
-    c.attrs.set({"long_name", DType::Char, std::string(name == "x" ? "map x" : "map y")});
-    return c;
-}
-
 } // namespace
 
 struct Reprojection::DeviceEdges {
@@ -227,8 +214,8 @@ DataArray Reprojection::apply(const DataArray& frame, std::uint64_t fill, Stream
                stream);
     applyInto(frame, out.data(), fill, stream);
     Coordinates coords;
-    coords.set(metres("y", height_, extent_.y0, extent_.y1));
-    coords.set(metres("x", width_, extent_.x0, extent_.x1));
+    coords.set(detail::mapMetres("y", height_, extent_.y0, extent_.y1));
+    coords.set(detail::mapMetres("x", width_, extent_.x0, extent_.x1));
     Shape shape{height_, width_};
     std::vector<std::string> dims{"y", "x"};
     if (frame.ndim() == 3) {
@@ -240,3 +227,20 @@ DataArray Reprojection::apply(const DataArray& frame, std::uint64_t fill, Stream
 }
 
 } // namespace strata
+
+namespace strata::detail {
+
+Coordinate mapMetres(const std::string& name, std::int64_t n, double v0, double v1) {
+    Coordinate c;
+    c.name = name;
+    c.dims = {name};
+    c.shape = {n};
+    c.values.resize(static_cast<std::size_t>(n));
+    for (std::int64_t i = 0; i < n; ++i)
+        c.values[static_cast<std::size_t>(i)] = v0 + (i + 0.5) * (v1 - v0) / n;
+    c.attrs.set({"units", DType::Char, std::string("m")});
+    c.attrs.set({"long_name", DType::Char, std::string(name == "x" ? "map x" : "map y")});
+    return c;
+}
+
+} // namespace strata::detail
