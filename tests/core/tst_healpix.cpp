@@ -55,25 +55,20 @@ private slots:
             } else {
                 QCOMPARE(c.size(), 7);
                 const std::int64_t cell = c[2].toLongLong();
-                double lon = 0, lat = 0, nlon = 0, nlat = 0;
-                centreOf(nside, Order::Ring, cell, lon, lat);
-                centreOf(nside, Order::Nest, cell, nlon, nlat);
-                QVERIFY2(lonDifference(lon, c[3].toDouble()) < 1e-9 &&
-                             std::fabs(lat - c[4].toDouble()) < 1e-9,
-                         qPrintable(QString("nside %1 ring cell %2: (%3, %4), healpy (%5, %6)")
-                                        .arg(nside)
-                                        .arg(cell)
-                                        .arg(lon, 0, 'g', 17)
-                                        .arg(lat, 0, 'g', 17)
-                                        .arg(c[3], c[4])));
-                QVERIFY2(lonDifference(nlon, c[5].toDouble()) < 1e-9 &&
-                             std::fabs(nlat - c[6].toDouble()) < 1e-9,
-                         qPrintable(QString("nside %1 nest cell %2: (%3, %4), healpy (%5, %6)")
-                                        .arg(nside)
-                                        .arg(cell)
-                                        .arg(nlon, 0, 'g', 17)
-                                        .arg(nlat, 0, 'g', 17)
-                                        .arg(c[5], c[6])));
+                for (const auto& [order, column] : {std::pair{Order::Ring, 3}, std::pair{Order::Nest, 5}}) {
+                    double lon = 0, lat = 0;
+                    centreOf(nside, order, cell, lon, lat);
+                    const double wantLon = c[column].toDouble(), wantLat = c[column + 1].toDouble();
+                    QVERIFY2(lonDifference(lon, wantLon) < 1e-9 && std::fabs(lat - wantLat) < 1e-9,
+                             qPrintable(QString("nside %1 %2 cell %3: (%4, %5), healpy (%6, %7)")
+                                            .arg(nside)
+                                            .arg(order == Order::Ring ? "ring" : "nest")
+                                            .arg(cell)
+                                            .arg(lon, 0, 'g', 17)
+                                            .arg(lat, 0, 'g', 17)
+                                            .arg(wantLon, 0, 'g', 17)
+                                            .arg(wantLat, 0, 'g', 17)));
+                }
                 ++centres;
             }
         }
