@@ -303,34 +303,57 @@ PY
             --out "$OUT/window-bench-hovmoller.json" >"$OUT/window-bench-hovmoller.log" 2>&1
         echo "window bench (Hovmöller) rc=$?"; grep "^rep" "$OUT/window-bench-hovmoller.log"
     fi
+    # HEALPix maps (issue 37): host threads and the device, zoom 8, 10 and 13.
+    if [[ ${WINDOW_HEALPIX:-0} == 1 && -x /opt/app/bin/bench_healpix ]]; then
+        LD_LIBRARY_PATH=$APP /opt/app/bin/bench_healpix ${WINDOW_HEALPIX_LEVELS:-8 10 13} >"$OUT/healpix-bench.log" 2>&1
+        echo "healpix bench rc=$?"; cat "$OUT/healpix-bench.log"
+    fi
+    # Movies (issue 36): strata --export-movie on the file above, frames from the device, timed
+    # by bench/app/run_movie_bench.sh without its peer (no ffmpeg there).
+    if [[ ${WINDOW_MOVIE:-0} == 1 && -n ${WINDOW_BENCH_FILE:-} ]]; then
+        NO_PEER=1 PY=python3 STRATA=/opt/app/bin/strata FILE=$WINDOW_BENCH_FILE RES=$OUT/movie REPS=${WINDOW_MOVIE_REPS:-3} \
+            LD_LIBRARY_PATH=$APP bash "$ROOT/bench/app/run_movie_bench.sh" >"$OUT/movie-bench.log" 2>&1
+        echo "movie bench rc=$?"; tail -8 "$OUT/movie-bench.log"
+        rm -f "$OUT"/movie/*.mp4 "$OUT"/movie/*.gif
+    fi
     kill $xvfb 2>/dev/null
     packOut
 }
 
 PARTS=$ROOT/gpu-parts
 
+# The X stack and the app, each cut into parts that travel one per transfer beside the
+# working tree (64 MiB in all): the X stack in 2, the app in as many as keep each under 40 MB.
 splitParts() {
-    rm -rf "$PARTS" && mkdir -p "$PARTS"/{x1,x2,a1,a2}
-    local half
+    rm -rf "$PARTS" && mkdir -p "$PARTS"
     for pair in "x:$XDIR/x.tar.xz" "a:$DIR/app.tar.xz"; do
-        local tag=${pair%%:*} file=${pair#*:}
-        half=$((($(stat -c %s "$file") + 1) / 2))
-        head -c "$half" "$file" >"$PARTS/${tag}1/part"
-        tail -c +$((half + 1)) "$file" >"$PARTS/${tag}2/part"
+        local tag=${pair%%:*} file=${pair#*:} size n i piece
+        size=$(stat -c %s "$file")
+        n=$(((size + 40000000 - 1) / 40000000))
+        ((n < 2)) && n=2
+        piece=$(((size + n - 1) / n))
+        for ((i = 1; i <= n; i++)); do
+            mkdir -p "$PARTS/$tag$i"
+            tail -c +$(((i - 1) * piece + 1)) "$file" | head -c "$piece" >"$PARTS/$tag$i/part"
+            echo "$n" >"$PARTS/$tag$i/of"
+        done
     done
     ls -l "$PARTS"/*/part
 }
 
 gatherPart() {
-    local p=${1:?gather needs a part: x1, x2, a1 or a2}
+    local p=${1:?gather needs a part: x1, x2, a1, a2, ...}
     mkdir -p /opt/parts && cp "$PARTS/$p/part" "/opt/parts/$p" || return 1
-    local tag=${p:0:1}
-    [[ -f /opt/parts/${tag}1 && -f /opt/parts/${tag}2 ]] || { echo "kept $p; its other half next"; return 0; }
+    local tag=${p:0:1} n i
+    n=$(cat "$PARTS/$p/of")
+    for ((i = 1; i <= n; i++)); do
+        [[ -f /opt/parts/$tag$i ]] || { echo "kept $p; $tag$i still to come"; return 0; }
+    done
     local dest=/opt/app
     [[ $tag == x ]] && dest=/opt/x
     rm -rf "$dest" && mkdir -p "$dest" &&
-        cat "/opt/parts/${tag}1" "/opt/parts/${tag}2" | tar -xJf - -C "$dest" &&
-        rm -f "/opt/parts/${tag}1" "/opt/parts/${tag}2" && echo "unpacked into $dest"
+        for ((i = 1; i <= n; i++)); do cat "/opt/parts/$tag$i"; done | tar -xJf - -C "$dest" &&
+        rm -f /opt/parts/"$tag"* && echo "unpacked into $dest"
 }
 
 case $cmd in
