@@ -253,6 +253,10 @@ MovieResult exportMovie(const Dataset& ds, const ViewSpec& view, const MovieExpo
                         (names.empty() ? std::string(" (it has none)") : " (those are: " + names + ")"));
     }
     const std::int64_t n = var.sizeOf(movie.dim);
+    STRATA_EXPECTS(n > 1, ValueError,
+                   what + ": --animate " + movie.dim +
+                       " has one step, so there is nothing to animate (a movie "
+                       "steps a dim of two steps or more)");
     const std::int64_t stop = movie.stop < 0 ? n : movie.stop;
     STRATA_EXPECTS(movie.step > 0, ValueError, what + ": the frames' step must be positive");
     STRATA_EXPECTS(movie.start >= 0 && movie.start < n && stop <= n, IndexError,

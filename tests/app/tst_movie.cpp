@@ -388,6 +388,28 @@ private slots:
         QVERIFY2(left.isEmpty(), qPrintable(left.join(", ")));
     }
 
+    // A dim of one step has nothing to animate; a folder that cannot hold the movie (here a path
+    // through a file: not a directory, whoever runs the test) is named. Neither leaves a file.
+    void oneStepAndAFolderThatIsNotOneAreRefused() {
+        QTemporaryDir dir;
+        const stratatest::Run one =
+            stratatest::runStrata({QStringLiteral(STRATA_SOURCE_DIR "/tests/data/lambert_2d.nc"),
+                                   "--export-movie", dir.filePath("one.mp4"), "--animate", "time"});
+        QCOMPARE(one.status, 2);
+        QVERIFY2(one.err.contains("--animate time has one step, so there is nothing to animate"),
+                 qPrintable(one.err));
+        QVERIFY(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).isEmpty());
+        QFile plain(dir.filePath("plain"));
+        QVERIFY(plain.open(QIODevice::WriteOnly));
+        plain.close();
+        const QString through = dir.filePath("plain/m.gif");
+        const stratatest::Run bad = stratatest::runStrata(
+            {kSample, "--export-movie", through, "--animate", "time", "--size", "64x48"});
+        QVERIFY(bad.status != 0);
+        QVERIFY2(bad.err.contains(through) && bad.err.contains("Not a directory"), qPrintable(bad.err));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{"plain"});
+    }
+
     // Stopped through its progress, a movie throws CancelledError and leaves no file, not even
     // its temporary one; told each frame, of the total.
     void aStoppedMovieLeavesNothing() {
