@@ -203,22 +203,30 @@ private slots:
     void eachFormatShowsTheViewAsThePngDoes_data() {
         QTest::addColumn<QString>("ext");
         QTest::addColumn<QString>("codec");
+        QTest::addColumn<QStringList>("view"); // the view's options, for the movie and the PNGs alike
         QTest::newRow("mp4") << "mp4"
-                             << "h264";
+                             << "h264" << QStringList{};
         QTest::newRow("webm") << "webm"
-                              << "vp9";
+                              << "vp9" << QStringList{};
         QTest::newRow("gif") << "gif"
-                             << "gif";
+                             << "gif" << QStringList{};
+        // A map with isolines: the projection, the coasts and the contours drawn into each frame
+        // as into the PNG (the GIF's pixels exactly the palette's colours for the PNG's).
+        QTest::newRow("gif, Robinson, contours")
+            << "gif"
+            << "gif" << QStringList{"--projection", "Robinson", "--contours", "6"};
     }
     void eachFormatShowsTheViewAsThePngDoes() {
         QFETCH(QString, ext);
         QFETCH(QString, codec);
+        QFETCH(QStringList, view);
         QTemporaryDir dir;
         const QString movie = dir.filePath("tas." + ext);
         // An odd size: MP4 and WebM pad it to even (yuv420p), a GIF keeps it.
         const stratatest::Run r =
-            stratatest::runStrata({kSample, "--export-movie", movie, "--animate", "time", "--frames",
-                                   "1:12:3", "--fps", "4", "--size", "641x361"});
+            stratatest::runStrata(QStringList{kSample, "--export-movie", movie, "--animate", "time",
+                                              "--frames", "1:12:3", "--fps", "4", "--size", "641x361"} +
+                                  view);
         QVERIFY2(r.status == 0, qPrintable(r.err));
         QVERIFY2(r.err.contains("4 frames"), qPrintable(r.err));
         if (ext == "mp4") // the encoder said: NVIDIA's where it opens, else libx264 and why not NVENC
@@ -242,8 +250,10 @@ private slots:
         QList<QImage> pngs;
         for (int step : {1, 4, 7, 10}) {
             const QString png = dir.filePath(QString("step%1.png").arg(step));
-            const stratatest::Run p = stratatest::runStrata(
-                {kSample, "--isel", QString("time=%1").arg(step), "--export-png", png, "--size", "641x361"});
+            const stratatest::Run p =
+                stratatest::runStrata(QStringList{kSample, "--isel", QString("time=%1").arg(step),
+                                                  "--export-png", png, "--size", "641x361"} +
+                                      view);
             QVERIFY2(p.status == 0, qPrintable(p.err));
             pngs.append(QImage(png).convertToFormat(QImage::Format_RGB32));
         }
