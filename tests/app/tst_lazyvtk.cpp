@@ -56,7 +56,8 @@ bool namesVtk(const QStringList& libraries) {
 
 bool namesFfmpeg(const QStringList& libraries) {
     for (const QString& l : libraries)
-        if (l.startsWith("libavcodec") || l.startsWith("libavformat") || l.startsWith("libswscale")) return true;
+        if (l.startsWith("libavcodec") || l.startsWith("libavformat") || l.startsWith("libswscale"))
+            return true;
     return false;
 }
 
