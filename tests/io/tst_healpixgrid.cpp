@@ -5,12 +5,15 @@
 // file, the variable and what is wrong.
 #include <QtTest/QtTest>
 
+#include <QFile>
 #include <QTemporaryDir>
 #include <numeric>
 
 #include "nc_write.h"
 #include "strata/core/error.h"
 #include "strata/core/healpix_grid.h"
+#include "strata/io/csv.h"
+#include "strata/io/geo.h"
 #include "strata/io/netcdf.h"
 
 using namespace strata;
@@ -114,6 +117,49 @@ private slots:
         }
         const Dataset plain = io::openDataset(STRATA_TEST_DATA "/tas_rectilinear_grid_2D.nc");
         QVERIFY(!healpix::gridOf(plain, plain["tas"]));
+    }
+
+    // A frame along the cells (as the CSV export gets it) gains each cell's centre as lat/lon:
+    // the whole sky's and a subset's, healpy's centres (tst_healpix) of the cells named.
+    void framesAlongTheCellsGetTheCentres() {
+        const std::vector<double> subset{5, 17, 300, 767};
+        for (bool whole : {true, false}) {
+            const std::string path =
+                whole
+                    ? write(dir_, "centres.nc",
+                            {192, "crs", {{"healpix_nside", 4}}, {{"healpix_order", "nest"}}})
+                    : write(
+                          dir_, "centres_subset.nc",
+                          {4, "cf", {{"refinement_level", 3}}, {{"indexing_scheme", "ring"}}, subset, "cf"});
+            const Dataset ds = io::openDataset(path);
+            const DataArray frame = ds["tas"].isel({{"time", 1}});
+            const DataArray placed = io::withLatLon(frame, ds);
+            const Coordinate* lat = placed.coords().find("lat");
+            const Coordinate* lon = placed.coords().find("lon");
+            QVERIFY2(lat && lon, path.c_str());
+            QCOMPARE(lat->dims, std::vector<std::string>{"cell"});
+            QCOMPARE(lat->values.size(), std::size_t(frame.size()));
+            for (std::size_t k = 0; k < lat->values.size(); ++k) {
+                double wantLon = 0, wantLat = 0;
+                if (whole)
+                    healpix::centreOf(4, healpix::Order::Nest, std::int64_t(k), wantLon, wantLat);
+                else
+                    healpix::centreOf(8, healpix::Order::Ring, std::int64_t(subset[k]), wantLon, wantLat);
+                QCOMPARE(lat->values[k], wantLat);
+                QCOMPARE(lon->values[k], wantLon);
+            }
+            // The CSV export gives each cell's index (and its id, for a subset) with its centre.
+            const std::string csv = dir_.filePath(whole ? "centres.csv" : "centres_subset.csv").toStdString();
+            (void)io::writeCsv(placed, csv);
+            QFile f(QString::fromStdString(csv));
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QList<QByteArray> lines = f.readAll().split('\n');
+            QCOMPARE(lines[0], QByteArray(whole ? "cell,lat,lon,tas" : "cell,cell_ids,lat,lon,tas"));
+            const QList<QByteArray> row = lines[2].split(',');
+            QCOMPARE(row.first().toInt(), 1);
+            QCOMPARE(row[row.size() - 3].toDouble(), lat->values[1]);
+            QCOMPARE(row[row.size() - 2].toDouble(), lon->values[1]);
+        }
     }
 
     void impossibleGridsAreNamed_data() {

@@ -77,7 +77,8 @@ CsvResult writeCsv(const DataArray& frame, const std::string& path,
     std::setvbuf(out.get(), buffer, _IOFBF, sizeof buffer);
 
     const std::string valueName = frame.name().empty() ? std::string("value") : frame.name();
-    // 2-D coordinates over the frame's dims (in either order), then the scalar ones a slice
+    // Coordinates over the frame's dims (a 2-D frame's in either order; a 1-D frame's along its
+    // dim, as a HEALPix frame's cell centres), then the scalar ones a slice
     // left (the sliced dims' values: the same in every row), as xarray's to_dataframe() has them.
     std::vector<const Coordinate*> aux, transposed;
     std::string constants;
@@ -87,10 +88,13 @@ CsvResult writeCsv(const DataArray& frame, const std::string& path,
         header += (c && c->isIndex() ? columnName(*c, headerStyle) : field(d)) + ",";
     }
     const std::vector<std::string> reversed(frame.dims().rbegin(), frame.dims().rend());
-    for (const auto& c : frame.coords()) {
-        if (c.isIndex() || frame.ndim() != 2) continue;
-        if (c.dims == frame.dims()) aux.push_back(&c);
-        if (c.dims == reversed) transposed.push_back(&c);
+    for (const auto& c :
+         frame.coords()) { // a 1-D frame's coordinates along its dim too (HEALPix cells' centres)
+        if (c.isIndex() || frame.ndim() > 2) continue;
+        if (c.dims == frame.dims())
+            aux.push_back(&c);
+        else if (c.dims == reversed)
+            transposed.push_back(&c);
     }
     for (const auto* c : aux) header += columnName(*c, headerStyle) + ",";
     for (const auto* c : transposed) header += columnName(*c, headerStyle) + ",";

@@ -1,5 +1,7 @@
 #include "strata/io/geo.h"
 
+#include "strata/core/healpix_grid.h"
+
 #include <cmath>
 #include <limits>
 
@@ -168,6 +170,36 @@ DataArray LatLonLocator::withLatLon(const DataArray& frame) const {
     return DataArray(frame.name(), frame.variable(), std::move(coords));
 }
 
+namespace {
+
+// `frame` (the values along a HEALPix grid's cell dim, all of them) with each cell's centre as
+// 1-D `lat` and `lon` coordinates; `frame` as it is otherwise.
+DataArray withCellCentres(const DataArray& frame, const healpix::Grid& g) {
+    const std::int64_t n = g.cells.empty() ? healpix::cellCount(g.nside) : std::int64_t(g.cells.size());
+    if (frame.ndim() != 1 || frame.dims()[0] != g.dim || frame.size() != n ||
+        frame.coords().contains("lat") || frame.coords().contains("lon"))
+        return frame;
+    Coordinate lat, lon;
+    lat.name = "lat";
+    lon.name = "lon";
+    for (Coordinate* c : {&lat, &lon}) {
+        c->dims = {g.dim};
+        c->shape = {n};
+        c->values.resize(std::size_t(n));
+    }
+    lat.attrs.set({"units", DType::Char, std::string("degrees_north")});
+    lon.attrs.set({"units", DType::Char, std::string("degrees_east")});
+    for (std::int64_t k = 0; k < n; ++k)
+        healpix::centreOf(g.nside, g.order, g.cells.empty() ? k : g.cells[std::size_t(k)],
+                          lon.values[std::size_t(k)], lat.values[std::size_t(k)]);
+    Coordinates coords = frame.coords();
+    coords.set(std::move(lat));
+    coords.set(std::move(lon));
+    return DataArray(frame.name(), frame.variable(), std::move(coords));
+}
+
+} // namespace
+
 DataArray withLatLon(const DataArray& frame, const Dataset& ds) {
     const DataArray* var = nullptr;
     DataArray found;
@@ -176,6 +208,12 @@ DataArray withLatLon(const DataArray& frame, const Dataset& ds) {
         var = &found;
     } catch (const Error&) {
         return frame; // not a variable of the file (a computed one): nothing to project
+    }
+    try { // a HEALPix variable's cells: their centres
+        if (const std::optional<healpix::Grid> g = healpix::gridOf(ds, *var))
+            return withCellCentres(frame, *g);
+    } catch (const Error&) {
+        return frame; // a grid the file says but cannot be (--info says why): the values alone
     }
     return LatLonLocator(ds, *var).withLatLon(frame);
 }
