@@ -14,8 +14,6 @@ extern "C" {
 }
 
 #include <algorithm>
-#include <array>
-#include <cctype>
 #include <cmath>
 #include <condition_variable>
 #include <cstdarg>
@@ -134,7 +132,7 @@ struct Impl {
     std::mutex mutex;
     std::condition_variable changed;
     std::deque<QImage> queue;
-    bool closing = false, stopping = false, busy = false;
+    bool closing = false, stopping = false;
     std::exception_ptr error;
 
     Impl(const std::string& path, MovieFormat f, QSize s, const std::vector<std::string>& inputs)
@@ -231,7 +229,6 @@ struct Impl {
                 if (stopping || (queue.empty() && closing)) return;
                 next = std::move(queue.front());
                 queue.pop_front();
-                busy = true;
             }
             changed.notify_all();
             try {
@@ -244,15 +241,9 @@ struct Impl {
                 error = std::current_exception();
                 stopping = true; // what waits is dropped: the movie has failed
                 queue.clear();
-                busy = false;
                 changed.notify_all();
                 return;
             }
-            {
-                const std::lock_guard lock(mutex);
-                busy = false;
-            }
-            changed.notify_all();
         }
     }
 

@@ -1,6 +1,5 @@
 #include "movie_writer.h"
 
-#include <QCoreApplication>
 #include <algorithm>
 #include <cctype>
 #include <cmath>
