@@ -133,12 +133,12 @@ void FrameService::setSavedBudget(const std::string& text) { savedBudget_ = text
 
 void FrameService::decideBudget() const {
     std::call_once(budgetDecided_, [this] {
+        // STRATA_RESIDENT_BUDGET, else the user's saved budget, else the default share.
         const Device device = computeDevice();
-        std::size_t bytes = defaultResidentBudget(device); // STRATA_RESIDENT_BUDGET, else the share
         const std::size_t available = device.isHost() ? hostAvailableMemory() : deviceFreeMemory(device);
-        if (!savedBudget_.empty() && !settings::residentBudget(available))
-            if (const auto saved = parseResidentBudget(savedBudget_, available)) bytes = *saved;
-        residency_->setBudget(bytes);
+        std::optional<std::size_t> bytes = settings::residentBudget(available);
+        if (!bytes && !savedBudget_.empty()) bytes = parseResidentBudget(savedBudget_, available);
+        residency_->setBudget(bytes ? *bytes : defaultResidentBudget(device));
     });
 }
 
