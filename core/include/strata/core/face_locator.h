@@ -1,0 +1,51 @@
+#pragma once
+// Which face of a mesh (mesh.h) holds a point on the sphere: faces as exact spherical polygons
+// (a point is inside when it is on the inner side of every great-circle edge; either winding),
+// found through a uniform lon/lat bin grid over the faces' bounding boxes, which knows faces
+// across the antimeridian and faces around a pole. Built once; find() is const and safe to call
+// from many threads at once.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "strata/core/mesh.h"
+
+namespace strata::mesh {
+
+class FaceLocator {
+public:
+    // Throws ValueError when the mesh has more faces than 2^32 - 1.
+    explicit FaceLocator(std::shared_ptr<const Mesh> mesh);
+
+    // The face holding (lonDeg, latDeg), any longitude; -1 outside every face (or not finite).
+    // A point on an edge shared by two faces gets one of them.
+    std::int64_t find(double lonDeg, double latDeg) const;
+    // find() for n points, spread over the machine's threads.
+    std::vector<std::int64_t> findAll(const double* lon, const double* lat, std::size_t n) const;
+
+    // Weights of `face`'s nodes (in faceNodes order) for a value at (lonDeg, latDeg): barycentric
+    // on a triangle (in the plane of its corners, seen from the sphere's centre), the mean (1/n
+    // each) on other polygons, as issue 37 says. Writes mesh().maxNodes values, 0 past the face's
+    // nodes. False (w untouched) for a face that is not one or a triangle with no area.
+    bool weights(std::int64_t face, double lonDeg, double latDeg, double* w) const;
+
+    const Mesh& mesh() const { return *mesh_; }
+    int binsAcross() const { return nx_; } // the bin grid's columns and rows, for tests
+    int binsDown() const { return ny_; }
+
+private:
+    bool inside(std::int64_t face, const double* p) const;
+    const double* xyz(std::int64_t node) const { return &xyz_[std::size_t(node) * 3]; }
+
+    std::shared_ptr<const Mesh> mesh_;
+    std::vector<double> xyz_;       // each node's unit vector
+    std::vector<std::int8_t> sign_; // each face's winding: 1 or -1 (0: no area, never found)
+    double latMin_ = 0, dLat_ = 1, lonStart_ = -180, dLon_ = 360;
+    int nx_ = 0, ny_ = 0;
+    bool allLon_ = true;                 // the bins go round the whole circle of longitude
+    std::vector<std::int64_t> binStart_; // bins (row-major) + 1 offsets into binFaces_
+    std::vector<std::uint32_t> binFaces_;
+};
+
+} // namespace strata::mesh

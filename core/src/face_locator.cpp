@@ -1,0 +1,219 @@
+#include "strata/core/face_locator.h"
+
+#include <algorithm>
+#include <thread>
+
+#include "face_bounds.h"
+#include "strata/core/error.h"
+
+namespace strata::mesh {
+namespace {
+
+using detail::Box;
+
+constexpr double kPad = 1e-7;     // degrees a box is widened by, against rounding at bin edges
+constexpr double kInside = 1e-14; // how far outside an edge (as a sine) still counts as on it
+
+double median(std::vector<double> v) {
+    if (v.empty()) return 0;
+    std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(v.size() / 2), v.end());
+    return v[v.size() / 2];
+}
+
+// The longitudes the boxes cover, as start and length (degrees): the circle less its widest gap.
+std::pair<double, double> lonCover(const std::vector<Box>& boxes, const std::vector<std::int8_t>& sign) {
+    std::vector<std::pair<double, double>> spans;
+    spans.reserve(boxes.size());
+    for (std::size_t f = 0; f < boxes.size(); ++f) {
+        const Box& b = boxes[f];
+        if (!sign[f]) continue; // no area: never found
+        if (b.allLon) return {-180, 360};
+        const double lo = b.lonLo - 360 * std::floor((b.lonLo + 180) / 360); // in [-180, 180)
+        spans.emplace_back(lo, lo + (b.lonHi - b.lonLo));
+    }
+    if (spans.empty()) return {-180, 360};
+    std::sort(spans.begin(), spans.end());
+    double reach = spans[0].second, gap = 0, gapEnd = -180;
+    for (std::size_t i = 1; i < spans.size(); ++i) {
+        if (spans[i].first - reach > gap) gap = spans[i].first - reach, gapEnd = spans[i].first;
+        reach = std::max(reach, spans[i].second);
+    }
+    const double around = spans[0].first + 360 - reach; // the gap across the wrap
+    if (around > gap) gap = around, gapEnd = spans[0].first;
+    if (gap <= 2 * kPad) return {-180, 360};
+    return {gapEnd - kPad, 360 - gap + 2 * kPad};
+}
+
+} // namespace
+
+FaceLocator::FaceLocator(std::shared_ptr<const Mesh> mesh) : mesh_(std::move(mesh)) {
+    STRATA_EXPECTS(mesh_, ValueError, "FaceLocator: no mesh");
+    const Mesh& m = *mesh_;
+    const std::int64_t faces = m.maxNodes > 0 ? std::int64_t(m.faceNodes.size()) / m.maxNodes : 0;
+    STRATA_EXPECTS(faces < std::int64_t(UINT32_MAX), ValueError,
+                   "FaceLocator: a mesh of " + std::to_string(faces) + " faces, more than it can index");
+    xyz_.resize(std::size_t(m.nodes()) * 3);
+    for (std::int64_t i = 0; i < m.nodes(); ++i)
+        detail::unitVector(m.nodeLon[std::size_t(i)], m.nodeLat[std::size_t(i)], &xyz_[std::size_t(i) * 3]);
+
+    // Each face's winding and box.
+    sign_.assign(std::size_t(faces), 0);
+    std::vector<Box> boxes(static_cast<std::size_t>(faces));
+    const double north[3] = {0, 0, 1}, south[3] = {0, 0, -1};
+    for (std::int64_t f = 0; f < faces; ++f) {
+        const std::int64_t* row = &m.faceNodes[std::size_t(f * m.maxNodes)];
+        const int n = m.nodesOf(f);
+        if (n < 3) continue;
+        double c[3] = {0, 0, 0}, area[3] = {0, 0, 0};
+        for (int k = 0; k < n; ++k) {
+            double e[3];
+            detail::cross(xyz(row[k]), xyz(row[(k + 1) % n]), e);
+            for (int j = 0; j < 3; ++j) c[j] += xyz(row[k])[j], area[j] += e[j];
+        }
+        const double s = detail::dot(c, area);
+        sign_[std::size_t(f)] = s > 0 ? 1 : s < 0 ? -1 : 0;
+        Box& b = boxes[std::size_t(f)];
+        b = detail::boxOf(
+            n, [&](int k) { return xyz(row[k]); },
+            [&](int k, double& lon, double& lat) {
+                lon = m.nodeLon[std::size_t(row[k])];
+                lat = m.nodeLat[std::size_t(row[k])];
+            });
+        if (b.allLon && inside(f, north)) b.latHi = 90;
+        if (b.allLon && inside(f, south)) b.latLo = -90;
+        b.latLo -= kPad, b.latHi += kPad, b.lonLo -= kPad, b.lonHi += kPad;
+    }
+
+    // The bin grid: over the latitudes and longitudes the faces cover, bins about as large as
+    // the typical face, at most a few per face.
+    double latLo = 90, latHi = -90;
+    std::vector<double> heights, widths;
+    const std::int64_t every = std::max<std::int64_t>(1, faces / 100000);
+    for (std::int64_t f = 0; f < faces; ++f) {
+        const Box& b = boxes[std::size_t(f)];
+        if (!sign_[std::size_t(f)]) continue;
+        latLo = std::min(latLo, b.latLo), latHi = std::max(latHi, b.latHi);
+        if (f % every || b.allLon) continue;
+        heights.push_back(b.latHi - b.latLo);
+        widths.push_back(b.lonHi - b.lonLo);
+    }
+    if (latHi < latLo) return; // no face: nothing is found
+    latLo = std::max(latLo, -90.0), latHi = std::min(latHi, 90.0);
+    const auto [lonStart, lonRange] = lonCover(boxes, sign_);
+    lonStart_ = lonStart;
+    allLon_ = lonRange >= 360;
+    const double h = std::max(median(heights), 1e-6), w = std::max(median(widths), 1e-6);
+    double rows = std::max(1.0, (latHi - latLo) / h), cols = std::max(1.0, std::min(lonRange, 360.0) / w);
+    const double cap = std::min(double(1 << 26), std::max(64.0, 2.0 * double(faces)));
+    if (rows * cols > cap) {
+        const double shrink = std::sqrt(rows * cols / cap);
+        rows = std::max(1.0, rows / shrink), cols = std::max(1.0, cols / shrink);
+    }
+    ny_ = int(std::ceil(rows)), nx_ = int(std::ceil(cols));
+    latMin_ = latLo;
+    dLat_ = (latHi - latLo) / ny_;
+    dLon_ = std::min(lonRange, 360.0) / nx_;
+    if (dLat_ <= 0) dLat_ = 1;
+
+    // Faces into bins: count, then fill (faces in order within each bin).
+    binStart_.assign(std::size_t(nx_) * std::size_t(ny_) + 1, 0);
+    for (int pass = 0; pass < 2; ++pass) {
+        std::vector<std::int64_t> next;
+        if (pass == 1) {
+            for (std::size_t i = 1; i < binStart_.size(); ++i) binStart_[i] += binStart_[i - 1];
+            binFaces_.resize(std::size_t(binStart_.back()));
+            next.assign(binStart_.begin(), binStart_.end() - 1);
+        }
+        for (std::int64_t f = 0; f < faces; ++f) {
+            if (!sign_[std::size_t(f)]) continue;
+            const Box& b = boxes[std::size_t(f)];
+            const int r0 = std::clamp(int(std::floor((b.latLo - latMin_) / dLat_)), 0, ny_ - 1);
+            const int r1 = std::clamp(int(std::floor((b.latHi - latMin_) / dLat_)), 0, ny_ - 1);
+            std::int64_t c0 = 0, c1 = nx_ - 1;
+            if (!b.allLon && b.lonHi - b.lonLo < 360) {
+                const double from = b.lonLo - lonStart_;
+                c0 = std::int64_t(std::floor((from - 360 * std::floor(from / 360)) / dLon_));
+                c1 = c0 + std::int64_t(std::floor((b.lonHi - b.lonLo) / dLon_)) + 1;
+                if (c1 - c0 + 1 >= nx_ && allLon_) c0 = 0, c1 = nx_ - 1;
+            }
+            for (int r = r0; r <= r1; ++r)
+                for (std::int64_t c = c0; c <= c1; ++c) {
+                    const std::int64_t col = allLon_ ? c % nx_ : c;
+                    if (col >= nx_) break;
+                    const std::size_t bin = std::size_t(r) * std::size_t(nx_) + std::size_t(col);
+                    if (pass == 0)
+                        ++binStart_[bin + 1];
+                    else
+                        binFaces_[std::size_t(next[bin]++)] = std::uint32_t(f);
+                }
+        }
+    }
+}
+
+bool FaceLocator::inside(std::int64_t face, const double* p) const {
+    const Mesh& m = *mesh_;
+    const std::int64_t* row = &m.faceNodes[std::size_t(face * m.maxNodes)];
+    const int n = m.nodesOf(face);
+    const double s = sign_[std::size_t(face)];
+    for (int k = 0; k < n; ++k) {
+        double e[3];
+        detail::cross(xyz(row[k]), xyz(row[(k + 1) % n]), e);
+        if (s * detail::dot(e, p) < -kInside) return false;
+    }
+    return s != 0 && n >= 3;
+}
+
+std::int64_t FaceLocator::find(double lonDeg, double latDeg) const {
+    if (!std::isfinite(lonDeg) || !std::isfinite(latDeg) || std::abs(latDeg) > 90 || binStart_.empty())
+        return -1;
+    const double r = std::floor((latDeg - latMin_) / dLat_);
+    if (r < 0 || r > ny_) return -1;
+    const double from = lonDeg - lonStart_;
+    double c = std::floor((from - 360 * std::floor(from / 360)) / dLon_);
+    if (c >= nx_) c = allLon_ ? nx_ - 1 : -1; // rounding at 360, or east of the faces
+    if (c < 0) return -1;
+    const std::size_t bin = std::size_t(std::min(double(ny_ - 1), r)) * std::size_t(nx_) + std::size_t(c);
+    double p[3];
+    detail::unitVector(lonDeg, latDeg, p);
+    for (std::int64_t i = binStart_[bin]; i < binStart_[bin + 1]; ++i)
+        if (inside(binFaces_[std::size_t(i)], p)) return binFaces_[std::size_t(i)];
+    return -1;
+}
+
+std::vector<std::int64_t> FaceLocator::findAll(const double* lon, const double* lat, std::size_t n) const {
+    std::vector<std::int64_t> out(n);
+    const std::size_t threads =
+        std::clamp<std::size_t>(n / 4096, 1, std::max(1u, std::thread::hardware_concurrency()));
+    const auto run = [&](std::size_t t) {
+        for (std::size_t i = n * t / threads; i < n * (t + 1) / threads; ++i) out[i] = find(lon[i], lat[i]);
+    };
+    std::vector<std::thread> pool;
+    for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(run, t);
+    run(0);
+    for (auto& th : pool) th.join();
+    return out;
+}
+
+bool FaceLocator::weights(std::int64_t face, double lonDeg, double latDeg, double* w) const {
+    const Mesh& m = *mesh_;
+    if (face < 0 || face >= std::int64_t(sign_.size())) return false;
+    const std::int64_t* row = &m.faceNodes[std::size_t(face * m.maxNodes)];
+    const int n = m.nodesOf(face);
+    if (n < 3) return false;
+    if (n == 3) {
+        double p[3], e[3], b[3];
+        detail::unitVector(lonDeg, latDeg, p);
+        for (int k = 0; k < 3; ++k) { // the triple product opposite corner k: [p, next, after]
+            detail::cross(xyz(row[(k + 1) % 3]), xyz(row[(k + 2) % 3]), e);
+            b[k] = detail::dot(p, e);
+        }
+        const double sum = b[0] + b[1] + b[2];
+        if (!std::isfinite(sum) || std::abs(sum) < 1e-300) return false;
+        for (int k = 0; k < m.maxNodes; ++k) w[k] = k < 3 ? b[k] / sum : 0;
+        return true;
+    }
+    for (int k = 0; k < m.maxNodes; ++k) w[k] = k < n ? 1.0 / n : 0;
+    return true;
+}
+
+} // namespace strata::mesh
