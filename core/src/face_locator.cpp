@@ -76,7 +76,7 @@ FaceLocator::FaceLocator(std::shared_ptr<const Mesh> mesh) : mesh_(std::move(mes
         b = detail::boxOf(
             n, [&](int k) { return xyz(row[k]); },
             [&](int k, double& lon, double& lat) {
-                lon = m.nodeLon[std::size_t(row[k])];
+                lon = std::remainder(m.nodeLon[std::size_t(row[k])], 360.0);
                 lat = m.nodeLat[std::size_t(row[k])];
             });
         if (b.allLon && inside(f, north)) b.latHi = 90;
@@ -111,9 +111,41 @@ FaceLocator::FaceLocator(std::shared_ptr<const Mesh> mesh) : mesh_(std::move(mes
     }
     ny_ = int(std::ceil(rows)), nx_ = int(std::ceil(cols));
     latMin_ = latLo;
-    dLat_ = (latHi - latLo) / ny_;
-    dLon_ = std::min(lonRange, 360.0) / nx_;
-    if (dLat_ <= 0) dLat_ = 1;
+
+    // The bins a face's box covers: rows r0..r1, columns c0..c1 (past nx_ wrapping round).
+    struct Span {
+        std::int64_t r0, r1, c0, c1;
+    };
+    const auto spanOf = [&](const Box& b) {
+        Span s{std::clamp<std::int64_t>(std::int64_t(std::floor((b.latLo - latMin_) / dLat_)), 0, ny_ - 1),
+               std::clamp<std::int64_t>(std::int64_t(std::floor((b.latHi - latMin_) / dLat_)), 0, ny_ - 1), 0,
+               nx_ - 1};
+        if (!b.allLon && b.lonHi - b.lonLo < 360) {
+            const double from = std::remainder(b.lonLo - lonStart_, 360.0);
+            s.c0 =
+                std::min<std::int64_t>(std::int64_t(std::floor((from < 0 ? from + 360 : from) / dLon_)), nx_);
+            s.c1 =
+                s.c0 + std::min<std::int64_t>(std::int64_t(std::floor((b.lonHi - b.lonLo) / dLon_)) + 1, nx_);
+            if (s.c1 - s.c0 + 1 >= nx_ && allLon_) s.c0 = 0, s.c1 = nx_ - 1;
+            if (!allLon_) s.c1 = std::min<std::int64_t>(s.c1, nx_ - 1);
+        }
+        return s;
+    };
+    // Faces whose boxes overlap (which no real mesh has, a hostile file may) would fill every
+    // bin: coarser bins until the faces' places in them stay a few per face.
+    for (;;) {
+        dLat_ = (latHi - latLo) / ny_;
+        dLon_ = std::min(lonRange, 360.0) / nx_;
+        if (dLat_ <= 0) dLat_ = 1;
+        double places = 0;
+        for (std::int64_t f = 0; f < faces; ++f) {
+            if (!sign_[std::size_t(f)]) continue;
+            const Span s = spanOf(boxes[std::size_t(f)]);
+            places += double(s.r1 - s.r0 + 1) * double(std::max<std::int64_t>(s.c1 - s.c0 + 1, 0));
+        }
+        if (places <= 16.0 * double(faces) + 65536 || (nx_ == 1 && ny_ == 1)) break;
+        nx_ = std::max(1, nx_ / 2), ny_ = std::max(1, ny_ / 2);
+    }
 
     // Faces into bins: count, then fill (faces in order within each bin).
     binStart_.assign(std::size_t(nx_) * std::size_t(ny_) + 1, 0);
@@ -126,21 +158,10 @@ FaceLocator::FaceLocator(std::shared_ptr<const Mesh> mesh) : mesh_(std::move(mes
         }
         for (std::int64_t f = 0; f < faces; ++f) {
             if (!sign_[std::size_t(f)]) continue;
-            const Box& b = boxes[std::size_t(f)];
-            const int r0 = std::clamp(int(std::floor((b.latLo - latMin_) / dLat_)), 0, ny_ - 1);
-            const int r1 = std::clamp(int(std::floor((b.latHi - latMin_) / dLat_)), 0, ny_ - 1);
-            std::int64_t c0 = 0, c1 = nx_ - 1;
-            if (!b.allLon && b.lonHi - b.lonLo < 360) {
-                const double from = b.lonLo - lonStart_;
-                c0 = std::int64_t(std::floor((from - 360 * std::floor(from / 360)) / dLon_));
-                c1 = c0 + std::int64_t(std::floor((b.lonHi - b.lonLo) / dLon_)) + 1;
-                if (c1 - c0 + 1 >= nx_ && allLon_) c0 = 0, c1 = nx_ - 1;
-            }
-            for (int r = r0; r <= r1; ++r)
-                for (std::int64_t c = c0; c <= c1; ++c) {
-                    const std::int64_t col = allLon_ ? c % nx_ : c;
-                    if (col >= nx_) break;
-                    const std::size_t bin = std::size_t(r) * std::size_t(nx_) + std::size_t(col);
+            const Span s = spanOf(boxes[std::size_t(f)]);
+            for (std::int64_t r = s.r0; r <= s.r1; ++r)
+                for (std::int64_t c = s.c0; c <= s.c1; ++c) {
+                    const std::size_t bin = std::size_t(r) * std::size_t(nx_) + std::size_t(c % nx_);
                     if (pass == 0)
                         ++binStart_[bin + 1];
                     else
@@ -168,8 +189,8 @@ std::int64_t FaceLocator::find(double lonDeg, double latDeg) const {
         return -1;
     const double r = std::floor((latDeg - latMin_) / dLat_);
     if (r < 0 || r > ny_) return -1;
-    const double from = lonDeg - lonStart_;
-    double c = std::floor((from - 360 * std::floor(from / 360)) / dLon_);
+    const double from = std::remainder(lonDeg - lonStart_, 360.0);
+    double c = std::floor((from < 0 ? from + 360 : from) / dLon_);
     if (c >= nx_) c = allLon_ ? nx_ - 1 : -1; // rounding at 360, or east of the faces
     if (c < 0) return -1;
     const std::size_t bin = std::size_t(std::min(double(ny_ - 1), r)) * std::size_t(nx_) + std::size_t(c);

@@ -576,6 +576,30 @@ private slots:
         QVERIFY2(said.contains(message), qPrintable(said));
     }
 
+    // Faces that overlap (as a hostile file's may): the bins coarsen rather than hold every
+    // large face many times over, and each point still gets a face that holds it.
+    void overlappingFacesStayBounded() {
+        auto m = std::make_shared<mesh::Mesh>();
+        m->maxNodes = 3;
+        for (int f = 0; f < 40000; ++f) {
+            const double lon = -170 + (f % 340), lat = -60 + (f / 340) % 120, size = f % 2 ? 0.01 : 60;
+            const std::int64_t a = m->nodes();
+            m->nodeLon.insert(m->nodeLon.end(), {lon, lon + size, lon});
+            m->nodeLat.insert(m->nodeLat.end(), {lat, lat, std::min(89.0, lat + size)});
+            m->faceNodes.insert(m->faceNodes.end(), {a, a + 1, a + 2});
+            m->faceLon.push_back(lon), m->faceLat.push_back(lat);
+        }
+        const auto t0 = std::chrono::steady_clock::now();
+        const FaceLocator locator(m);
+        const double built = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        QVERIFY2(built < 5, qPrintable(QString("%1 s").arg(built)));
+        for (double lon : {-100.0, 0.0, 33.3})
+            for (double lat : {-30.0, 0.0, 45.0}) {
+                const std::int64_t f = locator.find(lon, lat);
+                QVERIFY(f >= 0 && oracleInside(*m, f, lon, lat));
+            }
+    }
+
     // A million faces (a 0.25° lon/lat mesh) index in about a second on one core; a 1080p
     // screen's pixels are found over the machine's threads.
     void buildsFast() {
