@@ -2,8 +2,9 @@
 # The reliability checks of CI, beside the plain build and tests (.ci/run calls this):
 #   asan  the whole test suite (the CPU path: CUDA and GUI off) built with AddressSanitizer and
 #         UndefinedBehaviorSanitizer, run by ctest; any report fails the test that made it.
-#   fuzz  a short run of the netCDF reader's fuzz target (FUZZ_SECONDS, default 90); fails on a
-#         finding in Strata's code (findings inside netCDF-C/HDF5 are listed, see scripts/fuzz.sh).
+#   fuzz  a short run of the netCDF reader's fuzz target (FUZZ_SECONDS, default 90), then of the
+#         mesh readers' (FUZZ_MESH_SECONDS, default 30; 0 skips it); fails on a finding in
+#         Strata's code (findings inside netCDF-C/HDF5 are listed, see scripts/fuzz.sh).
 #   alone each function of each app test in a process of its own (`tst_x fn`), so that no
 #         test function passes only because an earlier one left the window or a file as it
 #         needs; uses the build of `make test` (ALONE_BUILD, default build), under Xvfb.
@@ -66,6 +67,10 @@ asanGui() {
 
 fuzz() {
   "$root/scripts/fuzz.sh" --ci "${FUZZ_SECONDS:-90}" "${FUZZ_BUILD:-$root/build-ci-fuzz}"
+  if [ "${FUZZ_MESH_SECONDS:-30}" -gt 0 ]; then
+    STRATA_FUZZ_TARGET=fuzz_mesh "$root/scripts/fuzz.sh" --ci "${FUZZ_MESH_SECONDS:-30}" \
+      "${FUZZ_BUILD:-$root/build-ci-fuzz}"
+  fi
 }
 
 alone() {

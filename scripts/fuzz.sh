@@ -27,7 +27,8 @@ else
 fi
 case "$build" in /*) ;; *) build="$root/$build" ;; esac
 # STRATA_FUZZ_TARGET=fuzz_zarr fuzzes the Zarr reader instead (seeds: tests/data/zarr_fuzz),
-# STRATA_FUZZ_TARGET=fuzz_expression the expression parser (seeds: tests/data/expression_fuzz).
+# STRATA_FUZZ_TARGET=fuzz_expression the expression parser (seeds: tests/data/expression_fuzz),
+# STRATA_FUZZ_TARGET=fuzz_mesh the mesh readers and the face locator (seeds: tests/data/mesh).
 target=${STRATA_FUZZ_TARGET:-fuzz_netcdf}
 fuzzer="$build/tests/io/$target"
 [ "$target" = fuzz_expression ] && fuzzer="$build/tests/core/$target"
@@ -84,6 +85,7 @@ fi
 cmake --build "$build" --target "$target" -j"${JOBS:-2}"
 
 corpus="$build/fuzz-corpus"
+maxlen=131072
 artifacts="$build/fuzz-artifacts"
 seeds="$build/fuzz-seeds"
 mkdir -p "$corpus" "$artifacts" "$seeds"
@@ -91,6 +93,11 @@ if [ "$target" = fuzz_zarr ]; then
   corpus="$build/fuzz-corpus-zarr" seeds="$build/fuzz-seeds-zarr"
   mkdir -p "$corpus" "$seeds"
   cp -f "$root"/tests/data/zarr_fuzz/* "$seeds/"
+elif [ "$target" = fuzz_mesh ]; then
+  corpus="$build/fuzz-corpus-mesh" seeds="$build/fuzz-seeds-mesh"
+  mkdir -p "$corpus" "$seeds"
+  cp -f "$root"/tests/data/mesh/*.nc "$root"/tests/data/mesh/*.ug "$seeds/"
+  maxlen=262144 # the MPAS and cubed-sphere seeds are up to 180 kB
 elif [ "$target" = fuzz_expression ]; then
   corpus="$build/fuzz-corpus-expression" seeds="$build/fuzz-seeds-expression"
   mkdir -p "$corpus" "$seeds"
@@ -101,7 +108,7 @@ else
 fi
 
 if [ "$mode" = run ]; then
-  exec "$fuzzer" -max_total_time="$seconds" -max_len=131072 "${limits[@]}" -print_final_stats=1 \
+  exec "$fuzzer" -max_total_time="$seconds" -max_len="$maxlen" "${limits[@]}" -print_final_stats=1 \
     -artifact_prefix="$artifacts/" "$@" "$corpus" "$seeds"
 fi
 
@@ -109,7 +116,7 @@ fi
 stamp="$build/.fuzz-ci-start"
 touch "$stamp"
 "$fuzzer" -fork=1 -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1 -max_total_time="$seconds" \
-  -max_len=131072 "${limits[@]}" -artifact_prefix="$artifacts/" "$corpus" "$seeds" 2>&1 |
+  -max_len="$maxlen" "${limits[@]}" -artifact_prefix="$artifacts/" "$corpus" "$seeds" 2>&1 |
   grep -E "^#[0-9]+: cov|INFO: fuzzed for|DONE" | tail -3 || true
 mapfile -t found < <(find "$artifacts" -type f -newer "$stamp")
 triage "${found[@]}"
