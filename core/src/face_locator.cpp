@@ -52,6 +52,13 @@ FaceLocator::FaceLocator(std::shared_ptr<const Mesh> mesh) : mesh_(std::move(mes
     const std::int64_t faces = m.maxNodes > 0 ? std::int64_t(m.faceNodes.size()) / m.maxNodes : 0;
     STRATA_EXPECTS(faces < std::int64_t(UINT32_MAX), ValueError,
                    "FaceLocator: a mesh of " + std::to_string(faces) + " faces, more than it can index");
+    STRATA_EXPECTS(m.nodeLat.size() == m.nodeLon.size() &&
+                       m.faceNodes.size() == std::size_t(faces * m.maxNodes),
+                   ValueError, "FaceLocator: a mesh whose arrays' sizes disagree");
+    for (const std::int64_t i : m.faceNodes)
+        STRATA_EXPECTS(i < m.nodes(), ValueError,
+                       "FaceLocator: a face names node " + std::to_string(i) + " of " +
+                           std::to_string(m.nodes()));
     xyz_.resize(std::size_t(m.nodes()) * 3);
     for (std::int64_t i = 0; i < m.nodes(); ++i)
         detail::unitVector(m.nodeLon[std::size_t(i)], m.nodeLat[std::size_t(i)], &xyz_[std::size_t(i) * 3]);

@@ -15,7 +15,8 @@ namespace strata::mesh {
 
 class FaceLocator {
 public:
-    // Throws ValueError when the mesh has more faces than 2^32 - 1.
+    // Throws ValueError when the mesh has more faces than 2^32 - 1, or arrays whose sizes
+    // disagree, or a face naming a node it does not have (meshOf's meshes have neither).
     explicit FaceLocator(std::shared_ptr<const Mesh> mesh);
 
     // The face holding (lonDeg, latDeg), any longitude; -1 outside every face (or not finite).
