@@ -1,11 +1,12 @@
-// A HEALPix frame drawn as a Robinson map (issue 37): the whole sky at zoom (level) 8 and 10,
-// nest order, into 1920 x 1080 pixels; the host's threads and, where there is one, the device
-// (the frame resident there, the image written there). Prints the host's first frame (each
-// pixel's cell found, then kept) and the median and best of the 10 frames after it (a step: a
-// gather); the device finds the cells for every frame. Peer: healpy's cartview (a plate carrée PNG through
-// matplotlib), timed by bench/peer_healpix.py.
+// A HEALPix frame drawn as a map (issue 37): the whole sky at zoom (level) 8 and 10, nest
+// order, into 1920 x 1080 pixels, as the image view draws it (Reprojection over the grid's
+// SphereCells); the host's threads and, where there is one, the device (the frame resident there,
+// the image written there). Prints the first frame on a new map (each pixel's cell found: on the
+// device by a kernel) and the median and best of the 10 frames after it (a step: a gather by
+// that index). Peer: healpy's cartview (a plate carrée PNG through matplotlib), timed by
+// bench/peer_healpix.py.
 //
-//   bench_healpix [LEVEL ...]     (default 8 10)
+//   bench_healpix [LEVEL ...]     (default 8 10; 13 needs 3.2 GB on the host and the device)
 #include <cstdio>
 #include <cstdlib>
 #include <random>
@@ -13,7 +14,7 @@
 
 #include "bench_timing.h"
 #include "strata/core/runtime.h"
-#include "strata/render/healpix_map.h"
+#include "strata/render/sphere_cells.h"
 
 using namespace strata;
 
@@ -35,12 +36,13 @@ int main(int argc, char** argv) {
             g.dim = "cell";
             const std::int64_t n = healpix::cellCount(g.nside);
             std::vector<float> v(static_cast<std::size_t>(n));
-            std::mt19937 rng(level);
-            std::uniform_real_distribution<float> u(200, 320);
-            for (float& x : v) x = u(rng);
-            const DataArray frame = DataArray::fromHost("tas", {"cell"}, {n}, v);
-            const HealpixMap map(p, g, e, W, H);
-            const double t0 = bench::now();
+            std::minstd_rand rng(level);
+            for (float& x : v) x = 200 + float(rng() % 12000) / 100;
+            const std::shared_ptr<const SphereCells> cells = healpixCells(g);
+            const DataArray frame = cellsAsRow(DataArray::fromHost("tas", {"cell"}, {n}, v), *cells);
+            v = {};
+            double t0 = bench::now();
+            const Reprojection map(p, cells, e, W, H);
             (void)map.apply(frame, 0x7fc00000u, Stream::host()); // the pixels' cells worked out
             std::printf("level %2d: host   first frame %8.2f ms (each pixel's cell found)\n", level,
                         (bench::now() - t0) * 1e3);
@@ -52,10 +54,15 @@ int main(int argc, char** argv) {
             const Device gpu = Device::cuda(0);
             const Stream s = defaultStream(gpu);
             const DataArray resident = frame.asDevice(gpu, s);
-            (void)map.apply(resident, 0x7fc00000u, s);
             s.synchronize();
+            t0 = bench::now();
+            const Reprojection onDevice(p, cells, e, W, H);
+            (void)onDevice.apply(resident, 0x7fc00000u, s);
+            s.synchronize();
+            std::printf("level %2d: device first frame %8.3f ms (each pixel's cell found by the kernel)\n",
+                        level, (bench::now() - t0) * 1e3);
             const bench::Timing device = bench::timeIt(10, [&] {
-                (void)map.apply(resident, 0x7fc00000u, s);
+                (void)onDevice.apply(resident, 0x7fc00000u, s);
                 s.synchronize();
             });
             std::printf("level %2d (%lld cells, %.1f MB): device median %8.3f ms  best %8.3f ms\n", level,

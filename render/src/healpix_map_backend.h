@@ -1,5 +1,6 @@
 #pragma once
-// The seam between HealpixMap::apply and its device backend (cuda/healpix_map.cu).
+// The seam between the HEALPix cells' pixel index (sphere_cells.cpp) and its device backend
+// (cuda/healpix_map.cu).
 #include <cstdint>
 
 #include "projection_math.h"
@@ -17,11 +18,6 @@ struct HealpixMapProblem {
     const std::int64_t* sorted = nullptr;
     const std::int64_t* positions = nullptr;
     std::int64_t n = 0;
-    const void* src = nullptr;
-    std::int64_t stride = 1; // in cells of cellBytes
-    void* dst = nullptr;     // width × height cells, row 0 at the bottom
-    int cellBytes = 4;
-    std::uint64_t fill = 0;
     void* stream = nullptr; // cudaStream_t
 };
 
@@ -43,8 +39,9 @@ STRATA_HD std::int64_t healpixIndexAt(const HealpixMapProblem& p, double x, doub
     return a < p.n && p.sorted[a] == cell ? p.positions[a] : -1;
 }
 
-// Launches the drawing on the problem's stream (asynchronous). Throws CudaError when the launch
-// fails; Error where CUDA was not compiled in.
-void healpixMapCuda(const HealpixMapProblem& p);
+// Each pixel's index (healpixIndexAt) into `out` (width × height on the device), row 0 at the
+// bottom, on the problem's stream (asynchronous). Throws CudaError when the launch fails; Error
+// where CUDA was not compiled in.
+void healpixIndexCuda(const HealpixMapProblem& p, std::int64_t* out);
 
 } // namespace strata::detail

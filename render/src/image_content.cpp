@@ -10,6 +10,7 @@
 #include "strata/core/ops.h"
 #include "strata/render/colormaps.h"
 #include "strata/render/frame_labels.h"
+#include "strata/render/sphere_cells.h"
 
 namespace strata::detail {
 namespace {
@@ -27,6 +28,10 @@ bool drawsAlike(const AxisGrid& a, const AxisGrid& b) {
 } // namespace
 
 bool ImageContent::setFrame(ImageFrame frame) {
+    if (frame.cells && frame.frame.ndim() == 1)
+        frame.frame = cellsAsRow(frame.frame, *frame.cells); // one row of cells, drawn through its map
+    else
+        frame.cells.reset(); // rows and columns
     STRATA_EXPECTS(frame.frame.ndim() == 2, ValueError,
                    "the image view shows 2-D frames; '" + frame.frame.name() + "' has " +
                        std::to_string(frame.frame.ndim()) + " dims");
@@ -219,6 +224,24 @@ MapExtent cellsOnMap(const Projection& p, const CurvilinearGrid& g) {
     return extentOnMap(p, std::move(lon), std::move(lat));
 }
 
+// The part of projection p's map that sphere cells cover (their centres forward-projected, at
+// most 200,000 of them evenly spread), with a margin of a twentieth; the whole map when they reach
+// a pole's cap or cover most of the sphere.
+MapExtent sphereCellsOnMap(const Projection& p, const SphereCells& cells) {
+    const std::int64_t n = cells.size();
+    const std::int64_t step = std::max<std::int64_t>(1, n / 200000);
+    std::vector<double> lon, lat;
+    for (std::int64_t k = 0; k < n; k += step) {
+        double a = 0, b = 0;
+        cells.centre(k, a, b);
+        if (!std::isfinite(a) || !std::isfinite(b)) continue;
+        if (std::fabs(b) > 80) return p.extent();
+        lon.push_back(a);
+        lat.push_back(b);
+    }
+    return extentOnMap(p, std::move(lon), std::move(lat));
+}
+
 } // namespace
 
 bool ImageContent::placeGrids(AxisGrid x, AxisGrid y) {
@@ -226,32 +249,47 @@ bool ImageContent::placeGrids(AxisGrid x, AxisGrid y) {
     srcY_ = std::move(y);
     AxisGrid dx = srcX_, dy = srcY_;
     projectionProblem_.clear();
-    const std::string& name = settings_.projection;
+    // Sphere cells are always on a map: the plain longitude/latitude one when none is chosen.
+    const std::string name =
+        settings_.projection.empty() && frame_ && frame_->cells ? "PlateCarree" : settings_.projection;
     std::shared_ptr<const Reprojection> map;
     if (!name.empty()) {
         try {
             // A grid mapping's frame (its own x/y) is reprojected through its CRS.
             // A curvilinear grid (2-D longitude/latitude, shown as cells) through its cells.
+            // Sphere cells (HEALPix, a mesh) through their own index of the map's pixels.
             const CurvilinearGrid* curv = curvilinearOn() ? curv_.get() : nullptr;
+            const std::shared_ptr<const SphereCells> cells = frame_ ? frame_->cells : nullptr;
             const std::optional<MapCrs> crs =
-                !curv && frame_ && frame_->crs && !isLonLatView(srcX_, srcY_) ? frame_->crs : std::nullopt;
-            if (!isLonLatView(srcX_, srcY_) && !crs && !curv)
+                !curv && !cells && frame_ && frame_->crs && !isLonLatView(srcX_, srcY_) ? frame_->crs
+                                                                                        : std::nullopt;
+            if (!isLonLatView(srcX_, srcY_) && !crs && !curv && !cells)
                 STRATA_FAIL(ValueError, "the projection " + name + " needs x longitude and y latitude");
             const Projection p = Projection::byName(name);
+            const bool sameCells = map_ && (map_->sourceCells() && cells ? map_->sourceCells()->sameAs(*cells)
+                                                                         : !map_->sourceCells() && !cells);
             const bool same = map_ && map_->projection() == p && map_->lonEdges() == srcX_.edges &&
                               map_->latEdges() == srcY_.edges && map_->sourceCrs() == crs &&
-                              map_->sourceGrid() == curv;
+                              map_->sourceGrid() == curv && sameCells;
             if (same) {
                 map = map_;
             } else {
                 // The map image: 4/3 of a pixel a longitude cell, 720 to 1920 across, its height
                 // from the projection's aspect; a grid mapping's, over its outline on the map.
-                const MapExtent e = crs    ? regionOnMap(p, *crs, srcX_.edges, srcY_.edges)
-                                    : curv ? cellsOnMap(p, *curv)
-                                           : p.extent();
-                const int w = static_cast<int>(std::clamp<std::int64_t>(srcX_.size() * 4 / 3, 720, 1920));
+                const MapExtent e = crs     ? regionOnMap(p, *crs, srcX_.edges, srcY_.edges)
+                                    : curv  ? cellsOnMap(p, *curv)
+                                    : cells ? sphereCellsOnMap(p, *cells)
+                                            : p.extent();
+                // Sphere cells: as many pixels across as the cells would need at a pixel each
+                // around the equator's 360° (√ of the count, doubled), within the same bounds.
+                const std::int64_t across =
+                    cells ? 2 * static_cast<std::int64_t>(std::sqrt(double(cells->size())))
+                          : srcX_.size() * 4 / 3;
+                const int w = static_cast<int>(std::clamp<std::int64_t>(across, 720, 1920));
                 const int h = std::max(1, static_cast<int>(std::lround(w * e.height() / e.width())));
-                if (curv)
+                if (cells)
+                    map = std::make_shared<const Reprojection>(p, cells, e, w, h);
+                else if (curv)
                     map = std::make_shared<const Reprojection>(p, curv_, e, w, h);
                 else if (crs)
                     map =

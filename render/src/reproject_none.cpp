@@ -17,7 +17,7 @@ void inverseCuda(const ProjParams&, const double*, const double*, double*, doubl
     STRATA_FAIL(Error, "inverse projection on a device: CUDA was not compiled in");
 }
 
-void healpixMapCuda(const HealpixMapProblem&) {
+void healpixIndexCuda(const HealpixMapProblem&, std::int64_t*) {
     STRATA_FAIL(Error, "a HEALPix map on a device: CUDA was not compiled in");
 }
 

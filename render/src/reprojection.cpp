@@ -12,6 +12,7 @@
 #include "strata/render/curvilinear_grid.h"
 #include "strata/render/grid_geometry.h"
 #include "strata/render/projection.h"
+#include "strata/render/sphere_cells.h"
 
 namespace strata {
 namespace {
@@ -100,9 +101,21 @@ Reprojection::Reprojection(Projection projection, std::shared_ptr<const Curvilin
     locator_ = std::make_shared<const CellLocator>(*curv_);
 }
 
+Reprojection::Reprojection(Projection projection, std::shared_ptr<const SphereCells> source, MapExtent extent,
+                           int width, int height)
+    : Reprojection(std::move(projection), indexCentres(source->size()), indexCentres(1), extent, width,
+                   height) {
+    sphere_ = std::move(source);
+}
+
 Reprojection::~Reprojection() = default;
 
 bool Reprojection::sourceCellAt(double lon, double lat, std::int64_t& row, std::int64_t& column) const {
+    if (sphere_) {
+        row = 0;
+        column = sphere_->find(lon * (180 / M_PI), lat * (180 / M_PI));
+        return column >= 0;
+    }
     if (locator_) { // the grid's longitudes may run over any span: the point at each turn
         const double l = lon * (180 / M_PI), b = lat * (180 / M_PI);
         for (double shift : {0.0, 360.0, -360.0, 720.0}) {
@@ -129,6 +142,12 @@ bool Reprojection::sourceCellAt(double lon, double lat, std::int64_t& row, std::
 
 const std::vector<std::int64_t>& Reprojection::hostCells() const {
     if (!cells_.empty()) return cells_;
+    if (sphere_) {
+        std::vector<std::int64_t> cells(static_cast<std::size_t>(width_) * height_);
+        sphere_->pixelIndex(projection_, extent_, width_, height_, cells.data(), Stream::host());
+        cells_ = std::move(cells);
+        return cells_;
+    }
     const detail::MapPixels px{extent_.x0, extent_.x1, extent_.y0, extent_.y1, width_, height_};
     const detail::SourceEdges edges{lonEdges_.data(), static_cast<std::int64_t>(lonEdges_.size()) - 1,
                                     latEdges_.data(), static_cast<std::int64_t>(latEdges_.size()) - 1};
@@ -182,6 +201,12 @@ void Reprojection::applyInto(const DataArray& frame, void* dst, std::uint64_t fi
         };
         device_ = std::make_unique<DeviceEdges>(DeviceEdges{device, upload(lonEdges_), upload(latEdges_)});
     }
+    if (sphere_ && !device_->cells) { // the cells' index, made for this device
+        auto cells = std::make_shared<Buffer>(n * sizeof(std::int64_t), device, stream);
+        sphere_->pixelIndex(projection_, extent_, width_, height_, static_cast<std::int64_t*>(cells->data()),
+                            stream);
+        device_->cells = std::move(cells);
+    }
     if ((native_ || locator_) && !device_->cells) { // the cell map, placed on the host once, on this device
         const std::vector<std::int64_t>& cells = hostCells();
         Buffer host(cells.size() * sizeof(std::int64_t), Device::host(), Stream::host());
@@ -200,7 +225,7 @@ void Reprojection::applyInto(const DataArray& frame, void* dst, std::uint64_t fi
     p.cellBytes = c.bytes;
     p.fill = fill;
     p.stream = stream.handle();
-    if (native_ || locator_)
+    if (cellMapped())
         detail::gatherCuda(p, static_cast<const std::int64_t*>(device_->cells->data()), nlon);
     else
         detail::reprojectCuda(p);

@@ -1,5 +1,6 @@
-// A HEALPix frame drawn as a map (issue 37): every pixel shows the value of the cell holding the
-// pixel's longitude and latitude. The frames here hold each cell's own number, so a pixel's
+// A HEALPix frame drawn as a map (issue 37), as the image view draws it (Reprojection over the
+// grid's SphereCells): every pixel shows the value of the cell holding the pixel's longitude and
+// latitude. The frames here hold each cell's own number, so a pixel's
 // value says which cell was gathered; the cell expected is worked out here from the pixel's
 // place (plate carrée: by hand; Robinson: through PROJ) and tst_healpix's healpy-checked cellOf.
 // A subset shows its own cells and the fill elsewhere. On a GPU the image is the host's, bit
@@ -13,7 +14,7 @@
 #include "gpu_skip.h"
 #include "strata/core/error.h"
 #include "strata/core/runtime.h"
-#include "strata/render/healpix_map.h"
+#include "strata/render/sphere_cells.h"
 #include "test_seed.h"
 
 using namespace strata;
@@ -38,6 +39,21 @@ DataArray frameOf(std::int64_t n, const std::function<double(std::int64_t)>& of)
 }
 
 std::vector<double> valuesOf(const DataArray& image) { return image.asHost().values<double>(); }
+
+// A map of g's cells: frames along the cells drawn through Reprojection.
+class HealpixMap {
+public:
+    HealpixMap(const Projection& p, healpix::Grid g, MapExtent e, int width, int height)
+        : cells_(healpixCells(std::move(g))),
+          map_(std::make_unique<Reprojection>(p, cells_, e, width, height)) {}
+    DataArray apply(const DataArray& frame, std::uint64_t fill, Stream stream) const {
+        return map_->apply(cellsAsRow(frame, *cells_), fill, stream);
+    }
+
+private:
+    std::shared_ptr<const SphereCells> cells_;
+    std::unique_ptr<Reprojection> map_;
+};
 
 } // namespace
 
@@ -156,8 +172,9 @@ private slots:
         QVERIFY(refused);
     }
 
-    // The device draws what the host draws, bit for bit: random float32 values with NaNs, the
-    // whole sky and a subset, nest and ring, Robinson.
+    // The device draws what the host draws, bit for bit (its index of the pixels made by the
+    // kernel, the host's by the same formulas on its threads): random float32 values with NaNs,
+    // the whole sky and a subset, nest and ring, Robinson; a second frame on the same map too.
     void theDeviceDrawsWhatTheHostDraws() {
         if (cudaDeviceCount() == 0) STRATA_SKIP_WITHOUT_GPU("no CUDA device");
         std::mt19937_64 rng(test::testSeed());
@@ -173,15 +190,17 @@ private slots:
                     for (std::int64_t c = 0; c < healpix::cellCount(64); c += 2) g.cells.push_back(c);
                 const std::int64_t n = subset ? std::int64_t(g.cells.size()) : healpix::cellCount(64);
                 std::vector<float> v(static_cast<std::size_t>(n));
-                for (float& x : v) x = rng() % 10 == 0 ? NAN : u(rng);
-                const DataArray frame = DataArray::fromHost("tas", {"cell"}, {n}, v);
-                const HealpixMap map(p, g, e, 800, 400);
-                const DataArray host = map.apply(frame, 0x7fc00000u, Stream::host());
-                const DataArray device = map.apply(frame.asDevice(gpu, s), 0x7fc00000u, s);
-                QCOMPARE(device.device(), gpu);
-                const DataArray back = device.asHost();
-                QVERIFY(std::memcmp(host.variable().view().data, back.variable().view().data,
-                                    800 * 400 * 4) == 0);
+                const HealpixMap map(p, g, e, 800, 400), onDevice(p, g, e, 800, 400);
+                for (int step = 0; step < 2; ++step) {
+                    for (float& x : v) x = rng() % 10 == 0 ? NAN : u(rng);
+                    const DataArray frame = DataArray::fromHost("tas", {"cell"}, {n}, v);
+                    const DataArray host = map.apply(frame, 0x7fc00000u, Stream::host());
+                    const DataArray device = onDevice.apply(frame.asDevice(gpu, s), 0x7fc00000u, s);
+                    QCOMPARE(device.device(), gpu);
+                    const DataArray back = device.asHost();
+                    QVERIFY(std::memcmp(host.variable().view().data, back.variable().view().data,
+                                        800 * 400 * 4) == 0);
+                }
             }
     }
 };

@@ -17,6 +17,8 @@
 
 namespace strata {
 
+class SphereCells; // sphere_cells.h
+
 enum class GridSpace {
     Index,  // cells as rows and columns
     LonLat, // a curvilinear grid's cells where their 2-D longitude/latitude say
@@ -102,7 +104,14 @@ struct ImageFrame {
     // x and y when gridRelative), drawn as ImageViewSettings::vectors says.
     std::optional<DataArray> vectorU, vectorV;
     bool vectorsGridRelative = false;
+    // A frame along one dim of cells on the sphere (HEALPix, a mesh's faces): 1-D along
+    // cells->dim(), drawn on the settings' projection (PlateCarree when none is set). Unset: a
+    // frame of rows and columns.
+    std::shared_ptr<const SphereCells> cells;
 };
+
+// The dim ImageContent gives a frame of sphere cells (ImageFrame::cells) to draw it as one row.
+inline constexpr const char* kCellRowDim = "cell_row";
 
 // Why `contours` (a frame of another variable) cannot be drawn over `frame`: not 2-D, or on
 // another grid (dims, sizes or coordinate values), both grids named. Empty when it can.

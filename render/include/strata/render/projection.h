@@ -20,6 +20,7 @@
 namespace strata {
 struct CurvilinearGrid;
 class CellLocator;
+class SphereCells;
 namespace detail {
 struct ProjParams;
 class NativeMap;
@@ -86,6 +87,11 @@ public:
     // rows × columns of the grid.
     Reprojection(Projection projection, std::shared_ptr<const CurvilinearGrid> source, MapExtent extent,
                  int width, int height);
+    // Cells along one dim placed on the sphere (HEALPix, a mesh's faces): frames are 1 × size()
+    // (the one row, then the cells); the map's index is made once per device, by the cells'
+    // pixelIndex (on the device where they have a kernel), and every frame is then a gather.
+    Reprojection(Projection projection, std::shared_ptr<const SphereCells> source, MapExtent extent,
+                 int width, int height);
     ~Reprojection();
     Reprojection(const Reprojection&) = delete;
     Reprojection& operator=(const Reprojection&) = delete;
@@ -113,6 +119,7 @@ public:
     // The source CRS, when the source grid is in one; the curvilinear source, when it is one.
     const std::optional<MapCrs>& sourceCrs() const { return crs_; }
     const CurvilinearGrid* sourceGrid() const { return curv_.get(); }
+    const SphereCells* sourceCells() const { return sphere_.get(); }
     // The source cell (row, column) at longitude/latitude (radians): false outside the grid.
     bool sourceCellAt(double lon, double lat, std::int64_t& row, std::int64_t& column) const;
 
@@ -128,6 +135,8 @@ private:
     std::shared_ptr<const detail::NativeMap> native_; // PROJ for crs_ (one thread at a time)
     std::shared_ptr<const CurvilinearGrid> curv_;
     std::shared_ptr<const CellLocator> locator_; // over curv_
+    std::shared_ptr<const SphereCells> sphere_;
+    bool cellMapped() const { return native_ || locator_ || sphere_; } // a gather by a cell map
 };
 
 // 0 for pixels off the map: a transparent black RGBA (or BGRA) pixel; opaque white (the
