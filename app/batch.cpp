@@ -71,7 +71,13 @@ std::string firstDataVariable(const Dataset& ds) {
 
 } // namespace
 
-ViewSpec resolveView(const CliOptions& o, const Dataset& ds) {
+std::shared_ptr<const Dataset> openGridFile(const CliOptions& o) {
+    if (o.gridFile.empty()) return nullptr;
+    OpenNotes notes;
+    return std::make_shared<const Dataset>(io::openPaths({o.gridFile}, notes));
+}
+
+ViewSpec resolveView(const CliOptions& o, const Dataset& ds, const Dataset* grid) {
     ViewSpec spec;
     spec.file = ds.path;
     spec.variable = o.variable.empty() ? firstDataVariable(ds) : o.variable;
@@ -109,7 +115,7 @@ ViewSpec resolveView(const CliOptions& o, const Dataset& ds) {
             };
             if (!named(o.reduce) && !named(o.isel) && !named(o.sel)) free.push_back(d);
         }
-        const ViewSpec preferred = defaultView(groupOf(ds, spec.variable), var.name());
+        const ViewSpec preferred = defaultView(groupOf(ds, spec.variable), var.name(), grid);
         auto take = [&](const std::string& d) {
             auto it = std::find(free.begin(), free.end(), d);
             if (d.empty() || it == free.end()) return std::string();
@@ -258,6 +264,13 @@ int runBatch(const CliOptions& o) {
         std::fprintf(stderr, "strata: %s\n", e.what());
         return 1;
     }
+    std::shared_ptr<const Dataset> grid;
+    try {
+        grid = openGridFile(o);
+    } catch (const Error& e) {
+        std::fprintf(stderr, "strata: --grid-file: %s\n", e.what());
+        return 1;
+    }
     try {
         applyDerived(o, ds);
     } catch (const ValueError& e) {
@@ -285,7 +298,7 @@ int runBatch(const CliOptions& o) {
     }
     ViewSpec spec;
     try {
-        spec = resolveView(o, ds);
+        spec = resolveView(o, ds, grid.get());
     } catch (const UsageError& e) {
         std::fprintf(stderr, "strata: %s\n", e.what());
         return 2;
@@ -303,6 +316,7 @@ int runBatch(const CliOptions& o) {
                              v.source()->readPath().c_str());
         }
         ExportOptions options = exportOptionsOf(o);
+        options.gridFile = grid;
         options.tell = [](const std::string& line) { std::fprintf(stderr, "strata: %s\n", line.c_str()); };
         if (!o.exportMovie.empty()) {
             if (o.animate.empty())

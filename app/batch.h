@@ -9,9 +9,13 @@
 
 namespace strata::app {
 
-// The view the options describe on `ds` (variable, axes, slices, reductions, colours).
-// Throws UsageError for anything the user named that does not exist or does not fit.
-ViewSpec resolveView(const CliOptions& options, const Dataset& ds);
+// The view the options describe on `ds` (variable, axes, slices, reductions, colours); `grid`:
+// the --grid-file's dataset, when given. Throws UsageError for anything the user named that
+// does not exist or does not fit.
+ViewSpec resolveView(const CliOptions& options, const Dataset& ds, const Dataset* grid = nullptr);
+
+// The --grid-file's dataset, or null when none is given. Throws Error naming the file.
+std::shared_ptr<const Dataset> openGridFile(const CliOptions& options);
 
 // The names of the colour maps --cmap takes, joined by `separator` (empty in a build without
 // the render layer).

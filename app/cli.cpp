@@ -88,7 +88,9 @@ CliOptions parseCommandLine(const std::vector<std::string>& args) {
             if (alias == "a")
                 throw UsageError("--with: the alias 'a' is the first dataset's; take b, c, ...");
             o.with.emplace_back(std::move(alias), std::move(path));
-        } else if (a == "--x")
+        } else if (a == "--grid-file")
+            o.gridFile = value();
+        else if (a == "--x")
             o.xDim = value();
         else if (a == "--y")
             o.yDim = value();
@@ -194,6 +196,8 @@ options describe is computed and written.
                       rolling_mean/rolling_sum(x, "time", 30), diff(x, "time");
                       NAME [units] = EXPR sets the units
   --with ALIAS=PATH   another dataset, whose variables expressions read as ALIAS.NAME
+  --grid-file PATH    the mesh the data lie on, from another file (MPAS, ICON and UGRID
+                      output often comes apart from its grid)
   --x DIM, --y DIM    the dims on the axes (default: the last two; one dim with --x only: a line)
   --isel DIM=INDEX    slice DIM at INDEX (dims without a role are sliced at 0)
   --sel DIM=VALUE     slice DIM at the nearest coordinate value (ISO 8601 dates for time)

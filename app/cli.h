@@ -21,6 +21,7 @@ struct CliOptions {
     std::string variable;
     std::vector<std::string> derive;                       // --derive 'NAME = EXPR', in order
     std::vector<std::pair<std::string, std::string>> with; // --with ALIAS=PATH: other datasets
+    std::string gridFile; // --grid-file PATH: a mesh's geometry, when the data's file lacks it
     std::string xDim, yDim;
     std::vector<std::pair<std::string, std::string>> isel;   // DIM, INDEX text
     std::vector<std::pair<std::string, std::string>> sel;    // DIM, VALUE text

@@ -7,6 +7,7 @@
 
 #include "export_view.h"
 #include "strata/render/image_export.h"
+#include "strata/render/sphere_cells.h"
 
 namespace strata::app::detail {
 
@@ -20,6 +21,11 @@ struct Overlays {
 // --contour-var or --uv and both grids) when one does not fit the frame.
 Overlays overlaysOf(const Dataset& ds, const ViewSpec& view, const DataArray& frame,
                     const ExportOptions& options);
+
+// The cells the view's variable lies on when `frame` is the whole of a frame along them (a
+// HEALPix grid, a mesh's faces, their geometry in `ds` or `grid`); null otherwise.
+std::shared_ptr<const SphereCells> cellsOf(const Dataset& ds, const ViewSpec& view, const DataArray& frame,
+                                           const Dataset* grid);
 
 // The image view's scene of `frame`: its title, map, colour range, overlays and the options'
 // settings; what will not be drawn (coastlines, a projection) is told through options.tell.

@@ -56,10 +56,12 @@ ViewLimits exportLimits() {
     return l;
 }
 
-ExportResult writeCsvOf(const Dataset& ds, const DataArray& frame, const std::string& path, bool withUnits) {
-    // A frame on a grid mapping (Lambert, rotated pole) gets its cells' latitude and longitude;
-    // one in display units says its units in the header (they are not the file's).
-    const io::CsvResult r = writeCsv(io::withLatLon(frame, ds), path, inputsOf(ds),
+ExportResult writeCsvOf(const Dataset& ds, const DataArray& frame, const std::string& path, bool withUnits,
+                        const Dataset* grid) {
+    // A frame on a grid mapping (Lambert, rotated pole) gets its cells' latitude and longitude,
+    // one along a HEALPix grid or a mesh its cells' centres; one in display units says its units
+    // in the header (they are not the file's).
+    const io::CsvResult r = writeCsv(io::withLatLon(frame, ds, grid), path, inputsOf(ds),
                                      withUnits ? io::CsvHeader::NamesWithUnits : io::CsvHeader::Names);
     return {path, ExportFormat::Csv, r.rows, r.bytesFromDevice};
 }
@@ -105,7 +107,7 @@ ExportResult writePngOf(const Dataset& ds, const ViewSpec& view, const DataArray
         }
         const QString temp = QString::fromStdString(file.tempPath());
         const QSize size(o.width, o.height);
-        if (frame.ndim() == 1) {
+        if (frame.ndim() == 1 && !detail::cellsOf(ds, view, frame, o.gridFile.get())) {
             const DataArray var = variableOf(ds, view.variable);
             LineSeries series = lineSeries(frame.asHost());
             series.title = frameTitle(frame, view.reductions, view.areaWeighted, latitudeDim(var));
@@ -154,6 +156,13 @@ Overlays overlaysOf(const Dataset& ds, const ViewSpec& view, const DataArray& fr
     return overlays;
 }
 
+std::shared_ptr<const SphereCells> cellsOf(const Dataset& ds, const ViewSpec& view, const DataArray& frame,
+                                           const Dataset* grid) {
+    if (frame.ndim() != 1) return nullptr;
+    std::shared_ptr<const SphereCells> cells = sphereCellsOf(ds, variableOf(ds, view.variable), grid);
+    return cells && isAlong(frame, *cells) ? cells : nullptr;
+}
+
 Scene sceneOf(const Dataset& ds, const ViewSpec& view, const DataArray& frame, const Overlays& overlays,
               const ExportOptions& o) {
     auto tell = [&](const std::string& line) {
@@ -164,7 +173,9 @@ Scene sceneOf(const Dataset& ds, const ViewSpec& view, const DataArray& frame, c
     if (o.verbose) tell("title: " + title);
     Scene scene{ImageFrame{frame, title, std::nullopt, nullptr, std::nullopt}, {}};
     ImageFrame& image = scene.image;
-    image.crs = io::LatLonLocator(ds, var).crs(frame); // a grid mapping's: its map, and projections
+    image.cells = cellsOf(ds, view, frame, o.gridFile.get()); // a map of sphere cells (HEALPix, a mesh)
+    if (!image.cells)
+        image.crs = io::LatLonLocator(ds, var).crs(frame); // a grid mapping's: its map, and projections
     image.contourFrame = overlays.contours;
     image.vectorU = overlays.u;
     image.vectorV = overlays.v;
@@ -187,7 +198,8 @@ Scene sceneOf(const Dataset& ds, const ViewSpec& view, const DataArray& frame, c
     if (o.coastlines && isLonLatFrame(frame))
         if (const std::string why = coastlineProblem(); !why.empty()) tell("coastlines not drawn: " + why);
     std::string why;
-    if (!view.projection.empty() && !projectable(frame, image.crs.has_value(), o.lonLatGrid, why))
+    if (!view.projection.empty() && !image.cells &&
+        !projectable(frame, image.crs.has_value(), o.lonLatGrid, why))
         tell("--projection " + view.projection + " not applied: " + why);
     return scene;
 }
@@ -224,7 +236,8 @@ ExportReport exportView(const Dataset& ds, const ViewSpec& view, const std::vect
 #endif
     for (const ExportTarget& t : targets) {
         if (t.format == ExportFormat::Csv) {
-            report.files.push_back(writeCsvOf(ds, frame, t.path, !view.units.empty()));
+            report.files.push_back(
+                writeCsvOf(ds, frame, t.path, !view.units.empty(), options.gridFile.get()));
             continue;
         }
 #if STRATA_HAVE_RENDER
@@ -243,7 +256,9 @@ MovieResult exportMovie(const Dataset& ds, const ViewSpec& view, const MovieExpo
     const std::string what = "--export-movie " + movie.path;
     const DataArray var = variableOf(ds, view.variable);
     const std::vector<std::string> sliced = view.slicedDims(var.dims());
-    STRATA_EXPECTS(!view.yDim.empty(), ValueError,
+    const std::shared_ptr<const SphereCells> cells =
+        view.yDim.empty() ? sphereCellsOf(ds, var, options.gridFile.get()) : nullptr;
+    STRATA_EXPECTS(!view.yDim.empty() || (cells && view.xDim == cells->dim()), ValueError,
                    what + ": a movie needs a map or a section (x and y), not a line");
     if (std::find(sliced.begin(), sliced.end(), movie.dim) == sliced.end()) {
         std::string names;

@@ -42,6 +42,9 @@ struct ExportOptions {
     // The view's frame when it is already computed (the window's, on the screen): written as it
     // is, not computed again. It must be the frame of the view exported (computeFrame's).
     DataArray frame;
+    // The file a mesh's geometry is read from when the dataset's own file lacks it (--grid-file);
+    // null: the dataset's.
+    std::shared_ptr<const Dataset> gridFile;
 };
 
 // One file to write.

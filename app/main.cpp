@@ -43,8 +43,9 @@ bool asksForView(const strata::app::CliOptions& o) {
 
 // The view the command line asks the window for: its frame, and the overlays the window keeps in
 // the view (a vector pair, another variable's isolines).
-strata::app::ViewSpec windowView(const strata::app::CliOptions& o, const strata::Dataset& ds) {
-    strata::app::ViewSpec v = strata::app::resolveView(o, ds);
+strata::app::ViewSpec windowView(const strata::app::CliOptions& o, const strata::Dataset& ds,
+                                 const strata::Dataset* grid) {
+    strata::app::ViewSpec v = strata::app::resolveView(o, ds, grid);
     if (!o.vectors.empty()) v.vectors = strata::parseVectorStyle(o.vectors); // checked by the parser
     if (const auto comma = o.uv.find(','); comma != std::string::npos) {
         v.vectorU = o.uv.substr(0, comma);
@@ -114,8 +115,17 @@ int runWindow(int argc, char** argv, const strata::app::CliOptions& options) {
         if (!options.contours.empty() || !options.contourVariable.empty()) window.setContourChoice(choice);
         if (options.filled) window.setFilledContours(true);
     }
+    std::shared_ptr<const strata::Dataset> grid;
+    try { // a mesh's geometry from another file
+        grid = strata::app::openGridFile(options);
+    } catch (const strata::Error& e) {
+        std::fprintf(stderr, "strata: --grid-file: %s\n", e.what());
+        return 1;
+    }
+    window.setGridFile(grid);
     if (asksForView(options))
-        window.setInitialView([options](const strata::Dataset& ds) { return windowView(options, ds); });
+        window.setInitialView(
+            [options, grid](const strata::Dataset& ds) { return windowView(options, ds, grid.get()); });
     QStringList files; // several, a glob or a directory: one dataset
     for (const std::string& f :
          options.files.empty() ? std::vector<std::string>{options.file} : options.files)

@@ -4,6 +4,8 @@
 
 #include "strata/core/cf_axis.h"
 #include "strata/core/error.h"
+#include "strata/core/healpix_grid.h"
+#include "strata/core/mesh.h"
 
 namespace strata::app {
 namespace {
@@ -104,13 +106,31 @@ std::string defaultVariable(const Dataset& ds) {
     return {};
 }
 
-ViewSpec defaultView(const Dataset& ds, const std::string& variable) {
+std::string cellDimOf(const Dataset& ds, const DataArray& var, const Dataset* grid) {
+    try { // a grid that cannot be: --info and the window say why
+        if (const std::optional<healpix::Grid> g = healpix::gridOf(ds, var))
+            return contains(var.dims(), g->dim) ? g->dim : std::string();
+        if (const std::optional<mesh::Placement> m = mesh::meshOf(ds, var, grid)) {
+            const std::string& dim = m->location == mesh::Location::Face ? m->mesh.faceDim : m->mesh.nodeDim;
+            return contains(var.dims(), dim) ? dim : std::string();
+        }
+    } catch (const Error&) {
+    }
+    return {};
+}
+
+ViewSpec defaultView(const Dataset& ds, const std::string& variable, const Dataset* grid) {
     const DataArray var = ds[variable];
     const auto& dims = var.dims();
     ViewSpec spec;
     spec.file = ds.path;
     spec.variable = variable;
     if (dims.empty()) return spec;
+    // A variable on cells along one dim (HEALPix, a mesh's faces): that dim alone, drawn as a map.
+    if (const std::string cells = cellDimOf(ds, var, grid); !cells.empty()) {
+        spec.xDim = cells;
+        return spec;
+    }
     std::string y = latitudeLikeDim(var), x = longitudeLikeDim(var);
     if (dims.size() == 1) {
         spec.xDim = dims[0];

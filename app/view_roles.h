@@ -27,9 +27,15 @@ Role roleOf(const ViewSpec& spec, const std::string& dim);
 std::string latitudeLikeDim(const DataArray& var);
 std::string longitudeLikeDim(const DataArray& var);
 
-// The view a variable opens with: lat/lon-like dims on Y and X when recognised, else its last
-// two dims (a 1-D variable is a line along its dim); every other dim sliced at index 0.
-ViewSpec defaultView(const Dataset& ds, const std::string& variable);
+// The dim of `var` along which its file places it on cells of the sphere (a HEALPix grid, a
+// mesh's faces or nodes); empty when it says none, or says one that cannot be.
+std::string cellDimOf(const Dataset& ds, const DataArray& var, const Dataset* grid = nullptr);
+
+// The view a variable opens with: its cell dim alone on X for a variable on cells of the sphere
+// (cellDimOf), else lat/lon-like dims on Y and X when recognised, else its last two dims (a 1-D variable is a
+// line along its dim); every other dim sliced at index 0. `grid`: a file holding the mesh the variable's own
+// file lacks (--grid-file).
+ViewSpec defaultView(const Dataset& ds, const std::string& variable, const Dataset* grid = nullptr);
 
 // The variable to show first: the first numeric data variable with the most dims that is not
 // a coordinate's bounds, in the root group, else in the first group that has one (as a path,

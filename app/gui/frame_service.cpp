@@ -19,6 +19,7 @@
 #include "strata/core/ops.h"
 #include "strata/core/runtime.h"
 #include "strata/core/settings.h"
+#include "strata/render/sphere_cells.h"
 #include "view_roles.h"
 
 namespace strata::app {
@@ -71,8 +72,33 @@ FrameService::~FrameService() {
     residency_.reset(); // cancels the loads and waits for them
 }
 
+void FrameService::setGridFile(std::shared_ptr<const Dataset> grid) {
+    std::lock_guard lock(mutex_);
+    gridFile_ = std::move(grid);
+    cells_.clear();
+    cache_.clear(); // their frames were drawn without it
+}
+
+FrameService::Cells FrameService::cellsOf(const ViewSpec& spec, const Dataset& ds) {
+    std::shared_ptr<const Dataset> grid;
+    {
+        std::lock_guard lock(mutex_);
+        if (const auto it = cells_.find(spec.variable); it != cells_.end()) return it->second;
+        grid = gridFile_;
+    }
+    Cells c;
+    try { // outside the lock: a mesh is read and its locator built
+        c.cells = sphereCellsOf(groupOf(ds, spec.variable), variableOf(ds, spec.variable), grid.get());
+    } catch (const Error& e) {
+        c.error = e.what();
+    }
+    std::lock_guard lock(mutex_);
+    return cells_.emplace(spec.variable, std::move(c)).first->second;
+}
+
 void FrameService::setDataset(std::shared_ptr<const Dataset> ds) {
     std::lock_guard lock(mutex_);
+    cells_.clear();
     scheduler_.setDataset(std::move(ds)); // drops the requests, stops the work in progress
     cache_.clear();
     ranges_.clear();
@@ -82,6 +108,7 @@ void FrameService::setDataset(std::shared_ptr<const Dataset> ds) {
 
 void FrameService::updateDataset(std::shared_ptr<const Dataset> ds) {
     std::lock_guard lock(mutex_);
+    cells_.clear();
     scheduler_.setDataset(std::move(ds));
     cache_.clear();
     ranges_.clear();
@@ -397,7 +424,13 @@ double FrameService::serveFrame(const FrameJob& job, const std::shared_ptr<const
             entryFor(key, job.spec, result->frame, result->fallback, result->variableRange, hit);
         result->coloured = entry.coloured;
         if (!hit || entry.coloured != hit->coloured) store(std::move(entry), ds);
-        if (result->frame.ndim() == 1) // built here: a long line must not stall the GUI thread
+        if (result->frame.ndim() == 1) {
+            const Cells cells = cellsOf(job.spec, *ds);
+            if (cells.cells && isAlong(result->frame, *cells.cells)) result->cells = cells.cells;
+            result->cellsError = QString::fromStdString(cells.error);
+        }
+        if (result->frame.ndim() == 1 &&
+            !result->cells) // built here: a long line must not stall the GUI thread
             result->line =
                 std::make_shared<LineSeries>(thinnedForDrawing(lineSeries(result->frame.asHost())));
     } catch (const CancelledError&) {

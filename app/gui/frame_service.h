@@ -16,6 +16,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -59,6 +60,10 @@ struct FrameResult {
     QString contourError;
     bool vectorsGridRelative = false;
     QString vectorError;
+    // A 1-D frame along the cells of a HEALPix grid or a mesh (found and indexed on the worker:
+    // a large mesh takes seconds): drawn as a map of them, with no line. Null otherwise.
+    std::shared_ptr<const SphereCells> cells;
+    QString cellsError;   // why the file's grid for the frame's cells cannot be, when it cannot
     double computeMs = 0; // worker time for this frame (0 from the cache)
     bool fromCache = false;
     FallbackNote fallback;
@@ -85,6 +90,8 @@ public:
     // frames computed before go (a derived variable may have another meaning now).
     void updateDataset(std::shared_ptr<const Dataset> ds);
     std::shared_ptr<const Dataset> dataset() const;
+    // A file holding the mesh the dataset's file lacks (null: none); frames are drawn on it.
+    void setGridFile(std::shared_ptr<const Dataset> grid);
 
     // Newest wins. `steppingDim`/`direction` (+1, -1): the dim the user is stepping along, so
     // that the worker computes the next steps ahead once this one is done (empty: the first
@@ -198,6 +205,14 @@ private:
     std::size_t cacheLimit_ = std::size_t(512) << 20; // as set; cacheLimitLocked is what applies
     RangeBook ranges_;
     std::set<std::string> declined_; // loads the user cancelled
+    std::shared_ptr<const Dataset> gridFile_;
+    // The cells of a variable (by name) of the dataset: found once, or why they cannot be.
+    struct Cells {
+        std::shared_ptr<const SphereCells> cells;
+        std::string error;
+    };
+    std::map<std::string, Cells> cells_;
+    Cells cellsOf(const ViewSpec& spec, const Dataset& ds);
     std::atomic<int> prefetchSteps_{8}, prefetchBehind_{2};
     // The worker thread's own: the tokens of the job it computes, and its lowered priority.
     CancelToken interrupt_, closing_;

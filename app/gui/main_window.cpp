@@ -210,6 +210,7 @@ void MainWindow::buildMenus() {
     file->addSeparator();
     file->addAction(tr("&Add Dataset…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), this,
                     &MainWindow::addDatasetDialog);
+    file->addAction(tr("Open &Grid File…"), this, &MainWindow::openGridFileDialog);
     file->addAction(tr("New &Derived Variable…"), QKeySequence(Qt::CTRL | Qt::Key_D), this,
                     [this] { derivedDialog(); });
     file->addSeparator();

@@ -179,6 +179,13 @@ public:
     // Whether `frame` can go on a projection: longitude/latitude axes, a grid mapping's x/y, or
     // a curvilinear grid shown as its cells.
     bool projectable(const DataArray& frame);
+    // A file holding the mesh the data's own file lacks (--grid-file, File ▸ Open Grid File…):
+    // its geometry is read there. Null: none.
+    void setGridFile(std::shared_ptr<const Dataset> grid);
+    const std::shared_ptr<const Dataset>& gridFile() const { return gridFile_; }
+    // `frame`'s cells when it is the whole of a frame along the cells of the last frame shown
+    // (a map of them is shown: HEALPix, a mesh's faces); null otherwise.
+    std::shared_ptr<const SphereCells> cellsOf(const DataArray& frame) const;
 
     // For tests and the benchmark.
     const Workspace& workspace() const { return ws_; }
@@ -262,6 +269,7 @@ private:
     void derivedDialog(const QString& statement = {}); // _derived: File ▸ New Derived Variable…
     // _datasets: File ▸ Add Dataset… and the others a loaded view reads.
     void addDatasetDialog();
+    void openGridFileDialog(); // File ▸ Open Grid File…: a mesh's geometry from another file
     void addNextDataset();
     void onDatasetAdded(const QStringList& paths, const OpenOutcome& outcome);
     // The view's `with` entries not open as it says (alias and paths): empty when all are.
@@ -346,6 +354,9 @@ private:
     QPointer<QMessageBox> errorBox_;
     QTimer* rememberTimer_ = nullptr;
     QString lastError_, probeText_;
+    std::shared_ptr<const SphereCells> cells_; // the last frame's (FrameResult::cells)
+    QString cellsError_;                       // the last told (FrameResult::cellsError)
+    std::shared_ptr<const Dataset> gridFile_;
     struct Task {
         QString what;     // what the wanted frame waits on ("mean over time"); empty: nothing long
         double done = -1; // the fraction of its streamed pass done; < 0: none told

@@ -49,6 +49,24 @@ void MainWindow::addDatasetDialog() {
     if (!paths.isEmpty()) addDatasets(paths);
 }
 
+void MainWindow::openGridFileDialog() {
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open the grid file of a mesh (MPAS, ICON, UGRID, SCRIP)"), settings_.lastFolder(),
+        tr("netCDF files (*.nc *.nc4 *.cdf *.h5 *.netcdf);;All files (*)"));
+    if (path.isEmpty()) return;
+    try { // the metadata only: the mesh is read when a variable on it is shown
+        OpenNotes notes;
+        setGridFile(std::make_shared<const Dataset>(io::openPaths({path.toStdString()}, notes)));
+    } catch (const Error& e) {
+        showError(tr("Cannot open %1").arg(QFileInfo(path).fileName()), q(e.what()), true);
+        return;
+    }
+    statusBar()->showMessage(tr("Meshes are read from %1 too").arg(QFileInfo(path).fileName()), 8000);
+    if (ws_.dataset() && !view().variable.empty()) // the variable's view again, on the mesh found
+        applyView(
+            defaultView(groupOf(*ws_.dataset(), view().variable), ws_.variable().name(), gridFile_.get()));
+}
+
 void MainWindow::addDatasets(const QStringList& paths, const QString& alias) {
     if (paths.isEmpty()) return;
     QString as = alias;

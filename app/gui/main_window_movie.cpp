@@ -21,6 +21,7 @@
 #include "main_window.h"
 #include "movie_writer.h"
 #include "slice_panel.h"
+#include "strata/render/sphere_cells.h"
 
 namespace strata::app {
 namespace {
@@ -82,7 +83,9 @@ bool askMovie(QWidget* parent, const DataArray& var, const std::vector<std::stri
 MainWindow::MovieChoice MainWindow::defaultMovieChoice() const {
     MovieChoice c;
     c.size = image_->size();
-    if (!ws_.dataset() || view().variable.empty() || view().yDim.empty()) return c;
+    // A map or a section; a line only where it is a map of sphere cells (HEALPix).
+    const bool cellMap = cells_ && view().xDim == cells_->dim();
+    if (!ws_.dataset() || view().variable.empty() || (view().yDim.empty() && !cellMap)) return c;
     const std::vector<std::string> sliced = view().slicedDims(ws_.variable().dims());
     const std::string active = slices_->activeDim().toStdString();
     if (std::find(sliced.begin(), sliced.end(), active) != sliced.end())

@@ -234,7 +234,7 @@ void MainWindow::showVariable(const QString& variablePath) {
         const bool have = last && last->variable == path && fitViewTo(*last, ds, spec);
         if (!have) {
             const ViewSpec& now = view();
-            spec = defaultView(groupOf(ds, path), var.name());
+            spec = defaultView(groupOf(ds, path), var.name(), gridFile_.get());
             spec.variable = path;
             spec.colouring = colouringFor(path); // its own, or the defaults: not the last variable's
             spec.projection = now.projection;

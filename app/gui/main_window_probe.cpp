@@ -6,6 +6,7 @@
 #include "slice_panel.h"
 #include "strata/io/geo.h"
 #include "strata/render/frame_labels.h"
+#include "strata/render/sphere_cells.h"
 #include "value_text.h"
 
 namespace strata::app {
@@ -19,7 +20,9 @@ void MainWindow::onHover(const Pick& pick) {
     const DataArray& shown_ = shownFrame();
     const DataArray& var_ = ws_.variable();
     const ViewSpec& spec_ = view();
-    if (!pick.inside || shown_.ndim() != 2) {
+    // A map of sphere cells (HEALPix): the cell's index along its dim, and its centre.
+    const std::shared_ptr<const SphereCells> cells = cellsOf(shown_);
+    if (!pick.inside || (shown_.ndim() != 2 && !cells)) {
         probeText_.clear();
         statusBar()->clearMessage();
         return;
@@ -27,7 +30,9 @@ void MainWindow::onHover(const Pick& pick) {
     QString value;
     try {
         const DataArray cell =
-            shown_.isel({Indexer{shown_.dims()[0], pick.row}, Indexer{shown_.dims()[1], pick.column}});
+            cells
+                ? shown_.isel({Indexer{shown_.dims()[0], pick.column}})
+                : shown_.isel({Indexer{shown_.dims()[0], pick.row}, Indexer{shown_.dims()[1], pick.column}});
         // In the frame's units: the display units, or none for a count.
         value = ValueText::of(var_, cell)(cell.asHost().values<double>().at(0));
     } catch (const Error& e) {
@@ -36,9 +41,20 @@ void MainWindow::onHover(const Pick& pick) {
     // Where: the frame's two axes, latitude and longitude where the file gives them otherwise
     // (2-D coordinates, a grid mapping), and the value of every sliced dim.
     QStringList where;
-    where << QString("%1 = %2").arg(q(shown_.dims()[0]), q(pick.yLabel))
-          << QString("%1 = %2").arg(q(shown_.dims()[1]), q(pick.xLabel));
-    if (ws_.dataset()) {
+    if (cells) {
+        double lon = 0, lat = 0;
+        cells->centre(pick.column, lon, lat);
+        where << QString("%1 = %2").arg(q(shown_.dims()[0]), q(pick.xLabel))
+              << tr("centre %1°%2, %3°%4")
+                     .arg(std::fabs(lat), 0, 'f', 3)
+                     .arg(lat < 0 ? "S" : "N")
+                     .arg(std::fabs(lon), 0, 'f', 3)
+                     .arg(lon < 0 ? "W" : "E");
+    } else {
+        where << QString("%1 = %2").arg(q(shown_.dims()[0]), q(pick.yLabel))
+              << QString("%1 = %2").arg(q(shown_.dims()[1]), q(pick.xLabel));
+    }
+    if (ws_.dataset() && !cells) {
         const io::LatLonLocator& geo = ws_.latLon();
         if (const auto ll = geo.at(shown_, pick.row, pick.column))
             where << "lat = " + q(geo.latFormat(shown_).number(ll->lat))
@@ -46,7 +62,7 @@ void MainWindow::onHover(const Pick& pick) {
     }
     // On a map (View ▸ Projection): the cursor's own longitude and latitude (the projection's
     // inverse of the pixel), beside the cell's.
-    if (!image_->settings().projection.empty()) {
+    if (!image_->settings().projection.empty() || cells) {
         const double lon = std::remainder(pick.x, 360.0);
         where << tr("cursor at %1°%2, %3°%4")
                      .arg(std::fabs(pick.y), 0, 'f', 2)

@@ -8,6 +8,7 @@
 #include "strata/render/coastline_status.h"
 #include "strata/render/curvilinear_grid.h"
 #include "strata/render/projection.h"
+#include "strata/render/sphere_cells.h"
 
 namespace strata::app {
 
@@ -35,7 +36,7 @@ void MainWindow::addProjectionMenu(QMenu* view) {
     menu->setToolTipsVisible(true);
     connect(menu, &QMenu::aboutToShow, this, [this, menu] {
         const DataArray& shown = shownFrame();
-        const bool lonLat = shown.ndim() == 2 && projectable(shown);
+        const bool lonLat = (shown.ndim() == 2 || cellsOf(shown)) && projectable(shown);
         QString why;
         if (!lonLat)
             why = shown.ndim() != 2
@@ -60,7 +61,17 @@ std::string canonicalProjection(const std::string& name) {
 
 } // namespace
 
+void MainWindow::setGridFile(std::shared_ptr<const Dataset> grid) {
+    gridFile_ = grid;
+    service_->setGridFile(std::move(grid)); // the cells are found with it from the next frame
+}
+
+std::shared_ptr<const SphereCells> MainWindow::cellsOf(const DataArray& frame) const {
+    return cells_ && isAlong(frame, *cells_) ? cells_ : nullptr;
+}
+
 bool MainWindow::projectable(const DataArray& frame) {
+    if (cellsOf(frame)) return true;
     if (isLonLatFrame(frame) || (ws_.dataset() && ws_.latLon().crs(frame))) return true;
     if (image_->settings().grid != GridSpace::LonLat) return false;
     try { // a curvilinear grid drawn as its cells
@@ -90,7 +101,7 @@ void MainWindow::setProjection(const QString& name) {
         return;
     }
     const DataArray& shown = shownFrame();
-    if (!canonical.empty() && shown.ndim() == 2 && !projectable(shown))
+    if (!canonical.empty() && (shown.ndim() == 2 || cellsOf(shown)) && !projectable(shown))
         statusBar()->showMessage(tr("%1 applies to longitude/latitude frames and grid mappings only")
                                      .arg(QString::fromStdString(canonical)),
                                  10000);

@@ -324,11 +324,22 @@ void MainWindow::onFrameReady(const std::shared_ptr<const FrameResult>& r) {
     const DataArray& frame = r->frame;
     const std::string lat = latitudeDim(ws_.variable());
     try {
-        if (frame.ndim() == 2) {
+        // A frame along sphere cells (HEALPix, a mesh's faces) is drawn as a map of them.
+        cells_ = r->cells;
+        const std::shared_ptr<const SphereCells> cells = r->cells;
+        if (!r->cellsError.isEmpty() && r->cellsError != cellsError_)
+            statusBar()->showMessage(tr("Not drawn as a map: %1").arg(r->cellsError), 15000);
+        cellsError_ = r->cellsError;
+        if (frame.ndim() == 2 || cells) {
             image_->setSettings(imageSettings());
             ImageFrame shown{frame, frameTitle(frame, r->spec.reductions, r->spec.areaWeighted, lat),
                              r->variableRange, r->coloured, r->frameRange};
-            shown.crs = ws_.latLon().crs(frame); // a grid mapping's map: coastlines drawn in it
+            if (cells) {
+                shown.cells = cells;
+                shown.coloured.reset(); // coloured as a row of cells by the view
+            } else {
+                shown.crs = ws_.latLon().crs(frame); // a grid mapping's map: coastlines drawn in it
+            }
             shown.vectorU = r->vectorU;
             shown.vectorV = r->vectorV;
             shown.vectorsGridRelative = r->vectorsGridRelative;
@@ -355,7 +366,7 @@ void MainWindow::onFrameReady(const std::shared_ptr<const FrameResult>& r) {
         // looks like a range of data.
         std::optional<MinMax> extremes = r->frameRange;
         if (!extremes && r->coloured) extremes = r->coloured->extremes;
-        if (frame.ndim() == 2 && extremes && extremes->first == extremes->second &&
+        if ((frame.ndim() == 2 || cells) && extremes && extremes->first == extremes->second &&
             std::isfinite(extremes->first)) {
             const double c = extremes->first;
             const std::string units = frame.attrs().text("units").value_or("");

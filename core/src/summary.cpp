@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "mesh_forms.h"
 #include "strata/core/dataset.h"
 #include "strata/core/healpix_grid.h"
 
@@ -47,6 +48,21 @@ std::string healpixNote(const Dataset& ds, const std::string& variable) {
     }
 }
 
+// "  MPAS mesh: on its 2562 faces along nCells" (or nodes) for a variable along a mesh's face or
+// node dim in this file (from the metadata: nothing is read); empty otherwise.
+std::string meshNote(const std::vector<mesh::detail::Found>& meshes, const Variable& v) {
+    for (const mesh::detail::Found& f : meshes)
+        for (std::size_t i = 0; i < v.dims().size(); ++i) {
+            const bool face = !f.faceDim.empty() && v.dims()[i] == f.faceDim && v.shape()[i] == f.faceCount;
+            const bool node = !f.nodeDim.empty() && v.dims()[i] == f.nodeDim && v.shape()[i] == f.nodeCount;
+            if (face || node)
+                return "  " + f.form + " mesh" + (f.topology.empty() ? "" : " " + f.topology) + ": on its " +
+                       std::to_string(face ? f.faceCount : f.nodeCount) + (face ? " faces" : " nodes") +
+                       " along " + v.dims()[i];
+        }
+    return {};
+}
+
 void printGroup(std::ostringstream& out, const Dataset& ds, const std::string& indent) {
     std::size_t width = 4, dimsWidth = 8;
     for (const auto& [n, v] : ds.variables) {
@@ -73,6 +89,11 @@ void printGroup(std::ostringstream& out, const Dataset& ds, const std::string& i
         }
     }
     const auto data = ds.dataVariables();
+    std::vector<mesh::detail::Found> meshes;
+    try {
+        meshes = mesh::detail::meshesIn(ds);
+    } catch (const std::exception&) { // what the window and --export say when drawing it
+    }
     if (!data.empty()) {
         out << indent << "Data variables:\n";
         for (const auto& n : data) {
@@ -82,7 +103,7 @@ void printGroup(std::ostringstream& out, const Dataset& ds, const std::string& i
             if (v.encoding().packed != v.dtype()) out << "  (stored as " << name(v.encoding().packed) << ")";
             if (auto units = v.attrs().text("units")) out << "  [" << *units << "]";
             if (auto ln = v.attrs().text("long_name")) out << "  " << *ln;
-            out << healpixNote(ds, n) << "\n";
+            out << healpixNote(ds, n) << meshNote(meshes, v) << "\n";
         }
     }
     if (!ds.attrs.empty()) {

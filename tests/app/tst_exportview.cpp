@@ -10,6 +10,7 @@
 #include <QtTest>
 #include <cmath>
 
+#include "app/healpix_file.h"
 #include "app/window_fixture.h"
 #include "nc_read.h"
 #include "view_roles.h"
@@ -215,6 +216,33 @@ private slots:
         QVERIFY(shown.wait(20000) || shown.count() > 0);
         QCOMPARE(w_->shownFrame().ndim(), std::size_t(1));
         samePng({kSample, "--var", "tas", "--x", "lon", "--reduce", "lat=mean"}, "line");
+    }
+
+    // A HEALPix variable: a map of its cells (on Mollweide's map) from both, the same pixels;
+    // a map indeed, not the line its 1-D frame would otherwise be drawn as (a line plot has a
+    // few dozen colours, this map hundreds).
+    void healpixMapIsTheSameFromWindowAndCommandLine() {
+        const QString path = dir_.filePath("healpix.nc");
+        test::writeHealpixFile(path.toStdString());
+        QVERIFY(test::openAndShow(*w_, path));
+        QCOMPARE(w_->view().xDim, std::string("cell"));
+        QVERIFY(w_->view().yDim.empty());
+        w_->setProjection("Mollweide");
+        QTRY_COMPARE(QString::fromStdString(w_->imageView()->settings().projection), QString("Mollweide"));
+        samePng({path, "--projection", "Mollweide"}, "healpix");
+        // A map fills the plot with colours; a line leaves it white but for the line.
+        const QImage png(dir_.filePath("healpix_cli.png"));
+        QSet<QRgb> colours;
+        long coloured = 0;
+        for (int y = 0; y < png.height(); ++y)
+            for (int x = 0; x < png.width(); ++x) {
+                const QColor c(png.pixel(x, y));
+                colours.insert(c.rgb());
+                coloured +=
+                    std::max({c.red(), c.green(), c.blue()}) - std::min({c.red(), c.green(), c.blue()}) > 40;
+            }
+        QVERIFY2(colours.size() > 150 && coloured * 4 > png.width() * png.height(),
+                 qPrintable(QString("%1 colours, %2 coloured pixels").arg(colours.size()).arg(coloured)));
     }
 
 private:

@@ -1,6 +1,9 @@
 #include "strata/io/geo.h"
 
 #include "strata/core/healpix_grid.h"
+#include "strata/core/mesh.h"
+
+#include <functional>
 
 #include <cmath>
 #include <limits>
@@ -172,26 +175,24 @@ DataArray LatLonLocator::withLatLon(const DataArray& frame) const {
 
 namespace {
 
-// `frame` (the values along a HEALPix grid's cell dim, all of them) with each cell's centre as
-// 1-D `lat` and `lon` coordinates; `frame` as it is otherwise.
-DataArray withCellCentres(const DataArray& frame, const healpix::Grid& g) {
-    const std::int64_t n = g.cells.empty() ? healpix::cellCount(g.nside) : std::int64_t(g.cells.size());
-    if (frame.ndim() != 1 || frame.dims()[0] != g.dim || frame.size() != n ||
-        frame.coords().contains("lat") || frame.coords().contains("lon"))
+// `frame` (the values along cells' dim `dim`, all n of them) with each cell's centre (`centre(k,
+// lon, lat)`, degrees) as 1-D `lat` and `lon` coordinates; `frame` as it is otherwise.
+DataArray withCellCentres(const DataArray& frame, const std::string& dim, std::int64_t n,
+                          const std::function<void(std::int64_t, double&, double&)>& centre) {
+    if (frame.ndim() != 1 || frame.dims()[0] != dim || frame.size() != n || frame.coords().contains("lat") ||
+        frame.coords().contains("lon"))
         return frame;
     Coordinate lat, lon;
     lat.name = "lat";
     lon.name = "lon";
     for (Coordinate* c : {&lat, &lon}) {
-        c->dims = {g.dim};
+        c->dims = {dim};
         c->shape = {n};
         c->values.resize(std::size_t(n));
     }
     lat.attrs.set({"units", DType::Char, std::string("degrees_north")});
     lon.attrs.set({"units", DType::Char, std::string("degrees_east")});
-    for (std::int64_t k = 0; k < n; ++k)
-        healpix::centreOf(g.nside, g.order, g.cells.empty() ? k : g.cells[std::size_t(k)],
-                          lon.values[std::size_t(k)], lat.values[std::size_t(k)]);
+    for (std::int64_t k = 0; k < n; ++k) centre(k, lon.values[std::size_t(k)], lat.values[std::size_t(k)]);
     Coordinates coords = frame.coords();
     coords.set(std::move(lat));
     coords.set(std::move(lon));
@@ -200,7 +201,7 @@ DataArray withCellCentres(const DataArray& frame, const healpix::Grid& g) {
 
 } // namespace
 
-DataArray withLatLon(const DataArray& frame, const Dataset& ds) {
+DataArray withLatLon(const DataArray& frame, const Dataset& ds, const Dataset* grid) {
     const DataArray* var = nullptr;
     DataArray found;
     try {
@@ -209,9 +210,25 @@ DataArray withLatLon(const DataArray& frame, const Dataset& ds) {
     } catch (const Error&) {
         return frame; // not a variable of the file (a computed one): nothing to project
     }
-    try { // a HEALPix variable's cells: their centres
-        if (const std::optional<healpix::Grid> g = healpix::gridOf(ds, *var))
-            return withCellCentres(frame, *g);
+    try { // a HEALPix variable's cells, a mesh's faces or nodes: their centres
+        if (const std::optional<healpix::Grid> g = healpix::gridOf(ds, *var)) {
+            const std::int64_t n =
+                g->cells.empty() ? healpix::cellCount(g->nside) : std::int64_t(g->cells.size());
+            return withCellCentres(frame, g->dim, n, [&](std::int64_t k, double& lon, double& lat) {
+                healpix::centreOf(g->nside, g->order, g->cells.empty() ? k : g->cells[std::size_t(k)], lon,
+                                  lat);
+            });
+        }
+        if (const std::optional<mesh::Placement> m = mesh::meshOf(ds, *var, grid)) {
+            const bool faces = m->location == mesh::Location::Face;
+            const std::vector<double>& lons = faces ? m->mesh.faceLon : m->mesh.nodeLon;
+            const std::vector<double>& lats = faces ? m->mesh.faceLat : m->mesh.nodeLat;
+            return withCellCentres(frame, faces ? m->mesh.faceDim : m->mesh.nodeDim,
+                                   std::int64_t(lons.size()), [&](std::int64_t k, double& lon, double& lat) {
+                                       lon = lons[std::size_t(k)];
+                                       lat = lats[std::size_t(k)];
+                                   });
+        }
     } catch (const Error&) {
         return frame; // a grid the file says but cannot be (--info says why): the values alone
     }

@@ -61,7 +61,9 @@ private:
     std::unique_ptr<Unprojection> unprojection_;
 };
 
-// Shorthand for one export: withLatLon of a locator built for `frame`'s variable in `ds`.
-DataArray withLatLon(const DataArray& frame, const Dataset& ds);
+// Shorthand for one export: withLatLon of a locator built for `frame`'s variable in `ds`; for
+// a frame along a HEALPix grid or a mesh (its geometry in `ds`, else in `grid`), each cell's,
+// face's or node's centre as 1-D `lat` and `lon`.
+DataArray withLatLon(const DataArray& frame, const Dataset& ds, const Dataset* grid = nullptr);
 
 } // namespace strata::io

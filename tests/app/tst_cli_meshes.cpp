@@ -1,0 +1,104 @@
+// The command line on cells of the sphere (issue 37), as a user runs it: an MPAS mesh and a
+// UGRID mesh whose data come in another file (--grid-file). --info says which mesh a variable
+// lies on; the default view is the cell dim alone; the CSV gives each face's index with its
+// centre, checked against netCDF-C's reading of the file (MPAS: latCell/lonCell in radians);
+// the PNG is a map of the faces, not a line; data that match no grid are said to, by name.
+#include <QTemporaryDir>
+#include <QtTest>
+#include <cmath>
+
+#include "nc_frame.h"
+#include "strata_process.h"
+
+using stratatest::readCsv;
+using stratatest::Run;
+using stratatest::runStrata;
+
+namespace {
+
+const QString kMesh = QStringLiteral(STRATA_TEST_DATA) + "/mesh/";
+
+// The number of distinct colours in a PNG.
+int coloursIn(const QString& path) {
+    const QImage img(path);
+    QSet<QRgb> colours;
+    for (int y = 0; y < img.height(); ++y)
+        for (int x = 0; x < img.width(); ++x) colours.insert(img.pixel(x, y));
+    return int(colours.size());
+}
+
+} // namespace
+
+class TestCliMeshes : public QObject {
+    Q_OBJECT
+private slots:
+    void infoNamesTheMesh() {
+        const Run r = runStrata({kMesh + "mpas_QU1920km.nc", "--info"});
+        QCOMPARE(r.status, 0);
+        const QString line = r.out.split('\n').filter(QRegularExpression("^\\s+areaCell\\s")).value(0);
+        QVERIFY2(line.contains("MPAS mesh: on its 162 faces along nCells"), qPrintable(r.out));
+    }
+
+    // The MPAS variable areaCell: x is nCells and there is no y; the CSV's rows are the faces,
+    // each with its centre in degrees (netCDF-C's radians converted here) and its value.
+    void mpasCsvGivesEachFaceWithItsCentre() {
+        QTemporaryDir dir;
+        const QString csv = dir.filePath("area.csv");
+        const std::string path = (kMesh + "mpas_QU1920km.nc").toStdString();
+        const Run r = runStrata({kMesh + "mpas_QU1920km.nc", "--var", "areaCell", "--export-csv", csv});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        const QList<QStringList> rows = readCsv(csv);
+        QCOMPARE(rows.value(0), (QStringList{"nCells", "lat", "lon", "areaCell"}));
+        const std::vector<double> lat = nctest::readPlain(path, "latCell"),
+                                  lon = nctest::readPlain(path, "lonCell"),
+                                  area = nctest::readPlain(path, "areaCell");
+        QCOMPARE(qsizetype(rows.size()), qsizetype(1 + area.size()));
+        for (std::size_t k = 0; k < area.size(); ++k) {
+            const QStringList& row = rows[qsizetype(1 + k)];
+            QCOMPARE(row.value(0).toLongLong(), qlonglong(k));
+            QVERIFY2(std::fabs(row.value(1).toDouble() - lat[k] * 180 / M_PI) < 1e-9 &&
+                         std::fabs(row.value(2).toDouble() - lon[k] * 180 / M_PI) < 1e-9 &&
+                         std::fabs(row.value(3).toDouble() - area[k]) <= 1e-12 * std::fabs(area[k]),
+                     qPrintable(row.join(',')));
+        }
+    }
+
+    // The PNG: a map of the faces (hundreds of colours on Robinson), where the same 1-D frame
+    // drawn as a line would have a few dozen.
+    void mpasPngIsAMap() {
+        QTemporaryDir dir;
+        const QString png = dir.filePath("area.png");
+        const Run r = runStrata({kMesh + "mpas_QU1920km.nc", "--var", "areaCell", "--projection", "Robinson",
+                                 "--size", "640x400", "--export-png", png});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        QVERIFY2(!r.err.contains("not applied"), qPrintable(r.err));
+        QVERIFY2(coloursIn(png) > 100, qPrintable(QString("%1 colours").arg(coloursIn(png))));
+    }
+
+    // UGRID data in one file, the mesh in another: with --grid-file the data's `ncol` (the
+    // size of the grid's faces) is drawn on the faces and the CSV has their centres; without
+    // it, the frame is a line and the CSV has no centres.
+    void aGridFileGivesTheMesh() {
+        QTemporaryDir dir;
+        const QString data = kMesh + "ugrid_outCSne30_vortex.nc", grid = kMesh + "ugrid_outCSne30.ug";
+        const QString csv = dir.filePath("psi.csv"), png = dir.filePath("psi.png");
+        Run r = runStrata({data, "--grid-file", grid, "--var", "psi", "--export-csv", csv, "--export-png",
+                           png, "--size", "640x400"});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        QList<QStringList> rows = readCsv(csv);
+        QCOMPARE(rows.value(0), (QStringList{"ncol", "lat", "lon", "psi"}));
+        QCOMPARE(rows.size(), qsizetype(1 + 5400));
+        QVERIFY2(coloursIn(png) > 100, qPrintable(QString("%1 colours").arg(coloursIn(png))));
+        r = runStrata({data, "--var", "psi", "--export-csv", csv});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        rows = readCsv(csv);
+        QCOMPARE(rows.value(0), (QStringList{"ncol", "psi"}));
+        // A grid file that is not there: said, naming it.
+        r = runStrata({data, "--grid-file", dir.filePath("none.nc"), "--var", "psi", "--export-csv", csv});
+        QCOMPARE(r.status, 1);
+        QVERIFY2(r.err.contains("--grid-file") && r.err.contains("none.nc"), qPrintable(r.err));
+    }
+};
+
+QTEST_MAIN(TestCliMeshes)
+#include "tst_cli_meshes.moc"
