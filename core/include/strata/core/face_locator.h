@@ -13,6 +13,10 @@
 
 namespace strata::mesh {
 
+namespace detail {
+struct FaceTables; // the tables as face_find.h reads them (core/src)
+} // namespace detail
+
 class FaceLocator {
 public:
     // Throws ValueError when the mesh has more faces than 2^32 - 1, or arrays whose sizes
@@ -36,7 +40,7 @@ public:
     int binsDown() const { return ny_; }
 
 private:
-    bool inside(std::int64_t face, const double* p) const;
+    detail::FaceTables tables() const; // views of the tables below
     const double* xyz(std::int64_t node) const { return &xyz_[std::size_t(node) * 3]; }
 
     std::shared_ptr<const Mesh> mesh_;
