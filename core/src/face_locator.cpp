@@ -4,7 +4,7 @@
 #include <thread>
 
 #include "face_bounds.h"
-#include "face_find.h"
+#include "face_device.h"
 #include "strata/core/error.h"
 
 namespace strata::mesh {
@@ -46,7 +46,8 @@ std::pair<double, double> lonCover(const std::vector<Box>& boxes, const std::vec
 
 } // namespace
 
-FaceLocator::FaceLocator(std::shared_ptr<const Mesh> mesh) : mesh_(std::move(mesh)) {
+FaceLocator::FaceLocator(std::shared_ptr<const Mesh> mesh)
+    : mesh_(std::move(mesh)), devices_(std::make_shared<detail::FaceDeviceCache>()) {
     STRATA_EXPECTS(mesh_, ValueError, "FaceLocator: no mesh");
     const Mesh& m = *mesh_;
     const std::int64_t faces = m.maxNodes > 0 ? std::int64_t(m.faceNodes.size()) / m.maxNodes : 0;
@@ -209,6 +210,24 @@ std::vector<std::int64_t> FaceLocator::findAll(const double* lon, const double* 
     run(0);
     for (auto& th : pool) th.join();
     return out;
+}
+
+void FaceLocator::findOnDevice(const double* lonDeg, const double* latDeg, std::int64_t n, std::int64_t* out,
+                               Stream stream) const {
+    STRATA_EXPECTS(n >= 0, ValueError, "FaceLocator::findOnDevice: " + std::to_string(n) + " points");
+#if STRATA_HAVE_CUDA
+    STRATA_EXPECTS(stream.device().isCuda(), ValueError,
+                   "FaceLocator::findOnDevice: needs a CUDA device's stream, got the " +
+                       stream.device().toString() + "'s");
+    if (n == 0) return;
+    STRATA_EXPECTS(lonDeg && latDeg && out, ValueError, "FaceLocator::findOnDevice: an array is missing");
+    const detail::FaceTableSizes sizes{xyz_.size(), mesh_->faceNodes.size(), sign_.size(), binStart_.size(),
+                                       binFaces_.size()};
+    detail::findFacesCuda(*devices_, tables(), sizes, lonDeg, latDeg, n, out, stream);
+#else
+    (void)lonDeg, (void)latDeg, (void)out, (void)stream;
+    STRATA_FAIL(ValueError, "FaceLocator::findOnDevice: this build has no CUDA backend");
+#endif
 }
 
 bool FaceLocator::weights(std::int64_t face, double lonDeg, double latDeg, double* w) const {
