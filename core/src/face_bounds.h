@@ -1,29 +1,13 @@
 #pragma once
-// The geometry FaceLocator (face_locator.h) builds on: unit vectors, a face's winding, and the
-// lon/lat box that holds a spherical polygon whose edges are great-circle arcs.
+// The geometry FaceLocator (face_locator.h) builds on, beside face_find.h's vectors: the lon/lat
+// box that holds a spherical polygon whose edges are great-circle arcs.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <numbers>
+
+#include "face_find.h"
 
 namespace strata::mesh::detail {
-
-constexpr double kRad = std::numbers::pi / 180;
-
-inline void unitVector(double lonDeg, double latDeg, double* p) {
-    const double c = std::cos(latDeg * kRad);
-    p[0] = c * std::cos(lonDeg * kRad);
-    p[1] = c * std::sin(lonDeg * kRad);
-    p[2] = std::sin(latDeg * kRad);
-}
-
-inline void cross(const double* a, const double* b, double* c) {
-    c[0] = a[1] * b[2] - a[2] * b[1];
-    c[1] = a[2] * b[0] - a[0] * b[2];
-    c[2] = a[0] * b[1] - a[1] * b[0];
-}
-
-inline double dot(const double* a, const double* b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
 // A face's box: latitudes latLo..latHi, longitudes lonLo..lonHi unwrapped (lonHi - lonLo may
 // pass 180 for a face across the antimeridian; allLon for a face around a pole).

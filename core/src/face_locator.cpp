@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "face_bounds.h"
+#include "face_device.h"
 #include "strata/core/error.h"
 
 namespace strata::mesh {
@@ -11,8 +12,7 @@ namespace {
 
 using detail::Box;
 
-constexpr double kPad = 1e-7;     // degrees a box is widened by, against rounding at bin edges
-constexpr double kInside = 1e-14; // how far outside an edge (as a sine) still counts as on it
+constexpr double kPad = 1e-7; // degrees a box is widened by, against rounding at bin edges
 
 double median(std::vector<double> v) {
     if (v.empty()) return 0;
@@ -46,7 +46,8 @@ std::pair<double, double> lonCover(const std::vector<Box>& boxes, const std::vec
 
 } // namespace
 
-FaceLocator::FaceLocator(std::shared_ptr<const Mesh> mesh) : mesh_(std::move(mesh)) {
+FaceLocator::FaceLocator(std::shared_ptr<const Mesh> mesh)
+    : mesh_(std::move(mesh)), devices_(std::make_shared<detail::FaceDeviceCache>()) {
     STRATA_EXPECTS(mesh_, ValueError, "FaceLocator: no mesh");
     const Mesh& m = *mesh_;
     const std::int64_t faces = m.maxNodes > 0 ? std::int64_t(m.faceNodes.size()) / m.maxNodes : 0;
@@ -86,8 +87,8 @@ FaceLocator::FaceLocator(std::shared_ptr<const Mesh> mesh) : mesh_(std::move(mes
                 lon = std::remainder(m.nodeLon[std::size_t(row[k])], 360.0);
                 lat = m.nodeLat[std::size_t(row[k])];
             });
-        if (b.allLon && inside(f, north)) b.latHi = 90;
-        if (b.allLon && inside(f, south)) b.latLo = -90;
+        if (b.allLon && detail::insideFace(tables(), f, north)) b.latHi = 90;
+        if (b.allLon && detail::insideFace(tables(), f, south)) b.latLo = -90;
         b.latLo -= kPad, b.latHi += kPad, b.lonLo -= kPad, b.lonHi += kPad;
     }
 
@@ -178,48 +179,55 @@ FaceLocator::FaceLocator(std::shared_ptr<const Mesh> mesh) : mesh_(std::move(mes
     }
 }
 
-bool FaceLocator::inside(std::int64_t face, const double* p) const {
-    const Mesh& m = *mesh_;
-    const std::int64_t* row = &m.faceNodes[std::size_t(face * m.maxNodes)];
-    const int n = m.nodesOf(face);
-    const double s = sign_[std::size_t(face)];
-    for (int k = 0; k < n; ++k) {
-        double e[3];
-        detail::cross(xyz(row[k]), xyz(row[(k + 1) % n]), e);
-        if (s * detail::dot(e, p) < -kInside) return false;
-    }
-    return s != 0 && n >= 3;
+detail::FaceTables FaceLocator::tables() const {
+    detail::FaceTables t;
+    t.xyz = xyz_.data();
+    t.faceNodes = mesh_->faceNodes.data();
+    t.sign = sign_.data();
+    t.binStart = binStart_.empty() ? nullptr : binStart_.data();
+    t.binFaces = binFaces_.data();
+    t.maxNodes = mesh_->maxNodes, t.nx = nx_, t.ny = ny_;
+    t.latMin = latMin_, t.dLat = dLat_, t.lonStart = lonStart_, t.dLon = dLon_;
+    t.allLon = allLon_;
+    return t;
 }
 
 std::int64_t FaceLocator::find(double lonDeg, double latDeg) const {
-    if (!std::isfinite(lonDeg) || !std::isfinite(latDeg) || std::abs(latDeg) > 90 || binStart_.empty())
-        return -1;
-    const double r = std::floor((latDeg - latMin_) / dLat_);
-    if (r < 0 || r > ny_) return -1;
-    const double from = std::remainder(lonDeg - lonStart_, 360.0);
-    double c = std::floor((from < 0 ? from + 360 : from) / dLon_);
-    if (c >= nx_) c = allLon_ ? nx_ - 1 : -1; // rounding at 360, or east of the faces
-    if (c < 0) return -1;
-    const std::size_t bin = std::size_t(std::min(double(ny_ - 1), r)) * std::size_t(nx_) + std::size_t(c);
-    double p[3];
-    detail::unitVector(lonDeg, latDeg, p);
-    for (std::int64_t i = binStart_[bin]; i < binStart_[bin + 1]; ++i)
-        if (inside(binFaces_[std::size_t(i)], p)) return binFaces_[std::size_t(i)];
-    return -1;
+    return detail::findFace(tables(), lonDeg, latDeg);
 }
 
 std::vector<std::int64_t> FaceLocator::findAll(const double* lon, const double* lat, std::size_t n) const {
     std::vector<std::int64_t> out(n);
     const std::size_t threads =
         std::clamp<std::size_t>(n / 4096, 1, std::max(1u, std::thread::hardware_concurrency()));
+    const detail::FaceTables tables = this->tables();
     const auto run = [&](std::size_t t) {
-        for (std::size_t i = n * t / threads; i < n * (t + 1) / threads; ++i) out[i] = find(lon[i], lat[i]);
+        for (std::size_t i = n * t / threads; i < n * (t + 1) / threads; ++i)
+            out[i] = detail::findFace(tables, lon[i], lat[i]);
     };
     std::vector<std::thread> pool;
     for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(run, t);
     run(0);
     for (auto& th : pool) th.join();
     return out;
+}
+
+void FaceLocator::findOnDevice(const double* lonDeg, const double* latDeg, std::int64_t n, std::int64_t* out,
+                               Stream stream) const {
+    STRATA_EXPECTS(n >= 0, ValueError, "FaceLocator::findOnDevice: " + std::to_string(n) + " points");
+#if STRATA_HAVE_CUDA
+    STRATA_EXPECTS(stream.device().isCuda(), ValueError,
+                   "FaceLocator::findOnDevice: needs a CUDA device's stream, got the " +
+                       stream.device().toString() + "'s");
+    if (n == 0) return;
+    STRATA_EXPECTS(lonDeg && latDeg && out, ValueError, "FaceLocator::findOnDevice: an array is missing");
+    const detail::FaceTableSizes sizes{xyz_.size(), mesh_->faceNodes.size(), sign_.size(), binStart_.size(),
+                                       binFaces_.size()};
+    detail::findFacesCuda(*devices_, tables(), sizes, lonDeg, latDeg, n, out, stream);
+#else
+    (void)lonDeg, (void)latDeg, (void)out, (void)stream;
+    STRATA_FAIL(ValueError, "FaceLocator::findOnDevice: this build has no CUDA backend");
+#endif
 }
 
 bool FaceLocator::weights(std::int64_t face, double lonDeg, double latDeg, double* w) const {

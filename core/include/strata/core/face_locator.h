@@ -2,16 +2,22 @@
 // Which face of a mesh (mesh.h) holds a point on the sphere: faces as exact spherical polygons
 // (a point is inside when it is on the inner side of every great-circle edge; either winding),
 // found through a uniform lon/lat bin grid over the faces' bounding boxes, which knows faces
-// across the antimeridian and faces around a pole. Built once; find() is const and safe to call
-// from many threads at once.
+// across the antimeridian and faces around a pole. Built once on the host; find() and
+// findOnDevice() are const and safe to call from many threads at once.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <vector>
 
 #include "strata/core/mesh.h"
+#include "strata/core/stream.h"
 
 namespace strata::mesh {
+
+namespace detail {
+struct FaceTables;      // the tables as face_find.h reads them (core/src)
+struct FaceDeviceCache; // the tables on devices (core/src/face_device.h)
+} // namespace detail
 
 class FaceLocator {
 public:
@@ -24,6 +30,14 @@ public:
     std::int64_t find(double lonDeg, double latDeg) const;
     // find() for n points, spread over the machine's threads.
     std::vector<std::int64_t> findAll(const double* lon, const double* lat, std::size_t n) const;
+    // find() for n points on the device of `stream`: lonDeg, latDeg and out in memory of that
+    // device; out[k] is the face find(lonDeg[k], latDeg[k]) gives, bit for bit (one code for
+    // both, face_find.h). The tables go up to a device on its first call there and stay until
+    // the locator goes (copies share them). Ordered on `stream`, which is not waited for.
+    // Throws ValueError for n < 0, a stream that is not a CUDA device's or arrays not on its
+    // device, and where this build has no CUDA backend.
+    void findOnDevice(const double* lonDeg, const double* latDeg, std::int64_t n, std::int64_t* out,
+                      Stream stream) const;
 
     // Weights of `face`'s nodes (in faceNodes order) for a value at (lonDeg, latDeg): barycentric
     // on a triangle (in the plane of its corners, seen from the sphere's centre), the mean (1/n
@@ -36,7 +50,7 @@ public:
     int binsDown() const { return ny_; }
 
 private:
-    bool inside(std::int64_t face, const double* p) const;
+    detail::FaceTables tables() const; // views of the tables below
     const double* xyz(std::int64_t node) const { return &xyz_[std::size_t(node) * 3]; }
 
     std::shared_ptr<const Mesh> mesh_;
@@ -47,6 +61,9 @@ private:
     bool allLon_ = true;                 // the bins go round the whole circle of longitude
     std::vector<std::int64_t> binStart_; // bins (row-major) + 1 offsets into binFaces_
     std::vector<std::uint32_t> binFaces_;
+    // The tables on each device searched on: filled by the const findOnDevice under the cache's
+    // mutex.
+    std::shared_ptr<detail::FaceDeviceCache> devices_;
 };
 
 } // namespace strata::mesh
