@@ -1,6 +1,7 @@
 #include "strata/render/sphere_cells.h"
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <numeric>
 #include <thread>
@@ -136,6 +137,35 @@ public:
     void centre(std::int64_t index, double& lon, double& lat) const override {
         lon = mesh_->faceLon[std::size_t(index)];
         lat = mesh_->faceLat[std::size_t(index)];
+    }
+    // On a device: the pixels' longitudes/latitudes on the host's threads (the projection's
+    // inverse: cheap), then the faces found there by the locator's kernel.
+    void pixelIndex(const Projection& projection, const MapExtent& extent, int width, int height,
+                    std::int64_t* out, Stream stream) const override {
+        if (stream.device().isHost())
+            return SphereCells::pixelIndex(projection, extent, width, height, out, stream);
+        const detail::ProjParams& params = projection.params();
+        const detail::MapPixels px{extent.x0, extent.x1, extent.y0, extent.y1, width, height};
+        const std::size_t n = std::size_t(width) * std::size_t(height);
+        Buffer lonLat(2 * n * sizeof(double), Device::host(), Stream::host(), HostMemory::Pinned);
+        auto* lon = static_cast<double*>(lonLat.data());
+        double* lat = lon + n;
+        inRows(height, [&](std::int64_t j) {
+            for (std::int64_t i = 0; i < width; ++i) {
+                double a = 0, b = 0;
+                const std::size_t k = std::size_t(j * width + i);
+                if (detail::projInverse(params, px.x(i), px.y(j), a, b)) {
+                    lon[k] = a * (180 / M_PI);
+                    lat[k] = b * (180 / M_PI);
+                } else {
+                    lon[k] = lat[k] = std::nan("");
+                }
+            }
+        });
+        const Buffer onDevice = lonLat.copyTo(stream.device(), stream);
+        const auto* dlon = static_cast<const double*>(onDevice.data());
+        locator_.findOnDevice(dlon, dlon + n, std::int64_t(n), out, stream);
+        stream.synchronize(); // the buffers are freed on return
     }
     bool sameAs(const SphereCells& other) const override {
         const auto* o = dynamic_cast<const MeshFaces*>(&other);

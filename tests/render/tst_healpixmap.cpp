@@ -11,6 +11,7 @@
 #include <cstring>
 #include <random>
 
+#include "../../bench/mesh_fixture.h"
 #include "gpu_skip.h"
 #include "strata/core/error.h"
 #include "strata/core/runtime.h"
@@ -202,6 +203,40 @@ private slots:
                                         800 * 400 * 4) == 0);
                 }
             }
+    }
+
+    // A mesh's faces drawn as the image view draws them: on the host each pixel's face is the
+    // locator's for the pixel's longitude/latitude (checked against the locator here, on plate
+    // carrée where a pixel's place is known by hand); on a device (its faces found by the
+    // locator's kernel) the image is the host's, bit for bit, on random values with NaNs.
+    void meshFacesOnAMap() {
+        const std::shared_ptr<strata::mesh::Mesh> m = benchmesh::icosahedral(8); // 1,280 triangles
+        m->faceDim = "ncells";
+        const std::shared_ptr<const SphereCells> faces = meshFaces(m);
+        QCOMPARE(faces->size(), std::int64_t(1280));
+        const Projection p = Projection::byName("PlateCarree");
+        const Reprojection map(p, faces, p.extent(), 360, 180);
+        std::vector<double> index(1280);
+        for (std::size_t k = 0; k < index.size(); ++k) index[k] = double(k);
+        const std::vector<double> image = valuesOf(map.apply(
+            cellsAsRow(DataArray::fromHost("f", {"ncells"}, {1280}, index), *faces), kNan64, Stream::host()));
+        for (int j = 0; j < 180; ++j)
+            for (int i = 0; i < 360; ++i)
+                QCOMPARE(image[std::size_t(j * 360 + i)], double(faces->find(-180 + i + 0.5, -90 + j + 0.5)));
+        if (cudaDeviceCount() == 0) STRATA_SKIP_WITHOUT_GPU("no CUDA device");
+        std::mt19937_64 rng(test::testSeed());
+        std::uniform_real_distribution<float> u(-50, 50);
+        std::vector<float> v(1280);
+        for (float& x : v) x = rng() % 10 == 0 ? NAN : u(rng);
+        const Device gpu = Device::cuda(0);
+        const Stream s = defaultStream(gpu);
+        const Projection robinson = Projection::byName("Robinson");
+        const MapExtent e = fitExtent(robinson.extent(), 800, 400);
+        const Reprojection host(robinson, faces, e, 800, 400), device(robinson, faces, e, 800, 400);
+        const DataArray frame = cellsAsRow(DataArray::fromHost("f", {"ncells"}, {1280}, v), *faces);
+        const DataArray a = host.apply(frame, 0x7fc00000u, Stream::host());
+        const DataArray b = device.apply(frame.asDevice(gpu, s), 0x7fc00000u, s).asHost();
+        QVERIFY(std::memcmp(a.variable().view().data, b.variable().view().data, 800 * 400 * 4) == 0);
     }
 };
 
