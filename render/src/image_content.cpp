@@ -25,6 +25,19 @@ bool drawsAlike(const AxisGrid& a, const AxisGrid& b) {
            calendar(a) == calendar(b);
 }
 
+// The axis of a row of sphere cells: its ends only, as indices (a zoom 10 grid's 12.6 M centres
+// and edges would be made and compared at every step for nothing: the cells are drawn by their
+// map, and the probe reads the frame's coordinate).
+AxisGrid cellsAxis(const SphereCells& cells) {
+    AxisGrid g;
+    g.dim = cells.dim();
+    g.fromIndices = true;
+    g.centres = {(double(cells.size()) - 1) / 2};
+    g.edges = {-0.5, double(cells.size()) - 0.5};
+    g.title = cells.dim();
+    return g;
+}
+
 } // namespace
 
 bool ImageContent::setFrame(ImageFrame frame) {
@@ -35,7 +48,7 @@ bool ImageContent::setFrame(ImageFrame frame) {
     STRATA_EXPECTS(frame.frame.ndim() == 2, ValueError,
                    "the image view shows 2-D frames; '" + frame.frame.name() + "' has " +
                        std::to_string(frame.frame.ndim()) + " dims");
-    AxisGrid y = axisGrid(frame.frame, 0), x = axisGrid(frame.frame, 1);
+    AxisGrid y = axisGrid(frame.frame, 0), x = frame.cells ? cellsAxis(*frame.cells) : axisGrid(frame.frame, 1);
     const bool first = !frame_;
     const bool sameGrid = frame_ && x.edges == srcX_.edges && y.edges == srcY_.edges;
     const bool newAxes = !frame_ || !sameGrid || !drawsAlike(x, srcX_) || !drawsAlike(y, srcY_);
@@ -400,6 +413,14 @@ Pick ImageContent::pick(const ViewLayout& layout, double px, double py) const {
     p.column = col;
     p.x = lon * (180 / M_PI);
     p.y = lat * (180 / M_PI);
+    if (frame_->cells) { // the cell's index, or its value in the frame's coordinate along the cells
+        const Coordinate* c = frame_->frame.coords().find(frame_->cells->dim());
+        const bool along = c && c->dims.size() == 1 && std::int64_t(c->values.size()) == frame_->cells->size();
+        p.xCentre = along ? c->values[std::size_t(col)] : double(col);
+        p.xLabel = along ? c->label(col) : std::to_string(col);
+        p.yLabel = "0";
+        return p;
+    }
     p.xCentre = srcX_.centres[static_cast<std::size_t>(col)];
     p.yCentre = srcY_.centres[static_cast<std::size_t>(row)];
     p.xLabel = srcX_.label(col);

@@ -103,12 +103,18 @@ Reprojection::Reprojection(Projection projection, std::shared_ptr<const Curvilin
 
 Reprojection::Reprojection(Projection projection, std::shared_ptr<const SphereCells> source, MapExtent extent,
                            int width, int height)
-    : Reprojection(std::move(projection), indexCentres(source->size()), indexCentres(1), extent, width,
-                   height) {
+    : Reprojection(std::move(projection), indexCentres(1), indexCentres(1), extent, width, height) {
+    // One row of cells: their edges as an index axis's ends only (a zoom 10 grid's 12.6 M
+    // edges would be made and compared for nothing).
+    lonEdges_ = {-0.5, double(source->size()) - 0.5};
     sphere_ = std::move(source);
 }
 
 Reprojection::~Reprojection() = default;
+
+std::int64_t Reprojection::columns() const {
+    return sphere_ ? sphere_->size() : std::int64_t(lonEdges_.size()) - 1;
+}
 
 bool Reprojection::sourceCellAt(double lon, double lat, std::int64_t& row, std::int64_t& column) const {
     if (sphere_) {
@@ -173,8 +179,7 @@ const std::vector<std::int64_t>& Reprojection::hostCells() const {
 }
 
 void Reprojection::applyInto(const DataArray& frame, void* dst, std::uint64_t fill, Stream stream) const {
-    const std::int64_t nlat = static_cast<std::int64_t>(latEdges_.size()) - 1;
-    const std::int64_t nlon = static_cast<std::int64_t>(lonEdges_.size()) - 1;
+    const std::int64_t nlat = rows(), nlon = columns();
     const Cells c = cellsOf(frame, nlat, nlon);
     const Device device = frame.device();
     STRATA_EXPECTS(stream.device() == device, ValueError,
@@ -215,7 +220,7 @@ void Reprojection::applyInto(const DataArray& frame, void* dst, std::uint64_t fi
     }
     detail::ReprojectProblem p;
     p.params = projection_.params();
-    p.edges = {static_cast<const double*>(device_->lon->data()), nlon,
+    p.edges = {static_cast<const double*>(device_->lon->data()), std::int64_t(lonEdges_.size()) - 1,
                static_cast<const double*>(device_->lat->data()), nlat};
     p.pixels = {extent_.x0, extent_.x1, extent_.y0, extent_.y1, width_, height_};
     p.src = v.data;
@@ -232,8 +237,7 @@ void Reprojection::applyInto(const DataArray& frame, void* dst, std::uint64_t fi
 }
 
 DataArray Reprojection::apply(const DataArray& frame, std::uint64_t fill, Stream stream) const {
-    const std::int64_t nlat = static_cast<std::int64_t>(latEdges_.size()) - 1;
-    const std::int64_t nlon = static_cast<std::int64_t>(lonEdges_.size()) - 1;
+    const std::int64_t nlat = rows(), nlon = columns();
     const Cells c = cellsOf(frame, nlat, nlon);
     Buffer out(static_cast<std::size_t>(width_) * height_ * static_cast<std::size_t>(c.bytes), frame.device(),
                stream);

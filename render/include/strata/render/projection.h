@@ -137,6 +137,8 @@ private:
     std::shared_ptr<const CellLocator> locator_; // over curv_
     std::shared_ptr<const SphereCells> sphere_;
     bool cellMapped() const { return native_ || locator_ || sphere_; } // a gather by a cell map
+    std::int64_t rows() const { return std::int64_t(latEdges_.size()) - 1; } // the frames' shape
+    std::int64_t columns() const;
 };
 
 // 0 for pixels off the map: a transparent black RGBA (or BGRA) pixel; opaque white (the
