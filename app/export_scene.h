@@ -23,9 +23,10 @@ Overlays overlaysOf(const Dataset& ds, const ViewSpec& view, const DataArray& fr
                     const ExportOptions& options);
 
 // The cells the view's variable lies on when `frame` is the whole of a frame along them (a
-// HEALPix grid, a mesh's faces, their geometry in `ds` or `grid`); null otherwise.
+// HEALPix grid, a mesh's faces, their geometry in `ds` or in options.gridFile); null otherwise,
+// and when the file's grid cannot be drawn as a map (told through options.tell).
 std::shared_ptr<const SphereCells> cellsOf(const Dataset& ds, const ViewSpec& view, const DataArray& frame,
-                                           const Dataset* grid);
+                                           const ExportOptions& options);
 
 // The image view's scene of `frame`: its title, map, colour range, overlays and the options'
 // settings; what will not be drawn (coastlines, a projection) is told through options.tell.

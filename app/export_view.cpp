@@ -107,7 +107,7 @@ ExportResult writePngOf(const Dataset& ds, const ViewSpec& view, const DataArray
         }
         const QString temp = QString::fromStdString(file.tempPath());
         const QSize size(o.width, o.height);
-        if (frame.ndim() == 1 && !detail::cellsOf(ds, view, frame, o.gridFile.get())) {
+        if (frame.ndim() == 1 && !detail::cellsOf(ds, view, frame, o)) {
             const DataArray var = variableOf(ds, view.variable);
             LineSeries series = lineSeries(frame.asHost());
             series.title = frameTitle(frame, view.reductions, view.areaWeighted, latitudeDim(var));
@@ -157,9 +157,15 @@ Overlays overlaysOf(const Dataset& ds, const ViewSpec& view, const DataArray& fr
 }
 
 std::shared_ptr<const SphereCells> cellsOf(const Dataset& ds, const ViewSpec& view, const DataArray& frame,
-                                           const Dataset* grid) {
+                                           const ExportOptions& o) {
     if (frame.ndim() != 1) return nullptr;
-    std::shared_ptr<const SphereCells> cells = sphereCellsOf(ds, variableOf(ds, view.variable), grid);
+    std::shared_ptr<const SphereCells> cells;
+    try {
+        cells = sphereCellsOf(ds, variableOf(ds, view.variable), o.gridFile.get());
+    } catch (const ValueError& e) { // drawn as a line, and said
+        if (o.tell) o.tell(std::string("not drawn as a map: ") + e.what());
+        return nullptr;
+    }
     return cells && isAlong(frame, *cells) ? cells : nullptr;
 }
 
@@ -173,7 +179,7 @@ Scene sceneOf(const Dataset& ds, const ViewSpec& view, const DataArray& frame, c
     if (o.verbose) tell("title: " + title);
     Scene scene{ImageFrame{frame, title, std::nullopt, nullptr, std::nullopt}, {}};
     ImageFrame& image = scene.image;
-    image.cells = cellsOf(ds, view, frame, o.gridFile.get()); // a map of sphere cells (HEALPix, a mesh)
+    image.cells = cellsOf(ds, view, frame, o); // a map of sphere cells (HEALPix, a mesh)
     if (!image.cells)
         image.crs = io::LatLonLocator(ds, var).crs(frame); // a grid mapping's: its map, and projections
     image.contourFrame = overlays.contours;

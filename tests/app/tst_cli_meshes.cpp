@@ -98,6 +98,19 @@ private slots:
         QCOMPARE(r.status, 1);
         QVERIFY2(r.err.contains("--grid-file") && r.err.contains("none.nc"), qPrintable(r.err));
     }
+
+    // MPAS' areaTriangle lies on the mesh's nodes (nVertices), which are not drawn as a map
+    // yet: the PNG is its line, and the command line says why it is not a map.
+    void nodeDataAreSaidNotToBeAMap() {
+        QTemporaryDir dir;
+        const QString png = dir.filePath("nodes.png");
+        const Run r = runStrata({kMesh + "mpas_QU1920km.nc", "--var", "areaTriangle", "--export-png", png});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        QVERIFY2(r.err.contains("not drawn as a map") && r.err.contains("nodes") &&
+                     r.err.contains("areaTriangle"),
+                 qPrintable(r.err));
+        QVERIFY(QFileInfo::exists(png));
+    }
 };
 
 QTEST_MAIN(TestCliMeshes)
