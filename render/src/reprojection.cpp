@@ -5,6 +5,7 @@
 #include <cstring>
 #include <functional>
 
+#include "host_rows.h"
 #include "native_map.h"
 #include "reproject_backend.h"
 #include "strata/core/buffer.h"
@@ -190,12 +191,19 @@ void Reprojection::applyInto(const DataArray& frame, void* dst, std::uint64_t fi
         const std::vector<std::int64_t>& cells = hostCells();
         const auto* src = static_cast<const unsigned char*>(v.data);
         auto* out = static_cast<unsigned char*>(dst);
-        for (std::size_t k = 0; k < n; ++k) {
-            const std::int64_t cell = cells[k];
-            const void* from = &fill; // little-endian: the low bytes first
-            if (cell >= 0) from = src + ((cell / nlon) * c.rowStride + (cell % nlon) * c.colStride) * c.bytes;
-            std::memcpy(out + k * static_cast<std::size_t>(c.bytes), from, static_cast<std::size_t>(c.bytes));
-        }
+        // A row of pixels a thread: a large source (a zoom 10 HEALPix frame) is read at random,
+        // and one core waits on memory for most of the gather.
+        detail::inRows(height_, [&](std::int64_t j) {
+            for (std::size_t k = std::size_t(j) * std::size_t(width_);
+                 k < std::size_t(j + 1) * std::size_t(width_); ++k) {
+                const std::int64_t cell = cells[k];
+                const void* from = &fill; // little-endian: the low bytes first
+                if (cell >= 0)
+                    from = src + ((cell / nlon) * c.rowStride + (cell % nlon) * c.colStride) * c.bytes;
+                std::memcpy(out + k * static_cast<std::size_t>(c.bytes), from,
+                            static_cast<std::size_t>(c.bytes));
+            }
+        });
         return;
     }
     if (!device_ || device_->device != device) {

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "healpix_map_backend.h"
+#include "host_rows.h"
 #include "strata/core/buffer.h"
 #include "strata/core/error.h"
 #include "strata/core/face_locator.h"
@@ -15,17 +16,7 @@
 namespace strata {
 namespace {
 
-// `row(j)` for every j below `rows`, the rows shared among the CPU's threads.
-void inRows(std::int64_t rows, const std::function<void(std::int64_t)>& row) {
-    const int threads = int(std::max<std::int64_t>(1, std::min<std::int64_t>(hostThreads(), rows)));
-    auto part = [&](int first) {
-        for (std::int64_t j = first; j < rows; j += threads) row(j);
-    };
-    std::vector<std::thread> pool;
-    for (int t = 1; t < threads; ++t) pool.emplace_back(part, t);
-    part(0);
-    for (std::thread& t : pool) t.join();
-}
+using detail::inRows;
 
 // `index` (made on the host) into `out` on stream's device.
 void place(const std::vector<std::int64_t>& index, std::int64_t* out, Stream stream) {
