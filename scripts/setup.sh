@@ -23,10 +23,12 @@ packages=(
 )
 # The peer (ncview) with the fonts its buttons are laid out in where the peers' driver clicks
 # them (its lucida; without them they sit 50 px higher and every click misses), XTest from
-# Python, GNU time's peak RSS, xdpyinfo, and the movie benchmark's peer (ffmpeg encoding PNGs):
+# Python, GNU time's peak RSS, xdpyinfo, the movie benchmark's peer (ffmpeg encoding PNGs) and
+# the HEALPix one's (healpy):
 # only for the benchmarks, not pulled into every build.
 if [ "${1:-}" = "--bench" ]; then
-  packages+=(ncview xfonts-base xfonts-75dpi xfonts-100dpi python3-xlib time x11-utils libx11-dev ffmpeg)
+  packages+=(ncview xfonts-base xfonts-75dpi xfonts-100dpi python3-xlib time x11-utils libx11-dev ffmpeg
+    python3-healpy)
 fi
 
 missing=()
