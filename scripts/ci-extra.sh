@@ -3,7 +3,7 @@
 #   asan  the whole test suite (the CPU path: CUDA and GUI off) built with AddressSanitizer and
 #         UndefinedBehaviorSanitizer, run by ctest; any report fails the test that made it.
 #   fuzz  a short run of the netCDF reader's fuzz target (FUZZ_SECONDS, default 90), then of the
-#         mesh readers' (FUZZ_MESH_SECONDS, default 30; 0 skips it); fails on a finding in
+#         mesh readers' (FUZZ_MESH_SECONDS, default 20; 0 skips it); fails on a finding in
 #         Strata's code (findings inside netCDF-C/HDF5 are listed, see scripts/fuzz.sh).
 #   alone each function of each app test in a process of its own (`tst_x fn`), so that no
 #         test function passes only because an earlier one left the window or a file as it
@@ -67,8 +67,8 @@ asanGui() {
 
 fuzz() {
   "$root/scripts/fuzz.sh" --ci "${FUZZ_SECONDS:-90}" "${FUZZ_BUILD:-$root/build-ci-fuzz}"
-  if [ "${FUZZ_MESH_SECONDS:-30}" -gt 0 ]; then
-    STRATA_FUZZ_TARGET=fuzz_mesh "$root/scripts/fuzz.sh" --ci "${FUZZ_MESH_SECONDS:-30}" \
+  if [ "${FUZZ_MESH_SECONDS:-20}" -gt 0 ]; then
+    STRATA_FUZZ_TARGET=fuzz_mesh "$root/scripts/fuzz.sh" --ci "${FUZZ_MESH_SECONDS:-20}" \
       "${FUZZ_BUILD:-$root/build-ci-fuzz}"
   fi
 }
