@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <functional>
 
 #include "app/healpix_file.h"
 #include "main_window.h"
@@ -132,6 +133,46 @@ struct MapCheck {
 // (image_content.cpp: 4/3 of a pixel a column of cells, 87 here, but 720 to 1920), as many down
 // as its aspect gives, over the map window the view shows unzoomed.
 constexpr double kMapPixelsAcross = 720;
+
+// A plate carrée map of cells in `img` (device pixels) checked at every 5th pixel of the plot,
+// 2 pixels inside it and away from the graticule: `want(lon, lat)` gives the colours allowed for
+// the map pixel under each view pixel's centre (degrees). `t`: the view's plot and its window,
+// unzoomed; the map image kMapPixelsAcross pixels across.
+struct CellsCheck {
+    long checked = 0, wrong = 0;
+    QString first;
+    bool ok() const { return checked > 2500 && wrong * 200 <= checked; }
+    QString what() const {
+        return QString("%1 of %2 pixels wrong; first %3").arg(wrong).arg(checked).arg(first);
+    }
+};
+CellsCheck checkCellsMap(const QImage& img, const ViewTransform& t,
+                         const std::function<std::vector<Rgba8>(double, double)>& want) {
+    const ViewWindow& window = t.window();
+    const double across = window.x1 - window.x0, down = window.y1 - window.y0;
+    const double dx = across / kMapPixelsAcross, dy = down / std::lround(kMapPixelsAcross * down / across);
+    const PixelRect& plot = t.plot();
+    CellsCheck c;
+    for (int j = int(std::ceil(plot.y0 + 2)); j + 0.5 < plot.y1 - 2; j += 5)
+        for (int i = int(std::ceil(plot.x0 + 2)); i + 0.5 < plot.x1 - 2; i += 5) {
+            if (nearGraticule(t, i, j)) continue;
+            std::vector<double> x{window.x0 + (std::floor((t.dataX(i + 0.5) - window.x0) / dx) + 0.5) * dx},
+                y{window.y0 + (std::floor((t.dataY(j + 0.5) - window.y0) / dy) + 0.5) * dy};
+            Projection::byName("PlateCarree").inverse(x, y);
+            const std::vector<Rgba8> allowed = want(x[0], y[0]);
+            const Rgba8 got = test::colourAt(img, i + 0.5, j + 0.5);
+            ++c.checked;
+            if (std::find(allowed.begin(), allowed.end(), got) != allowed.end()) continue;
+            if (c.wrong++ == 0)
+                c.first = QString("pixel (%1, %2) at lon %3 lat %4: %5, want %6")
+                              .arg(i)
+                              .arg(j)
+                              .arg(x[0])
+                              .arg(y[0])
+                              .arg(test::str(got), test::str(allowed.at(0)));
+        }
+    return c;
+}
 
 // The stage IV frame on a Robinson map in `img` (device pixels), at every 5th pixel of the plot
 // at least 2 pixels inside it (its edges may carry the plot's outline). `t`: the view's plot and
@@ -455,44 +496,19 @@ private slots:
         QVERIFY2(view->lastError().isEmpty(), qPrintable(view->lastError()));
         const MinMax range = view->colourRange();
         QCOMPARE(range, MinMax(0.0, double(strata::healpix::cellCount(test::kHealpixNside) - 1)));
-        const ViewTransform t(view->layout().plot, view->window());
-        const ViewWindow& window = t.window();
-        const double across = window.x1 - window.x0, down = window.y1 - window.y0;
-        const double dx = across / kMapPixelsAcross,
-                     dy = down / std::lround(kMapPixelsAcross * down / across);
         const auto table = colormapTable(w_->view().colouring.colormap, w_->view().colouring.reversed);
-        const PixelRect& plot = t.plot();
-        long checked = 0, wrong = 0;
-        QString first;
-        for (int j = int(std::ceil(plot.y0 + 2)); j + 0.5 < plot.y1 - 2; j += 5)
-            for (int i = int(std::ceil(plot.x0 + 2)); i + 0.5 < plot.x1 - 2; i += 5) {
-                std::vector<double> x{window.x0 +
-                                      (std::floor((t.dataX(i + 0.5) - window.x0) / dx) + 0.5) * dx},
-                    y{window.y0 + (std::floor((t.dataY(j + 0.5) - window.y0) / dy) + 0.5) * dy};
-                Projection::byName("PlateCarree").inverse(x, y);
+        const CellsCheck check = checkCellsMap(
+            map, ViewTransform(view->layout().plot, view->window()), [&](double lon, double lat) {
                 const std::int64_t cell =
-                    strata::healpix::cellOf(test::kHealpixNside, strata::healpix::Order::Nest, x[0], y[0]);
-                const Rgba8 want = cell < 0
-                                       ? Rgba8{255, 255, 255, 255}
-                                       : test::expectedColour(table, double(cell), range.first, range.second,
-                                                              w_->view().colouring.nanColour);
-                if (nearGraticule(t, i, j)) continue;
-                const Rgba8 got = test::colourAt(map, i + 0.5, j + 0.5);
-                ++checked;
-                if (got == want) continue;
-                if (wrong++ == 0)
-                    first = QString("pixel (%1, %2) at lon %3 lat %4, cell %5: %6, want %7")
-                                .arg(i)
-                                .arg(j)
-                                .arg(x[0])
-                                .arg(y[0])
-                                .arg(cell)
-                                .arg(test::str(got), test::str(want));
-            }
+                    strata::healpix::cellOf(test::kHealpixNside, strata::healpix::Order::Nest, lon, lat);
+                return std::vector<Rgba8>{cell < 0 ? Rgba8{255, 255, 255, 255}
+                                                   : test::expectedColour(table, double(cell), range.first,
+                                                                          range.second,
+                                                                          w_->view().colouring.nanColour)};
+            });
         // A pixel on a cell's edge may fall either side of it (PROJ and the kernel's formulas):
         // one in 200 at most; a map offset by half a pixel gets far more.
-        QVERIFY2(checked > 2500 && wrong * 200 <= checked,
-                 qPrintable(QString("%1 of %2 pixels wrong; first %3").arg(wrong).arg(checked).arg(first)));
+        QVERIFY2(check.ok(), qPrintable(check.what()));
         // The probe: the cell under the cursor, its index, centre and value.
         const QPoint at(view->width() / 2 + 7, view->height() / 2 - 5);
         const Pick pick = view->pickAt(at);
@@ -552,22 +568,10 @@ private slots:
         const MinMax range = view->colourRange();
         QCOMPARE(range, MinMax(*std::min_element(area.begin(), area.end()),
                                *std::max_element(area.begin(), area.end())));
-        const ViewTransform t(view->layout().plot, view->window());
-        const ViewWindow& window = t.window();
-        const double across = window.x1 - window.x0, down = window.y1 - window.y0;
-        const double dx = across / kMapPixelsAcross,
-                     dy = down / std::lround(kMapPixelsAcross * down / across);
         const auto table = colormapTable(w_->view().colouring.colormap, w_->view().colouring.reversed);
-        const PixelRect& plot = t.plot();
-        long checked = 0, wrong = 0;
-        QString first;
-        for (int j = int(std::ceil(plot.y0 + 2)); j + 0.5 < plot.y1 - 2; j += 5)
-            for (int i = int(std::ceil(plot.x0 + 2)); i + 0.5 < plot.x1 - 2; i += 5) {
-                std::vector<double> x{window.x0 +
-                                      (std::floor((t.dataX(i + 0.5) - window.x0) / dx) + 0.5) * dx},
-                    y{window.y0 + (std::floor((t.dataY(j + 0.5) - window.y0) / dy) + 0.5) * dy};
-                Projection::byName("PlateCarree").inverse(x, y);
-                const Unit p = unitVector(x[0], y[0]);
+        const CellsCheck check = checkCellsMap(
+            map, ViewTransform(view->layout().plot, view->window()), [&](double lon, double lat) {
+                const Unit p = unitVector(lon, lat);
                 double nearest = INFINITY;
                 for (const Unit& c : centres) nearest = std::min(nearest, chord(p, c));
                 std::vector<Rgba8> want;
@@ -575,20 +579,9 @@ private slots:
                     if (chord(p, centres[k]) <= nearest * 1.01)
                         want.push_back(test::expectedColour(table, area[k], range.first, range.second,
                                                             w_->view().colouring.nanColour));
-                if (nearGraticule(t, i, j)) continue;
-                const Rgba8 got = test::colourAt(map, i + 0.5, j + 0.5);
-                ++checked;
-                if (std::find(want.begin(), want.end(), got) != want.end()) continue;
-                if (wrong++ == 0)
-                    first = QString("pixel (%1, %2) at lon %3 lat %4: %5, want %6")
-                                .arg(i)
-                                .arg(j)
-                                .arg(x[0])
-                                .arg(y[0])
-                                .arg(test::str(got), test::str(want.at(0)));
-            }
-        QVERIFY2(checked > 2500 && wrong * 200 <= checked,
-                 qPrintable(QString("%1 of %2 pixels wrong; first %3").arg(wrong).arg(checked).arg(first)));
+                return want;
+            });
+        QVERIFY2(check.ok(), qPrintable(check.what()));
         const QPoint at(view->width() / 2 + 11, view->height() / 2 + 3);
         const Pick pick = view->pickAt(at);
         QVERIFY(pick.inside);
