@@ -72,8 +72,7 @@ double median(std::vector<double> v) {
 // between the boxes' spans in order of their starts. The spans are sorted by buckets of their
 // starts (a bucket's spans all start before the next's), and the widest gap is found per range
 // of them, given the ends reached before it: as one sort and one pass over them would find it.
-std::pair<double, double> lonCover(const std::vector<Box>& boxes, const std::vector<std::int8_t>& sign,
-                                   int threads) {
+std::pair<double, double> lonCover(const Table<Box>& boxes, const Table<std::int8_t>& sign, int threads) {
     const std::int64_t faces = std::int64_t(boxes.size());
     const int buckets = int(std::clamp<std::int64_t>(faces / 8, 1, 1 << 16));
     const auto startOf = [](const Box& b) { return b.lonLo - 360 * std::floor((b.lonLo + 180) / 360); };
@@ -104,7 +103,11 @@ std::pair<double, double> lonCover(const std::vector<Box>& boxes, const std::vec
     }
     bucketStart.back() = n;
     if (n == 0) return {-180, 360};
-    std::vector<std::pair<double, double>> spans(static_cast<std::size_t>(n));
+    struct Cover {
+        double lo, hi;
+        bool operator<(const Cover& o) const { return lo < o.lo || (!(o.lo < lo) && hi < o.hi); } // as pair's
+    };
+    Table<Cover> spans(static_cast<std::size_t>(n));
     forRanges(threads, faces, [&](int t, std::int64_t b, std::int64_t e) {
         std::int64_t* next = &place[std::size_t(t) * std::size_t(buckets)];
         for (std::int64_t f = b; f < e; ++f) {
@@ -125,26 +128,26 @@ std::pair<double, double> lonCover(const std::vector<Box>& boxes, const std::vec
         gapEndOf(static_cast<std::size_t>(threads));
     forRanges(threads, n, [&](int t, std::int64_t b, std::int64_t e) {
         double reach = -std::numeric_limits<double>::infinity();
-        for (std::int64_t i = b; i < e; ++i) reach = std::max(reach, spans[std::size_t(i)].second);
+        for (std::int64_t i = b; i < e; ++i) reach = std::max(reach, spans[std::size_t(i)].hi);
         reachOf[std::size_t(t)] = reach;
     });
     forRanges(threads, n, [&](int t, std::int64_t b, std::int64_t e) {
-        double reach = spans[0].second, gap = 0, gapEnd = -180;
+        double reach = spans[0].hi, gap = 0, gapEnd = -180;
         for (int u = 0; u < t; ++u) reach = std::max(reach, reachOf[std::size_t(u)]);
         for (std::int64_t i = std::max<std::int64_t>(b, 1); i < e; ++i) {
-            const auto& [first, second] = spans[std::size_t(i)];
+            const auto [first, second] = spans[std::size_t(i)];
             if (first - reach > gap) gap = first - reach, gapEnd = first;
             reach = std::max(reach, second);
         }
         gapOf[std::size_t(t)] = gap, gapEndOf[std::size_t(t)] = gapEnd;
     });
-    double reach = spans[0].second, gap = 0, gapEnd = -180;
+    double reach = spans[0].hi, gap = 0, gapEnd = -180;
     for (std::size_t t = 0; t < std::size_t(threads); ++t) {
         if (gapOf[t] > gap) gap = gapOf[t], gapEnd = gapEndOf[t];
         reach = std::max(reach, reachOf[t]);
     }
-    const double around = spans[0].first + 360 - reach; // the gap across the wrap
-    if (around > gap) gap = around, gapEnd = spans[0].first;
+    const double around = spans[0].lo + 360 - reach; // the gap across the wrap
+    if (around > gap) gap = around, gapEnd = spans[0].lo;
     if (gap <= 2 * kPad) return {-180, 360};
     return {gapEnd - kPad, 360 - gap + 2 * kPad};
 }
@@ -152,8 +155,9 @@ std::pair<double, double> lonCover(const std::vector<Box>& boxes, const std::vec
 // The bins a face's box covers: rows r0..r1, columns c0..c1 (past nx wrapping round); none
 // where r1 < r0.
 struct Span {
-    std::int32_t r0 = 0, r1 = -1, c0 = 0, c1 = -1;
+    std::int32_t r0, r1, c0, c1;
 };
+constexpr Span kNoSpan{0, -1, 0, -1};
 
 } // namespace
 
@@ -181,8 +185,8 @@ FaceGrid buildFaceGrid(const Mesh& m, int threads) {
     });
 
     // Each face's winding and box, and the latitudes of the boxes of faces with an area.
-    g.sign.assign(std::size_t(faces), 0);
-    std::vector<Box> boxes(static_cast<std::size_t>(faces));
+    g.sign.resize(std::size_t(faces));
+    Table<Box> boxes(static_cast<std::size_t>(faces));
     std::vector<std::pair<double, double>> lats(std::size_t(threads), {90, -90});
     const FaceTables tables = g.tables(m);
     forRanges(threads, faces, [&](int t, std::int64_t from, std::int64_t to) {
@@ -192,7 +196,10 @@ FaceGrid buildFaceGrid(const Mesh& m, int threads) {
         for (std::int64_t f = from; f < to; ++f) {
             const std::int64_t* row = &m.faceNodes[std::size_t(f * m.maxNodes)];
             const int n = m.nodesOf(f);
-            if (n < 3) continue;
+            if (n < 3) {
+                g.sign[std::size_t(f)] = 0, boxes[std::size_t(f)] = Box{0, 0, 0, 0, false};
+                continue;
+            }
             double c[3] = {0, 0, 0}, area[3] = {0, 0, 0};
             for (int k = 0; k < n; ++k) {
                 double e[3];
@@ -263,7 +270,7 @@ FaceGrid buildFaceGrid(const Mesh& m, int threads) {
     // Faces whose boxes overlap (which no real mesh has, a hostile file may) would fill every
     // bin: coarser bins until the faces' places in them stay a few per face. Each face's span
     // is kept, and the places by groups of rows, to share the rows out below.
-    std::vector<Span> spans(static_cast<std::size_t>(faces));
+    Table<Span> spans(static_cast<std::size_t>(faces));
     std::int64_t groups = 0;
     std::vector<std::int64_t> weight;
     for (;;) {
@@ -277,7 +284,7 @@ FaceGrid buildFaceGrid(const Mesh& m, int threads) {
             std::int64_t* w = &weight[std::size_t(t * groups)];
             for (std::int64_t f = b; f < e; ++f) {
                 Span& s = spans[std::size_t(f)];
-                s = g.sign[std::size_t(f)] ? spanOf(boxes[std::size_t(f)]) : Span{};
+                s = g.sign[std::size_t(f)] ? spanOf(boxes[std::size_t(f)]) : kNoSpan;
                 const std::int64_t p = std::int64_t(s.r1 - s.r0 + 1) * std::max(s.c1 - s.c0 + 1, 0);
                 places[std::size_t(t)] += p;
                 w[s.r0 * groups / g.ny] += p + 1;
@@ -323,7 +330,7 @@ FaceGrid buildFaceGrid(const Mesh& m, int threads) {
         for (std::int64_t t = 0; t < threads; ++t) n += std::exchange(listed[std::size_t(t * bands + k)], n);
     }
     bandStart.back() = n;
-    std::vector<std::uint32_t> bandFaces(static_cast<std::size_t>(n));
+    Table<std::uint32_t> bandFaces(static_cast<std::size_t>(n));
     forRanges(threads, faces, [&](int t, std::int64_t b, std::int64_t e) {
         std::int64_t* next = &listed[std::size_t(t * bands)];
         for (std::int64_t f = b; f < e; ++f) {
@@ -345,10 +352,13 @@ FaceGrid buildFaceGrid(const Mesh& m, int threads) {
                 for (std::int64_t c = s.c0; c <= s.c1; ++c) visit(r * nx + c % nx, f);
         }
     };
-    g.binStart.assign(std::size_t(nx) * std::size_t(g.ny) + 1, 0);
+    g.binStart.resize(std::size_t(nx) * std::size_t(g.ny) + 1);
+    g.binStart[0] = 0;
     std::vector<std::int64_t> inBand(std::size_t(bands), 0);
     forRanges(threads, bands, [&](int, std::int64_t b, std::int64_t e) {
         for (std::int64_t k = b; k < e; ++k) {
+            std::fill(g.binStart.begin() + bandRow[std::size_t(k)] * nx + 1,
+                      g.binStart.begin() + bandRow[std::size_t(k) + 1] * nx + 1, 0);
             forBins(k, [&](std::int64_t bin, std::uint32_t) { ++g.binStart[std::size_t(bin) + 1]; });
             for (std::int64_t bin = bandRow[std::size_t(k)] * nx; bin < bandRow[std::size_t(k) + 1] * nx;
                  ++bin)
@@ -361,7 +371,7 @@ FaceGrid buildFaceGrid(const Mesh& m, int threads) {
     forRanges(threads, bands, [&](int, std::int64_t b, std::int64_t e) {
         for (std::int64_t k = b; k < e; ++k) {
             const std::int64_t first = bandRow[std::size_t(k)] * nx, end = bandRow[std::size_t(k) + 1] * nx;
-            std::vector<std::int64_t> next(std::size_t(end - first));
+            Table<std::int64_t> next(std::size_t(end - first));
             std::int64_t at = inBand[std::size_t(k)];
             for (std::int64_t bin = first; bin < end; ++bin) {
                 next[std::size_t(bin - first)] = at;
