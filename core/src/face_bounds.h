@@ -12,16 +12,15 @@ namespace strata::mesh::detail {
 // A face's box: latitudes latLo..latHi, longitudes lonLo..lonHi unwrapped (lonHi - lonLo may
 // pass 180 for a face across the antimeridian; allLon for a face around a pole).
 struct Box {
-    double latLo = 0, latHi = 0, lonLo = 0, lonHi = 0;
-    bool allLon = false;
+    double latLo, latHi, lonLo, lonHi;
+    bool allLon;
 };
 
 // The box of the polygon whose n corners are `corner(k)` (unit vectors) at lon[k], lat[k]
 // degrees: the corners' range, widened where an edge bulges towards a pole, and every longitude
 // where the polygon winds around a pole (which pole, the caller finds out).
 template <class Corner, class LonLat> Box boxOf(int n, Corner corner, LonLat lonLat) {
-    Box b;
-    b.latLo = 90, b.latHi = -90;
+    Box b{90, -90, 0, 0, false};
     double first = 0, prev = 0, acc = 0, turn = 0;
     bool any = false;
     for (int k = 0; k <= n; ++k) {

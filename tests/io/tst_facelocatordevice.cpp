@@ -11,8 +11,10 @@
 #include <limits>
 #include <numbers>
 #include <random>
+#include <tuple>
 
 #include "../../bench/mesh_fixture.h"
+#include "face_grid.h"
 #include "gpu_skip.h"
 #include "mesh_write.h"
 #include "strata/core/buffer.h"
@@ -46,6 +48,21 @@ std::shared_ptr<mesh::Mesh> regional(double lon0, double lat0, int nx, int ny, d
             m->faceNodes.insert(m->faceNodes.end(), {a, a + 1, b + 1, b});
             m->faceLon.push_back(lon0 + step * (i + 0.5)), m->faceLat.push_back(lat0 + step * (r + 0.5));
         }
+    return m;
+}
+
+// Triangles of 60° and of 0.01° over one another, as tst_meshgrid's overlappingFacesStayBounded.
+std::shared_ptr<mesh::Mesh> overlapping() {
+    auto m = std::make_shared<mesh::Mesh>();
+    m->maxNodes = 3;
+    for (int f = 0; f < 4000; ++f) {
+        const double lon = -170 + (f % 340), lat = -60 + (f / 340) % 120, size = f % 2 ? 0.01 : 60;
+        const std::int64_t a = m->nodes();
+        m->nodeLon.insert(m->nodeLon.end(), {lon, lon + size, lon});
+        m->nodeLat.insert(m->nodeLat.end(), {lat, lat, std::min(89.0, lat + size)});
+        m->faceNodes.insert(m->faceNodes.end(), {a, a + 1, a + 2});
+        m->faceLon.push_back(lon), m->faceLat.push_back(lat);
+    }
     return m;
 }
 
@@ -119,6 +136,7 @@ class TestFaceLocatorDevice : public QObject {
         }
         if (name == "icosahedral") return benchmesh::icosahedral(24);
         if (name == "regional") return regional(100, -10, 40, 30, 1);
+        if (name == "overlapping") return overlapping();
         return regional(170, 50, 30, 20, 0.5); // across the antimeridian
     }
 
@@ -150,6 +168,37 @@ private slots:
         // every face at least at its centre; the points off the sphere at least not
         QVERIFY2(found >= std::size_t(m->faces()) && missed >= 6,
                  qPrintable(QString("%1 found, %2 not").arg(found).arg(missed)));
+    }
+
+    // The tables built on any number of threads are those built on one, bit for bit, and so are
+    // the faces found by them (ties on shared edges included: each bin's faces in one order).
+    void sameTablesOnAnyThreadCount_data() {
+        sameFacesAsTheHost_data();
+        QTest::newRow("overlapping") << QString("overlapping"); // its bins coarsened
+    }
+
+    void sameTablesOnAnyThreadCount() {
+        QFETCH(QString, mesh);
+        const auto m = meshNamed(mesh);
+        const mesh::detail::FaceGrid one = mesh::detail::buildFaceGrid(*m, 1);
+        const Points p = pointsOn(*m, 20000);
+        std::vector<std::int64_t> want(p.lon.size());
+        for (std::size_t k = 0; k < want.size(); ++k)
+            want[k] = mesh::detail::findFace(one.tables(*m), p.lon[k], p.lat[k]);
+        for (const int threads : {2, 3, 8}) {
+            const mesh::detail::FaceGrid g = mesh::detail::buildFaceGrid(*m, threads);
+            QCOMPARE(g.xyz, one.xyz);
+            QCOMPARE(g.sign, one.sign);
+            QCOMPARE(g.binStart, one.binStart);
+            QCOMPARE(g.binFaces, one.binFaces);
+            QCOMPARE(std::tie(g.nx, g.ny, g.allLon), std::tie(one.nx, one.ny, one.allLon));
+            QCOMPARE(std::tie(g.latMin, g.dLat, g.lonStart, g.dLon),
+                     std::tie(one.latMin, one.dLat, one.lonStart, one.dLon));
+            for (std::size_t k = 0; k < want.size(); ++k)
+                QCOMPARE(mesh::detail::findFace(g.tables(*m), p.lon[k], p.lat[k]), want[k]);
+        }
+        const FaceLocator locator(m);
+        QCOMPARE(locator.findAll(p.lon.data(), p.lat.data(), p.lon.size()), want);
     }
 
     // A second search, on another stream, uploads nothing; the tables go with the locator.

@@ -2,8 +2,9 @@
 // Which face of a mesh (mesh.h) holds a point on the sphere: faces as exact spherical polygons
 // (a point is inside when it is on the inner side of every great-circle edge; either winding),
 // found through a uniform lon/lat bin grid over the faces' bounding boxes, which knows faces
-// across the antimeridian and faces around a pole. Built once on the host; find() and
-// findOnDevice() are const and safe to call from many threads at once.
+// across the antimeridian and faces around a pole. Built once on the host's threads (copies
+// share the tables); find() and findOnDevice() are const and safe to call from many threads at
+// once.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -16,6 +17,7 @@ namespace strata::mesh {
 
 namespace detail {
 struct FaceTables;      // the tables as face_find.h reads them (core/src)
+struct FaceGrid;        // the tables on the host (core/src/face_grid.h)
 struct FaceDeviceCache; // the tables on devices (core/src/face_device.h)
 } // namespace detail
 
@@ -46,21 +48,14 @@ public:
     bool weights(std::int64_t face, double lonDeg, double latDeg, double* w) const;
 
     const Mesh& mesh() const { return *mesh_; }
-    int binsAcross() const { return nx_; } // the bin grid's columns and rows, for tests
-    int binsDown() const { return ny_; }
+    int binsAcross() const; // the bin grid's columns and rows, for tests
+    int binsDown() const;
 
 private:
-    detail::FaceTables tables() const; // views of the tables below
-    const double* xyz(std::int64_t node) const { return &xyz_[std::size_t(node) * 3]; }
+    detail::FaceTables tables() const; // views of grid_'s tables
 
     std::shared_ptr<const Mesh> mesh_;
-    std::vector<double> xyz_;       // each node's unit vector
-    std::vector<std::int8_t> sign_; // each face's winding: 1 or -1 (0: no area, never found)
-    double latMin_ = 0, dLat_ = 1, lonStart_ = -180, dLon_ = 360;
-    int nx_ = 0, ny_ = 0;
-    bool allLon_ = true;                 // the bins go round the whole circle of longitude
-    std::vector<std::int64_t> binStart_; // bins (row-major) + 1 offsets into binFaces_
-    std::vector<std::uint32_t> binFaces_;
+    std::shared_ptr<const detail::FaceGrid> grid_; // node vectors, face windings, bins
     // The tables on each device searched on: filled by the const findOnDevice under the cache's
     // mutex.
     std::shared_ptr<detail::FaceDeviceCache> devices_;
