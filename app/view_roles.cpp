@@ -110,10 +110,8 @@ std::string cellDimOf(const Dataset& ds, const DataArray& var, const Dataset* gr
     try { // a grid that cannot be: --info and the window say why
         if (const std::optional<healpix::Grid> g = healpix::gridOf(ds, var))
             return contains(var.dims(), g->dim) ? g->dim : std::string();
-        if (const std::optional<mesh::Placement> m = mesh::meshOf(ds, var, grid)) {
-            const std::string& dim = m->location == mesh::Location::Face ? m->mesh.faceDim : m->mesh.nodeDim;
-            return contains(var.dims(), dim) ? dim : std::string();
-        }
+        if (const std::optional<mesh::MeshDim> m = mesh::meshDimOf(ds, var, grid)) // metadata only
+            return contains(var.dims(), m->dim) ? m->dim : std::string();
     } catch (const Error&) {
     }
     return {};

@@ -99,11 +99,18 @@ bool hasDim(const DataArray& var, const std::string& dim) {
 
 } // namespace
 
-std::optional<Placement> meshOf(const Dataset& ds, const DataArray& var, const Dataset* grid) {
-    std::vector<Found> meshes = detail::meshesIn(ds);
-    if (grid && grid != &ds)
-        for (Found& f : detail::meshesIn(*grid)) meshes.push_back(f);
+namespace {
 
+// Where `var` lies on one of `meshes` (found in the files' metadata, nothing read): the mesh, the
+// dim and whether on faces or nodes; nullopt where it lies on none (or on UGRID edges).
+struct Place {
+    const Found* mesh = nullptr;
+    std::string dim;
+    Location at = Location::Face;
+};
+
+std::optional<Place> placeOf(const Dataset& ds, const DataArray& var, const Dataset* grid,
+                             const std::vector<Found>& meshes) {
     // UGRID's own way: the variable names its mesh and where on it its values sit.
     if (const auto name = var.attrs().text("mesh")) {
         const Found* f = nullptr;
@@ -121,7 +128,7 @@ std::optional<Placement> meshOf(const Dataset& ds, const DataArray& var, const D
             whereOf(ds, var, *f)
                 .fail("its values lie on the mesh's " + location + "s, but it has no dim " + dim);
         sameLength(ds, var, dim, onFaces ? f->faceCount : f->nodeCount, *f);
-        return Placement{read(*f, whereOf(ds, var, *f)), onFaces ? Location::Face : Location::Node};
+        return Place{f, dim, onFaces ? Location::Face : Location::Node};
     }
 
     // A dim of the mesh's name: the first mesh (this file's before the grid file's) whose face or
@@ -131,14 +138,12 @@ std::optional<Placement> meshOf(const Dataset& ds, const DataArray& var, const D
             const std::string& dim = at == Location::Face ? f.faceDim : f.nodeDim;
             if (!hasDim(var, dim)) continue;
             sameLength(ds, var, dim, at == Location::Face ? f.faceCount : f.nodeCount, f);
-            return Placement{read(f, whereOf(ds, var, f)), at};
+            return Place{&f, dim, at};
         }
     }
 
     // A dim of the grid file's faces' or nodes' length alone, when only one fits.
-    const Found* fit = nullptr;
-    std::string fitDim;
-    Location fitAt = Location::Face;
+    Place fit;
     int fits = 0;
     for (const Found& f : meshes) {
         if (f.file == &ds) continue;
@@ -148,16 +153,37 @@ std::optional<Placement> meshOf(const Dataset& ds, const DataArray& var, const D
                 const std::int64_t n = at == Location::Face ? f.faceCount : f.nodeCount;
                 if (n < 0 || var.sizeOf(d) != n) continue;
                 ++fits;
-                fit = &f;
-                fitDim = d;
-                fitAt = at;
+                fit = Place{&f, d, at};
             }
         }
     }
     if (fits != 1) return std::nullopt;
-    Placement p{read(*fit, whereOf(ds, var, *fit)), fitAt};
-    (fitAt == Location::Face ? p.mesh.faceDim : p.mesh.nodeDim) = fitDim;
+    return fit;
+}
+
+std::vector<Found> meshesOf(const Dataset& ds, const Dataset* grid) {
+    std::vector<Found> meshes = detail::meshesIn(ds);
+    if (grid && grid != &ds)
+        for (Found& f : detail::meshesIn(*grid)) meshes.push_back(f);
+    return meshes;
+}
+
+} // namespace
+
+std::optional<Placement> meshOf(const Dataset& ds, const DataArray& var, const Dataset* grid) {
+    const std::vector<Found> meshes = meshesOf(ds, grid);
+    const std::optional<Place> at = placeOf(ds, var, grid, meshes);
+    if (!at) return std::nullopt;
+    Placement p{read(*at->mesh, whereOf(ds, var, *at->mesh)), at->at};
+    (at->at == Location::Face ? p.mesh.faceDim : p.mesh.nodeDim) = at->dim;
     return p;
+}
+
+std::optional<MeshDim> meshDimOf(const Dataset& ds, const DataArray& var, const Dataset* grid) {
+    const std::vector<Found> meshes = meshesOf(ds, grid);
+    const std::optional<Place> at = placeOf(ds, var, grid, meshes);
+    if (!at) return std::nullopt;
+    return MeshDim{at->mesh->form, at->dim, at->at};
 }
 
 } // namespace strata::mesh

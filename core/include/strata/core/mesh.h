@@ -65,4 +65,14 @@ struct Placement {
 // mismatched sizes, a non-finite or impossible node position that a face uses.
 std::optional<Placement> meshOf(const Dataset& ds, const DataArray& var, const Dataset* grid = nullptr);
 
+// What meshOf would say of `var` without reading the mesh (from the files' metadata: cheap, for
+// choosing a view as a file opens): the mesh's form, the dim `var` lies along on it and whether
+// on faces or nodes. nullopt and throws as meshOf, but for a mesh whose arrays are bad (found
+// only when read).
+struct MeshDim {
+    std::string form, dim;
+    Location location = Location::Face;
+};
+std::optional<MeshDim> meshDimOf(const Dataset& ds, const DataArray& var, const Dataset* grid = nullptr);
+
 } // namespace strata::mesh
