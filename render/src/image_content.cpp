@@ -48,7 +48,8 @@ bool ImageContent::setFrame(ImageFrame frame) {
     STRATA_EXPECTS(frame.frame.ndim() == 2, ValueError,
                    "the image view shows 2-D frames; '" + frame.frame.name() + "' has " +
                        std::to_string(frame.frame.ndim()) + " dims");
-    AxisGrid y = axisGrid(frame.frame, 0), x = frame.cells ? cellsAxis(*frame.cells) : axisGrid(frame.frame, 1);
+    AxisGrid y = axisGrid(frame.frame, 0),
+             x = frame.cells ? cellsAxis(*frame.cells) : axisGrid(frame.frame, 1);
     const bool first = !frame_;
     const bool sameGrid = frame_ && x.edges == srcX_.edges && y.edges == srcY_.edges;
     const bool newAxes = !frame_ || !sameGrid || !drawsAlike(x, srcX_) || !drawsAlike(y, srcY_);
@@ -415,7 +416,8 @@ Pick ImageContent::pick(const ViewLayout& layout, double px, double py) const {
     p.y = lat * (180 / M_PI);
     if (frame_->cells) { // the cell's index, or its value in the frame's coordinate along the cells
         const Coordinate* c = frame_->frame.coords().find(frame_->cells->dim());
-        const bool along = c && c->dims.size() == 1 && std::int64_t(c->values.size()) == frame_->cells->size();
+        const bool along =
+            c && c->dims.size() == 1 && std::int64_t(c->values.size()) == frame_->cells->size();
         p.xCentre = along ? c->values[std::size_t(col)] : double(col);
         p.xLabel = along ? c->label(col) : std::to_string(col);
         p.yLabel = "0";

@@ -136,7 +136,7 @@ private:
     std::shared_ptr<const CurvilinearGrid> curv_;
     std::shared_ptr<const CellLocator> locator_; // over curv_
     std::shared_ptr<const SphereCells> sphere_;
-    bool cellMapped() const { return native_ || locator_ || sphere_; } // a gather by a cell map
+    bool cellMapped() const { return native_ || locator_ || sphere_; }       // a gather by a cell map
     std::int64_t rows() const { return std::int64_t(latEdges_.size()) - 1; } // the frames' shape
     std::int64_t columns() const;
 };
