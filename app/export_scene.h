@@ -28,14 +28,15 @@ Overlays overlaysOf(const Dataset& ds, const ViewSpec& view, const DataArray& fr
 std::shared_ptr<const SphereCells> cellsOf(const Dataset& ds, const ViewSpec& view, const DataArray& frame,
                                            const ExportOptions& options);
 
-// The image view's scene of `frame`: its title, map, colour range, overlays and the options'
-// settings; what will not be drawn (coastlines, a projection) is told through options.tell.
+// The image view's scene of `frame`: its title, map, colour range, overlays, its `cells` (from
+// cellsOf; null for a frame of rows and columns) and the options' settings; what will not be
+// drawn (coastlines, a projection) is told through options.tell.
 struct Scene {
     ImageFrame image;
     ImageViewSettings settings;
 };
 Scene sceneOf(const Dataset& ds, const ViewSpec& view, const DataArray& frame, const Overlays& overlays,
-              const ExportOptions& options);
+              std::shared_ptr<const SphereCells> cells, const ExportOptions& options);
 
 // After drawing `scene` at `size`: contours or vectors that could not be drawn, and, for
 // --verbose, the coastlines drawn.

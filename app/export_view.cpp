@@ -107,14 +107,15 @@ ExportResult writePngOf(const Dataset& ds, const ViewSpec& view, const DataArray
         }
         const QString temp = QString::fromStdString(file.tempPath());
         const QSize size(o.width, o.height);
-        if (frame.ndim() == 1 && !detail::cellsOf(ds, view, frame, o)) {
+        const std::shared_ptr<const SphereCells> cells = detail::cellsOf(ds, view, frame, o);
+        if (frame.ndim() == 1 && !cells) {
             const DataArray var = variableOf(ds, view.variable);
             LineSeries series = lineSeries(frame.asHost());
             series.title = frameTitle(frame, view.reductions, view.areaWeighted, latitudeDim(var));
             if (o.verbose) tell("title: " + series.title);
             exportLinePlotPng(series, size, temp);
         } else {
-            const detail::Scene scene = detail::sceneOf(ds, view, frame, overlays, o);
+            const detail::Scene scene = detail::sceneOf(ds, view, frame, overlays, cells, o);
             exportPng(scene.image, scene.settings, size, temp);
             detail::tellDrawn(scene, size, o);
         }
@@ -170,7 +171,7 @@ std::shared_ptr<const SphereCells> cellsOf(const Dataset& ds, const ViewSpec& vi
 }
 
 Scene sceneOf(const Dataset& ds, const ViewSpec& view, const DataArray& frame, const Overlays& overlays,
-              const ExportOptions& o) {
+              std::shared_ptr<const SphereCells> cells, const ExportOptions& o) {
     auto tell = [&](const std::string& line) {
         if (o.tell) o.tell(line);
     };
@@ -179,7 +180,7 @@ Scene sceneOf(const Dataset& ds, const ViewSpec& view, const DataArray& frame, c
     if (o.verbose) tell("title: " + title);
     Scene scene{ImageFrame{frame, title, std::nullopt, nullptr, std::nullopt}, {}};
     ImageFrame& image = scene.image;
-    image.cells = cellsOf(ds, view, frame, o); // a map of sphere cells (HEALPix, a mesh)
+    image.cells = std::move(cells); // a map of sphere cells (HEALPix, a mesh)
     if (!image.cells)
         image.crs = io::LatLonLocator(ds, var).crs(frame); // a grid mapping's: its map, and projections
     image.contourFrame = overlays.contours;
@@ -306,7 +307,11 @@ MovieResult exportMovie(const Dataset& ds, const ViewSpec& view, const MovieExpo
         const DataArray frame = computeFrame(var, spec, computeDevice(), note, exportLimits());
         if (first && note.fellBack) tell(note.reason);
         const detail::Overlays overlays = detail::overlaysOf(ds, spec, frame, options);
-        const detail::Scene scene = detail::sceneOf(ds, spec, frame, overlays, first ? options : quiet);
+        // The cells found once for the whole movie (a mesh is read and its locator built): each
+        // frame's map is then the renderer's from the frame before.
+        const detail::Scene scene =
+            detail::sceneOf(ds, spec, frame, overlays, cells && isAlong(frame, *cells) ? cells : nullptr,
+                            first ? options : quiet);
         QImage image = renderer->render(scene.image, scene.settings);
         if (first) detail::tellDrawn(scene, size, options);
         return image;
