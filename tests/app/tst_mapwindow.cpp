@@ -18,8 +18,8 @@
 #include <cmath>
 #include <functional>
 
-#include "app/healpix_file.h"
 #include "main_window.h"
+#include "map_checks.h"
 #include "nc_read.h"
 #include "render/render_fixtures.h"
 #include "strata/render/projection.h"
@@ -31,6 +31,7 @@ using namespace strata;
 using namespace strata::app;
 using test::CoastlinesOff;
 using test::extremes;
+using namespace test::maps;
 
 namespace {
 
@@ -38,23 +39,6 @@ const QString kData = QStringLiteral(STRATA_TEST_DATA);
 const QString kSample = kData + "/tas_rectilinear_grid_2D.nc";
 const QString kStageIv = kData + "/test_stageiv_xyt.nc";
 
-// Whether the plate carrée graticule (every 30° of longitude and latitude) passes within about a
-// pixel of view pixel (i, j): its ink is drawn over the cells there.
-bool nearGraticule(const ViewTransform& t, int i, int j) {
-    std::vector<double> x{t.dataX(i - 1), t.dataX(i + 2)}, y{t.dataY(j - 1), t.dataY(j + 2)};
-    Projection::byName("PlateCarree").inverse(x, y);
-    const auto crosses = [](double a, double b) { return std::floor(a / 30) != std::floor(b / 30); };
-    return crosses(x[0], x[1]) || crosses(y[0], y[1]);
-}
-
-// A longitude/latitude (degrees) as a unit vector: the chord between two such points orders
-// them as their great-circle distance does.
-using Unit = std::array<double, 3>;
-Unit unitVector(double lon, double lat) {
-    const double l = lon * M_PI / 180, b = lat * M_PI / 180;
-    return {std::cos(b) * std::cos(l), std::cos(b) * std::sin(l), std::sin(b)};
-}
-double chord(const Unit& a, const Unit& b) { return std::hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]); }
 // b reflected through a along their great circle: the step from b to a taken once more.
 Unit beyond(const Unit& a, const Unit& b) {
     const double d = 2 * (a[0] * b[0] + a[1] * b[1] + a[2] * b[2]);
@@ -128,51 +112,6 @@ struct MapCheck {
     long neighbours = 0;
     QString first; // the first wrong pixel
 };
-
-// The map image a curvilinear frame is resampled into is 720 pixels across for stage IV
-// (image_content.cpp: 4/3 of a pixel a column of cells, 87 here, but 720 to 1920), as many down
-// as its aspect gives, over the map window the view shows unzoomed.
-constexpr double kMapPixelsAcross = 720;
-
-// A plate carrée map of cells in `img` (device pixels) checked at every 5th pixel of the plot,
-// 2 pixels inside it and away from the graticule: `want(lon, lat)` gives the colours allowed for
-// the map pixel under each view pixel's centre (degrees). `t`: the view's plot and its window,
-// unzoomed; the map image kMapPixelsAcross pixels across.
-struct CellsCheck {
-    long checked = 0, wrong = 0;
-    QString first;
-    bool ok() const { return checked > 2500 && wrong * 200 <= checked; }
-    QString what() const {
-        return QString("%1 of %2 pixels wrong; first %3").arg(wrong).arg(checked).arg(first);
-    }
-};
-CellsCheck checkCellsMap(const QImage& img, const ViewTransform& t,
-                         const std::function<std::vector<Rgba8>(double, double)>& want) {
-    const ViewWindow& window = t.window();
-    const double across = window.x1 - window.x0, down = window.y1 - window.y0;
-    const double dx = across / kMapPixelsAcross, dy = down / std::lround(kMapPixelsAcross * down / across);
-    const PixelRect& plot = t.plot();
-    CellsCheck c;
-    for (int j = int(std::ceil(plot.y0 + 2)); j + 0.5 < plot.y1 - 2; j += 5)
-        for (int i = int(std::ceil(plot.x0 + 2)); i + 0.5 < plot.x1 - 2; i += 5) {
-            if (nearGraticule(t, i, j)) continue;
-            std::vector<double> x{window.x0 + (std::floor((t.dataX(i + 0.5) - window.x0) / dx) + 0.5) * dx},
-                y{window.y0 + (std::floor((t.dataY(j + 0.5) - window.y0) / dy) + 0.5) * dy};
-            Projection::byName("PlateCarree").inverse(x, y);
-            const std::vector<Rgba8> allowed = want(x[0], y[0]);
-            const Rgba8 got = test::colourAt(img, i + 0.5, j + 0.5);
-            ++c.checked;
-            if (std::find(allowed.begin(), allowed.end(), got) != allowed.end()) continue;
-            if (c.wrong++ == 0)
-                c.first = QString("pixel (%1, %2) at lon %3 lat %4: %5, want %6")
-                              .arg(i)
-                              .arg(j)
-                              .arg(x[0])
-                              .arg(y[0])
-                              .arg(test::str(got), test::str(allowed.at(0)));
-        }
-    return c;
-}
 
 // The stage IV frame on a Robinson map in `img` (device pixels), at every 5th pixel of the plot
 // at least 2 pixels inside it (its edges may carry the plot's outline). `t`: the view's plot and
@@ -472,124 +411,6 @@ private slots:
         QVERIFY(w_->view().projection.empty());
         QVERIFY(view->settings().projection.empty());
         verifyShown();
-    }
-
-    // A variable on a HEALPix grid opens as a map of its cells (x the cell dim, no y), on plate
-    // carrée when no projection is chosen: each pixel of the plot (every 5th) shows the colour of
-    // the cell holding its map pixel's centre (healpix::cellOf, checked against healpy in
-    // tst_healpix), white off the map; the probe names the cell, its centre and its value; the
-    // View menu's projections apply to it (Robinson changes the picture, with no error).
-    void aHealpixVariableIsAMapOfItsCells() {
-        QTemporaryDir dir;
-        const QString path = dir.filePath("healpix.nc");
-        test::writeHealpixFile(path.toStdString());
-        QVERIFY(open(path));
-        QCOMPARE(w_->view().xDim, std::string("cell"));
-        QVERIFY(w_->view().yDim.empty());
-        verifyShown();
-        ImageView* view = w_->imageView();
-        QCOMPARE(w_->centralWidget()->findChild<QStackedWidget*>()->currentWidget(), view);
-        const CoastlinesOff off(*w_);
-        QVERIFY(off.ok());
-        QImage map;
-        QTRY_VERIFY(!(map = view->grabImage()).isNull() && !view->settings().coastlines);
-        QVERIFY2(view->lastError().isEmpty(), qPrintable(view->lastError()));
-        const MinMax range = view->colourRange();
-        QCOMPARE(range, MinMax(0.0, double(strata::healpix::cellCount(test::kHealpixNside) - 1)));
-        const auto table = colormapTable(w_->view().colouring.colormap, w_->view().colouring.reversed);
-        const CellsCheck check = checkCellsMap(
-            map, ViewTransform(view->layout().plot, view->window()), [&](double lon, double lat) {
-                const std::int64_t cell =
-                    strata::healpix::cellOf(test::kHealpixNside, strata::healpix::Order::Nest, lon, lat);
-                return std::vector<Rgba8>{cell < 0 ? Rgba8{255, 255, 255, 255}
-                                                   : test::expectedColour(table, double(cell), range.first,
-                                                                          range.second,
-                                                                          w_->view().colouring.nanColour)};
-            });
-        // A pixel on a cell's edge may fall either side of it (PROJ and the kernel's formulas):
-        // one in 200 at most; a map offset by half a pixel gets far more.
-        QVERIFY2(check.ok(), qPrintable(check.what()));
-        // The probe: the cell under the cursor, its index, centre and value.
-        const QPoint at(view->width() / 2 + 7, view->height() / 2 - 5);
-        const Pick pick = view->pickAt(at);
-        QVERIFY(pick.inside);
-        QCOMPARE(pick.column,
-                 strata::healpix::cellOf(test::kHealpixNside, strata::healpix::Order::Nest, pick.x, pick.y));
-        QMouseEvent move(QEvent::MouseMove, QPointF(at), view->mapToGlobal(QPointF(at)), Qt::NoButton,
-                         Qt::NoButton, Qt::NoModifier);
-        QApplication::sendEvent(view, &move);
-        QVERIFY2(w_->probeText().contains(QString("cell = %1").arg(pick.column)) &&
-                     w_->probeText().contains(QString("tas = %1").arg(pick.column)) &&
-                     w_->probeText().contains("centre "),
-                 qPrintable(w_->probeText()));
-        auto* menu = w_->findChild<QMenu*>("projectionMenu");
-        auto* robinson = w_->findChild<QAction*>("projection_Robinson");
-        QVERIFY(menu && robinson);
-        emit menu->aboutToShow();
-        QVERIFY(robinson->isEnabled());
-        robinson->trigger();
-        verifyShown();
-        QImage after;
-        QTRY_VERIFY(!(after = view->grabImage()).isNull() && after != map);
-        QVERIFY2(view->lastError().isEmpty(), qPrintable(view->lastError()));
-        w_->undo();
-        verifyShown();
-    }
-
-    // An MPAS mesh's variable on its cells (areaCell along nCells) opens as a map of the faces.
-    // MPAS cells are the Voronoi regions of their centres, so the face holding a point is the
-    // one whose centre (netCDF-C's latCell/lonCell) is nearest on the sphere: each plot pixel
-    // (every 5th) shows that face's value's colour, either one where two centres are as near
-    // within 1 % of the nearest's distance; the probe names the face under the cursor.
-    void aMeshVariableIsAMapOfItsFaces() {
-        const QString file = kData + "/mesh/mpas_QU1920km.nc";
-        QVERIFY(open(file));
-        // The last case's Undo may answer the open's wait: its file is the one to be open.
-        QTRY_VERIFY(w_->dataset() &&
-                    QString::fromStdString(w_->dataset()->path).endsWith("mpas_QU1920km.nc"));
-        w_->applyView(defaultView(*w_->dataset(), "areaCell"));
-        QCOMPARE(w_->view().xDim, std::string("nCells"));
-        QVERIFY(w_->view().yDim.empty());
-        verifyShown();
-        ImageView* view = w_->imageView();
-        const CoastlinesOff off(*w_);
-        QVERIFY(off.ok());
-        QImage map;
-        QTRY_VERIFY(!(map = view->grabImage()).isNull() && !view->settings().coastlines);
-        QVERIFY2(view->lastError().isEmpty(), qPrintable(view->lastError()));
-        const std::string path = file.toStdString();
-        const std::vector<double> lat = nctest::readPlain(path, "latCell"),
-                                  lon = nctest::readPlain(path, "lonCell"),
-                                  area = nctest::readPlain(path, "areaCell");
-        QCOMPARE(area.size(), std::size_t(162));
-        std::vector<Unit> centres;
-        for (std::size_t k = 0; k < lat.size(); ++k)
-            centres.push_back(unitVector(lon[k] * 180 / M_PI, lat[k] * 180 / M_PI));
-        const MinMax range = view->colourRange();
-        QCOMPARE(range, MinMax(*std::min_element(area.begin(), area.end()),
-                               *std::max_element(area.begin(), area.end())));
-        const auto table = colormapTable(w_->view().colouring.colormap, w_->view().colouring.reversed);
-        const CellsCheck check = checkCellsMap(
-            map, ViewTransform(view->layout().plot, view->window()), [&](double lon, double lat) {
-                const Unit p = unitVector(lon, lat);
-                double nearest = INFINITY;
-                for (const Unit& c : centres) nearest = std::min(nearest, chord(p, c));
-                std::vector<Rgba8> want;
-                for (std::size_t k = 0; k < centres.size(); ++k)
-                    if (chord(p, centres[k]) <= nearest * 1.01)
-                        want.push_back(test::expectedColour(table, area[k], range.first, range.second,
-                                                            w_->view().colouring.nanColour));
-                return want;
-            });
-        QVERIFY2(check.ok(), qPrintable(check.what()));
-        const QPoint at(view->width() / 2 + 11, view->height() / 2 + 3);
-        const Pick pick = view->pickAt(at);
-        QVERIFY(pick.inside);
-        QMouseEvent move(QEvent::MouseMove, QPointF(at), view->mapToGlobal(QPointF(at)), Qt::NoButton,
-                         Qt::NoButton, Qt::NoModifier);
-        QApplication::sendEvent(view, &move);
-        QVERIFY2(w_->probeText().contains(QString("nCells = %1").arg(pick.column)),
-                 qPrintable(w_->probeText()));
     }
 
     void recognisesLatLonFromCfAttributes() {
