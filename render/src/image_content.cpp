@@ -157,8 +157,10 @@ bool ImageContent::placeGrids(AxisGrid x, AxisGrid y) {
             if (!isLonLatView(srcX_, srcY_) && !crs && !curv && !cells)
                 STRATA_FAIL(ValueError, "the projection " + name + " needs x longitude and y latitude");
             const Projection p = Projection::byName(name);
-            const bool sameCells = map_ && (map_->sourceCells() && cells ? map_->sourceCells()->sameAs(*cells)
-                                                                         : !map_->sourceCells() && !cells);
+            // The same cells object (the frame service's, kept per variable) at every step: a
+            // subset's cell list is compared only when a new one comes.
+            const SphereCells* had = map_ ? map_->sourceCells() : nullptr;
+            const bool sameCells = map_ && (had == cells.get() || (had && cells && had->sameAs(*cells)));
             const bool same = map_ && map_->projection() == p && map_->lonEdges() == srcX_.edges &&
                               map_->latEdges() == srcY_.edges && map_->sourceCrs() == crs &&
                               map_->sourceGrid() == curv && sameCells;
