@@ -229,6 +229,22 @@ private slots:
         double l = 0, b = 0;
         QVERIFY(!projInverse(p.params(), 396291.0, y[0] + 3, l, b));
         QVERIFY2(std::isnan(lon[0]), qPrintable(QString::number(lat[0])));
+        // Between PROJ's pole line (1.3523 R, where its inverse gives the pole) and where its
+        // table's last cubic ends (0.46 m higher): off the map for both; just below: on for both.
+        const double pole = 1.3523 * 6371000;
+        for (const double dy : {-0.05, 0.05, 0.2, 0.4}) {
+            for (const double sign : {1.0, -1.0}) {
+                std::vector<double> bx{-1.77e6}, by{sign * (pole + dy)};
+                const double mx = bx[0], my = by[0];
+                p.inverse(bx, by);
+                const bool own = projInverse(p.params(), mx, my, l, b);
+                QVERIFY2(own == !std::isnan(bx[0]) && own == (dy < 0),
+                         qPrintable(QString("%1 m from the pole line: own %2, PROJ %3")
+                                        .arg(sign * dy)
+                                        .arg(own ? "on" : "off")
+                                        .arg(std::isnan(bx[0]) ? "off" : "on")));
+            }
+        }
     }
 
     void lambertFormulaIsTheProjString() {
