@@ -89,7 +89,7 @@ struct Placement {
 
     bool pixelAt(double ix, double iy, double& px, double& py) const {
         if (geographic() && (map || curv)) {
-            double lon, lat;
+            double lon = 0, lat = 0;
             return lonLatAt(ix, iy, lon, lat) && pixelAtLonLat(lon, lat, px, py);
         }
         px = t.pixelX(along(x.centres, ix));
@@ -124,7 +124,7 @@ struct Placement {
             }
             return indexAlong(x.centres, dx, ix) && indexAlong(y.centres, dy, iy);
         }
-        double lon, lat;
+        double lon = 0, lat = 0;
         if (!projInverse(map->projection().params(), dx, dy, lon, lat)) return false;
         lon /= kVectorRad;
         lat /= kVectorRad;
