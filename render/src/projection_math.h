@@ -58,6 +58,8 @@ STRATA_HD double wrapPi(double a) {
 STRATA_HD bool projInverse(const ProjParams& p, double x, double y, double& lon, double& lat) {
     const double X = x / p.R, Y = y / p.R;
     double dl = 0;
+    lat = 0; // each case sets it; a compiler that cannot see every kind covered sees it set
+
     switch (p.kind) {
     case ProjKind::PlateCarree:
         if (!(std::fabs(X) <= M_PI && std::fabs(Y) <= M_PI / 2)) return false;
