@@ -208,7 +208,7 @@ ViewSpec resolveView(const CliOptions& o, const Dataset& ds, const Dataset* grid
             throw UsageError("--range " + o.range + ": MIN must be below MAX");
     }
     try {
-        validate(spec, var);
+        validateView(ds, var, spec, grid);
     } catch (const ValueError& e) {
         throw UsageError(e.what());
     } catch (const IndexError& e) {

@@ -82,7 +82,7 @@ DataArray otherFrame(const Dataset& ds, const ViewSpec& view, const std::string&
     spec.units.clear(); // another quantity: in its own units
     FallbackNote note;
     try {
-        return computeFrame(var, spec, frame.device(), note, exportLimits());
+        return computeViewFrame(ds, var, spec, frame.device(), note, exportLimits());
     } catch (const Error& e) {
         STRATA_FAIL(ValueError, option + " " + name + ": " + describeGrid(var) + " cannot be shown as " +
                                     describeGrid(variableOf(ds, view.variable)) + " is: " + e.what());
@@ -231,10 +231,11 @@ ExportReport exportView(const Dataset& ds, const ViewSpec& view, const std::vect
                         const ExportOptions& options) {
     ExportReport report;
     report.frameDevice = computeDevice();
-    const DataArray frame = options.frame.ndim() > 0
-                                ? options.frame
-                                : computeFrame(variableOf(ds, view.variable), view, report.frameDevice,
-                                               report.note, exportLimits());
+    const DataArray frame =
+        options.frame.ndim() > 0
+            ? options.frame
+            : computeViewFrame(ds, variableOf(ds, view.variable), view, report.frameDevice, report.note,
+                               exportLimits(), options.gridFile.get());
     report.frameDevice = frame.device();
     if (report.note.fellBack && options.tell) options.tell(report.note.reason);
 #if STRATA_HAVE_RENDER
@@ -304,7 +305,8 @@ MovieResult exportMovie(const Dataset& ds, const ViewSpec& view, const MovieExpo
     auto picture = [&](std::int64_t i, bool first) {
         const ViewSpec spec = withIndex(view, movie.dim, i);
         FallbackNote note;
-        const DataArray frame = computeFrame(var, spec, computeDevice(), note, exportLimits());
+        const DataArray frame =
+            computeViewFrame(ds, var, spec, computeDevice(), note, exportLimits(), options.gridFile.get());
         if (first && note.fellBack) tell(note.reason);
         const detail::Overlays overlays = detail::overlaysOf(ds, spec, frame, options);
         // The cells found once for the whole movie (a mesh is read and its locator built): each

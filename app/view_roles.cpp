@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "strata/core/cell_areas.h"
 #include "strata/core/cf_axis.h"
 #include "strata/core/error.h"
 #include "strata/core/healpix_grid.h"
@@ -59,6 +60,18 @@ DataArray variableOf(const Dataset& root, const std::string& variablePath) {
     const auto slash = variablePath.rfind('/');
     const std::string name = slash == std::string::npos ? variablePath : variablePath.substr(slash + 1);
     return groupOf(root, variablePath)[name];
+}
+
+DataArray computeViewFrame(const Dataset& root, const DataArray& var, const FrameSpec& spec, Device device,
+                           FallbackNote& note, const ViewLimits& limits, const Dataset* grid) {
+    if (spec.areaMeanDims().empty()) return computeFrame(var, spec, device, note, limits);
+    const AreaMeanInput in = areaMeanInput(groupOf(root, spec.variable), var, spec, grid);
+    return computeFrame(in.var, in.spec, device, note, limits);
+}
+
+void validateView(const Dataset& root, const DataArray& var, const FrameSpec& spec, const Dataset* grid) {
+    if (spec.areaMeanDims().empty()) return validate(spec, var);
+    validate(spec, var, groupOf(root, spec.variable), grid);
 }
 
 const char* roleName(Role r) {
@@ -199,7 +212,7 @@ const std::vector<ReduceOp>& chipReduceOps() {
     return ops;
 }
 
-bool fitViewTo(const ViewSpec& saved, const Dataset& ds, ViewSpec& out) {
+bool fitViewTo(const ViewSpec& saved, const Dataset& ds, ViewSpec& out, const Dataset* grid) {
     DataArray var;
     try {
         var = variableOf(ds, saved.variable);
@@ -228,7 +241,7 @@ bool fitViewTo(const ViewSpec& saved, const Dataset& ds, ViewSpec& out) {
     });
     for (auto& [d, i] : v.indices) i = std::clamp<std::int64_t>(i, 0, var.sizeOf(d) - 1);
     try {
-        validate(v, var);
+        validateView(ds, var, v, grid);
     } catch (const Error&) {
         return false;
     }

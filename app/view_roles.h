@@ -15,6 +15,14 @@ namespace strata::app {
 const Dataset& groupOf(const Dataset& root, const std::string& variablePath);
 DataArray variableOf(const Dataset& root, const std::string& variablePath);
 
+// computeFrame and validate (view.h) for the view `spec` of `var` (root's spec.variable, or its
+// resident copy), where an area mean may also weigh by the cells of the sphere the variable lies
+// on (cell_areas.h: a HEALPix grid, a mesh's faces, the mesh in its group or in `grid`).
+DataArray computeViewFrame(const Dataset& root, const DataArray& var, const FrameSpec& spec, Device device,
+                           FallbackNote& note, const ViewLimits& limits, const Dataset* grid = nullptr);
+void validateView(const Dataset& root, const DataArray& var, const FrameSpec& spec,
+                  const Dataset* grid = nullptr);
+
 enum class Role { X, Y, Slice, Reduce };
 const char* roleName(Role r); // "X", "Y", "Slice", "Reduce"
 
@@ -60,6 +68,6 @@ const std::vector<ReduceOp>& chipReduceOps();
 // `saved` made to fit `var` (a file may have changed since): dims it names that `var` lacks
 // are dropped, indices are clamped, and when X is gone the default view is taken. Returns
 // false (and leaves `out` alone) when the saved view is for another variable.
-bool fitViewTo(const ViewSpec& saved, const Dataset& ds, ViewSpec& out);
+bool fitViewTo(const ViewSpec& saved, const Dataset& ds, ViewSpec& out, const Dataset* grid = nullptr);
 
 } // namespace strata::app

@@ -21,7 +21,7 @@ ViewChange Workspace::apply(ViewSpec next, bool record) {
     next.file = ds_->path;
     next.files = ds_->files;
     DataArray var = variableOf(*ds_, next.variable);
-    validate(next, var);
+    validateView(*ds_, var, next, grid_.get());
     ViewChange c;
     c.before = view_;
     const ViewSpec& b = view_;

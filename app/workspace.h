@@ -42,6 +42,8 @@ public:
     // same data (Python's view.update) — the view stays, to be applied to it.
     void setDataset(std::shared_ptr<const Dataset> ds, bool keepView = false);
     const std::shared_ptr<const Dataset>& dataset() const { return ds_; }
+    // A grid file opened beside the dataset (a mesh its files lack): views are checked with it.
+    void setGridFile(std::shared_ptr<const Dataset> grid) { grid_ = std::move(grid); }
     // strata.show(..., vmin=, vmax=): the colour range of data held in memory, kept by later
     // datasets shown without one.
     void setMemoryRange(std::optional<ColourRange> range) {
@@ -93,6 +95,7 @@ public:
 
 private:
     std::shared_ptr<const Dataset> ds_;
+    std::shared_ptr<const Dataset> grid_;
     std::optional<ColourRange> memoryRange_;
     DataArray var_;
     ViewSpec view_;

@@ -41,7 +41,8 @@ DimChip::DimChip(const QString& dim, qint64 length, QWidget* parent)
     for (ReduceOp op : chipReduceOps())
         menu->addAction(opText(op), this, [this, op] { emit opAsked(dim_, op); });
     areaMean_ = menu->addAction(tr("area mean"), this, [this] { emit areaMeanAsked(dim_); });
-    areaMean_->setToolTip(tr("Weighted by cell area: cos(latitude), or the file's cell_measures"));
+    areaMean_->setToolTip(tr("Weighted by cell area: cos(latitude), the file's cell_measures, or a mesh's or "
+                             "HEALPix grid's cells"));
     areaMean_->setVisible(false);
     opButton_->setMenu(menu);
     opButton_->hide();
@@ -181,14 +182,15 @@ void DimensionBar::clear() {
     for (auto& [r, s] : slots_) s->showEmpty();
 }
 
-void DimensionBar::show(const DataArray& var, const ViewSpec& spec) {
+void DimensionBar::show(const DataArray& var, const ViewSpec& spec, bool onCells) {
     // Keyboard focus stays with the dim the user was moving (its chip is made anew).
     QString focused;
     for (const auto& [d, c] : chips_)
         if (c->hasFocus()) focused = d;
     clear();
     spec_ = spec;
-    const bool areaOffered = !latitudeDim(var).empty() || var.attrs().text("cell_measures").has_value();
+    const bool areaOffered =
+        onCells || !latitudeDim(var).empty() || var.attrs().text("cell_measures").has_value();
     auto add = [&](const std::string& d, Role role) {
         auto* c = new DimChip(QString::fromStdString(d), var.sizeOf(d), this);
         connect(c, &DimChip::dropped, this, &DimensionBar::onDropped);

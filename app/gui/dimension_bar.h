@@ -76,8 +76,9 @@ class DimensionBar : public QWidget {
     Q_OBJECT
 public:
     explicit DimensionBar(QWidget* parent = nullptr);
-    // Chips for the dims of `var`, in the slots `spec` gives them.
-    void show(const DataArray& var, const ViewSpec& spec);
+    // Chips for the dims of `var`, in the slots `spec` gives them. `onCells`: var lies on cells
+    // of the sphere that weigh an area mean (a HEALPix grid, a mesh's faces; cell_areas.h).
+    void show(const DataArray& var, const ViewSpec& spec, bool onCells = false);
     void clear();
     RoleSlot* slot(Role r) const;
     DimChip* chip(const QString& dim) const;

@@ -79,6 +79,11 @@ void FrameService::setGridFile(std::shared_ptr<const Dataset> grid) {
     cache_.clear(); // their frames were drawn without it
 }
 
+std::shared_ptr<const Dataset> FrameService::gridFile() const {
+    std::lock_guard lock(mutex_);
+    return gridFile_;
+}
+
 FrameService::Cells FrameService::cellsOf(const ViewSpec& spec, const Dataset& ds) {
     std::shared_ptr<const Dataset> grid;
     {
@@ -407,7 +412,8 @@ double FrameService::serveFrame(const FrameJob& job, const std::shared_ptr<const
                 var = source(job.spec, ds); // resident now, unless the load ended otherwise
             ViewLimits l = limits();
             l.progress = progress;
-            result->frame = computeFrame(var, job.spec, computeDevice(), result->fallback, l);
+            result->frame =
+                computeViewFrame(*ds, var, job.spec, computeDevice(), result->fallback, l, gridFile().get());
             result->computeMs = clock.nsecsElapsed() / 1e6;
         }
         if (job.spec.vectors != VectorStyle::None && result->frame.ndim() == 2)
@@ -449,7 +455,7 @@ DataArray FrameService::overlayFrame(const ViewSpec& spec, const std::shared_ptr
     s.variable = name;
     s.units.clear(); // another quantity: in its own units
     FallbackNote note;
-    return computeFrame(source(s, ds), s, device, note, limits());
+    return computeViewFrame(*ds, source(s, ds), s, device, note, limits(), gridFile().get());
 }
 
 void FrameService::vectorFrames(const ViewSpec& spec, const std::shared_ptr<const Dataset>& ds,
@@ -493,8 +499,8 @@ void FrameService::serveSeries(const FrameJob& job, const std::shared_ptr<const 
         FallbackNote note;
         ViewLimits l = limits();
         l.cancel = CancelToken(); // a series is not overtaken by frames
-        result->series =
-            computeFrame(var, job.spec, computeDevice(), note, l).asHost(); // the copy-to-host path
+        result->series = computeViewFrame(*ds, var, job.spec, computeDevice(), note, l, gridFile().get())
+                             .asHost(); // to the host
         result->line = std::make_shared<LineSeries>(thinnedForDrawing(lineSeries(result->series)));
     } catch (const std::exception& e) {
         result->error = QString::fromStdString(e.what());
@@ -539,7 +545,8 @@ void FrameService::prefetch(const FrameJob& job, const std::shared_ptr<const Dat
                 residency_->status(spec.variable).state == Residence::Loading)
                 return;
             FallbackNote note;
-            DataArray frame = computeFrame(var, spec, computeDevice(), note, limits());
+            DataArray frame =
+                computeViewFrame(*ds, var, spec, computeDevice(), note, limits(), gridFile().get());
             store(entryFor(keyOf(spec), spec, std::move(frame), note, knownRange(spec)), ds);
         }
     } catch (const std::exception&) {

@@ -213,6 +213,7 @@ private:
     };
     std::map<std::string, Cells> cells_;
     Cells cellsOf(const ViewSpec& spec, const Dataset& ds);
+    std::shared_ptr<const Dataset> gridFile() const; // under the lock
     std::atomic<int> prefetchSteps_{8}, prefetchBehind_{2};
     // The worker thread's own: the tokens of the job it computes, and its lowered priority.
     CancelToken interrupt_, closing_;

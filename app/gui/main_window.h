@@ -179,6 +179,8 @@ public:
     // Whether `frame` can go on a projection: longitude/latitude axes, a grid mapping's x/y, or
     // a curvilinear grid shown as its cells.
     bool projectable(const DataArray& frame);
+    // Whether the view's variable lies on cells of the sphere an area mean weighs by.
+    bool onCells(const ViewSpec& v) const;
     // A file holding the mesh the data's own file lacks (--grid-file, File ▸ Open Grid File…):
     // its geometry is read there. Null: none.
     void setGridFile(std::shared_ptr<const Dataset> grid);

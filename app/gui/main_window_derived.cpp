@@ -48,10 +48,10 @@ bool MainWindow::addDerived(const QString& statement, bool dialogOnError) {
             carried.colouring.reversed = true;
         }
     }
-    if (before.variable == name && fitViewTo(before, *ds, fitted)) { // redefined while shown
+    if (before.variable == name && fitViewTo(before, *ds, fitted, gridFile_.get())) { // redefined while shown
         datasetPanel_->setCurrent(q(name));
         applyView(fitted);
-    } else if (sameDims && fitViewTo(carried, *ds, fitted)) {
+    } else if (sameDims && fitViewTo(carried, *ds, fitted, gridFile_.get())) {
         datasetPanel_->setCurrent(q(name));
         applyView(fitted);
     } else {

@@ -21,7 +21,7 @@ void MainWindow::showDataset(std::shared_ptr<const Dataset> ds, const QString& t
                                : update            ? before.variable
                                                    : defaultVariable(shown);
     ViewSpec fitted;
-    if (update && wanted == before.variable && fitViewTo(before, shown, fitted)) {
+    if (update && wanted == before.variable && fitViewTo(before, shown, fitted, gridFile_.get())) {
         datasetPanel_->setCurrent(QString::fromStdString(fitted.variable));
         if (range) fitted.colouring.range = *range;
         applyView(fitted);

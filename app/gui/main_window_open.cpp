@@ -139,7 +139,7 @@ void MainWindow::onOpened(const QStringList& paths, const std::optional<ViewSpec
         initialView_ = nullptr;
     }
     ViewSpec fitted;
-    bool have = initial && fitViewTo(*initial, ds, fitted);
+    bool have = initial && fitViewTo(*initial, ds, fitted, gridFile_.get());
     if (!have) {
         const std::optional<ViewSpec> last = settings_.lastView(ds);
         if (last && !last->derived.empty()) {
@@ -149,7 +149,7 @@ void MainWindow::onOpened(const QStringList& paths, const std::optional<ViewSpec
                 // one reads a dataset not open now: the last view does not fit, the default shows
             }
         }
-        have = last && fitViewTo(*last, *ws_.dataset(), fitted);
+        have = last && fitViewTo(*last, *ws_.dataset(), fitted, gridFile_.get());
         keepProjection(fitted);
     }
     if (have) {
@@ -231,7 +231,7 @@ void MainWindow::showVariable(const QString& variablePath) {
         rememberView();
         ViewSpec spec;
         const std::optional<ViewSpec> last = settings_.lastView(ds);
-        const bool have = last && last->variable == path && fitViewTo(*last, ds, spec);
+        const bool have = last && last->variable == path && fitViewTo(*last, ds, spec, gridFile_.get());
         if (!have) {
             const ViewSpec& now = view();
             spec = defaultView(groupOf(ds, path), var.name(), gridFile_.get());

@@ -5,10 +5,12 @@
 #include <QStatusBar>
 
 #include "main_window.h"
+#include "strata/core/cell_areas.h"
 #include "strata/render/coastline_status.h"
 #include "strata/render/curvilinear_grid.h"
 #include "strata/render/projection.h"
 #include "strata/render/sphere_cells.h"
+#include "view_roles.h"
 
 namespace strata::app {
 
@@ -63,11 +65,21 @@ std::string canonicalProjection(const std::string& name) {
 
 void MainWindow::setGridFile(std::shared_ptr<const Dataset> grid) {
     gridFile_ = grid;
+    ws_.setGridFile(grid);
     service_->setGridFile(std::move(grid)); // the cells are found with it from the next frame
 }
 
 std::shared_ptr<const SphereCells> MainWindow::cellsOf(const DataArray& frame) const {
     return cells_ && isAlong(frame, *cells_) ? cells_ : nullptr;
+}
+
+bool MainWindow::onCells(const ViewSpec& v) const {
+    if (!ws_.dataset()) return false;
+    try {
+        return !cellAreaDim(groupOf(*ws_.dataset(), v.variable), ws_.variable(), gridFile_.get()).empty();
+    } catch (const Error&) { // a grid that cannot be: said where the frame is drawn
+        return false;
+    }
 }
 
 bool MainWindow::projectable(const DataArray& frame) {

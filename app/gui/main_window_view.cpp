@@ -64,7 +64,7 @@ void MainWindow::present(const ViewChange& c) {
     showUnits();
     if (c.variable) clearSeries(); // another variable's series
     if (c.roles || dimBar_->chip(q(v.xDim)) == nullptr) {
-        dimBar_->show(ws_.variable(), v);
+        dimBar_->show(ws_.variable(), v, onCells(v));
         slices_->show(ws_.variable(), v);
         series_->setDims(v.slicedDims(ws_.variable().dims()), v.xDim, v.yDim);
         series_->setCell(-1, -1); // a click on the old frame means nothing now
