@@ -31,6 +31,9 @@ struct ViewSpec : FrameSpec {
         friend bool operator==(const Other&, const Other&) = default;
     };
     std::vector<Other> with;
+    // The grid file a saved view's mesh is read from (a mesh its data files lack: --grid-file,
+    // File ▸ Open Grid File…), opened again with the view; empty in the window's own view.
+    std::string gridFile;
     // Isolines over the frame, as a saved view keeps them (the window keeps its own in the image
     // view's settings): their levels (unset: none), labels and dashes below zero.
     std::optional<ContourSpec> contours;

@@ -133,6 +133,7 @@ bool MainWindow::saveView(const QString& chosen) {
         QFile out(q(file.tempPath()));
         ViewSpec saved = view();
         if (ds) saved.derived = derivedStatementsOf(*ds);        // the view's variable may be one of them
+        if (gridFile_) saved.gridFile = gridFile_->path;         // where its mesh is
         if (!saved.derived.empty()) saved.with = othersOfView(); // and the datasets they read
         saved.contours = image_->settings().contours;            // the window keeps them in the image view
         saved.contourLabels = contourChoice_.labels;
@@ -166,6 +167,7 @@ bool MainWindow::loadView(const QString& path) {
             return QFileInfo(q(f)).isRelative() ? QFileInfo(path).dir().filePath(q(f)).toStdString() : f;
         };
         if (!v.file.empty()) v.file = resolved(v.file);
+        if (!v.gridFile.empty()) v.gridFile = resolved(v.gridFile);
         for (auto& f : v.files) f = resolved(f);
         for (auto& other : v.with)
             for (auto& f : other.paths) f = resolved(f);
@@ -197,7 +199,15 @@ bool MainWindow::loadView(const QString& path) {
     }
 }
 
-bool MainWindow::showLoadedView(const ViewSpec& v) {
+bool MainWindow::showLoadedView(const ViewSpec& saved) {
+    ViewSpec v = saved;
+    if (!v.gridFile.empty()) { // its mesh's grid file first: the file opens onto it
+        if (!gridFile_ || QFileInfo(q(gridFile_->path)) != QFileInfo(q(v.gridFile))) {
+            OpenNotes notes;
+            setGridFile(std::make_shared<const Dataset>(io::openPaths({v.gridFile}, notes)));
+        }
+        v.gridFile.clear();
+    }
     if (const auto missing = missingOthers(v); !missing.empty()) { // its other datasets first
         pendingView_ = v;
         for (const auto& other : missing) {
@@ -225,7 +235,7 @@ bool MainWindow::showLoadedView(const ViewSpec& v) {
     if (!ds) throw ValueError("the view names no file and none is open");
     if (!v.derived.empty()) addDerivedQuietly(v.derived);
     ViewSpec fitted;
-    if (!fitViewTo(v, *ws_.dataset(), fitted))
+    if (!fitViewTo(v, *ws_.dataset(), fitted, gridFile_.get()))
         throw ValueError("the view does not fit " + ds->path + ": no variable '" + v.variable +
                          "' with dim '" + v.xDim + "'");
     applyView(fitted);

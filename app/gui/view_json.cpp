@@ -73,6 +73,7 @@ QJsonObject toJson(const ViewSpec& spec) {
         o["files"] = files;
     }
     o["variable"] = q(spec.variable);
+    if (!spec.gridFile.empty()) o["gridFile"] = q(spec.gridFile);
     if (!spec.derived.empty()) {
         QJsonArray derived;
         for (const auto& d : spec.derived) derived.append(q(d));
@@ -157,6 +158,7 @@ Colouring colouringFromJson(const QJsonObject& o) {
 ViewSpec viewFromJson(const QJsonObject& o) {
     ViewSpec spec;
     spec.file = textField(o, "file", false);
+    spec.gridFile = textField(o, "gridFile", false);
     if (const QJsonValue files = o.value("files"); !files.isUndefined()) {
         if (!files.isArray()) bad("\"files\" must be an array of paths");
         for (const QJsonValue& f : files.toArray()) {

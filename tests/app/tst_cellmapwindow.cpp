@@ -12,10 +12,12 @@
 #include <cmath>
 
 #include "app/healpix_file.h"
+#include "io/nc_write.h"
 #include "main_window.h"
 #include "map_checks.h"
 #include "nc_read.h"
 #include "render/render_fixtures.h"
+#include "strata/io/multifile.h"
 #include "strata/render/vtk_views.h"
 #include "window_checks.h"
 
@@ -161,6 +163,68 @@ private slots:
         hover(view, at);
         QVERIFY2(w_->probeText().contains(QString("nCells = %1").arg(pick.column)),
                  qPrintable(w_->probeText()));
+    }
+
+    // Data beside an MPAS grid file: with the grid open (File ▸ Open Grid File…) the area mean
+    // over the faces weighs each by the grid's areaCell (netCDF-C's reading, NaNs left out); a
+    // saved view names the grid file, and loading it with no grid open opens it again and shows
+    // the same means.
+    void aMeshAreaMeanAndItsSavedView() {
+        QTemporaryDir dir;
+        const QString grid = kData + "/mesh/mpas_QU1920km.nc", data = dir.filePath("value.nc");
+        const std::vector<double> area = nctest::readPlain(grid.toStdString(), "areaCell");
+        const std::size_t n = area.size();
+        std::vector<float> values;
+        for (int t = 0; t < 2; ++t)
+            for (std::size_t i = 0; i < n; ++i)
+                values.push_back(i % 13 == 5 ? NAN : float(100 * area[i] - 3 * t + 0.02 * double(i % 5)));
+        {
+            nctest::Writer f(data.toStdString(), NC_NETCDF4);
+            const int time = f.dim("time", 2), cells = f.dim("nCells", n);
+            const int v = f.var("value", NC_FLOAT, {time, cells});
+            f.enddef();
+            f.put(v, values);
+        }
+        std::vector<double> want;
+        for (int t = 0; t < 2; ++t) {
+            double s = 0, sw = 0;
+            for (std::size_t i = 0; i < n; ++i)
+                if (const float v = values[std::size_t(t) * n + i]; !std::isnan(v))
+                    s += area[i] * v, sw += area[i];
+            want.push_back(s / sw);
+        }
+        const auto showsWant = [&] {
+            const DataArray& f = w_->shownFrame();
+            if (f.ndim() != 1 || f.size() != 2 || f.dims()[0] != "time") return false;
+            const std::vector<double> got = f.asHost().values<double>();
+            for (std::size_t t = 0; t < 2; ++t)
+                if (!(std::fabs(got[t] - want[t]) < 1e-5 * std::fabs(want[t]))) return false;
+            return true;
+        };
+        OpenNotes notes;
+        w_->setGridFile(std::make_shared<const Dataset>(io::openPaths({grid.toStdString()}, notes)));
+        QVERIFY(open(data));
+        ViewSpec v = w_->view();
+        QCOMPARE(v.xDim, std::string("nCells")); // the faces on the map, found through the grid
+        v.xDim = "time";
+        v.indices.clear();
+        v.reductions = {{"nCells", ReduceOp::Mean}};
+        v.areaWeighted = true;
+        w_->applyView(v);
+        QCOMPARE(w_->view().areaWeighted, true);
+        QTRY_VERIFY_WITH_TIMEOUT(showsWant(), 10000);
+        const QString saved = dir.filePath("view.json");
+        QVERIFY(w_->saveView(saved));
+        QFile json(saved);
+        QVERIFY(json.open(QIODevice::ReadOnly));
+        QVERIFY(QString(json.readAll()).contains("mpas_QU1920km.nc"));
+        w_->setGridFile(nullptr);
+        QVERIFY(open(kData + "/mesh/mpas_QU1920km.nc")); // another file, no grid
+        QVERIFY(!w_->gridFile());
+        QVERIFY(w_->loadView(saved));
+        QTRY_VERIFY_WITH_TIMEOUT(w_->dataset() && QString::fromStdString(w_->dataset()->path) == data, 10000);
+        QVERIFY(w_->gridFile());
+        QTRY_VERIFY_WITH_TIMEOUT(showsWant(), 10000);
     }
 };
 
