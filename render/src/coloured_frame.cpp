@@ -17,13 +17,14 @@ std::optional<ContourSpec> fillBands(const ImageViewSettings& settings) {
 
 ColouredFrame colourFrame(const DataArray& frame, const Colouring& colouring,
                           std::optional<MinMax> variableRange, PixelOrder order,
-                          const std::optional<ContourSpec>& bands) {
+                          const std::optional<ContourSpec>& bands, std::optional<MinMax> extremes) {
     STRATA_EXPECTS(frame.ndim() == 2 && frame.device().isHost(), ValueError,
                    "colourFrame: '" + frame.name() + "' must be a 2-D frame on the host");
     ColouredFrame c;
     c.colouring = colouring;
     c.order = order;
-    if (needsFrameRange(colouring.range, variableRange.has_value())) c.extremes = minmaxValues(frame);
+    if (needsFrameRange(colouring.range, variableRange.has_value()))
+        c.extremes = extremes ? extremes : minmaxValues(frame);
     c.range = resolveRange(colouring.range, c.extremes, variableRange);
     std::vector<Rgba8> table = colormapTable(colouring.colormap, colouring.reversed);
     if (bands) table = bandedTable(table, c.range, contourLevels(*bands, c.range.first, c.range.second));

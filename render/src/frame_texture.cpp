@@ -203,14 +203,16 @@ void FrameTexture::updateProjected(const DataArray& frame, const DataArray& lut,
                        frame.device().toString());
     GlStateGuard guard;
     resize(map.width(), map.height());
+    // A mesh's node values: the map's pixels resampled from them first, then coloured.
+    const auto values = [&](Stream s) { return map.interpolates() ? map.resample(frame, s) : frame; };
     if (frame.device().isHost()) {
-        const DataArray rgba = colormap(frame, lut, vmin, vmax, colours, Stream::host());
+        const DataArray rgba = colormap(values(Stream::host()), lut, vmin, vmax, colours, Stream::host());
         uploadFromHost(map.apply(rgba, fill, Stream::host()));
         path_ = {FramePath::HostUpload, "the frame is on the host (computed on the CPU)"};
         return;
     }
     const Stream stream = frameStream(frame);
-    const DataArray rgba = colormap(frame, lut, vmin, vmax, colours, stream); // stays on the device
+    const DataArray rgba = colormap(values(stream), lut, vmin, vmax, colours, stream); // stays on the device
     if (ensureInterop(frame)) {
         interop_->pbo->write(stream, [&](void* out, std::size_t) { map.applyInto(rgba, out, fill, stream); });
         uploadFromPbo();

@@ -112,7 +112,7 @@ void ImageScene::updateTexture() {
     if (const Reprojection* map = content_.map()) {
         // A map: the frame's colours resampled into it (white off the map); on the device by
         // the kernel, straight into the texture's buffer on the interop path.
-        colouredAhead_ = ahead && !bands && colouredFor(*ahead, colouring, f);
+        colouredAhead_ = ahead && !bands && !map->interpolates() && colouredFor(*ahead, colouring, f);
         if (colouredAhead_) {
             range_ = ahead->range;
             useTable(range_);

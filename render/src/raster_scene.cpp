@@ -12,7 +12,9 @@
 #include "annotation_plan.h"
 #include "curvilinear_raster.h"
 #include "strata/core/error.h"
+#include "strata/core/ops.h"
 #include "strata/render/colormaps.h"
+#include "strata/render/colour_range.h"
 
 namespace strata::detail {
 namespace {
@@ -81,15 +83,25 @@ void RasterScene::colour() {
     const std::optional<ContourSpec> bands = fillBands(content_.settings());
     // Bytes in the window's order are copied as they are; R, G, B, A converted as they are. A
     // frame coloured ahead has no bands.
-    colouredAhead_ = f.coloured && !bands && colouredFor(*f.coloured, c, f.frame) &&
+    const Reprojection* map = content_.map();
+    const bool interpolated = map && map->interpolates(); // the map's pixels coloured, not the nodes
+    colouredAhead_ = f.coloured && !bands && !interpolated && colouredFor(*f.coloured, c, f.frame) &&
                      (f.coloured->order == PixelOrder::Rgba || f.coloured->order == kWindowPixelOrder);
-    coloured_ = colouredAhead_ ? f.coloured
-                               : std::make_shared<const ColouredFrame>(
-                                     colourFrame(f.frame, c, f.variableRange, kWindowPixelOrder, bands));
+    if (colouredAhead_) {
+        coloured_ = f.coloured;
+    } else if (interpolated) { // in the nodes' range
+        std::optional<MinMax> nodes;
+        if (needsFrameRange(c.range, f.variableRange.has_value())) nodes = minmaxValues(f.frame);
+        coloured_ = std::make_shared<const ColouredFrame>(colourFrame(
+            map->resample(f.frame, Stream::host()), c, f.variableRange, kWindowPixelOrder, bands, nodes));
+    } else {
+        coloured_ = std::make_shared<const ColouredFrame>(
+            colourFrame(f.frame, c, f.variableRange, kWindowPixelOrder, bands));
+    }
     if (bands) // the colour bar in the same bands
         table_ = bandedTable(table_, coloured_->range,
                              contourLevels(*bands, coloured_->range.first, coloured_->range.second));
-    if (const Reprojection* map = content_.map()) { // the colours resampled into the map, white off it
+    if (map) { // the colours resampled into the map, white off it
         auto projected = std::make_shared<ColouredFrame>(*coloured_);
         projected->rgba = map->apply(coloured_->rgba, kWhitePixel, Stream::host());
         coloured_ = std::move(projected);

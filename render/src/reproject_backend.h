@@ -33,6 +33,12 @@ void reprojectCuda(const ReprojectProblem& p);
 // where it is -1. `cells` on the device; the rest as in ReprojectProblem.
 void gatherCuda(const ReprojectProblem& p, const std::int64_t* cells, std::int64_t ncol);
 
+// A mesh's node values interpolated into n map pixels (interpolate_math.h): dst[k] from
+// src[node * stride] over pixel k's `nodesPerPixel` nodes and weights; float32 or float64
+// (`valueBytes` 4 or 8), all on the stream's device. Asynchronous; throws as above.
+void interpolateCuda(const void* src, std::int64_t stride, int valueBytes, const std::int32_t* nodes,
+                     const float* weights, int nodesPerPixel, std::int64_t n, void* dst, void* stream);
+
 } // namespace strata::detail
 
 namespace strata::detail {

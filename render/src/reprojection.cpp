@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "host_rows.h"
+#include "interpolate_math.h"
 #include "native_map.h"
 #include "reproject_backend.h"
 #include "strata/core/buffer.h"
@@ -52,7 +53,8 @@ Cells cellsOf(const DataArray& frame, std::int64_t nlat, std::int64_t nlon) {
 struct Reprojection::DeviceEdges {
     Device device;
     std::shared_ptr<const Buffer> lon, lat;
-    std::shared_ptr<const Buffer> cells; // a source CRS's cell map
+    std::shared_ptr<const Buffer> cells;          // a source CRS's cell map
+    std::shared_ptr<const Buffer> nodes, weights; // an interpolating source's
 };
 
 namespace {
@@ -107,13 +109,77 @@ Reprojection::Reprojection(Projection projection, std::shared_ptr<const SphereCe
     : Reprojection(std::move(projection), indexCentres(1), indexCentres(1), extent, width, height) {
     // One row of cells: their edges as an index axis's ends only (a zoom 10 grid's 12.6 M
     // edges would be made and compared for nothing).
-    lonEdges_ = {-0.5, double(source->size()) - 0.5};
+    const bool interpolated = source->interpolationNodes() > 0; // frames of the map's pixels
+    lonEdges_ = {-0.5, double(interpolated ? std::int64_t(width) * height : source->size()) - 0.5};
     sphere_ = std::move(source);
+}
+
+bool Reprojection::interpolates() const { return sphere_ && sphere_->interpolationNodes() > 0; }
+
+void Reprojection::hostWeights() const {
+    if (!nodes_.empty()) return;
+    const std::size_t n =
+        std::size_t(width_) * std::size_t(height_) * std::size_t(sphere_->interpolationNodes());
+    std::vector<std::int32_t> nodes(n);
+    std::vector<float> weights(n);
+    sphere_->pixelWeights(projection_, extent_, width_, height_, nodes.data(), weights.data());
+    nodes_ = std::move(nodes);
+    weights_ = std::move(weights);
+}
+
+DataArray Reprojection::resample(const DataArray& frame, Stream stream) const {
+    STRATA_EXPECTS(interpolates(), ValueError,
+                   "resampling '" + frame.name() + "': the map's source is not interpolated");
+    STRATA_EXPECTS(frame.ndim() == 2 && frame.shape()[0] == 1 && frame.shape()[1] == sphere_->size(),
+                   ValueError,
+                   "resampling '" + frame.name() + "': it is not a row of " + sphere_->describe());
+    STRATA_EXPECTS(frame.dtype() == DType::Float32 || frame.dtype() == DType::Float64, ValueError,
+                   "resampling '" + frame.name() + "': node values must be float32 or float64, not " +
+                       std::string(name(frame.dtype())));
+    STRATA_EXPECTS(frame.variable().isLoaded() && stream.device() == frame.device(), ValueError,
+                   "resampling '" + frame.name() + "': the frame must be loaded, on the stream's device");
+    hostWeights();
+    const int k = sphere_->interpolationNodes();
+    const std::int64_t n = std::int64_t(width_) * height_;
+    const std::size_t bytes = sizeOf(frame.dtype());
+    const std::int64_t stride = frame.variable().strides().back();
+    const ArrayView v = frame.variable().view();
+    Buffer out(std::size_t(n) * bytes, frame.device(), stream);
+    if (frame.device().isHost()) {
+        const auto run = [&](auto* dst, const auto* src) {
+            detail::inRows(height_, [&](std::int64_t j) {
+                for (std::int64_t p = j * width_; p < (j + 1) * width_; ++p)
+                    dst[p] = detail::interpolateNodes(src, stride, &nodes_[std::size_t(p * k)],
+                                                      &weights_[std::size_t(p * k)], k);
+            });
+        };
+        if (bytes == 8)
+            run(static_cast<double*>(out.data()), static_cast<const double*>(v.data));
+        else
+            run(static_cast<float*>(out.data()), static_cast<const float*>(v.data));
+    } else {
+        onDevice(frame.device(), stream);
+        if (!device_->nodes) {
+            auto up = [&](const void* data, std::size_t size) {
+                Buffer host(size, Device::host(), Stream::host());
+                std::memcpy(host.data(), data, size);
+                return std::make_shared<const Buffer>(host.copyTo(frame.device(), stream));
+            };
+            device_->nodes = up(nodes_.data(), nodes_.size() * sizeof(std::int32_t));
+            device_->weights = up(weights_.data(), weights_.size() * sizeof(float));
+        }
+        detail::interpolateCuda(
+            v.data, stride, int(bytes), static_cast<const std::int32_t*>(device_->nodes->data()),
+            static_cast<const float*>(device_->weights->data()), k, n, out.data(), stream.handle());
+    }
+    Variable row({kCellRowDim, "pixel"}, Shape{1, n}, frame.dtype(), std::move(out), frame.attrs());
+    return DataArray(frame.name(), std::move(row), Coordinates{});
 }
 
 Reprojection::~Reprojection() = default;
 
 std::int64_t Reprojection::columns() const {
+    if (interpolates()) return std::int64_t(width_) * height_; // the map's own pixels
     return sphere_ ? sphere_->size() : std::int64_t(lonEdges_.size()) - 1;
 }
 
@@ -147,8 +213,26 @@ bool Reprojection::sourceCellAt(double lon, double lat, std::int64_t& row, std::
     return row >= 0 && column >= 0;
 }
 
+void Reprojection::onDevice(Device device, Stream stream) const {
+    if (device_ && device_->device == device) return;
+    auto upload = [&](const std::vector<double>& e) {
+        Buffer host(e.size() * sizeof(double), Device::host(), Stream::host());
+        std::memcpy(host.data(), e.data(), host.size());
+        return std::make_shared<const Buffer>(host.copyTo(device, stream));
+    };
+    device_ = std::make_unique<DeviceEdges>(DeviceEdges{device, upload(lonEdges_), upload(latEdges_)});
+}
+
 const std::vector<std::int64_t>& Reprojection::hostCells() const {
     if (!cells_.empty()) return cells_;
+    if (interpolates()) { // each pixel its own, where a face holds it
+        hostWeights();
+        const auto k = std::size_t(sphere_->interpolationNodes());
+        std::vector<std::int64_t> cells(std::size_t(width_) * height_);
+        for (std::size_t p = 0; p < cells.size(); ++p) cells[p] = nodes_[p * k] >= 0 ? std::int64_t(p) : -1;
+        cells_ = std::move(cells);
+        return cells_;
+    }
     if (sphere_) {
         std::vector<std::int64_t> cells(static_cast<std::size_t>(width_) * height_);
         sphere_->pixelIndex(projection_, extent_, width_, height_, cells.data(), Stream::host());
@@ -206,21 +290,15 @@ void Reprojection::applyInto(const DataArray& frame, void* dst, std::uint64_t fi
         });
         return;
     }
-    if (!device_ || device_->device != device) {
-        auto upload = [&](const std::vector<double>& e) {
-            Buffer host(e.size() * sizeof(double), Device::host(), Stream::host());
-            std::memcpy(host.data(), e.data(), host.size());
-            return std::make_shared<const Buffer>(host.copyTo(device, stream));
-        };
-        device_ = std::make_unique<DeviceEdges>(DeviceEdges{device, upload(lonEdges_), upload(latEdges_)});
-    }
-    if (sphere_ && !device_->cells) { // the cells' index, made for this device
+    onDevice(device, stream);
+    if (sphere_ && !interpolates() && !device_->cells) { // the cells' index, made for this device
         auto cells = std::make_shared<Buffer>(n * sizeof(std::int64_t), device, stream);
         sphere_->pixelIndex(projection_, extent_, width_, height_, static_cast<std::int64_t*>(cells->data()),
                             stream);
         device_->cells = std::move(cells);
     }
-    if ((native_ || locator_) && !device_->cells) { // the cell map, placed on the host once, on this device
+    if ((native_ || locator_ || interpolates()) &&
+        !device_->cells) { // placed on the host once, on this device
         const std::vector<std::int64_t>& cells = hostCells();
         Buffer host(cells.size() * sizeof(std::int64_t), Device::host(), Stream::host());
         std::memcpy(host.data(), cells.data(), host.size());

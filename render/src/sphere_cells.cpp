@@ -168,7 +168,73 @@ private:
     mesh::FaceLocator locator_;
 };
 
+// A mesh's nodes (data on them): each pixel's value interpolated from its face's nodes.
+class MeshNodes final : public SphereCells {
+public:
+    explicit MeshNodes(std::shared_ptr<const mesh::Mesh> m) : mesh_(m), locator_(std::move(m)) {
+        STRATA_EXPECTS(mesh_->nodes() < INT32_MAX, ValueError,
+                       "a " + mesh_->form + " mesh of " + std::to_string(mesh_->nodes()) +
+                           " nodes: too many to interpolate across its faces");
+    }
+    const std::string& dim() const override { return mesh_->nodeDim; }
+    std::int64_t size() const override { return mesh_->nodes(); }
+    std::string describe() const override {
+        return mesh_->form + " mesh, " + std::to_string(mesh_->nodes()) + " nodes (values across " +
+               std::to_string(mesh_->faces()) + " faces)";
+    }
+    std::int64_t find(double lon, double lat) const override {
+        std::vector<double> w(std::size_t(mesh_->maxNodes));
+        const std::int64_t face = locator_.find(lon, lat);
+        if (face < 0 || !locator_.weights(face, lon, lat, w.data())) return -1;
+        const int n = mesh_->nodesOf(face);
+        const int best = int(std::max_element(w.begin(), w.begin() + n) - w.begin());
+        return mesh_->faceNodes[std::size_t(face * mesh_->maxNodes + best)];
+    }
+    void centre(std::int64_t index, double& lon, double& lat) const override {
+        lon = mesh_->nodeLon[std::size_t(index)];
+        lat = mesh_->nodeLat[std::size_t(index)];
+    }
+    bool sameAs(const SphereCells& other) const override {
+        const auto* o = dynamic_cast<const MeshNodes*>(&other);
+        return o && o->mesh_ == mesh_;
+    }
+    int interpolationNodes() const override { return mesh_->maxNodes; }
+    void pixelWeights(const Projection& projection, const MapExtent& extent, int width, int height,
+                      std::int32_t* nodes, float* weights) const override {
+        const detail::ProjParams& params = projection.params();
+        const detail::MapPixels px{extent.x0, extent.x1, extent.y0, extent.y1, width, height};
+        const int k = mesh_->maxNodes;
+        inRows(height, [&](std::int64_t j) {
+            std::vector<double> w(static_cast<std::size_t>(k));
+            for (std::int64_t i = 0; i < width; ++i) {
+                const std::size_t at = std::size_t(j * width + i) * std::size_t(k);
+                std::fill(nodes + at, nodes + at + k, -1);
+                std::fill(weights + at, weights + at + k, 0.0f);
+                double lon = 0, lat = 0;
+                if (!detail::projInverse(params, px.x(i), px.y(j), lon, lat)) continue;
+                lon *= 180 / M_PI;
+                lat *= 180 / M_PI;
+                const std::int64_t face = locator_.find(lon, lat);
+                if (face < 0 || !locator_.weights(face, lon, lat, w.data())) continue;
+                const int n = mesh_->nodesOf(face);
+                for (int m = 0; m < n; ++m) {
+                    nodes[at + std::size_t(m)] = std::int32_t(mesh_->faceNodes[std::size_t(face * k + m)]);
+                    weights[at + std::size_t(m)] = float(w[std::size_t(m)]);
+                }
+            }
+        });
+    }
+
+private:
+    std::shared_ptr<const mesh::Mesh> mesh_;
+    mesh::FaceLocator locator_;
+};
+
 } // namespace
+
+void SphereCells::pixelWeights(const Projection&, const MapExtent&, int, int, std::int32_t*, float*) const {
+    STRATA_FAIL(ValueError, "the cells of " + describe() + " are not interpolated");
+}
 
 void SphereCells::pixelIndex(const Projection& projection, const MapExtent& extent, int width, int height,
                              std::int64_t* out, Stream stream) const {
@@ -205,6 +271,10 @@ std::shared_ptr<const SphereCells> meshFaces(std::shared_ptr<const mesh::Mesh> m
     return std::make_shared<const MeshFaces>(std::move(mesh));
 }
 
+std::shared_ptr<const SphereCells> meshNodes(std::shared_ptr<const mesh::Mesh> mesh) {
+    return std::make_shared<const MeshNodes>(std::move(mesh));
+}
+
 std::shared_ptr<const SphereCells> sphereCellsOf(const Dataset& ds, const DataArray& var,
                                                  const Dataset* grid) {
     if (std::optional<healpix::Grid> g = healpix::gridOf(ds, var)) {
@@ -215,11 +285,13 @@ std::shared_ptr<const SphereCells> sphereCellsOf(const Dataset& ds, const DataAr
         }
     }
     if (std::optional<mesh::Placement> m = mesh::meshOf(ds, var, grid)) {
-        STRATA_EXPECTS(m->location == mesh::Location::Face, ValueError,
-                       ds.path + ": " + var.name() + ": its values sit on the " + m->mesh.form +
-                           " mesh's nodes (" + m->mesh.nodeDim +
-                           "), which are not drawn as a map yet: only data on faces are");
-        return meshFaces(std::make_shared<const mesh::Mesh>(std::move(m->mesh)));
+        auto mesh = std::make_shared<const mesh::Mesh>(std::move(m->mesh));
+        if (m->location == mesh::Location::Face) return meshFaces(std::move(mesh));
+        try {
+            return meshNodes(std::move(mesh));
+        } catch (const ValueError& e) {
+            STRATA_FAIL(ValueError, ds.path + ": " + var.name() + ": " + e.what());
+        }
     }
     return nullptr;
 }

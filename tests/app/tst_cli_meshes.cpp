@@ -2,7 +2,8 @@
 // UGRID mesh whose data come in another file (--grid-file). --info says which mesh a variable
 // lies on; the default view is the cell dim alone; the CSV gives each face's index with its
 // centre, checked against netCDF-C's reading of the file (MPAS: latCell/lonCell in radians);
-// the PNG is a map of the faces, not a line; data that match no grid are said to, by name.
+// the PNG is a map of the faces (or of values across them, from the nodes), not a line; an area
+// mean weighs the faces by the grid's areas.
 #include <QTemporaryDir>
 #include <QtTest>
 #if STRATA_HAVE_RENDER
@@ -10,6 +11,7 @@
 #endif
 #include <cmath>
 
+#include "io/nc_write.h"
 #include "nc_frame.h"
 #include "strata_process.h"
 
@@ -113,21 +115,72 @@ private slots:
         QVERIFY2(r.err.contains("--grid-file") && r.err.contains("none.nc"), qPrintable(r.err));
     }
 
-    // MPAS' areaTriangle lies on the mesh's nodes (nVertices), which are not drawn as a map
-    // yet: the PNG is its line, and the command line says why it is not a map.
-    void nodeDataAreSaidNotToBeAMap() {
-#if !STRATA_HAVE_RENDER
-        QSKIP("PNG export needs the render layer");
-#else
+    // MPAS' areaTriangle lies on the mesh's nodes (nVertices): the PNG is a map, each face
+    // the mean of its corners (hundreds of colours, where its line would have a few dozen),
+    // with nothing said against it; the CSV gives each node with its place.
+    void nodeDataAreAMap() {
         QTemporaryDir dir;
-        const QString png = dir.filePath("nodes.png");
-        const Run r = runStrata({kMesh + "mpas_QU1920km.nc", "--var", "areaTriangle", "--export-png", png});
+        const QString png = dir.filePath("nodes.png"), csv = dir.filePath("nodes.csv");
+        Run r = runStrata({kMesh + "mpas_QU1920km.nc", "--var", "areaTriangle", "--export-csv", csv});
         QVERIFY2(r.status == 0, qPrintable(r.err));
-        QVERIFY2(r.err.contains("not drawn as a map") && r.err.contains("nodes") &&
-                     r.err.contains("areaTriangle"),
-                 qPrintable(r.err));
-        QVERIFY(QFileInfo::exists(png));
+        const QList<QStringList> rows = readCsv(csv);
+        QCOMPARE(rows.value(0), (QStringList{"nVertices", "lat", "lon", "areaTriangle"}));
+        const std::string path = (kMesh + "mpas_QU1920km.nc").toStdString();
+        const std::vector<double> lat = nctest::readPlain(path, "latVertex");
+        QCOMPARE(qsizetype(rows.size()), qsizetype(1 + lat.size()));
+        QVERIFY(std::fabs(rows[5].value(1).toDouble() - lat[4] * 180 / M_PI) < 1e-9);
+#if STRATA_HAVE_RENDER
+        r = runStrata(
+            {kMesh + "mpas_QU1920km.nc", "--var", "areaTriangle", "--export-png", png, "--size", "640x400"});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        QVERIFY2(!r.err.contains("not drawn"), qPrintable(r.err));
+        QVERIFY2(coloursIn(png) > 100, qPrintable(QString("%1 colours").arg(coloursIn(png))));
+#else
+        (void)png;
 #endif
+    }
+
+    // --reduce nCells=area-mean on data beside an MPAS grid file: each step's mean weighs the
+    // faces by the grid's areaCell (read here by netCDF-C), NaNs left out; without the grid
+    // nothing says what the cells are, and the message says what an area mean needs.
+    void areaMeanOverFacesWeighsByTheirAreas() {
+        QTemporaryDir dir;
+        const QString grid = kMesh + "mpas_QU1920km.nc", data = dir.filePath("value.nc"),
+                      csv = dir.filePath("mean.csv");
+        const std::vector<double> area = nctest::readPlain(grid.toStdString(), "areaCell");
+        const std::size_t n = area.size();
+        std::vector<float> values;
+        for (int t = 0; t < 2; ++t)
+            for (std::size_t i = 0; i < n; ++i) // grows with the area: the weights matter
+                values.push_back(i % 11 == 3 ? NAN : float(100 * area[i] + t + 0.01 * double(i % 7)));
+        {
+            nctest::Writer w(data.toStdString(), NC_NETCDF4);
+            const int time = w.dim("time", 2), cells = w.dim("nCells", n);
+            const int v = w.var("value", NC_FLOAT, {time, cells});
+            w.enddef();
+            w.put(v, values);
+        }
+        Run r = runStrata({data, "--grid-file", grid, "--var", "value", "--reduce", "nCells=area-mean",
+                           "--export-csv", csv});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        const QList<QStringList> rows = readCsv(csv);
+        QCOMPARE(rows.size(), qsizetype(3));
+        for (int t = 0; t < 2; ++t) {
+            double s = 0, sw = 0, plain = 0;
+            int count = 0;
+            for (std::size_t i = 0; i < n; ++i) {
+                const float v = values[std::size_t(t) * n + i];
+                if (std::isnan(v)) continue;
+                s += area[i] * v, sw += area[i], plain += v, ++count;
+            }
+            const double want = s / sw, got = rows[t + 1].value(1).toDouble();
+            QVERIFY2(std::fabs(got - want) < 1e-5 * std::fabs(want), qPrintable(rows[t + 1].join(',')));
+            QVERIFY(std::fabs(plain / count - want) > 1e-3 * std::fabs(want)); // not the plain mean
+        }
+        r = runStrata(
+            {data, "--var", "value", "--x", "time", "--reduce", "nCells=area-mean", "--export-csv", csv});
+        QCOMPARE(r.status, 2);
+        QVERIFY2(r.err.contains("area-weighted mean") && r.err.contains("latitude"), qPrintable(r.err));
     }
 };
 

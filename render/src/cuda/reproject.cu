@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "../interpolate_math.h"
 #include "../reproject_backend.h"
 #include "strata/core/error.h"
 
@@ -37,6 +38,16 @@ __global__ void __launch_bounds__(256)
     if (cell >= 0)
         out = static_cast<const T*>(p.src)[(cell / ncol) * p.rowStride + (cell % ncol) * p.colStride];
     static_cast<T*>(p.dst)[k] = out;
+}
+
+// One thread per output pixel: its value from its nodes' (interpolate_math.h).
+template <class T>
+__global__ void __launch_bounds__(256)
+    interpolateKernel(const T* __restrict src, std::int64_t stride, const std::int32_t* __restrict nodes,
+                      const float* __restrict weights, int k, std::int64_t n, T* __restrict dst) {
+    const std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    dst[i] = interpolateNodes(src, stride, nodes + i * k, weights + i * k, k);
 }
 
 __global__ void inverseKernel(const ProjParams p, const double* x, const double* y, double* lon, double* lat,
@@ -79,6 +90,20 @@ void gatherCuda(const ReprojectProblem& p, const std::int64_t* cells, std::int64
     else
         gatherKernel<unsigned><<<grid, block, 0, stream>>>(p, cells, ncol);
     check(cudaGetLastError(), "the reprojection gather kernel's launch");
+}
+
+void interpolateCuda(const void* src, std::int64_t stride, int valueBytes, const std::int32_t* nodes,
+                     const float* weights, int nodesPerPixel, std::int64_t n, void* dst, void* stream) {
+    if (n <= 0) return;
+    const auto blocks = static_cast<unsigned>((n + 255) / 256);
+    auto s = static_cast<cudaStream_t>(stream);
+    if (valueBytes == 8)
+        interpolateKernel<<<blocks, 256, 0, s>>>(static_cast<const double*>(src), stride, nodes, weights,
+                                                 nodesPerPixel, n, static_cast<double*>(dst));
+    else
+        interpolateKernel<<<blocks, 256, 0, s>>>(static_cast<const float*>(src), stride, nodes, weights,
+                                                 nodesPerPixel, n, static_cast<float*>(dst));
+    check(cudaGetLastError(), "the node interpolation kernel's launch");
 }
 
 void inverseCuda(const ProjParams& params, const double* x, const double* y, double* lon, double* lat,

@@ -123,10 +123,12 @@ std::string contourFrameProblem(const DataArray& frame, const DataArray& contour
 // no pass over the pixels). Throws ValueError for a frame on a device or not 2-D, or an
 // unknown map.
 // With `bands`, the table is banded at the levels they give in the resolved range (filled
-// contours: bandedTable).
+// contours: bandedTable). `extremes`, when given, stand for the frame's (a map's pixels resampled
+// from a mesh's nodes take the range of the nodes).
 ColouredFrame colourFrame(const DataArray& frame, const Colouring& colouring,
                           std::optional<MinMax> variableRange, PixelOrder order = PixelOrder::Rgba,
-                          const std::optional<ContourSpec>& bands = std::nullopt);
+                          const std::optional<ContourSpec>& bands = std::nullopt,
+                          std::optional<MinMax> extremes = std::nullopt);
 // The levels filled contours band `range` at for `settings` (none when they are off).
 std::optional<ContourSpec> fillBands(const ImageViewSettings& settings);
 

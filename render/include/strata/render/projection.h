@@ -110,6 +110,15 @@ public:
     // none: worked out with PROJ on first use (the host path's map).
     const std::vector<std::int64_t>& hostCells() const;
 
+    // Whether the source's values are interpolated (SphereCells::interpolationNodes: a mesh's
+    // nodes). Frames are then rows of the map's own pixels, 1 × (width × height): resample()
+    // makes one from a frame along the source (1 × its size, float32 or float64) on the frame's
+    // device, NaN off the mesh and where a node it weighs is NaN; apply() and applyInto() then
+    // put each pixel in its place, the fill off the mesh. The pixels' nodes and weights are
+    // found once, on the host, and go to each device once.
+    bool interpolates() const;
+    DataArray resample(const DataArray& frame, Stream stream) const;
+
     const Projection& projection() const { return projection_; }
     MapExtent extent() const { return extent_; }
     int width() const { return width_; }
@@ -130,6 +139,10 @@ private:
     MapExtent extent_;
     int width_, height_;
     mutable std::vector<std::int64_t> cells_;
+    mutable std::vector<std::int32_t> nodes_; // an interpolating source's: width × height × K
+    mutable std::vector<float> weights_;
+    void hostWeights() const;
+    void onDevice(Device device, Stream stream) const; // device_ for `device`, its edges there
     mutable std::unique_ptr<DeviceEdges> device_;
     std::optional<MapCrs> crs_;
     std::shared_ptr<const detail::NativeMap> native_; // PROJ for crs_ (one thread at a time)

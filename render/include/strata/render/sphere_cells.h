@@ -39,6 +39,16 @@ public:
                             std::int64_t* out, Stream stream) const;
     // Whether two grids are one (the map images of one are the other's).
     virtual bool sameAs(const SphereCells& other) const = 0;
+
+    // A grid whose pixels take values interpolated from several of its points, not one cell's
+    // (a mesh's nodes: across each face, barycentric on triangles, the nodes' mean on other
+    // polygons): how many points a pixel's value is made of at most; 0 for a grid of cells.
+    virtual int interpolationNodes() const { return 0; }
+    // For interpolationNodes() = K > 0: for each pixel of the map image (as pixelIndex), K
+    // point indices along dim, -1 past those of the pixel's face and all -1 off the map or the
+    // mesh, and their weights; host memory. Throws ValueError for a grid of cells.
+    virtual void pixelWeights(const Projection& projection, const MapExtent& extent, int width, int height,
+                              std::int32_t* nodes, float* weights) const;
 };
 
 // A frame along the cells (1-D along cells.dim(), loaded) as one row of them, dims
@@ -48,9 +58,9 @@ DataArray cellsAsRow(const DataArray& frame, const SphereCells& cells);
 
 // The cells `var` of `ds` lies on along one of its dims, as the file says it (a HEALPix grid in
 // any of healpix_grid.h's forms; a mesh's faces in any of mesh.h's, its geometry in `ds` or in
-// `grid`, a grid file opened beside it); null when it says none. Throws ValueError naming the
-// file, the variable and the problem for a grid that cannot be, and for data on a mesh's nodes
-// (not drawn yet).
+// `grid`, a grid file opened beside it; data on its nodes interpolated across its faces); null
+// when it says none. Throws ValueError naming the file, the variable and the problem for a grid
+// that cannot be.
 std::shared_ptr<const SphereCells> sphereCellsOf(const Dataset& ds, const DataArray& var,
                                                  const Dataset* grid = nullptr);
 
@@ -59,6 +69,9 @@ bool isAlong(const DataArray& frame, const SphereCells& cells);
 
 // A mesh's faces, found by its FaceLocator (mesh.h, face_locator.h) on the host's threads.
 std::shared_ptr<const SphereCells> meshFaces(std::shared_ptr<const mesh::Mesh> mesh);
+// A mesh's nodes, their values interpolated across the faces (FaceLocator::weights). find()
+// gives the node that weighs most at a point. Throws ValueError for a mesh of 2^31 nodes or more.
+std::shared_ptr<const SphereCells> meshNodes(std::shared_ptr<const mesh::Mesh> mesh);
 
 // A HEALPix grid's cells: found by the cells' own formulas, on the host and the device. Throws
 // ValueError for a subset that names a cell twice.
