@@ -191,6 +191,13 @@ HeldDataset makeDataset(const ::py::list& variables, const ::py::list& coords, c
     for (auto item : coords) {
         Coordinate c = importCoordinate(item.cast<::py::dict>(), title);
         noteDims(c.dims, c.shape, "coordinate '" + c.name + "'");
+        // As a file's: among the variables too, where what reads a grid looks for its parts (a
+        // HEALPix grid mapping, a mesh's nodes and connectivity).
+        if (!ds->findVariable(c.name)) {
+            Variable v = DataArray::fromHost(c.name, c.dims, c.shape, c.values).variable();
+            v.attrs() = c.attrs;
+            ds->variables.emplace_back(c.name, std::move(v));
+        }
         ds->coords.set(std::move(c));
     }
     for (const std::string& d : order) ds->dims.push_back({d, lengths[d], false});

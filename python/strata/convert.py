@@ -241,7 +241,10 @@ def _strata_dataset(obj, dims=None, name=None):
         return held, var, var
     variables = []
     for n, v in ds.data_vars.items():
-        if v.ndim == 0 or np.dtype(v.dtype).name not in _STRATA_DTYPES:  # ">f4" is a float32
+        # A scalar with attributes says how the others lie (a grid mapping such as HEALPix's
+        # crs, a UGRID mesh's topology): kept, as a file keeps it. Other scalars are not shown.
+        said = v.ndim == 0 and bool(v.attrs)
+        if (v.ndim == 0 and not said) or np.dtype(v.dtype).name not in _STRATA_DTYPES:  # ">f4" is a float32
             if var is not None and str(n) == var:
                 pass  # the one asked for: its error says why
             else:

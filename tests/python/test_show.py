@@ -47,6 +47,35 @@ class Show(unittest.TestCase):
         finally:
             view.close()
 
+    def test_healpix_and_mesh_variables_are_maps(self):
+        """A HEALPix variable (easygems' crs, as a coordinate or a variable) opens as a map of
+        its cells: the cell dim alone on x, where without the grid tas(time, cell) would be an
+        image of time against cell. An MPAS mesh read by xarray is one too."""
+        rng = np.random.default_rng(3)
+        tas = xr.DataArray(rng.standard_normal((2, 48)).astype(np.float32), dims=("time", "cell"),
+                           name="tas", attrs={"grid_mapping": "crs"})
+        crs = xr.DataArray(np.int32(0), attrs={"healpix_nside": 2, "healpix_order": "nest"})
+        for ds in (xr.Dataset({"tas": tas}, coords={"crs": crs}), xr.Dataset({"tas": tas, "crs": crs})):
+            view = strata.show(ds)
+            try:
+                np.testing.assert_array_equal(view.frame(), tas.isel(time=0).values)
+                self.assertEqual((view.view["variable"], view.view["x"], view.view["y"]), ("tas", "cell", ""))
+            finally:
+                view.close()
+        plain = strata.show(xr.Dataset({"tas": (tas.dims, tas.values)}))
+        try:
+            self.assertEqual((plain.view["x"], plain.view["y"]), ("cell", "time"))
+        finally:
+            plain.close()
+        mpas = xr.open_dataset(os.path.join(os.environ["STRATA_TEST_DATA"], "mesh", "mpas_QU1920km.nc"))
+        mesh = ["latCell", "lonCell", "latVertex", "lonVertex", "verticesOnCell", "nEdgesOnCell"]
+        view = strata.show(mpas[["areaCell"] + mesh].set_coords(mesh))
+        try:
+            self.assertEqual((view.view["variable"], view.view["x"], view.view["y"]), ("areaCell", "nCells", ""))
+            np.testing.assert_array_equal(view.frame(), mpas["areaCell"].values)
+        finally:
+            view.close()
+
     def test_update_shows_new_data_and_keeps_the_view(self):
         da = field()
         view = strata.show(da)
