@@ -20,6 +20,7 @@ packages=(
   libshp-dev python-cartopy-data gmt-gshhg-low gmt-gshhg-high gmt-gshhg-full
   libudunits2-dev python3-contourpy
   libavformat-dev libavcodec-dev libavutil-dev libswscale-dev
+  libeccodes-dev
 )
 # The peer (ncview) with the fonts its buttons are laid out in where the peers' driver clicks
 # them (its lucida; without them they sit 50 px higher and every click misses), XTest from
@@ -30,6 +31,22 @@ if [ "${1:-}" = "--bench" ]; then
   packages+=(ncview xfonts-base xfonts-75dpi xfonts-100dpi python3-xlib time x11-utils libx11-dev ffmpeg
     python3-healpy)
 fi
+
+# The GRIB tests' oracle (cfgrib, with ecCodes' Python bindings) is unpacked, not installed:
+# Debian's python3-eccodes depends on python3-ecmwflibs, whose chain (libmagics++-dev, libodc-dev,
+# libeckit-dev) ends in libcurl4-gnutls-dev, which conflicts with libcurl4-openssl-dev above;
+# installing it would remove the Zarr reader's libcurl. Its Python files need nothing of that chain
+# (they find libeccodes0 through findlibs), so they are unpacked under
+# ~/.cache/strata/grib-oracle, where tests/io/grib_oracle.py's callers look.
+grib_oracle="${XDG_CACHE_HOME:-$HOME/.cache}/strata/grib-oracle"
+if [ ! -d "$grib_oracle/usr/lib/python3/dist-packages/cfgrib" ]; then
+  tmp="$(mktemp -d)"
+  (cd "$tmp" && apt-get download -q python3-eccodes python3-cfgrib python3-findlibs &&
+    mkdir -p "$grib_oracle" && for d in ./*.deb; do dpkg -x "$d" "$grib_oracle"; done) ||
+    echo "setup: the GRIB oracle (cfgrib) could not be fetched; the GRIB oracle test will skip"
+  rm -rf "$tmp"
+fi
+packages+=(python3-attr python3-click python3-cffi python3-pandas)
 
 missing=()
 for p in "${packages[@]}"; do
