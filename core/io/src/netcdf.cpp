@@ -12,6 +12,7 @@
 #include "nc_group.h"
 #include "nc_meta.h"
 #include "strata/core/error.h"
+#include "strata/io/grib.h"
 #include "strata/io/zarr.h"
 
 namespace strata::io {
@@ -23,6 +24,7 @@ Dataset openDataset(const std::string& path) {
 
 Dataset openDataset(const std::string& path, OpenNotes& notes) {
     if (looksLikeZarr(path)) return openZarr(path, notes);
+    if (looksLikeGrib(path)) return openGrib(path, notes);
     try {
         auto file = detail::NcFile::open(path);
         detail::NetcdfLock lock(detail::netcdfMutex());

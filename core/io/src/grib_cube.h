@@ -1,0 +1,42 @@
+#pragma once
+// GRIB messages into hypercubes, as cfgrib.open_datasets makes them: one per level type, step
+// type and grid; within one, a variable per parameter over the axes number, time, step and the
+// level (cfgrib's order), each the sorted union of its messages' values. No ecCodes here.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "grib_index.h"
+
+namespace strata::io::detail {
+
+struct GribAxis {
+    std::string name;           // number, time, step, or the typeOfLevel (isobaricInhPa, surface, ...)
+    std::vector<double> values; // time: seconds since 1970-01-01; step: hours
+};
+
+struct GribCubeVariable {
+    std::string name; // cfVarName, else shortName, else paramId_<id>; unique in its cube
+    long paramId = 0;
+    std::size_t first = 0; // the message its attributes come from (an index into the messages)
+    // A message (index into the messages) per cell of the axes (C order), -1 where none is.
+    std::vector<std::int64_t> fields;
+    std::int64_t missing = 0;  // cells without a message
+    std::vector<int> repeated; // message numbers of fields met twice (the first is read)
+};
+
+struct GribCube {
+    std::string name; // "isobaricInhPa_instant", "_2", "_3" after it for further grids
+    std::string typeOfLevel, stepType;
+    std::size_t first = 0;      // a message of the cube: its grid and global keys
+    std::vector<GribAxis> axes; // number (where messages have one), time, step, level
+    std::vector<GribCubeVariable> variables;
+};
+
+// Messages' seconds since 1970-01-01 from dataDate (YYYYMMDD) and dataTime (HHMM).
+double gribSeconds(long dataDate, long dataTime);
+
+// The cubes of `messages`, ordered by level type and step type.
+std::vector<GribCube> buildGribCubes(const std::vector<GribMessage>& messages);
+
+} // namespace strata::io::detail

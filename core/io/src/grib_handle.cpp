@@ -1,0 +1,76 @@
+#include "grib_handle.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "strata/core/error.h"
+
+namespace strata::io::detail {
+
+GribHandle GribHandle::read(const RawFile& file, const GribSpan& span, const std::string& what) {
+    std::string where = what + ": message " + std::to_string(span.number);
+    std::vector<unsigned char> bytes(span.length);
+    file.read(span.offset, span.length, bytes.data(), where);
+    codes_handle* h = codes_handle_new_from_message(nullptr, bytes.data(), bytes.size());
+    STRATA_EXPECTS(h != nullptr, NetcdfError, where + ": ecCodes cannot parse it");
+    return GribHandle(std::move(bytes), h, std::move(where));
+}
+
+GribHandle::~GribHandle() {
+    if (handle_) codes_handle_delete(handle_);
+}
+
+GribHandle::GribHandle(GribHandle&& other) noexcept
+    : bytes_(std::move(other.bytes_)), handle_(other.handle_), where_(std::move(other.where_)) {
+    other.handle_ = nullptr;
+}
+
+std::vector<double> GribHandle::values(std::size_t expected, long ni, bool alternativeRows) const {
+    long bitmap = 0;
+    if (codes_get_long(handle_, "bitmapPresent", &bitmap) == 0 && bitmap)
+        codes_set_double(handle_, "missingValue", kGribMissing);
+    size_t n = 0;
+    int err = codes_get_size(handle_, "values", &n);
+    STRATA_EXPECTS(err == 0, NetcdfError,
+                   where_ + ": its values cannot be decoded (" + std::string(codes_get_error_message(err)) +
+                       ")");
+    STRATA_EXPECTS(n == expected, NetcdfError,
+                   where_ + ": its data section holds " + std::to_string(n) + " values for a grid of " +
+                       std::to_string(expected) + " points");
+    std::vector<double> out(n);
+    err = codes_get_double_array(handle_, "values", out.data(), &n);
+    STRATA_EXPECTS(err == 0 && n == expected, NetcdfError,
+                   where_ + ": its values cannot be decoded (" + std::string(codes_get_error_message(err)) +
+                       ")");
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    if (bitmap)
+        for (double& v : out)
+            if (v == kGribMissing) v = nan;
+    if (alternativeRows && ni > 0)
+        for (std::size_t row = 1; (row + 1) * std::size_t(ni) <= out.size(); row += 2)
+            std::reverse(out.begin() + std::ptrdiff_t(row * ni),
+                         out.begin() + std::ptrdiff_t((row + 1) * ni));
+    return out;
+}
+
+std::vector<double> GribHandle::doubles(const char* key) const {
+    size_t n = 0;
+    if (!codes_is_defined(handle_, key) || codes_get_size(handle_, key, &n) != 0) return {};
+    std::vector<double> out(n);
+    if (codes_get_double_array(handle_, key, out.data(), &n) != 0) return {};
+    out.resize(n);
+    return out;
+}
+
+std::optional<std::string> handleText(codes_handle* h, const char* key) {
+    if (!codes_is_defined(h, key)) return std::nullopt;
+    size_t len = 0;
+    if (codes_get_length(h, key, &len) != 0) return std::nullopt;
+    std::string s(len + 1, '\0');
+    if (codes_get_string(h, key, s.data(), &len) != 0) return std::nullopt;
+    s.resize(len && s[len - 1] == '\0' ? len - 1 : len);
+    return s;
+}
+
+} // namespace strata::io::detail

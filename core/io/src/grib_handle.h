@@ -1,0 +1,48 @@
+#pragma once
+// One GRIB message in memory with its ecCodes handle (RAII), and the reads the reader makes of
+// it: text keys, and the values decoded on the CPU with missing points as NaN.
+#include <eccodes.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "grib_scan.h"
+#include "raw_file.h"
+
+namespace strata::io::detail {
+
+// What cfgrib calls a missing value (float32's largest): the bitmap's holes read as this, then NaN.
+inline constexpr double kGribMissing = 3.4028234663852886e+38;
+
+class GribHandle {
+public:
+    // Reads the message's bytes and parses them. Throws NetcdfError naming `what` and the
+    // message when the read fails or ecCodes cannot parse it.
+    static GribHandle read(const RawFile& file, const GribSpan& span, const std::string& what);
+    ~GribHandle();
+    GribHandle(GribHandle&& other) noexcept;
+    GribHandle& operator=(GribHandle&&) = delete;
+    GribHandle(const GribHandle&) = delete;
+    GribHandle& operator=(const GribHandle&) = delete;
+
+    codes_handle* get() const { return handle_; }
+    // The values, row by row as the grid is ni wide (odd rows turned where they run backwards),
+    // missing points NaN. Throws NetcdfError naming `what` and the message when ecCodes cannot
+    // decode them or their count is not `expected`.
+    std::vector<double> values(std::size_t expected, long ni, bool alternativeRows) const;
+    // A double array key (distinctLatitudes, latitudes, ...); empty when absent.
+    std::vector<double> doubles(const char* key) const;
+
+private:
+    GribHandle(std::vector<unsigned char> bytes, codes_handle* h, std::string where)
+        : bytes_(std::move(bytes)), handle_(h), where_(std::move(where)) {}
+    std::vector<unsigned char> bytes_; // ecCodes reads them in place
+    codes_handle* handle_ = nullptr;
+    std::string where_; // "file.grib2: message 3"
+};
+
+// A text key's value; nullopt when the message has none.
+std::optional<std::string> handleText(codes_handle* h, const char* key);
+
+} // namespace strata::io::detail

@@ -1,0 +1,232 @@
+// indexGribFile: every message's keys through ecCodes, read in parallel on the reader's threads.
+#include "grib_index.h"
+
+#include <eccodes.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <sstream>
+
+#include "grib_handle.h"
+#include "io_pool.h"
+#include "strata/core/error.h"
+
+namespace strata::io::detail {
+namespace {
+
+// The keys cfgrib keeps as GRIB_* attributes of a variable: its data keys, then its extra keys.
+const char* const kDataKeys[] = {"paramId",   "dataType", "numberOfPoints", "typeOfLevel",
+                                 "stepUnits", "stepType", "gridType"};
+const char* const kExtraKeys[] = {"shortName", "units",       "name", "cfName",
+                                  "cfVarName", "totalNumber", "NV",   "gridDefinitionDescription"};
+const char* const kGlobalKeys[] = {"edition", "centre", "centreDescription", "subCentre"};
+
+// Each grid type's geometry keys (the ones cfgrib keeps, where it keeps some).
+const std::map<std::string, std::vector<const char*>>& gridKeys() {
+    static const std::map<std::string, std::vector<const char*>> keys = {
+        {"regular_ll",
+         {"Nx", "iDirectionIncrementInDegrees", "iScansNegatively", "longitudeOfFirstGridPointInDegrees",
+          "longitudeOfLastGridPointInDegrees", "Ny", "jDirectionIncrementInDegrees", "jPointsAreConsecutive",
+          "jScansPositively", "latitudeOfFirstGridPointInDegrees", "latitudeOfLastGridPointInDegrees"}},
+        {"rotated_ll",
+         {"Nx", "Ny", "angleOfRotationInDegrees", "iDirectionIncrementInDegrees", "iScansNegatively",
+          "jDirectionIncrementInDegrees", "jPointsAreConsecutive", "jScansPositively",
+          "latitudeOfFirstGridPointInDegrees", "latitudeOfLastGridPointInDegrees",
+          "latitudeOfSouthernPoleInDegrees", "longitudeOfFirstGridPointInDegrees",
+          "longitudeOfLastGridPointInDegrees", "longitudeOfSouthernPoleInDegrees"}},
+        {"regular_gg",
+         {"N", "Ni", "Nj", "iDirectionIncrementInDegrees", "iScansNegatively", "jScansPositively",
+          "jPointsAreConsecutive", "longitudeOfFirstGridPointInDegrees", "longitudeOfLastGridPointInDegrees",
+          "latitudeOfFirstGridPointInDegrees", "latitudeOfLastGridPointInDegrees"}},
+        {"rotated_gg",
+         {"Nx", "Ny", "angleOfRotationInDegrees", "iDirectionIncrementInDegrees", "iScansNegatively",
+          "jPointsAreConsecutive", "jScansPositively", "latitudeOfFirstGridPointInDegrees",
+          "latitudeOfLastGridPointInDegrees", "latitudeOfSouthernPoleInDegrees",
+          "longitudeOfFirstGridPointInDegrees", "longitudeOfLastGridPointInDegrees",
+          "longitudeOfSouthernPoleInDegrees", "N"}},
+        {"lambert",
+         {"LaDInDegrees", "LoVInDegrees", "iScansNegatively", "jPointsAreConsecutive", "jScansPositively",
+          "latitudeOfFirstGridPointInDegrees", "latitudeOfSouthernPoleInDegrees",
+          "longitudeOfFirstGridPointInDegrees", "longitudeOfSouthernPoleInDegrees", "DyInMetres",
+          "DxInMetres", "Latin2InDegrees", "Latin1InDegrees", "Ny", "Nx"}},
+    };
+    return keys;
+}
+// Keys that tell grids apart where cfgrib keeps none as attributes.
+const char* const kOtherGridKeys[] = {"Nx",
+                                      "Ny",
+                                      "latitudeOfFirstGridPointInDegrees",
+                                      "longitudeOfFirstGridPointInDegrees",
+                                      "DxInMetres",
+                                      "DyInMetres",
+                                      "LaDInDegrees",
+                                      "orientationOfTheGridInDegrees",
+                                      "iScansNegatively",
+                                      "jScansPositively",
+                                      "jPointsAreConsecutive"};
+
+// Seconds in a GRIB step unit (code table 4.4), 0 where it is not a fixed length.
+long stepUnitSeconds(long unit) {
+    switch (unit) {
+    case 0:
+        return 60;
+    case 1:
+        return 3600;
+    case 2:
+        return 86400;
+    case 10:
+        return 10800;
+    case 11:
+        return 21600;
+    case 12:
+        return 43200;
+    case 13:
+        return 1;
+    case 14:
+        return 900;
+    case 15:
+        return 1800;
+    default:
+        return 0;
+    }
+}
+
+std::optional<GribKey> readKey(codes_handle* h, const char* key) {
+    if (!codes_is_defined(h, key)) return std::nullopt;
+    int type = 0;
+    if (codes_get_native_type(h, key, &type) != 0) return std::nullopt;
+    GribKey k;
+    k.name = key;
+    if (type == CODES_TYPE_LONG) {
+        long v = 0;
+        if (codes_get_long(h, key, &v) != 0) return std::nullopt;
+        k.number = double(v);
+        k.integer = true;
+    } else if (type == CODES_TYPE_DOUBLE) {
+        if (codes_get_double(h, key, &k.number) != 0) return std::nullopt;
+    } else {
+        auto text = handleText(h, key);
+        if (!text) return std::nullopt;
+        k.text = std::move(*text);
+    }
+    return k;
+}
+
+std::string keyText(const GribKey& k) {
+    if (k.text) return *k.text;
+    std::ostringstream out;
+    out.precision(17);
+    out << k.number;
+    return out.str();
+}
+
+// The message's keys, or the reason it is left out.
+std::string readMessage(codes_handle* h, GribMessage& m) {
+    const auto text = [&](const char* key) { return handleText(h, key).value_or(""); };
+    const auto integer = [&](const char* key, long& v) { return codes_get_long(h, key, &v) == 0; };
+    m.gridType = text("gridType");
+    if (!gribGridIsRegular(m.gridType) && !gribGridIsProjected(m.gridType))
+        return "its grid type '" + (m.gridType.empty() ? std::string("?") : m.gridType) +
+               "' is not read (regular_ll, regular_gg, rotated_ll, rotated_gg, lambert, "
+               "polar_stereographic, lambert_azimuthal_equal_area and albers are)";
+    m.packingType = text("packingType");
+    if (m.packingType.empty() || m.packingType == "unknown")
+        return "its packing (data representation) is not known to ecCodes";
+    m.typeOfLevel = text("typeOfLevel");
+    m.stepType = text("stepType");
+    m.shortName = text("shortName");
+    m.cfVarName = text("cfVarName");
+    m.name = text("name");
+    m.units = text("units");
+    m.cfName = text("cfName");
+    integer("paramId", m.paramId);
+    if (long number = 0; codes_is_defined(h, "number") && integer("number", number)) m.member = number;
+    codes_get_double(h, "level", &m.level);
+    if (!integer("dataDate", m.dataDate) || !integer("dataTime", m.dataTime))
+        return "it has no dataDate or dataTime";
+    long unit = 1, endStep = 0;
+    integer("stepUnits", unit);
+    if (!integer("endStep", endStep)) return "it has no endStep";
+    const long seconds = stepUnitSeconds(unit);
+    if (seconds == 0) return "its step unit " + std::to_string(unit) + " has no fixed length";
+    m.stepHours = double(endStep) * double(seconds) / 3600.0;
+    integer("numberOfPoints", m.numberOfPoints);
+    if (!integer("Ni", m.ni) && !integer("Nx", m.ni)) m.ni = 0;
+    if (!integer("Nj", m.nj) && !integer("Ny", m.nj)) m.nj = 0;
+    if (m.ni <= 0 || m.nj <= 0 || m.ni * m.nj != m.numberOfPoints)
+        return "its grid is " + std::to_string(m.ni) + " x " + std::to_string(m.nj) + " points but it has " +
+               std::to_string(m.numberOfPoints) + " values";
+    long alt = 0;
+    m.alternativeRows = integer("alternativeRowScanning", alt) && alt != 0;
+    size_t values = 0;
+    if (codes_get_size(h, "values", &values) != 0 || long(values) != m.numberOfPoints)
+        return "its data section holds " + std::to_string(values) + " values for a grid of " +
+               std::to_string(m.numberOfPoints) + " points";
+
+    for (const char* key : kGlobalKeys)
+        if (auto k = readKey(h, key)) m.globals.push_back(std::move(*k));
+    for (const char* key : kDataKeys)
+        if (auto k = readKey(h, key); k && !(k->text && (*k->text == "undef" || *k->text == "unknown")))
+            m.attrs.push_back(std::move(*k));
+    std::vector<const char*> extra(std::begin(kExtraKeys), std::end(kExtraKeys));
+    const auto grid = gridKeys().find(m.gridType);
+    if (grid != gridKeys().end()) extra.insert(extra.end(), grid->second.begin(), grid->second.end());
+    std::sort(extra.begin(), extra.end(), [](const char* a, const char* b) { return std::strcmp(a, b) < 0; });
+    for (const char* key : extra)
+        if (auto k = readKey(h, key)) m.attrs.push_back(std::move(*k));
+    GribKey missing;
+    missing.name = "missingValue";
+    missing.number = kGribMissing;
+    m.attrs.push_back(missing);
+
+    m.gridSignature = m.gridType + " " + std::to_string(m.ni) + "x" + std::to_string(m.nj);
+    const std::vector<const char*> sig =
+        grid != gridKeys().end()
+            ? grid->second
+            : std::vector<const char*>(std::begin(kOtherGridKeys), std::end(kOtherGridKeys));
+    for (const char* key : sig)
+        if (auto k = readKey(h, key)) m.gridSignature += " " + k->name + "=" + keyText(*k);
+    return {};
+}
+
+} // namespace
+
+bool gribGridIsRegular(const std::string& g) { return g == "regular_ll" || g == "regular_gg"; }
+bool gribGridIsProjected(const std::string& g) {
+    return g == "rotated_ll" || g == "rotated_gg" || g == "lambert" || g == "polar_stereographic" ||
+           g == "lambert_azimuthal_equal_area" || g == "albers";
+}
+
+GribIndex indexGribFile(const RawFile& file, const std::string& what) {
+    GribScan scan = scanGribMessages(file, what);
+    GribIndex index;
+    index.found = scan.found;
+    index.problems = std::move(scan.problems);
+    std::vector<GribMessage> messages(scan.messages.size());
+    std::vector<std::string> problems(scan.messages.size());
+    ioParallel(scan.messages.size(), [&](std::size_t i) {
+        GribMessage& m = messages[i];
+        m.span = scan.messages[i];
+        try {
+            const GribHandle h = GribHandle::read(file, m.span, what);
+            problems[i] = readMessage(h.get(), m);
+        } catch (const Error& e) {
+            problems[i] = e.what();
+        }
+    });
+    for (std::size_t i = 0; i < messages.size(); ++i) {
+        if (problems[i].empty()) {
+            index.messages.push_back(std::move(messages[i]));
+        } else {
+            const GribSpan& s = scan.messages[i];
+            index.problems.push_back("message " + std::to_string(s.number) + " (at byte " +
+                                     std::to_string(s.offset) + "): " + problems[i] + "; skipped");
+        }
+    }
+    return index;
+}
+
+} // namespace strata::io::detail

@@ -1,0 +1,334 @@
+// openGrib: a GRIB file's hypercubes (grib_cube.h) as a Dataset, cfgrib's names and attributes.
+#include <eccodes.h>
+
+#include <algorithm>
+#include <map>
+
+#include "grib_cube.h"
+#include "grib_handle.h"
+#include "grib_index.h"
+#include "grib_source.h"
+#include "nc_coords.h"
+#include "strata/core/error.h"
+#include "strata/io/grib.h"
+
+namespace strata::io {
+namespace detail {
+namespace {
+
+Attribute textAttr(std::string name, std::string value) {
+    Attribute a;
+    a.name = std::move(name);
+    a.type = DType::Char;
+    a.value = std::move(value);
+    return a;
+}
+
+Attribute keyAttr(const GribKey& k) {
+    if (k.text) return textAttr("GRIB_" + k.name, *k.text);
+    Attribute a;
+    a.name = "GRIB_" + k.name;
+    if (k.integer) {
+        a.type = DType::Int64;
+        a.value = std::vector<std::int64_t>{std::int64_t(k.number)};
+    } else {
+        a.type = DType::Float64;
+        a.value = std::vector<double>{k.number};
+    }
+    return a;
+}
+
+// cfgrib's attributes of its coordinates.
+Attributes axisAttrs(const std::string& name) {
+    struct Row {
+        const char* name;
+        std::vector<std::pair<const char*, const char*>> attrs;
+    };
+    static const std::vector<Row> rows = {
+        {"number",
+         {{"long_name", "ensemble member numerical id"}, {"units", "1"}, {"standard_name", "realization"}}},
+        {"time",
+         {{"long_name", "initial time of forecast"},
+          {"standard_name", "forecast_reference_time"},
+          {"units", "seconds since 1970-01-01T00:00:00"},
+          {"calendar", "proleptic_gregorian"}}},
+        {"step",
+         {{"long_name", "time since forecast_reference_time"},
+          {"standard_name", "forecast_period"},
+          {"units", "hours"}}},
+        {"valid_time",
+         {{"standard_name", "time"},
+          {"long_name", "time"},
+          {"units", "seconds since 1970-01-01T00:00:00"},
+          {"calendar", "proleptic_gregorian"}}},
+        {"isobaricInhPa",
+         {{"long_name", "pressure"},
+          {"units", "hPa"},
+          {"positive", "down"},
+          {"stored_direction", "decreasing"},
+          {"standard_name", "air_pressure"}}},
+        {"isobaricInPa",
+         {{"long_name", "pressure"},
+          {"units", "Pa"},
+          {"positive", "down"},
+          {"stored_direction", "decreasing"},
+          {"standard_name", "air_pressure"}}},
+        {"isobaricLayer",
+         {{"long_name", "pressure"},
+          {"units", "Pa"},
+          {"positive", "down"},
+          {"standard_name", "air_pressure"}}},
+        {"hybrid",
+         {{"long_name", "hybrid level"},
+          {"units", "1"},
+          {"positive", "down"},
+          {"standard_name", "atmosphere_hybrid_sigma_pressure_coordinate"}}},
+        {"heightAboveGround",
+         {{"long_name", "height above the surface"},
+          {"units", "m"},
+          {"positive", "up"},
+          {"standard_name", "height"}}},
+        {"depthBelowLand",
+         {{"long_name", "soil depth"}, {"units", "m"}, {"positive", "down"}, {"standard_name", "depth"}}},
+        {"depthBelowLandLayer",
+         {{"long_name", "soil depth"}, {"units", "m"}, {"positive", "down"}, {"standard_name", "depth"}}},
+        {"latitude", {{"units", "degrees_north"}, {"standard_name", "latitude"}, {"long_name", "latitude"}}},
+        {"longitude",
+         {{"units", "degrees_east"}, {"standard_name", "longitude"}, {"long_name", "longitude"}}},
+    };
+    Attributes out;
+    for (const Row& r : rows)
+        if (name == r.name) {
+            for (const auto& [k, v] : r.attrs) out.set(textAttr(k, v));
+            return out;
+        }
+    out.set(textAttr("long_name", "original GRIB coordinate for key: level(" + name + ")"));
+    out.set(textAttr("units", "1"));
+    return out;
+}
+
+class CubeBuilder {
+public:
+    CubeBuilder(std::shared_ptr<const RawFile> file, std::string path, const GribIndex& index,
+                OpenNotes& notes)
+        : file_(std::move(file)), path_(std::move(path)), index_(index), notes_(notes) {}
+
+    Dataset build(const GribCube& cube, const std::string& group) {
+        Dataset ds;
+        ds.path = path_;
+        ds.group = group;
+        ds.format = formatOf(index_.messages);
+        const GribMessage& first = index_.messages[cube.first];
+        for (const GribKey& k : first.globals) ds.attrs.set(keyAttr(k));
+        globalAttrs(ds.attrs);
+        std::vector<std::string> coordNames; // cfgrib's order: the axes, latitude, longitude, valid_time
+        std::vector<std::string> headerDims;
+        std::vector<std::int64_t> headerShape;
+        std::map<std::string, std::size_t> axisLength;
+        for (const GribAxis& a : cube.axes) {
+            const bool dim = a.values.size() > 1;
+            const std::vector<std::string> dims =
+                dim ? std::vector<std::string>{a.name} : std::vector<std::string>{};
+            addCoordinate(ds, a.name, dims, a.values, axisAttrs(a.name));
+            coordNames.push_back(a.name);
+            axisLength[a.name] = a.values.size();
+            if (dim) {
+                headerDims.push_back(a.name);
+                headerShape.push_back(std::int64_t(a.values.size()));
+            }
+        }
+        const std::vector<std::string> geoDims = addGrid(ds, cube, first, coordNames);
+        addValidTime(ds, cube, coordNames);
+        std::string coordinates;
+        for (const std::string& c : coordNames) coordinates += (coordinates.empty() ? "" : " ") + c;
+        for (const GribCubeVariable& v : cube.variables)
+            addVariable(ds, v, headerDims, headerShape, geoDims, coordinates);
+        for (const std::string& name : coordinateNames(ds)) {
+            const Variable* v = ds.findVariable(name);
+            if (!v) continue;
+            if (auto c = decodeCoordinate(name, *v, path_ + ": variable '" + name + "'", notes_)) {
+                if (name == "number") c->dtype = DType::Int64;
+                ds.coords.set(std::move(*c));
+            }
+        }
+        return ds;
+    }
+
+    static std::string formatOf(const std::vector<GribMessage>& messages) {
+        bool one = false, two = false;
+        for (const GribMessage& m : messages) (m.span.edition == 1 ? one : two) = true;
+        return one && two ? "GRIB 1 and 2" : one ? "GRIB 1" : "GRIB 2";
+    }
+
+    static void globalAttrs(Attributes& attrs) {
+        attrs.set(textAttr("Conventions", "CF-1.7"));
+        if (auto d = attrs.text("GRIB_centreDescription")) attrs.set(textAttr("institution", *d));
+    }
+
+private:
+    void addCoordinate(Dataset& ds, const std::string& name, std::vector<std::string> dims,
+                       std::vector<double> values, Attributes attrs) {
+        Shape shape;
+        for (const std::string& d : dims) {
+            const Dimension* dim = ds.findDim(d);
+            shape.push_back(dim ? dim->length : std::int64_t(values.size()));
+            if (!dim) ds.dims.push_back({d, std::int64_t(values.size()), false});
+        }
+        auto source = std::make_shared<GribValuesSource>(shape, std::move(values),
+                                                         path_ + ": coordinate '" + name + "'");
+        CfEncoding enc = CfEncoding::fromAttributes(attrs, DType::Float64);
+        ds.variables.emplace_back(name, Variable::lazy(std::move(dims), std::move(shape), std::move(enc),
+                                                       std::move(source), std::move(attrs)));
+    }
+
+    // latitude and longitude from the cube's first message; the dims of a field.
+    std::vector<std::string> addGrid(Dataset& ds, const GribCube& cube, const GribMessage& m,
+                                     std::vector<std::string>& coordNames) {
+        const GribHandle h = GribHandle::read(*file_, m.span, path_);
+        if (gribGridIsRegular(m.gridType)) {
+            std::vector<double> lat = h.doubles("distinctLatitudes"), lon = h.doubles("distinctLongitudes");
+            STRATA_EXPECTS(std::int64_t(lat.size()) == m.nj && std::int64_t(lon.size()) == m.ni, NetcdfError,
+                           path_ + ": message " + std::to_string(m.span.number) + ": its grid has " +
+                               std::to_string(lat.size()) + " x " + std::to_string(lon.size()) +
+                               " distinct latitudes and longitudes for " + std::to_string(m.nj) + " x " +
+                               std::to_string(m.ni) + " points");
+            Attributes latAttrs = axisAttrs("latitude");
+            if (lat.size() > 1 && lat.front() > lat.back())
+                latAttrs.set(textAttr("stored_direction", "decreasing"));
+            ds.dims.push_back({"latitude", m.nj, false});
+            ds.dims.push_back({"longitude", m.ni, false});
+            addCoordinate(ds, "latitude", {"latitude"}, std::move(lat), std::move(latAttrs));
+            addCoordinate(ds, "longitude", {"longitude"}, std::move(lon), axisAttrs("longitude"));
+            coordNames.insert(coordNames.end(), {"latitude", "longitude"});
+            return {"latitude", "longitude"};
+        }
+        std::vector<double> lat = h.doubles("latitudes"), lon = h.doubles("longitudes");
+        ds.dims.push_back({"y", m.nj, false});
+        ds.dims.push_back({"x", m.ni, false});
+        if (std::int64_t(lat.size()) == m.ni * m.nj && lon.size() == lat.size()) {
+            addCoordinate(ds, "latitude", {"y", "x"}, std::move(lat), axisAttrs("latitude"));
+            addCoordinate(ds, "longitude", {"y", "x"}, std::move(lon), axisAttrs("longitude"));
+            coordNames.insert(coordNames.end(), {"latitude", "longitude"});
+        } else {
+            notes_.lines.push_back(path_ + ": group '" + cube.name +
+                                   "': ecCodes gives no latitudes and longitudes for its " + m.gridType +
+                                   " grid");
+        }
+        return {"y", "x"};
+    }
+
+    void addValidTime(Dataset& ds, const GribCube& cube, std::vector<std::string>& coordNames) {
+        const GribAxis *time = nullptr, *step = nullptr;
+        for (const GribAxis& a : cube.axes) {
+            if (a.name == "time") time = &a;
+            if (a.name == "step") step = &a;
+        }
+        if (!time || !step) return;
+        std::vector<std::string> dims;
+        if (time->values.size() > 1) dims.push_back("time");
+        if (step->values.size() > 1) dims.push_back("step");
+        std::vector<double> values;
+        for (std::size_t i = 0; i < (time->values.size() > 1 ? time->values.size() : 1); ++i)
+            for (std::size_t j = 0; j < (step->values.size() > 1 ? step->values.size() : 1); ++j)
+                values.push_back(time->values[i] + step->values[j] * 3600.0);
+        addCoordinate(ds, "valid_time", std::move(dims), std::move(values), axisAttrs("valid_time"));
+        coordNames.push_back("valid_time");
+    }
+
+    void addVariable(Dataset& ds, const GribCubeVariable& v, const std::vector<std::string>& headerDims,
+                     const std::vector<std::int64_t>& headerShape, const std::vector<std::string>& geoDims,
+                     const std::string& coordinates) {
+        const GribMessage& first = index_.messages[v.first];
+        Attributes attrs;
+        for (const GribKey& k : first.attrs) attrs.set(keyAttr(k));
+        attrs.set(textAttr("long_name", first.name.empty()
+                                            ? "original GRIB paramId: " + std::to_string(v.paramId)
+                                            : first.name));
+        attrs.set(textAttr("units", first.units.empty() ? std::string("1") : first.units));
+        if (!first.cfName.empty() && first.cfName != "unknown" && first.cfName != "undef")
+            attrs.set(textAttr("standard_name", first.cfName));
+        attrs.set(textAttr("coordinates", coordinates));
+        std::vector<GribField> fields(v.fields.size());
+        for (std::size_t i = 0; i < fields.size(); ++i)
+            if (v.fields[i] >= 0) {
+                const GribMessage& m = index_.messages[std::size_t(v.fields[i])];
+                fields[i] = {m.span, true, m.alternativeRows};
+            }
+        const std::string label = ds.group == "/" ? v.name : ds.group.substr(1) + "/" + v.name;
+        if (v.missing > 0)
+            notes_.lines.push_back(path_ + ": variable '" + label + "': " + std::to_string(v.missing) +
+                                   " of " + std::to_string(v.fields.size()) +
+                                   " fields have no message in the file; they read as NaN");
+        if (!v.repeated.empty())
+            notes_.lines.push_back(path_ + ": variable '" + label +
+                                   "': " + std::to_string(v.repeated.size()) +
+                                   " messages repeat a field already read (the first is, message " +
+                                   std::to_string(v.repeated.front()) + " and others are not)");
+        std::vector<std::string> dims = headerDims;
+        dims.insert(dims.end(), geoDims.begin(), geoDims.end());
+        Shape shape = headerShape;
+        shape.push_back(first.nj);
+        shape.push_back(first.ni);
+        auto source = std::make_shared<GribSource>(file_, path_, label, headerShape, std::move(fields),
+                                                   first.nj, first.ni);
+        CfEncoding enc = CfEncoding::fromAttributes(attrs, DType::Float32);
+        ds.variables.emplace_back(v.name, Variable::lazy(std::move(dims), std::move(shape), std::move(enc),
+                                                         std::move(source), std::move(attrs)));
+    }
+
+    std::shared_ptr<const RawFile> file_;
+    std::string path_;
+    const GribIndex& index_;
+    OpenNotes& notes_;
+};
+
+} // namespace
+} // namespace detail
+
+bool gribSupported() { return true; }
+
+std::string gribLibraryVersion() {
+    const long v = codes_get_api_version();
+    return std::to_string(v / 10000) + "." + std::to_string(v / 100 % 100) + "." + std::to_string(v % 100);
+}
+
+Dataset openGrib(const std::string& path, OpenNotes& notes) {
+    try {
+        auto file = detail::RawFile::open(path, path);
+        const detail::GribIndex index = detail::indexGribFile(*file, path);
+        for (const std::string& p : index.problems) notes.lines.push_back(path + ": " + p);
+        if (index.messages.empty()) {
+            std::string why = index.found == 0
+                                  ? "no GRIB message in it (not a GRIB file?)"
+                                  : "none of its " + std::to_string(index.found) + " messages can be read";
+            if (!index.problems.empty()) why += ": " + index.problems.front();
+            STRATA_FAIL(NetcdfError, "cannot open '" + path + "': " + why);
+        }
+        const std::vector<detail::GribCube> cubes = detail::buildGribCubes(index.messages);
+        detail::CubeBuilder builder(file, path, index, notes);
+        if (cubes.size() == 1) return builder.build(cubes.front(), "/");
+        Dataset root;
+        root.path = path;
+        root.group = "/";
+        root.format = detail::CubeBuilder::formatOf(index.messages);
+        for (const detail::GribCube& c : cubes) root.groups.push_back(builder.build(c, "/" + c.name));
+        // The groups' global attributes that all share are the file's.
+        for (const Attribute& a : root.groups.front().attrs) {
+            bool shared = true;
+            for (const Dataset& g : root.groups) {
+                const Attribute* b = g.attrs.find(a.name);
+                shared = shared && b && b->text() == a.text();
+            }
+            if (shared) root.attrs.set(a);
+        }
+        return root;
+    } catch (const std::bad_alloc&) {
+        STRATA_FAIL(OutOfMemoryError,
+                    "cannot open '" + path + "': out of memory while indexing its messages");
+    } catch (const std::length_error&) {
+        STRATA_FAIL(OutOfMemoryError,
+                    "cannot open '" + path + "': its messages declare more than can be held");
+    }
+}
+
+} // namespace strata::io

@@ -1,0 +1,106 @@
+#include "grib_source.h"
+
+#include <cmath>
+#include <limits>
+
+#include "grib_handle.h"
+#include "io_pool.h"
+#include "strata/core/error.h"
+
+namespace strata::io::detail {
+namespace {
+
+// Checks a read's box against `shape`; throws NetcdfError naming `what`.
+void checkBox(const std::vector<std::int64_t>& shape, std::span<const std::int64_t> start,
+              std::span<const std::int64_t> count, std::span<const std::int64_t> stride,
+              const std::string& what) {
+    STRATA_EXPECTS(
+        start.size() == shape.size() && count.size() == shape.size() && stride.size() == shape.size(),
+        NetcdfError, what + ": a read needs " + std::to_string(shape.size()) + " starts, counts and strides");
+    for (std::size_t d = 0; d < shape.size(); ++d) {
+        const std::int64_t s = start[d], c = count[d], k = stride[d], n = shape[d];
+        STRATA_EXPECTS(s >= 0 && c >= 0 && k >= 1 && (c == 0 || (s < n && (c - 1) <= (n - 1 - s) / k)),
+                       NetcdfError, what + ": read outside its shape along dim " + std::to_string(d));
+    }
+}
+
+} // namespace
+
+GribSource::GribSource(std::shared_ptr<const RawFile> file, std::string what, std::string label,
+                       std::vector<std::int64_t> axes, std::vector<GribField> fields, long nj, long ni)
+    : file_(std::move(file)), what_(std::move(what)), label_(std::move(label)), axes_(std::move(axes)),
+      fields_(std::move(fields)), nj_(nj), ni_(ni) {}
+
+std::string GribSource::readPath() const {
+    std::size_t present = 0;
+    for (const GribField& f : fields_) present += f.present;
+    return "ecCodes (CPU): " + std::to_string(present) + " messages of " + std::to_string(fields_.size()) +
+           " fields";
+}
+
+std::vector<std::int64_t> GribSource::chunkShape() const {
+    std::vector<std::int64_t> shape(axes_.size(), 1);
+    shape.push_back(nj_);
+    shape.push_back(ni_);
+    return shape;
+}
+
+void GribSource::read(std::span<const std::int64_t> start, std::span<const std::int64_t> count,
+                      std::span<const std::int64_t> stride, void* out) const {
+    std::vector<std::int64_t> shape = axes_;
+    shape.push_back(nj_);
+    shape.push_back(ni_);
+    checkBox(shape, start, count, stride, describe());
+    const std::size_t lead = axes_.size();
+    std::int64_t fields = 1;
+    for (std::size_t d = 0; d < lead; ++d) fields *= count[d];
+    const std::int64_t rows = count[lead], cols = count[lead + 1];
+    const std::int64_t plane = rows * cols;
+    if (fields == 0 || plane == 0) return;
+    auto* o = static_cast<float*>(out);
+    ioParallel(std::size_t(fields), [&](std::size_t k) {
+        // The field's cell: k's digits over the box's counts, mapped into the axes.
+        std::int64_t cell = 0, rest = std::int64_t(k), scale = 1;
+        std::vector<std::int64_t> index(lead);
+        for (std::size_t d = lead; d-- > 0;) {
+            index[d] = start[d] + (rest % count[d]) * stride[d];
+            rest /= count[d];
+        }
+        for (std::size_t d = lead; d-- > 0;) {
+            cell += index[d] * scale;
+            scale *= axes_[d];
+        }
+        float* dst = o + std::int64_t(k) * plane;
+        const GribField& f = fields_[std::size_t(cell)];
+        if (!f.present) {
+            std::fill(dst, dst + plane, std::numeric_limits<float>::quiet_NaN());
+            return;
+        }
+        const GribHandle h = GribHandle::read(*file_, f.span, what_);
+        const std::vector<double> v = h.values(std::size_t(nj_ * ni_), ni_, f.alternativeRows);
+        for (std::int64_t r = 0; r < rows; ++r) {
+            const double* src = v.data() + (start[lead] + r * stride[lead]) * ni_ + start[lead + 1];
+            for (std::int64_t c = 0; c < cols; ++c) dst[r * cols + c] = float(src[c * stride[lead + 1]]);
+        }
+    });
+}
+
+void GribValuesSource::read(std::span<const std::int64_t> start, std::span<const std::int64_t> count,
+                            std::span<const std::int64_t> stride, void* out) const {
+    checkBox(shape_, start, count, stride, what_);
+    auto* o = static_cast<double*>(out);
+    std::int64_t total = 1;
+    for (std::int64_t c : count) total *= c;
+    const std::size_t nd = shape_.size();
+    for (std::int64_t k = 0; k < total; ++k) {
+        std::int64_t rest = k, at = 0, scale = 1;
+        for (std::size_t d = nd; d-- > 0;) {
+            at += (start[d] + (rest % count[d]) * stride[d]) * scale;
+            rest /= count[d];
+            scale *= shape_[d];
+        }
+        o[k] = values_[std::size_t(at)];
+    }
+}
+
+} // namespace strata::io::detail

@@ -1,0 +1,58 @@
+#pragma once
+// A GRIB variable as a DataSource: its fields (one message each, or none) over the cube's axes,
+// each decoded by ecCodes on the CPU into float32, missing points and missing fields NaN. The
+// fields a read meets are decoded in parallel on the reader's threads.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "grib_scan.h"
+#include "raw_file.h"
+#include "strata/core/data_source.h"
+
+namespace strata::io::detail {
+
+struct GribField {
+    GribSpan span;
+    bool present = false;
+    bool alternativeRows = false;
+};
+
+class GribSource final : public DataSource {
+public:
+    // `fields` covers `axes` (the variable's leading dims, C order); each field is nj x ni.
+    GribSource(std::shared_ptr<const RawFile> file, std::string what, std::string label,
+               std::vector<std::int64_t> axes, std::vector<GribField> fields, long nj, long ni);
+
+    void read(std::span<const std::int64_t> start, std::span<const std::int64_t> count,
+              std::span<const std::int64_t> stride, void* out) const override;
+    std::string describe() const override { return what_ + ": variable '" + label_ + "'"; }
+    std::string readPath() const override;
+    std::size_t parallelReadBytes() const override { return std::size_t(nj_ * ni_) * 4 * 2; }
+    std::vector<std::int64_t> chunkShape() const override;
+
+private:
+    std::shared_ptr<const RawFile> file_;
+    std::string what_, label_;
+    std::vector<std::int64_t> axes_;
+    std::vector<GribField> fields_;
+    long nj_, ni_;
+};
+
+// Values held in memory (coordinates: 0-d, 1-d or 2-d) as float64, as a DataSource.
+class GribValuesSource final : public DataSource {
+public:
+    GribValuesSource(std::vector<std::int64_t> shape, std::vector<double> values, std::string what)
+        : shape_(std::move(shape)), values_(std::move(values)), what_(std::move(what)) {}
+    void read(std::span<const std::int64_t> start, std::span<const std::int64_t> count,
+              std::span<const std::int64_t> stride, void* out) const override;
+    std::string describe() const override { return what_; }
+
+private:
+    std::vector<std::int64_t> shape_;
+    std::vector<double> values_;
+    std::string what_;
+};
+
+} // namespace strata::io::detail

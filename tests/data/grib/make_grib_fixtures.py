@@ -1,0 +1,206 @@
+#!/usr/bin/python3
+"""Writes the GRIB fixtures of tests/data/grib from ecCodes' own samples, filled with analytic
+fields through python3-eccodes (Debian). Deterministic: run it again and the bytes are the same.
+
+    /usr/bin/python3 tests/data/grib/make_grib_fixtures.py [out_dir]
+
+Each field is f(lat, lon) + a term per level, step, date and member, so that a value read at the
+wrong place differs by far more than the packing's precision (16 bits over the field's range).
+"""
+import math
+import os
+import sys
+
+import eccodes
+
+SAMPLES = "/usr/share/eccodes/samples"
+OUT = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
+
+
+def sample(name):
+    with open(os.path.join(SAMPLES, name + ".tmpl"), "rb") as f:
+        return eccodes.codes_new_from_message(f.read())
+
+
+def field(lats, lons, base, wave):
+    """base + a smooth pattern, in row-major order over (lat, lon)."""
+    return [
+        base + 10.0 * math.cos(math.radians(la)) * math.sin(math.radians(wave * lo)) + 0.05 * la
+        for la in lats
+        for lo in lons
+    ]
+
+
+def regular_ll(h, ni, nj, lat0, lon0, dlat, dlon):
+    """A regular lat/lon grid scanning west to east, north to south."""
+    eccodes.codes_set(h, "Ni", ni)
+    eccodes.codes_set(h, "Nj", nj)
+    eccodes.codes_set(h, "latitudeOfFirstGridPointInDegrees", lat0)
+    eccodes.codes_set(h, "longitudeOfFirstGridPointInDegrees", lon0)
+    eccodes.codes_set(h, "latitudeOfLastGridPointInDegrees", lat0 - (nj - 1) * dlat)
+    eccodes.codes_set(h, "longitudeOfLastGridPointInDegrees", lon0 + (ni - 1) * dlon)
+    eccodes.codes_set(h, "iDirectionIncrementInDegrees", dlon)
+    eccodes.codes_set(h, "jDirectionIncrementInDegrees", dlat)
+    lats = [lat0 - j * dlat for j in range(nj)]
+    lons = [lon0 + i * dlon for i in range(ni)]
+    return lats, lons
+
+
+def write(out, h, keys, values):
+    for k, v in keys:
+        eccodes.codes_set(h, k, v)
+    eccodes.codes_set_values(h, values)
+    out.write(eccodes.codes_get_message(h))
+
+
+def pressure_levels(path):
+    """GRIB 2, regular_ll 12 x 7: t and z on 3 pressure levels, 2 dates, 2 steps, 3 members;
+    t lacks (date 2, step 6, 500 hPa, member 2): that place reads as NaN."""
+    with open(path, "wb") as out:
+        for date, time in ((20240101, 0), (20240101, 1200)):
+            for step in (0, 6):
+                for level in (1000, 850, 500):
+                    for number in (0, 1, 2):
+                        for short, base, wave in (("t", 250.0, 1), ("z", 5000.0, 2)):
+                            if (short, time, step, level, number) == ("t", 1200, 6, 500, 2):
+                                continue
+                            h = sample("regular_ll_pl_grib2")
+                            eccodes.codes_set(h, "typeOfLevel", "isobaricInhPa")
+                            eccodes.codes_set(h, "level", level)
+                            lats, lons = regular_ll(h, 12, 7, 60.0, -10.0, 5.0, 2.5)
+                            # an ensemble forecast: product template 1 carries the member
+                            eccodes.codes_set(h, "productDefinitionTemplateNumber", 1)
+                            eccodes.codes_set(h, "numberOfForecastsInEnsemble", 3)
+                            eccodes.codes_set(h, "perturbationNumber", number)
+                            extra = level / 100.0 + step + time / 1200.0 * 3 + number * 0.5
+                            write(
+                                out,
+                                h,
+                                [
+                                    ("shortName", short),
+                                    ("dataDate", date),
+                                    ("dataTime", time),
+                                    ("stepUnits", 1),
+                                    ("step", step),
+                                    ("bitsPerValue", 16),
+                                ],
+                                field(lats, lons, base + extra, wave),
+                            )
+                            eccodes.codes_release(h)
+
+
+def mixed(path):
+    """GRIB 2, regular_ll 16 x 9 global-ish: 2t at 2 m (instant), t on 850 and 500 hPa and at the
+    surface (instant), tp at the surface accumulated over 0-6 and 0-12 h. cfgrib's open_dataset
+    refuses it (t has two level types); open_datasets splits it."""
+    with open(path, "wb") as out:
+        for step in (6, 12):
+            h = sample("regular_ll_sfc_grib2")
+            lats, lons = regular_ll(h, 16, 9, 80.0, 0.0, 20.0, 22.5)
+            write(
+                out,
+                h,
+                [("shortName", "2t"), ("dataDate", 20230615), ("dataTime", 600), ("step", step),
+                 ("bitsPerValue", 16)],
+                field(lats, lons, 280.0 + step, 1),
+            )
+            eccodes.codes_release(h)
+            for level in (850, 500):
+                h = sample("regular_ll_pl_grib2")
+                eccodes.codes_set(h, "level", level)
+                lats, lons = regular_ll(h, 16, 9, 80.0, 0.0, 20.0, 22.5)
+                write(
+                    out,
+                    h,
+                    [("shortName", "t"), ("dataDate", 20230615), ("dataTime", 600), ("step", step),
+                     ("bitsPerValue", 16)],
+                    field(lats, lons, 240.0 + level / 50.0 + step, 3),
+                )
+                eccodes.codes_release(h)
+            h = sample("regular_ll_sfc_grib2")
+            lats, lons = regular_ll(h, 16, 9, 80.0, 0.0, 20.0, 22.5)
+            write(
+                out,
+                h,
+                [("shortName", "t"), ("typeOfLevel", "surface"), ("dataDate", 20230615),
+                 ("dataTime", 600), ("step", step), ("bitsPerValue", 16)],
+                field(lats, lons, 285.0 + step, 2),
+            )
+            eccodes.codes_release(h)
+            h = sample("regular_ll_sfc_grib2")
+            lats, lons = regular_ll(h, 16, 9, 80.0, 0.0, 20.0, 22.5)
+            eccodes.codes_set(h, "productDefinitionTemplateNumber", 8)  # over an interval
+            eccodes.codes_set(h, "shortName", "tp")
+            eccodes.codes_set(h, "stepRange", "0-%d" % step)
+            vals = [max(0.0, v) for v in field(lats, lons, step * 0.001, 2)]
+            write(
+                out,
+                h,
+                [("dataDate", 20230615), ("dataTime", 600), ("bitsPerValue", 16)],
+                [v * 0.001 for v in vals],
+            )
+            eccodes.codes_release(h)
+
+
+def gaussian(path):
+    """GRIB 1, regular_gg N=32 (64 x 128): msl on 3 steps, one bitmap-masked point per field."""
+    with open(path, "wb") as out:
+        for step in (0, 3, 6):
+            h = sample("regular_gg_sfc_grib1")  # N=32: 64 x 128, as the sample has it
+            lats = sorted(eccodes.codes_get_array(h, "distinctLatitudes"), reverse=True)
+            lons = [2.8125 * i for i in range(128)]
+            values = field(lats, lons, 101300.0 + 10 * step, 2)
+            eccodes.codes_set(h, "bitmapPresent", 1)
+            eccodes.codes_set(h, "missingValue", 9999.0)
+            values[5 + step] = 9999.0
+            write(
+                out,
+                h,
+                [("shortName", "msl"), ("dataDate", 20200229), ("dataTime", 1800), ("stepUnits", 1),
+                 ("P1", step), ("bitsPerValue", 16)],
+                values,
+            )
+            eccodes.codes_release(h)
+
+
+def unsupported(path):
+    """GRIB 2: two fields on a regular_ll grid and one on a spherical-harmonics grid that
+    Strata does not read (skipped with a note)."""
+    with open(path, "wb") as out:
+        h = sample("regular_ll_sfc_grib2")
+        lats, lons = regular_ll(h, 8, 5, 40.0, 0.0, 10.0, 10.0)
+        write(out, h, [("shortName", "2t"), ("dataDate", 20220101), ("bitsPerValue", 12)],
+              field(lats, lons, 270.0, 1))
+        eccodes.codes_release(h)
+        h = sample("sh_sfc_grib2")
+        out.write(eccodes.codes_get_message(h))
+        eccodes.codes_release(h)
+        h = sample("regular_ll_sfc_grib2")
+        regular_ll(h, 8, 5, 40.0, 0.0, 10.0, 10.0)
+        write(out, h, [("shortName", "2t"), ("dataDate", 20220102), ("bitsPerValue", 12)],
+              field(lats, lons, 275.0, 1))
+        eccodes.codes_release(h)
+
+
+def projected(path, name):
+    """GRIB 2 on the sample's own projected grid (16 x 31): 2t at steps 0 and 12. cfgrib gives
+    it (y, x) dims with 2-D latitude and longitude."""
+    with open(path, "wb") as out:
+        for step in (0, 12):
+            h = sample(name)
+            n = eccodes.codes_get(h, "numberOfPoints")
+            ni = eccodes.codes_get(h, "Ni")
+            values = [270.0 + step + 0.1 * (k % ni) + 0.05 * (k // ni) for k in range(n)]
+            write(out, h, [("shortName", "2t"), ("dataDate", 20210301), ("step", step),
+                           ("bitsPerValue", 16)], values)
+            eccodes.codes_release(h)
+
+
+if __name__ == "__main__":
+    os.makedirs(OUT, exist_ok=True)
+    pressure_levels(os.path.join(OUT, "pressure_levels.grib2"))
+    mixed(os.path.join(OUT, "mixed.grib2"))
+    gaussian(os.path.join(OUT, "gaussian.grib1"))
+    unsupported(os.path.join(OUT, "unsupported_grid.grib2"))
+    projected(os.path.join(OUT, "rotated_ll.grib2"), "rotated_ll_sfc_grib2")
+    projected(os.path.join(OUT, "polar_stereographic.grib2"), "polar_stereographic_sfc_grib2")
