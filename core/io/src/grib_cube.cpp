@@ -50,6 +50,7 @@ std::vector<GribCube> buildGribCubes(const std::vector<GribMessage>& messages) {
         cube.typeOfLevel = std::get<0>(key);
         cube.stepType = std::get<1>(key);
         cube.first = list.front();
+        cube.messages = list;
         cube.name = (cube.typeOfLevel.empty() ? std::string("unknown") : cube.typeOfLevel) + "_" +
                     (cube.stepType.empty() ? std::string("unknown") : cube.stepType);
         if (const int n = ++namesUsed[cube.name]; n > 1) cube.name += "_" + std::to_string(n);

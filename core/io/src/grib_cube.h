@@ -28,8 +28,9 @@ struct GribCubeVariable {
 struct GribCube {
     std::string name; // "isobaricInhPa_instant", "_2", "_3" after it for further grids
     std::string typeOfLevel, stepType;
-    std::size_t first = 0;      // a message of the cube: its grid and global keys
-    std::vector<GribAxis> axes; // number (where messages have one), time, step, level
+    std::size_t first = 0;             // a message of the cube: its global keys
+    std::vector<std::size_t> messages; // all of them (indexes into the messages), in file order
+    std::vector<GribAxis> axes;        // number (where messages have one), time, step, level
     std::vector<GribCubeVariable> variables;
 };
 

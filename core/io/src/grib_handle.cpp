@@ -1,19 +1,55 @@
 #include "grib_handle.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <limits>
+#include <mutex>
 
 #include "strata/core/error.h"
 
 namespace strata::io::detail {
+namespace {
+
+// ecCodes' last error on this thread: it logs its reasons (to stderr by default) and returns
+// only a code; they are kept here for the messages of ours that follow.
+thread_local std::string lastError;
+
+void keepError(const codes_context*, int level, const char* message) {
+    // The first since it was last cleared: the cause; later ones follow from it.
+    if ((level == CODES_LOG_ERROR || level == CODES_LOG_FATAL) && message && lastError.empty())
+        lastError = message;
+}
+
+void takeEcCodesLog() {
+    static std::once_flag once;
+    std::call_once(once, [] { codes_context_set_logging_proc(codes_context_get_default(), keepError); });
+}
+
+} // namespace
+
+std::string ecCodesSays() {
+    std::string said = std::move(lastError);
+    lastError.clear();
+    while (!said.empty() && std::isspace(static_cast<unsigned char>(said.back()))) said.pop_back();
+    return said.empty() ? std::string() : " (ecCodes: " + said + ")";
+}
 
 GribHandle GribHandle::read(const RawFile& file, const GribSpan& span, const std::string& what) {
+    takeEcCodesLog();
     std::string where = what + ": message " + std::to_string(span.number);
     std::vector<unsigned char> bytes(span.length);
     file.read(span.offset, span.length, bytes.data(), where);
+    lastError.clear();
     codes_handle* h = codes_handle_new_from_message(nullptr, bytes.data(), bytes.size());
-    STRATA_EXPECTS(h != nullptr, NetcdfError, where + ": ecCodes cannot parse it");
+    if (!h) {
+        const std::string said = ecCodesSays();
+        STRATA_FAIL(NetcdfError, where +
+                                     (said.find("dataRepresentation") != std::string::npos
+                                          ? ": its packing (data representation) is not known to ecCodes"
+                                          : ": ecCodes cannot parse it") +
+                                     said);
+    }
     return GribHandle(std::move(bytes), h, std::move(where));
 }
 
@@ -27,22 +63,23 @@ GribHandle::GribHandle(GribHandle&& other) noexcept
 }
 
 std::vector<double> GribHandle::values(std::size_t expected, long ni, bool alternativeRows) const {
+    lastError.clear();
     long bitmap = 0;
     if (codes_get_long(handle_, "bitmapPresent", &bitmap) == 0 && bitmap)
         codes_set_double(handle_, "missingValue", kGribMissing);
     size_t n = 0;
     int err = codes_get_size(handle_, "values", &n);
     STRATA_EXPECTS(err == 0, NetcdfError,
-                   where_ + ": its values cannot be decoded (" + std::string(codes_get_error_message(err)) +
-                       ")");
+                   where_ + ": its values cannot be decoded: " + codes_get_error_message(err) +
+                       ecCodesSays());
     STRATA_EXPECTS(n == expected, NetcdfError,
                    where_ + ": its data section holds " + std::to_string(n) + " values for a grid of " +
                        std::to_string(expected) + " points");
     std::vector<double> out(n);
     err = codes_get_double_array(handle_, "values", out.data(), &n);
     STRATA_EXPECTS(err == 0 && n == expected, NetcdfError,
-                   where_ + ": its values cannot be decoded (" + std::string(codes_get_error_message(err)) +
-                       ")");
+                   where_ + ": its values cannot be decoded: " + codes_get_error_message(err) +
+                       ecCodesSays());
     const double nan = std::numeric_limits<double>::quiet_NaN();
     if (bitmap)
         for (double& v : out)

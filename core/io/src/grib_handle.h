@@ -42,6 +42,9 @@ private:
     std::string where_; // "file.grib2: message 3"
 };
 
+// " (ecCodes: <what it logged last on this thread>)", or "" when it logged nothing; clears it.
+std::string ecCodesSays();
+
 // A text key's value; nullopt when the message has none.
 std::optional<std::string> handleText(codes_handle* h, const char* key);
 

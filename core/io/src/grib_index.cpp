@@ -134,7 +134,7 @@ std::string readMessage(codes_handle* h, GribMessage& m) {
                "polar_stereographic, lambert_azimuthal_equal_area and albers are)";
     m.packingType = text("packingType");
     if (m.packingType.empty() || m.packingType == "unknown")
-        return "its packing (data representation) is not known to ecCodes";
+        return "its packing (data representation) is not known to ecCodes" + ecCodesSays();
     m.typeOfLevel = text("typeOfLevel");
     m.stepType = text("stepType");
     m.shortName = text("shortName");

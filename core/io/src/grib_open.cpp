@@ -137,7 +137,7 @@ public:
                 headerShape.push_back(std::int64_t(a.values.size()));
             }
         }
-        const std::vector<std::string> geoDims = addGrid(ds, cube, first, coordNames);
+        const std::vector<std::string> geoDims = addGrid(ds, cube, coordNames);
         addValidTime(ds, cube, coordNames);
         std::string coordinates;
         for (const std::string& c : coordNames) coordinates += (coordinates.empty() ? "" : " ") + c;
@@ -181,17 +181,44 @@ private:
                                                        std::move(source), std::move(attrs)));
     }
 
-    // latitude and longitude from the cube's first message; the dims of a field.
-    std::vector<std::string> addGrid(Dataset& ds, const GribCube& cube, const GribMessage& m,
-                                     std::vector<std::string>& coordNames) {
+    // A message's latitudes and longitudes: distinct ones (regular grids) or every point's.
+    // Throws NetcdfError naming the message when ecCodes gives none or too few.
+    std::pair<std::vector<double>, std::vector<double>> gridAxes(const GribMessage& m) {
         const GribHandle h = GribHandle::read(*file_, m.span, path_);
+        const bool regular = gribGridIsRegular(m.gridType);
+        std::vector<double> lat = h.doubles(regular ? "distinctLatitudes" : "latitudes");
+        std::vector<double> lon = h.doubles(regular ? "distinctLongitudes" : "longitudes");
+        const bool fits = regular ? std::int64_t(lat.size()) == m.nj && std::int64_t(lon.size()) == m.ni
+                                  : std::int64_t(lat.size()) == m.ni * m.nj && lon.size() == lat.size();
+        STRATA_EXPECTS(fits, NetcdfError,
+                       path_ + ": message " + std::to_string(m.span.number) + ": ecCodes gives " +
+                           std::to_string(lat.size()) + " latitudes and " + std::to_string(lon.size()) +
+                           " longitudes for its " + m.gridType + " grid of " + std::to_string(m.nj) + " x " +
+                           std::to_string(m.ni) + " points" + ecCodesSays());
+        return {std::move(lat), std::move(lon)};
+    }
+
+    // latitude and longitude from the first of the cube's messages that gives them; the dims of
+    // a field. Throws NetcdfError when none does.
+    std::vector<std::string> addGrid(Dataset& ds, const GribCube& cube,
+                                     std::vector<std::string>& coordNames) {
+        std::pair<std::vector<double>, std::vector<double>> axes;
+        std::string firstError;
+        const GribMessage* from = nullptr;
+        for (std::size_t i : cube.messages) {
+            try {
+                axes = gridAxes(index_.messages[i]);
+                from = &index_.messages[i];
+                break;
+            } catch (const Error& e) {
+                if (firstError.empty()) firstError = e.what();
+            }
+        }
+        STRATA_EXPECTS(from, NetcdfError,
+                       "no message gives its grid's latitudes and longitudes: " + firstError);
+        auto& [lat, lon] = axes;
+        const GribMessage& m = *from;
         if (gribGridIsRegular(m.gridType)) {
-            std::vector<double> lat = h.doubles("distinctLatitudes"), lon = h.doubles("distinctLongitudes");
-            STRATA_EXPECTS(std::int64_t(lat.size()) == m.nj && std::int64_t(lon.size()) == m.ni, NetcdfError,
-                           path_ + ": message " + std::to_string(m.span.number) + ": its grid has " +
-                               std::to_string(lat.size()) + " x " + std::to_string(lon.size()) +
-                               " distinct latitudes and longitudes for " + std::to_string(m.nj) + " x " +
-                               std::to_string(m.ni) + " points");
             Attributes latAttrs = axisAttrs("latitude");
             if (lat.size() > 1 && lat.front() > lat.back())
                 latAttrs.set(textAttr("stored_direction", "decreasing"));
@@ -202,18 +229,11 @@ private:
             coordNames.insert(coordNames.end(), {"latitude", "longitude"});
             return {"latitude", "longitude"};
         }
-        std::vector<double> lat = h.doubles("latitudes"), lon = h.doubles("longitudes");
         ds.dims.push_back({"y", m.nj, false});
         ds.dims.push_back({"x", m.ni, false});
-        if (std::int64_t(lat.size()) == m.ni * m.nj && lon.size() == lat.size()) {
-            addCoordinate(ds, "latitude", {"y", "x"}, std::move(lat), axisAttrs("latitude"));
-            addCoordinate(ds, "longitude", {"y", "x"}, std::move(lon), axisAttrs("longitude"));
-            coordNames.insert(coordNames.end(), {"latitude", "longitude"});
-        } else {
-            notes_.lines.push_back(path_ + ": group '" + cube.name +
-                                   "': ecCodes gives no latitudes and longitudes for its " + m.gridType +
-                                   " grid");
-        }
+        addCoordinate(ds, "latitude", {"y", "x"}, std::move(lat), axisAttrs("latitude"));
+        addCoordinate(ds, "longitude", {"y", "x"}, std::move(lon), axisAttrs("longitude"));
+        coordNames.insert(coordNames.end(), {"latitude", "longitude"});
         return {"y", "x"};
     }
 
@@ -306,12 +326,24 @@ Dataset openGrib(const std::string& path, OpenNotes& notes) {
         }
         const std::vector<detail::GribCube> cubes = detail::buildGribCubes(index.messages);
         detail::CubeBuilder builder(file, path, index, notes);
-        if (cubes.size() == 1) return builder.build(cubes.front(), "/");
+        // A hypercube whose grid cannot be read is left out with a note; the others are read.
+        std::vector<Dataset> built;
+        std::string firstError;
+        for (const detail::GribCube& c : cubes) {
+            try {
+                built.push_back(builder.build(c, cubes.size() == 1 ? "/" : "/" + c.name));
+            } catch (const NetcdfError& e) {
+                notes.lines.push_back(path + ": group '" + c.name + "': skipped: " + e.what());
+                if (firstError.empty()) firstError = e.what();
+            }
+        }
+        STRATA_EXPECTS(!built.empty(), NetcdfError, "cannot open '" + path + "': " + firstError);
+        if (cubes.size() == 1) return std::move(built.front());
         Dataset root;
         root.path = path;
         root.group = "/";
         root.format = detail::CubeBuilder::formatOf(index.messages);
-        for (const detail::GribCube& c : cubes) root.groups.push_back(builder.build(c, "/" + c.name));
+        root.groups = std::move(built);
         // The groups' global attributes that all share are the file's.
         for (const Attribute& a : root.groups.front().attrs) {
             bool shared = true;

@@ -40,6 +40,21 @@ std::string at(int number, std::uint64_t offset) {
     return "message " + std::to_string(number) + " (at byte " + std::to_string(offset) + ")";
 }
 
+// Why a message whose length does not end at "7777" is damaged: the next message begins inside
+// it, right after a "7777" (its length is wrong), or without one (it was cut short).
+std::string misfit(const RawFile& file, std::uint64_t pos, std::uint64_t length, const std::string& what) {
+    const std::string says = "its header says " + std::to_string(length) + " bytes";
+    const std::uint64_t next = findMagic(file, pos + 4, what);
+    if (next >= pos + length || next < pos + 8)
+        return "bad length: " + says + ", and no '7777' ends the message there";
+    char before[4] = {};
+    file.read(next - 4, 4, before, what);
+    if (std::memcmp(before, kEnd, 4) == 0)
+        return "bad length: " + says + ", but it ends ('7777') after " + std::to_string(next - pos);
+    return "truncated: " + says + ", but the next message starts " + std::to_string(next - pos) +
+           " bytes in, before its end";
+}
+
 } // namespace
 
 bool startsLikeGrib(const char* head, std::size_t n) { return n >= 4 && std::memcmp(head, kMagic, 4) == 0; }
@@ -71,14 +86,14 @@ GribScan scanGribMessages(const RawFile& file, const std::string& what) {
             problem =
                 "bad length: its header says " + std::to_string(length) + " bytes, too short for a message";
         if (problem.empty() && length > size - pos)
-            problem = "truncated: its header says " + std::to_string(length) + " bytes, the file holds " +
-                      std::to_string(size - pos) + " from its start";
+            problem = findMagic(file, pos + 4, what) < size
+                          ? misfit(file, pos, length, what)
+                          : "truncated: its header says " + std::to_string(length) +
+                                " bytes, the file holds " + std::to_string(size - pos) + " from its start";
         if (problem.empty()) {
             char tail[4] = {};
             file.read(pos + length - 4, 4, tail, what);
-            if (std::memcmp(tail, kEnd, 4) != 0)
-                problem = "bad length: its header says " + std::to_string(length) +
-                          " bytes, and no '7777' ends the message there";
+            if (std::memcmp(tail, kEnd, 4) != 0) problem = misfit(file, pos, length, what);
         }
         if (problem.empty()) {
             out.messages.push_back({number, pos, length, edition});
