@@ -7,7 +7,9 @@
 #include <cmath>
 
 #include "strata/core/error.h"
+#include "strata/io/geo.h"
 #include "strata/io/grib.h"
+#include "strata/io/grid_mapping.h"
 #include "strata/io/netcdf.h"
 
 using namespace strata;
@@ -226,24 +228,56 @@ private slots:
             }
     }
 
-    // Rotated and polar stereographic grids: cfgrib's (y, x) with 2-D latitude and longitude.
+    // Rotated, polar stereographic and Lambert grids: cfgrib's (y, x) with 2-D latitude and
+    // longitude, and a CF grid mapping with x and y on its lattice, from which PROJ gives back
+    // ecCodes' latitude and longitude of every point; the app's locator takes the mapping.
+    void projectedGrids_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("mapping");
+        QTest::newRow("rotated_ll") << "rotated_ll.grib2"
+                                    << "rotated_latitude_longitude";
+        QTest::newRow("polar_stereographic") << "polar_stereographic.grib2"
+                                             << "polar_stereographic";
+        QTest::newRow("lambert") << "lambert.grib2"
+                                 << "lambert_conformal_conic";
+    }
     void projectedGrids() {
-        for (const char* file : {"rotated_ll.grib2", "polar_stereographic.grib2"}) {
-            OpenNotes notes;
-            const Dataset ds = openDataset(fixture(file), notes);
-            const Variable* t2m = ds.findVariable("t2m");
-            QVERIFY2(t2m, file);
-            QCOMPARE(t2m->dims(), (std::vector<std::string>{"step", "y", "x"}));
-            QCOMPARE(t2m->shape(), (Shape{2, 31, 16}));
-            const Coordinate* lat = ds.coords.find("latitude");
-            QVERIFY(lat && lat->dims == (std::vector<std::string>{"y", "x"}) &&
-                    lat->values.size() == 31 * 16);
-            const std::vector<double> v = hostValues(ds["t2m"]);
-            for (std::size_t k = 0; k < 31 * 16; ++k) {
-                const double want = 282.0 + 0.1 * double(k % 16) + 0.05 * double(k / 16);
-                QVERIFY2(std::abs(v[31 * 16 + k] - want) < 0.01, file);
-            }
+        QFETCH(QString, file);
+        QFETCH(QString, mapping);
+        OpenNotes notes;
+        const Dataset ds = openDataset(fixture(file.toUtf8().constData()), notes);
+        const Variable* t2m = ds.findVariable("t2m");
+        QVERIFY(t2m);
+        QCOMPARE(t2m->dims(), (std::vector<std::string>{"step", "y", "x"}));
+        QCOMPARE(t2m->shape(), (Shape{2, 31, 16}));
+        const Coordinate* lat = ds.coords.find("latitude");
+        const Coordinate* lon = ds.coords.find("longitude");
+        QVERIFY(lat && lat->dims == (std::vector<std::string>{"y", "x"}) && lat->values.size() == 31 * 16);
+        const std::vector<double> v = hostValues(ds["t2m"]);
+        for (std::size_t k = 0; k < 31 * 16; ++k) {
+            const double want = 282.0 + 0.1 * double(k % 16) + 0.05 * double(k / 16);
+            QVERIFY(std::abs(v[31 * 16 + k] - want) < 0.01);
         }
+        QCOMPARE(t2m->attrs().text("grid_mapping"), std::optional<std::string>("crs"));
+        const Variable* crs = ds.findVariable("crs");
+        QVERIFY(crs);
+        QCOMPARE(crs->attrs().text("grid_mapping_name"), std::optional<std::string>(mapping.toStdString()));
+        const std::vector<double> x = coordValues(ds, "x"), y = coordValues(ds, "y");
+        QCOMPARE(x.size(), std::size_t(16));
+        QCOMPARE(y.size(), std::size_t(31));
+        const io::Unprojection back(io::projDefinition(crs->attrs()));
+        double worst = 0;
+        for (std::size_t j = 0; j < 31; ++j)
+            for (std::size_t i = 0; i < 16; ++i) {
+                const auto p = back(x[i], y[j]);
+                const double dlon = std::remainder(p.lon - lon->values[j * 16 + i], 360.0);
+                worst = std::max({worst, std::abs(p.lat - lat->values[j * 16 + i]), std::abs(dlon)});
+            }
+        QVERIFY2(worst < 1e-4, qPrintable(QString("off by %1 degrees").arg(worst)));
+        const DataArray frame = ds["t2m"].isel({{"step", std::int64_t(0)}});
+        const io::LatLonLocator locator(ds, ds["t2m"]);
+        QVERIFY2(locator.problem().empty(), locator.problem().c_str());
+        QVERIFY(locator.crs(frame).has_value());
     }
 
     // A message on a grid Strata does not read is named in a note and left out.

@@ -3,10 +3,12 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "grib_cube.h"
 #include "grib_handle.h"
 #include "grib_index.h"
+#include "grib_mapping.h"
 #include "grib_source.h"
 #include "nc_coords.h"
 #include "strata/core/error.h"
@@ -137,12 +139,13 @@ public:
                 headerShape.push_back(std::int64_t(a.values.size()));
             }
         }
-        const std::vector<std::string> geoDims = addGrid(ds, cube, coordNames);
+        std::string mappingName; // a projected grid's CF grid-mapping variable, where it has one
+        const std::vector<std::string> geoDims = addGrid(ds, cube, coordNames, mappingName);
         addValidTime(ds, cube, coordNames);
         std::string coordinates;
         for (const std::string& c : coordNames) coordinates += (coordinates.empty() ? "" : " ") + c;
         for (const GribCubeVariable& v : cube.variables)
-            addVariable(ds, v, headerDims, headerShape, geoDims, coordinates);
+            addVariable(ds, v, headerDims, headerShape, geoDims, coordinates, mappingName);
         for (const std::string& name : coordinateNames(ds)) {
             const Variable* v = ds.findVariable(name);
             if (!v) continue;
@@ -181,33 +184,43 @@ private:
                                                        std::move(source), std::move(attrs)));
     }
 
-    // A message's latitudes and longitudes: distinct ones (regular grids) or every point's.
-    // Throws NetcdfError naming the message when ecCodes gives none or too few.
-    std::pair<std::vector<double>, std::vector<double>> gridAxes(const GribMessage& m) {
+    struct GridAxes {
+        std::vector<double> lat, lon;
+        std::optional<GribMapping> mapping;
+        std::string mappingProblem;
+    };
+
+    // A message's latitudes and longitudes: distinct ones (regular grids) or every point's, and
+    // a projected grid's mapping. Throws NetcdfError naming the message when ecCodes gives no
+    // latitudes and longitudes, or too few.
+    GridAxes gridAxes(const GribMessage& m) {
         const GribHandle h = GribHandle::read(*file_, m.span, path_);
         const bool regular = gribGridIsRegular(m.gridType);
-        std::vector<double> lat = h.doubles(regular ? "distinctLatitudes" : "latitudes");
-        std::vector<double> lon = h.doubles(regular ? "distinctLongitudes" : "longitudes");
-        const bool fits = regular ? std::int64_t(lat.size()) == m.nj && std::int64_t(lon.size()) == m.ni
-                                  : std::int64_t(lat.size()) == m.ni * m.nj && lon.size() == lat.size();
+        GridAxes g;
+        g.lat = h.doubles(regular ? "distinctLatitudes" : "latitudes");
+        g.lon = h.doubles(regular ? "distinctLongitudes" : "longitudes");
+        const bool fits = regular ? std::int64_t(g.lat.size()) == m.nj && std::int64_t(g.lon.size()) == m.ni
+                                  : std::int64_t(g.lat.size()) == m.ni * m.nj && g.lon.size() == g.lat.size();
         STRATA_EXPECTS(fits, NetcdfError,
                        path_ + ": message " + std::to_string(m.span.number) + ": ecCodes gives " +
-                           std::to_string(lat.size()) + " latitudes and " + std::to_string(lon.size()) +
+                           std::to_string(g.lat.size()) + " latitudes and " + std::to_string(g.lon.size()) +
                            " longitudes for its " + m.gridType + " grid of " + std::to_string(m.nj) + " x " +
                            std::to_string(m.ni) + " points" + ecCodesSays());
-        return {std::move(lat), std::move(lon)};
+        if (!regular)
+            g.mapping = gribMapping(h.get(), m.gridType, m.ni, m.nj, g.lat, g.lon, g.mappingProblem);
+        return g;
     }
 
-    // latitude and longitude from the first of the cube's messages that gives them; the dims of
-    // a field. Throws NetcdfError when none does.
-    std::vector<std::string> addGrid(Dataset& ds, const GribCube& cube,
-                                     std::vector<std::string>& coordNames) {
-        std::pair<std::vector<double>, std::vector<double>> axes;
+    // latitude and longitude (and a projected grid's x, y and grid mapping) from the first of
+    // the cube's messages that gives them; the dims of a field. Throws NetcdfError when none does.
+    std::vector<std::string> addGrid(Dataset& ds, const GribCube& cube, std::vector<std::string>& coordNames,
+                                     std::string& mappingName) {
+        GridAxes g;
         std::string firstError;
         const GribMessage* from = nullptr;
         for (std::size_t i : cube.messages) {
             try {
-                axes = gridAxes(index_.messages[i]);
+                g = gridAxes(index_.messages[i]);
                 from = &index_.messages[i];
                 break;
             } catch (const Error& e) {
@@ -216,23 +229,31 @@ private:
         }
         STRATA_EXPECTS(from, NetcdfError,
                        "no message gives its grid's latitudes and longitudes: " + firstError);
-        auto& [lat, lon] = axes;
         const GribMessage& m = *from;
         if (gribGridIsRegular(m.gridType)) {
             Attributes latAttrs = axisAttrs("latitude");
-            if (lat.size() > 1 && lat.front() > lat.back())
+            if (g.lat.size() > 1 && g.lat.front() > g.lat.back())
                 latAttrs.set(textAttr("stored_direction", "decreasing"));
             ds.dims.push_back({"latitude", m.nj, false});
             ds.dims.push_back({"longitude", m.ni, false});
-            addCoordinate(ds, "latitude", {"latitude"}, std::move(lat), std::move(latAttrs));
-            addCoordinate(ds, "longitude", {"longitude"}, std::move(lon), axisAttrs("longitude"));
+            addCoordinate(ds, "latitude", {"latitude"}, std::move(g.lat), std::move(latAttrs));
+            addCoordinate(ds, "longitude", {"longitude"}, std::move(g.lon), axisAttrs("longitude"));
             coordNames.insert(coordNames.end(), {"latitude", "longitude"});
             return {"latitude", "longitude"};
         }
         ds.dims.push_back({"y", m.nj, false});
         ds.dims.push_back({"x", m.ni, false});
-        addCoordinate(ds, "latitude", {"y", "x"}, std::move(lat), axisAttrs("latitude"));
-        addCoordinate(ds, "longitude", {"y", "x"}, std::move(lon), axisAttrs("longitude"));
+        if (g.mapping) { // x and y on the mapping's lattice, and the mapping as CF's variable
+            addCoordinate(ds, "y", {"y"}, std::move(g.mapping->y), std::move(g.mapping->yAttrs));
+            addCoordinate(ds, "x", {"x"}, std::move(g.mapping->x), std::move(g.mapping->xAttrs));
+            mappingName = "crs";
+            addCoordinate(ds, mappingName, {}, {0.0}, std::move(g.mapping->mapping));
+        } else if (!g.mappingProblem.empty()) {
+            notes_.lines.push_back(path_ + ": group '" + cube.name + "': message " +
+                                   std::to_string(m.span.number) + ": " + g.mappingProblem);
+        }
+        addCoordinate(ds, "latitude", {"y", "x"}, std::move(g.lat), axisAttrs("latitude"));
+        addCoordinate(ds, "longitude", {"y", "x"}, std::move(g.lon), axisAttrs("longitude"));
         coordNames.insert(coordNames.end(), {"latitude", "longitude"});
         return {"y", "x"};
     }
@@ -257,7 +278,7 @@ private:
 
     void addVariable(Dataset& ds, const GribCubeVariable& v, const std::vector<std::string>& headerDims,
                      const std::vector<std::int64_t>& headerShape, const std::vector<std::string>& geoDims,
-                     const std::string& coordinates) {
+                     const std::string& coordinates, const std::string& mappingName) {
         const GribMessage& first = index_.messages[v.first];
         Attributes attrs;
         for (const GribKey& k : first.attrs) attrs.set(keyAttr(k));
@@ -268,6 +289,7 @@ private:
         if (!first.cfName.empty() && first.cfName != "unknown" && first.cfName != "undef")
             attrs.set(textAttr("standard_name", first.cfName));
         attrs.set(textAttr("coordinates", coordinates));
+        if (!mappingName.empty()) attrs.set(textAttr("grid_mapping", mappingName));
         std::vector<GribField> fields(v.fields.size());
         for (std::size_t i = 0; i < fields.size(); ++i)
             if (v.fields[i] >= 0) {

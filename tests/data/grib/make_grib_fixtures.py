@@ -182,12 +182,14 @@ def unsupported(path):
         eccodes.codes_release(h)
 
 
-def projected(path, name):
-    """GRIB 2 on the sample's own projected grid (16 x 31): 2t at steps 0 and 12. cfgrib gives
-    it (y, x) dims with 2-D latitude and longitude."""
+def projected(path, name, keys):
+    """GRIB 2 on a projected grid of 16 x 31 points (the sample's size) with `keys` setting its
+    geometry: 2t at steps 0 and 12. cfgrib gives it (y, x) dims with 2-D latitude and longitude."""
     with open(path, "wb") as out:
         for step in (0, 12):
             h = sample(name)
+            for k, v in keys:
+                eccodes.codes_set(h, k, v)
             n = eccodes.codes_get(h, "numberOfPoints")
             ni = eccodes.codes_get(h, "Ni")
             values = [270.0 + step + 0.1 * (k % ni) + 0.05 * (k // ni) for k in range(n)]
@@ -196,11 +198,33 @@ def projected(path, name):
             eccodes.codes_release(h)
 
 
+ROTATED = [  # EURO-CORDEX's pole (39.25 N, 162 W), 0.44 degree cells
+    ("latitudeOfSouthernPoleInDegrees", -39.25), ("longitudeOfSouthernPoleInDegrees", 18.0),
+    ("latitudeOfFirstGridPointInDegrees", 6.6), ("longitudeOfFirstGridPointInDegrees", -4.4),
+    ("latitudeOfLastGridPointInDegrees", 6.6 - 30 * 0.44),
+    ("longitudeOfLastGridPointInDegrees", -4.4 + 15 * 0.44),
+    ("iDirectionIncrementInDegrees", 0.44), ("jDirectionIncrementInDegrees", 0.44),
+]
+POLAR = [  # north polar stereographic, true at 60 N, 50 km cells from (30 N, 120 W)
+    ("latitudeOfFirstGridPointInDegrees", 30.0), ("longitudeOfFirstGridPointInDegrees", 240.0),
+    ("orientationOfTheGridInDegrees", 255.0), ("LaDInDegrees", 60.0),
+    ("DxInMetres", 50000.0), ("DyInMetres", 50000.0), ("jScansPositively", 1),
+]
+LAMBERT = [  # Lambert conformal, secant at 30 and 60 N, 40 km cells from (25 N, 110 W)
+    ("gridDefinitionTemplateNumber", 30), ("Nx", 16), ("Ny", 31),
+    ("latitudeOfFirstGridPointInDegrees", 25.0), ("longitudeOfFirstGridPointInDegrees", 250.0),
+    ("LaDInDegrees", 45.0), ("LoVInDegrees", 260.0), ("Latin1InDegrees", 30.0),
+    ("Latin2InDegrees", 60.0), ("DxInMetres", 40000.0), ("DyInMetres", 40000.0),
+    ("jScansPositively", 1),
+]
+
+
 if __name__ == "__main__":
     os.makedirs(OUT, exist_ok=True)
     pressure_levels(os.path.join(OUT, "pressure_levels.grib2"))
     mixed(os.path.join(OUT, "mixed.grib2"))
     gaussian(os.path.join(OUT, "gaussian.grib1"))
     unsupported(os.path.join(OUT, "unsupported_grid.grib2"))
-    projected(os.path.join(OUT, "rotated_ll.grib2"), "rotated_ll_sfc_grib2")
-    projected(os.path.join(OUT, "polar_stereographic.grib2"), "polar_stereographic_sfc_grib2")
+    projected(os.path.join(OUT, "rotated_ll.grib2"), "rotated_ll_sfc_grib2", ROTATED)
+    projected(os.path.join(OUT, "polar_stereographic.grib2"), "polar_stereographic_sfc_grib2", POLAR)
+    projected(os.path.join(OUT, "lambert.grib2"), "regular_ll_sfc_grib2", LAMBERT)
