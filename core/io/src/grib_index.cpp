@@ -204,7 +204,7 @@ GribIndex indexGribFile(const RawFile& file, const std::string& what) {
     GribScan scan = scanGribMessages(file, what);
     GribIndex index;
     index.found = scan.found;
-    index.problems = std::move(scan.problems);
+    std::vector<std::pair<int, std::string>> numbered = std::move(scan.problems);
     std::vector<GribMessage> messages(scan.messages.size());
     std::vector<std::string> problems(scan.messages.size());
     ioParallel(scan.messages.size(), [&](std::size_t i) {
@@ -222,10 +222,17 @@ GribIndex indexGribFile(const RawFile& file, const std::string& what) {
             index.messages.push_back(std::move(messages[i]));
         } else {
             const GribSpan& s = scan.messages[i];
-            index.problems.push_back("message " + std::to_string(s.number) + " (at byte " +
-                                     std::to_string(s.offset) + "): " + problems[i] + "; skipped");
+            // GribHandle's errors begin with the file and the message: said once, below.
+            std::string why = problems[i];
+            const std::string prefix = what + ": message " + std::to_string(s.number) + ": ";
+            if (why.compare(0, prefix.size(), prefix) == 0) why.erase(0, prefix.size());
+            numbered.emplace_back(s.number, "message " + std::to_string(s.number) + " (at byte " +
+                                                std::to_string(s.offset) + "): " + why + "; skipped");
         }
     }
+    std::stable_sort(numbered.begin(), numbered.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (auto& [number, line] : numbered) index.problems.push_back(std::move(line));
     return index;
 }
 

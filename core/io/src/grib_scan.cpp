@@ -64,7 +64,7 @@ GribScan scanGribMessages(const RawFile& file, const std::string& what) {
     const std::uint64_t size = file.size();
     std::uint64_t pos = findMagic(file, 0, what);
     if (pos > 0 && pos < size)
-        out.problems.push_back(std::to_string(pos) + " bytes before the first message were skipped");
+        out.problems.emplace_back(0, std::to_string(pos) + " bytes before the first message were skipped");
     while (pos < size) {
         const int number = ++out.found;
         unsigned char head[16] = {};
@@ -101,7 +101,7 @@ GribScan scanGribMessages(const RawFile& file, const std::string& what) {
             pos = findMagic(file, pos + length, what);
             continue;
         }
-        out.problems.push_back(at(number, pos) + ": " + problem + "; skipped");
+        out.problems.emplace_back(number, at(number, pos) + ": " + problem + "; skipped");
         pos = findMagic(file, pos + 4, what); // the next message, if any, is read as usual
     }
     return out;

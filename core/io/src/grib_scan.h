@@ -4,6 +4,7 @@
 // messages (padding, a header some centres put first) are skipped.
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "raw_file.h"
@@ -19,9 +20,9 @@ struct GribSpan {
 
 struct GribScan {
     std::vector<GribSpan> messages; // whole messages only
-    // One line per damaged message, "message 3 (at byte 1234): ..." (no file name), and what
-    // else was met: a message of an edition not read, bytes after the last message.
-    std::vector<std::string> problems;
+    // One line per damaged message, "message 3 (at byte 1234): ..." (no file name), with the
+    // message's number (0 for bytes before the first message).
+    std::vector<std::pair<int, std::string>> problems;
     int found = 0; // messages met, damaged ones included
 };
 
