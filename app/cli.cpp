@@ -183,10 +183,10 @@ CliOptions parseCommandLine(const std::vector<std::string>& args) {
 std::string helpText() {
     return R"(usage: strata [FILE...] [options]
 
-Opens FILE (netCDF-3/4, a Zarr store or GRIB; the bundled sample when none is given). Several files, a quoted
-glob ('dir/*.nc') or a directory open as one dataset, combined along the record dim (the
-unlimited dim, else time). With --export-png or --export-csv no window opens: the view the
-options describe is computed and written.
+Opens FILE (netCDF-3/4, a Zarr store or GRIB; the bundled sample when none is given).
+Several files, a quoted glob ('dir/*.nc') or a directory open as one dataset, combined along
+the record dim (the unlimited dim, else time). With --export-png or --export-csv no window
+opens: the view the options describe is computed and written.
 
   --var NAME          the variable to show (default: the first data variable)
   --derive 'NAME = EXPR'
