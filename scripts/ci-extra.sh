@@ -3,8 +3,9 @@
 #   asan  the whole test suite (the CPU path: CUDA and GUI off) built with AddressSanitizer and
 #         UndefinedBehaviorSanitizer, run by ctest; any report fails the test that made it.
 #   fuzz  a short run of the netCDF reader's fuzz target (FUZZ_SECONDS, default 90), then of the
-#         mesh readers' (FUZZ_MESH_SECONDS, default 20; 0 skips it); fails on a finding in
-#         Strata's code (findings inside netCDF-C/HDF5 are listed, see scripts/fuzz.sh).
+#         mesh readers' (FUZZ_MESH_SECONDS, default 20; 0 skips it) and of the GRIB reader's
+#         message index (FUZZ_GRIB_SECONDS, default 20; 0 skips it); fails on a finding in
+#         Strata's code (findings inside netCDF-C/HDF5/ecCodes are listed, see scripts/fuzz.sh).
 #   alone each function of each app test in a process of its own (`tst_x fn`), so that no
 #         test function passes only because an earlier one left the window or a file as it
 #         needs; uses the build of `make test` (ALONE_BUILD, default build), under Xvfb.
@@ -69,6 +70,10 @@ fuzz() {
   "$root/scripts/fuzz.sh" --ci "${FUZZ_SECONDS:-90}" "${FUZZ_BUILD:-$root/build-ci-fuzz}"
   if [ "${FUZZ_MESH_SECONDS:-20}" -gt 0 ]; then
     STRATA_FUZZ_TARGET=fuzz_mesh "$root/scripts/fuzz.sh" --ci "${FUZZ_MESH_SECONDS:-20}" \
+      "${FUZZ_BUILD:-$root/build-ci-fuzz}"
+  fi
+  if [ "${FUZZ_GRIB_SECONDS:-20}" -gt 0 ]; then
+    STRATA_FUZZ_TARGET=fuzz_grib "$root/scripts/fuzz.sh" --ci "${FUZZ_GRIB_SECONDS:-20}" \
       "${FUZZ_BUILD:-$root/build-ci-fuzz}"
   fi
 }

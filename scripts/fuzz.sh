@@ -28,7 +28,8 @@ fi
 case "$build" in /*) ;; *) build="$root/$build" ;; esac
 # STRATA_FUZZ_TARGET=fuzz_zarr fuzzes the Zarr reader instead (seeds: tests/data/zarr_fuzz),
 # STRATA_FUZZ_TARGET=fuzz_expression the expression parser (seeds: tests/data/expression_fuzz),
-# STRATA_FUZZ_TARGET=fuzz_mesh the mesh readers and the face locator (seeds: tests/data/mesh).
+# STRATA_FUZZ_TARGET=fuzz_mesh the mesh readers and the face locator (seeds: tests/data/mesh),
+# STRATA_FUZZ_TARGET=fuzz_grib the GRIB reader's message index (seeds: tests/data/grib).
 target=${STRATA_FUZZ_TARGET:-fuzz_netcdf}
 fuzzer="$build/tests/io/$target"
 [ "$target" = fuzz_expression ] && fuzzer="$build/tests/core/$target"
@@ -48,7 +49,7 @@ classify() {
   frame=$(grep -E "^ +#[0-9]+ 0x[0-9a-f]+ in " <<<"$report" |
     grep -vE " in (__asan|__sanitizer|__interceptor|__lsan|__ubsan|fuzzer::|malloc|calloc|realloc|free|operator new|operator delete|abort|raise|gsignal|__GI_|__libc|__pthread|pthread_kill|std::terminate|__cxa_|__gxx_|_Unwind|__cxxabiv1)" |
     grep -vE "/libc\.so|/libstdc\+\+|/libgcc_s|/ld-linux|libc_start|_start " | head -1)
-  if grep -qE "/lib(hdf5|netcdf|sz|aec|z|curl|xml2)[^/]*\.so" <<<"$frame"; then echo "library"; else echo "ours"; fi
+  if grep -qE "/lib(hdf5|netcdf|sz|aec|z|curl|xml2|eccodes|openjp2|jasper|png)[^/]*\.so" <<<"$frame"; then echo "library"; else echo "ours"; fi
 }
 
 triage() {
@@ -98,6 +99,11 @@ elif [ "$target" = fuzz_mesh ]; then
   mkdir -p "$corpus" "$seeds"
   cp -f "$root"/tests/data/mesh/*.nc "$root"/tests/data/mesh/*.ug "$seeds/"
   maxlen=262144 # the MPAS and cubed-sphere seeds are up to 180 kB
+elif [ "$target" = fuzz_grib ]; then
+  corpus="$build/fuzz-corpus-grib" seeds="$build/fuzz-seeds-grib"
+  mkdir -p "$corpus" "$seeds"
+  cp -f "$root"/tests/data/grib/*.grib* "$seeds/"
+  maxlen=65536 # the Gaussian seed is 53 kB
 elif [ "$target" = fuzz_expression ]; then
   corpus="$build/fuzz-corpus-expression" seeds="$build/fuzz-seeds-expression"
   mkdir -p "$corpus" "$seeds"
