@@ -36,12 +36,25 @@ std::string ecCodesSays() {
 }
 
 GribHandle GribHandle::read(const RawFile& file, const GribSpan& span, const std::string& what) {
-    takeEcCodesLog();
-    std::string where = what + ": message " + std::to_string(span.number);
     std::vector<unsigned char> bytes(span.length);
-    file.read(span.offset, span.length, bytes.data(), where);
+    codes_handle* h = parse(file, span, what, bytes.data());
+    return GribHandle(std::move(bytes), h, what + ": message " + std::to_string(span.number));
+}
+
+GribHandle GribHandle::read(const RawFile& file, const GribSpan& span, const std::string& what,
+                            std::vector<unsigned char>& scratch) {
+    if (scratch.size() < span.length) scratch.resize(span.length);
+    codes_handle* h = parse(file, span, what, scratch.data());
+    return GribHandle({}, h, what + ": message " + std::to_string(span.number));
+}
+
+codes_handle* GribHandle::parse(const RawFile& file, const GribSpan& span, const std::string& what,
+                                unsigned char* bytes) {
+    takeEcCodesLog();
+    const std::string where = what + ": message " + std::to_string(span.number);
+    file.read(span.offset, span.length, bytes, where);
     lastError.clear();
-    codes_handle* h = codes_handle_new_from_message(nullptr, bytes.data(), bytes.size());
+    codes_handle* h = codes_handle_new_from_message(nullptr, bytes, span.length);
     if (!h) {
         const std::string said = ecCodesSays();
         STRATA_FAIL(NetcdfError, where +
@@ -50,7 +63,7 @@ GribHandle GribHandle::read(const RawFile& file, const GribSpan& span, const std
                                           : ": ecCodes cannot parse it") +
                                      said);
     }
-    return GribHandle(std::move(bytes), h, std::move(where));
+    return h;
 }
 
 GribHandle::~GribHandle() {

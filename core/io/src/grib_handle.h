@@ -20,6 +20,11 @@ public:
     // Reads the message's bytes and parses them. Throws NetcdfError naming `what` and the
     // message when the read fails or ecCodes cannot parse it.
     static GribHandle read(const RawFile& file, const GribSpan& span, const std::string& what);
+    // The same, the bytes read into `scratch` (grown when short, never shrunk), which must
+    // outlive the handle and not be read into again while it lives: a thread's reads one after
+    // another, without a fresh allocation (and its page faults) each time.
+    static GribHandle read(const RawFile& file, const GribSpan& span, const std::string& what,
+                           std::vector<unsigned char>& scratch);
     ~GribHandle();
     GribHandle(GribHandle&& other) noexcept;
     GribHandle& operator=(GribHandle&&) = delete;
@@ -37,7 +42,9 @@ public:
 private:
     GribHandle(std::vector<unsigned char> bytes, codes_handle* h, std::string where)
         : bytes_(std::move(bytes)), handle_(h), where_(std::move(where)) {}
-    std::vector<unsigned char> bytes_; // ecCodes reads them in place
+    static codes_handle* parse(const RawFile& file, const GribSpan& span, const std::string& what,
+                               unsigned char* bytes);
+    std::vector<unsigned char> bytes_; // ecCodes reads them in place (empty: the caller's scratch)
     codes_handle* handle_ = nullptr;
     std::string where_; // "file.grib2: message 3"
 };

@@ -8,7 +8,9 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <set>
 #include <sstream>
+#include <tuple>
 
 #include "grib_handle.h"
 #include "io_pool.h"
@@ -16,6 +18,9 @@
 
 namespace strata::io::detail {
 namespace {
+
+// Each reader thread's buffer for the messages it indexes, one after another.
+thread_local std::vector<unsigned char> scratch;
 
 // The keys cfgrib keeps as GRIB_* attributes of a variable: its data keys, then its extra keys.
 const char* const kDataKeys[] = {"paramId",   "dataType", "numberOfPoints", "typeOfLevel",
@@ -123,7 +128,8 @@ std::string keyText(const GribKey& k) {
     return out.str();
 }
 
-// The message's keys, or the reason it is left out.
+// The keys every message is indexed by, or the reason it is left out. ecCodes' concepts (paramId,
+// shortName, name, units...) cost milliseconds each: only paramId is read here.
 std::string readMessage(codes_handle* h, GribMessage& m) {
     const auto text = [&](const char* key) { return handleText(h, key).value_or(""); };
     const auto integer = [&](const char* key, long& v) { return codes_get_long(h, key, &v) == 0; };
@@ -137,11 +143,6 @@ std::string readMessage(codes_handle* h, GribMessage& m) {
         return "its packing (data representation) is not known to ecCodes" + ecCodesSays();
     m.typeOfLevel = text("typeOfLevel");
     m.stepType = text("stepType");
-    m.shortName = text("shortName");
-    m.cfVarName = text("cfVarName");
-    m.name = text("name");
-    m.units = text("units");
-    m.cfName = text("cfName");
     integer("paramId", m.paramId);
     if (long number = 0; codes_is_defined(h, "number") && integer("number", number)) m.member = number;
     codes_get_double(h, "level", &m.level);
@@ -166,6 +167,25 @@ std::string readMessage(codes_handle* h, GribMessage& m) {
         return "its data section holds " + std::to_string(values) + " values for a grid of " +
                std::to_string(m.numberOfPoints) + " points";
 
+    m.gridSignature = m.gridType + " " + std::to_string(m.ni) + "x" + std::to_string(m.nj);
+    const auto grid = gridKeys().find(m.gridType);
+    const std::vector<const char*> sig =
+        grid != gridKeys().end()
+            ? grid->second
+            : std::vector<const char*>(std::begin(kOtherGridKeys), std::end(kOtherGridKeys));
+    for (const char* key : sig)
+        if (auto k = readKey(h, key)) m.gridSignature += " " + k->name + "=" + keyText(*k);
+    return {};
+}
+
+// The keys of a variable's first message that its attributes and name come from.
+void readNames(codes_handle* h, GribMessage& m) {
+    const auto text = [&](const char* key) { return handleText(h, key).value_or(""); };
+    m.shortName = text("shortName");
+    m.cfVarName = text("cfVarName");
+    m.name = text("name");
+    m.units = text("units");
+    m.cfName = text("cfName");
     for (const char* key : kGlobalKeys)
         if (auto k = readKey(h, key)) m.globals.push_back(std::move(*k));
     for (const char* key : kDataKeys)
@@ -181,15 +201,6 @@ std::string readMessage(codes_handle* h, GribMessage& m) {
     missing.name = "missingValue";
     missing.number = kGribMissing;
     m.attrs.push_back(missing);
-
-    m.gridSignature = m.gridType + " " + std::to_string(m.ni) + "x" + std::to_string(m.nj);
-    const std::vector<const char*> sig =
-        grid != gridKeys().end()
-            ? grid->second
-            : std::vector<const char*>(std::begin(kOtherGridKeys), std::end(kOtherGridKeys));
-    for (const char* key : sig)
-        if (auto k = readKey(h, key)) m.gridSignature += " " + k->name + "=" + keyText(*k);
-    return {};
 }
 
 } // namespace
@@ -211,10 +222,28 @@ GribIndex indexGribFile(const RawFile& file, const std::string& what) {
         GribMessage& m = messages[i];
         m.span = scan.messages[i];
         try {
-            const GribHandle h = GribHandle::read(file, m.span, what);
+            const GribHandle h = GribHandle::read(file, m.span, what, scratch);
             problems[i] = readMessage(h.get(), m);
         } catch (const Error& e) {
             problems[i] = e.what();
+        }
+    });
+    // The names and attributes of each variable's first message (per level type, step type,
+    // grid and parameter: where grib_cube.h takes them from), read once each.
+    std::set<std::tuple<std::string, std::string, std::string, long>> seen;
+    std::vector<std::size_t> firsts;
+    for (std::size_t i = 0; i < messages.size(); ++i)
+        if (problems[i].empty() && seen.insert({messages[i].typeOfLevel, messages[i].stepType,
+                                                messages[i].gridSignature, messages[i].paramId})
+                                       .second)
+            firsts.push_back(i);
+    ioParallel(firsts.size(), [&](std::size_t k) {
+        GribMessage& m = messages[firsts[k]];
+        try {
+            const GribHandle h = GribHandle::read(file, m.span, what, scratch);
+            readNames(h.get(), m);
+        } catch (const Error&) {
+            // it was read a moment ago: a file changed under us reads without names
         }
     });
     for (std::size_t i = 0; i < messages.size(); ++i) {

@@ -26,6 +26,9 @@ struct GribMessage {
     // The hypercube's keys.
     std::string typeOfLevel, stepType, gridType;
     long paramId = 0;
+    // Read only for the first message of each (typeOfLevel, stepType, grid, paramId), where the
+    // hypercubes take them from (ecCodes' concepts are slow); empty in the others. So are
+    // `globals` and `attrs` below.
     std::string shortName, cfVarName, name, units, cfName;
     std::optional<long> member; // `number`: absent where the message has no ensemble member
     double level = 0;

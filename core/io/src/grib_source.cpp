@@ -10,6 +10,9 @@
 namespace strata::io::detail {
 namespace {
 
+// Each reader thread's buffer for the messages it decodes, one after another.
+thread_local std::vector<unsigned char> scratch;
+
 // Checks a read's box against `shape`; throws NetcdfError naming `what`.
 void checkBox(const std::vector<std::int64_t>& shape, std::span<const std::int64_t> start,
               std::span<const std::int64_t> count, std::span<const std::int64_t> stride,
@@ -76,7 +79,7 @@ void GribSource::read(std::span<const std::int64_t> start, std::span<const std::
             std::fill(dst, dst + plane, std::numeric_limits<float>::quiet_NaN());
             return;
         }
-        const GribHandle h = GribHandle::read(*file_, f.span, what_);
+        const GribHandle h = GribHandle::read(*file_, f.span, what_, scratch);
         const std::vector<double> v = h.values(std::size_t(nj_ * ni_), ni_, f.alternativeRows);
         for (std::int64_t r = 0; r < rows; ++r) {
             const double* src = v.data() + (start[lead] + r * stride[lead]) * ni_ + start[lead + 1];
