@@ -200,6 +200,31 @@ private slots:
             QVERIFY2(summary.find(word) != std::string::npos, word);
     }
 
+    // Parameters of one level type on different levels (2 m, 10 m) are apart, as in cfgrib's
+    // datasets: t2m has no heightAboveGround dim half of NaN.
+    void singleLevelsApart() {
+        OpenNotes notes;
+        const Dataset ds = openDataset(fixture("single_levels.grib2"), notes);
+        std::vector<std::string> names;
+        for (const Dataset& g : ds.groups) names.push_back(g.group);
+        QCOMPARE(names, (std::vector<std::string>{"/heightAboveGround_2_instant",
+                                                  "/heightAboveGround_10_instant", "/meanSea_instant"}));
+        const Dataset& two = ds.findGroup("heightAboveGround_2_instant");
+        QCOMPARE(two.dataVariables(), (std::vector<std::string>{"t2m", "d2m"}));
+        QCOMPARE(two.findVariable("t2m")->dims(),
+                 (std::vector<std::string>{"step", "latitude", "longitude"}));
+        QCOMPARE(two.coords.find("heightAboveGround")->values, std::vector<double>{2});
+        const Dataset& ten = ds.findGroup("heightAboveGround_10_instant");
+        QCOMPARE(ten.dataVariables(), (std::vector<std::string>{"u10", "v10"}));
+        QCOMPARE(ten.coords.find("heightAboveGround")->values, std::vector<double>{10});
+        for (const std::string& line : notes.lines)
+            QVERIFY2(line.find("NaN") == std::string::npos, line.c_str());
+        const std::vector<double> v = hostValues(ten["v10"]);
+        const std::vector<double> lat = coordValues(ten, "latitude"), lon = coordValues(ten, "longitude");
+        for (std::size_t k = 0; k < 9 * 16; ++k)
+            QVERIFY(std::abs(v[9 * 16 + k] - field(lat[k / 16], lon[k % 16], -3.0 + 6, 1)) < 0.01);
+    }
+
     // GRIB 1 on a regular Gaussian grid, a bitmap's holes read as NaN.
     void gaussianGribOne() {
         OpenNotes notes;

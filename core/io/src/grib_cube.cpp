@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <sstream>
 #include <tuple>
 
 namespace strata::io::detail {
@@ -26,6 +27,89 @@ std::size_t position(const std::vector<double>& values, double v) {
     return std::size_t(std::find(values.begin(), values.end(), v) - values.begin());
 }
 
+// The axes of `list`'s messages: each the sorted union of their values (number only where
+// some message has one; levels decreasing for pressure, as cfgrib stores them).
+std::vector<GribAxis> axesOf(const std::vector<GribMessage>& messages, const std::vector<std::size_t>& list,
+                             const std::string& typeOfLevel) {
+    std::set<double> number, time, step, level;
+    bool members = false;
+    for (std::size_t i : list) {
+        const GribMessage& m = messages[i];
+        if (m.member) {
+            members = true;
+            number.insert(double(*m.member));
+        }
+        time.insert(gribSeconds(m.dataDate, m.dataTime));
+        step.insert(m.stepHours);
+        level.insert(m.level);
+    }
+    std::vector<GribAxis> axes;
+    if (members) axes.push_back({"number", {number.begin(), number.end()}});
+    axes.push_back({"time", {time.begin(), time.end()}});
+    axes.push_back({"step", {step.begin(), step.end()}});
+    GribAxis lev{typeOfLevel.empty() ? std::string("level") : typeOfLevel, {level.begin(), level.end()}};
+    if (decreasing(typeOfLevel)) std::reverse(lev.values.begin(), lev.values.end());
+    axes.push_back(std::move(lev));
+    return axes;
+}
+
+bool sameAxes(const std::vector<GribAxis>& a, const std::vector<GribAxis>& b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t k = 0; k < a.size(); ++k)
+        if (a[k].name != b[k].name || a[k].values != b[k].values) return false;
+    return true;
+}
+
+// The cube of `list`'s messages (one level type, step type and grid; its parameters on the same
+// axes): a variable per parameter, a message per cell.
+GribCube makeCube(const std::vector<GribMessage>& messages, const std::vector<std::size_t>& list,
+                  std::vector<GribAxis> axes) {
+    GribCube cube;
+    cube.typeOfLevel = messages[list.front()].typeOfLevel;
+    cube.stepType = messages[list.front()].stepType;
+    cube.first = list.front();
+    cube.messages = list;
+    cube.axes = std::move(axes);
+    std::int64_t cells = 1;
+    for (const GribAxis& a : cube.axes) cells *= std::int64_t(a.values.size());
+    // The variables, by parameter in order of first message.
+    std::map<long, std::size_t> byParam;
+    std::set<std::string> names;
+    for (std::size_t i : list) {
+        const GribMessage& m = messages[i];
+        auto [it, added] = byParam.emplace(m.paramId, cube.variables.size());
+        if (added) {
+            GribCubeVariable v;
+            v.paramId = m.paramId;
+            v.first = i;
+            v.name = m.cfVarName != "unknown" && !m.cfVarName.empty() ? m.cfVarName
+                     : m.shortName != "unknown" && !m.shortName.empty()
+                         ? m.shortName
+                         : "paramId_" + std::to_string(m.paramId);
+            if (!names.insert(v.name).second) v.name += "_" + std::to_string(m.paramId);
+            names.insert(v.name);
+            v.fields.assign(std::size_t(cells), -1);
+            cube.variables.push_back(std::move(v));
+        }
+        GribCubeVariable& v = cube.variables[it->second];
+        std::int64_t cell = 0;
+        for (const GribAxis& a : cube.axes) {
+            const double value = a.name == "number" ? double(m.member.value_or(0))
+                                 : a.name == "time" ? gribSeconds(m.dataDate, m.dataTime)
+                                 : a.name == "step" ? m.stepHours
+                                                    : m.level;
+            cell = cell * std::int64_t(a.values.size()) + std::int64_t(position(a.values, value));
+        }
+        if (v.fields[std::size_t(cell)] >= 0)
+            v.repeated.push_back(m.span.number);
+        else
+            v.fields[std::size_t(cell)] = std::int64_t(i);
+    }
+    for (GribCubeVariable& var : cube.variables)
+        var.missing = std::count(var.fields.begin(), var.fields.end(), std::int64_t(-1));
+    return cube;
+}
+
 } // namespace
 
 double gribSeconds(long dataDate, long dataTime) {
@@ -35,7 +119,7 @@ double gribSeconds(long dataDate, long dataTime) {
 }
 
 std::vector<GribCube> buildGribCubes(const std::vector<GribMessage>& messages) {
-    // One cube per (typeOfLevel, stepType, grid), in that order; grids numbered by first use.
+    // Messages by (typeOfLevel, stepType, grid), in that order; grids numbered by first use.
     std::map<std::string, int> gridNumber;
     std::map<std::tuple<std::string, std::string, int>, std::vector<std::size_t>> members;
     for (std::size_t i = 0; i < messages.size(); ++i) {
@@ -46,74 +130,50 @@ std::vector<GribCube> buildGribCubes(const std::vector<GribMessage>& messages) {
     std::vector<GribCube> cubes;
     std::map<std::string, int> namesUsed;
     for (const auto& [key, list] : members) {
-        GribCube cube;
-        cube.typeOfLevel = std::get<0>(key);
-        cube.stepType = std::get<1>(key);
-        cube.first = list.front();
-        cube.messages = list;
-        cube.name = (cube.typeOfLevel.empty() ? std::string("unknown") : cube.typeOfLevel) + "_" +
-                    (cube.stepType.empty() ? std::string("unknown") : cube.stepType);
-        if (const int n = ++namesUsed[cube.name]; n > 1) cube.name += "_" + std::to_string(n);
-
-        // The axes: each the sorted union of the cube's values.
-        std::set<double> number, time, step, level;
-        bool members_ = false;
+        // Its parameters, each on its own axes; those on the same axes share a cube (as
+        // cfgrib's open_datasets merges datasets whose coordinates agree exactly).
+        std::vector<long> params;
+        std::map<long, std::vector<std::size_t>> byParam;
         for (std::size_t i : list) {
-            const GribMessage& m = messages[i];
-            if (m.member) {
-                members_ = true;
-                number.insert(double(*m.member));
-            }
-            time.insert(gribSeconds(m.dataDate, m.dataTime));
-            step.insert(m.stepHours);
-            level.insert(m.level);
+            auto& l = byParam[messages[i].paramId];
+            if (l.empty()) params.push_back(messages[i].paramId);
+            l.push_back(i);
         }
-        if (members_) cube.axes.push_back({"number", {number.begin(), number.end()}});
-        cube.axes.push_back({"time", {time.begin(), time.end()}});
-        cube.axes.push_back({"step", {step.begin(), step.end()}});
-        GribAxis lev{cube.typeOfLevel.empty() ? std::string("level") : cube.typeOfLevel,
-                     {level.begin(), level.end()}};
-        if (decreasing(cube.typeOfLevel)) std::reverse(lev.values.begin(), lev.values.end());
-        cube.axes.push_back(std::move(lev));
-        std::int64_t cells = 1;
-        for (const GribAxis& a : cube.axes) cells *= std::int64_t(a.values.size());
-
-        // The variables, by parameter in order of first message.
-        std::map<long, std::size_t> byParam;
-        std::set<std::string> names;
-        for (std::size_t i : list) {
-            const GribMessage& m = messages[i];
-            auto [it, added] = byParam.emplace(m.paramId, cube.variables.size());
-            if (added) {
-                GribCubeVariable v;
-                v.paramId = m.paramId;
-                v.first = i;
-                v.name = m.cfVarName != "unknown" && !m.cfVarName.empty() ? m.cfVarName
-                         : m.shortName != "unknown" && !m.shortName.empty()
-                             ? m.shortName
-                             : "paramId_" + std::to_string(m.paramId);
-                if (!names.insert(v.name).second) v.name += "_" + std::to_string(m.paramId);
-                names.insert(v.name);
-                v.fields.assign(std::size_t(cells), -1);
-                cube.variables.push_back(std::move(v));
-            }
-            GribCubeVariable& v = cube.variables[it->second];
-            std::int64_t cell = 0;
-            for (const GribAxis& a : cube.axes) {
-                const double value = a.name == "number" ? double(m.member.value_or(0))
-                                     : a.name == "time" ? gribSeconds(m.dataDate, m.dataTime)
-                                     : a.name == "step" ? m.stepHours
-                                                        : m.level;
-                cell = cell * std::int64_t(a.values.size()) + std::int64_t(position(a.values, value));
-            }
-            if (v.fields[std::size_t(cell)] >= 0)
-                v.repeated.push_back(m.span.number);
-            else
-                v.fields[std::size_t(cell)] = std::int64_t(i);
+        struct Part {
+            std::vector<GribAxis> axes;
+            std::vector<std::size_t> list;
+        };
+        std::vector<Part> parts;
+        for (long p : params) {
+            std::vector<GribAxis> axes = axesOf(messages, byParam[p], std::get<0>(key));
+            auto same = std::find_if(parts.begin(), parts.end(),
+                                     [&](const Part& q) { return sameAxes(q.axes, axes); });
+            if (same == parts.end()) same = parts.insert(parts.end(), Part{std::move(axes), {}});
+            same->list.insert(same->list.end(), byParam[p].begin(), byParam[p].end());
         }
-        for (GribCubeVariable& v : cube.variables)
-            v.missing = std::count(v.fields.begin(), v.fields.end(), std::int64_t(-1));
-        cubes.push_back(std::move(cube));
+        const std::string& level = std::get<0>(key);
+        const std::string base = (level.empty() ? std::string("unknown") : level) + "_" +
+                                 (std::get<1>(key).empty() ? std::string("unknown") : std::get<1>(key));
+        // Parts told apart by a single level of each (2 m and 10 m) are named by it.
+        bool byLevel = parts.size() > 1;
+        std::set<double> levels;
+        for (const Part& q : parts)
+            byLevel =
+                byLevel && q.axes.back().values.size() == 1 && levels.insert(q.axes.back().values[0]).second;
+        for (std::size_t k = 0; k < parts.size(); ++k) {
+            std::sort(parts[k].list.begin(), parts[k].list.end());
+            GribCube cube = makeCube(messages, parts[k].list, std::move(parts[k].axes));
+            std::string name = base;
+            if (byLevel) {
+                std::ostringstream v;
+                v << cube.axes.back().values[0];
+                name = (level.empty() ? std::string("unknown") : level) + "_" + v.str() + "_" +
+                       (std::get<1>(key).empty() ? std::string("unknown") : std::get<1>(key));
+            }
+            if (const int n = ++namesUsed[name]; n > 1) name += "_" + std::to_string(n);
+            cube.name = std::move(name);
+            cubes.push_back(std::move(cube));
+        }
     }
     return cubes;
 }

@@ -1,7 +1,8 @@
 #pragma once
 // GRIB messages into hypercubes, as cfgrib.open_datasets makes them: one per level type, step
-// type and grid; within one, a variable per parameter over the axes number, time, step and the
-// level (cfgrib's order), each the sorted union of its messages' values. No ecCodes here.
+// type and grid, and within those one per set of parameters on the same axes (2 m and 10 m
+// fields apart); a variable per parameter over the axes number, time, step and the level
+// (cfgrib's order), each the sorted union of its messages' values. No ecCodes here.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -26,7 +27,9 @@ struct GribCubeVariable {
 };
 
 struct GribCube {
-    std::string name; // "isobaricInhPa_instant", "_2", "_3" after it for further grids
+    // "isobaricInhPa_instant"; "heightAboveGround_10_instant" where parameters on single levels
+    // of one type part; "_2", "_3" after it for further grids or parts.
+    std::string name;
     std::string typeOfLevel, stepType;
     std::size_t first = 0;             // a message of the cube: its global keys
     std::vector<std::size_t> messages; // all of them (indexes into the messages), in file order

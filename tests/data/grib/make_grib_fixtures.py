@@ -142,6 +142,23 @@ def mixed(path):
             eccodes.codes_release(h)
 
 
+def single_levels(path):
+    """GRIB 2, regular_ll 16 x 9, ERA5's single levels: 2t and 2d at 2 m, 10u and 10v at 10 m,
+    msl at mean sea level, on steps 0 and 6. The 2 m and 10 m fields are apart in cfgrib's
+    datasets and in Strata's groups."""
+    with open(path, "wb") as out:
+        for step in (0, 6):
+            for short, base, sample_name in (("2t", 280.0, "regular_ll_sfc_grib2"), ("2d", 270.0, "regular_ll_sfc_grib2"),
+                                             ("10u", 5.0, "regular_ll_sfc_grib2"), ("10v", -3.0, "regular_ll_sfc_grib2"),
+                                             ("msl", 101000.0, "regular_ll_sfc_grib2")):
+                h = sample(sample_name)
+                lats, lons = regular_ll(h, 16, 9, 80.0, 0.0, 20.0, 22.5)
+                write(out, h, [("shortName", short), ("dataDate", 20190704), ("dataTime", 0),
+                               ("step", step), ("bitsPerValue", 16)],
+                      field(lats, lons, base + step, 1))
+                eccodes.codes_release(h)
+
+
 def gaussian(path):
     """GRIB 1, regular_gg N=32 (64 x 128): msl on 3 steps, one bitmap-masked point per field."""
     with open(path, "wb") as out:
@@ -223,6 +240,7 @@ if __name__ == "__main__":
     os.makedirs(OUT, exist_ok=True)
     pressure_levels(os.path.join(OUT, "pressure_levels.grib2"))
     mixed(os.path.join(OUT, "mixed.grib2"))
+    single_levels(os.path.join(OUT, "single_levels.grib2"))
     gaussian(os.path.join(OUT, "gaussian.grib1"))
     unsupported(os.path.join(OUT, "unsupported_grid.grib2"))
     projected(os.path.join(OUT, "rotated_ll.grib2"), "rotated_ll_sfc_grib2", ROTATED)
