@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "strata/core/cancel.h"
 #include "strata/core/error.h"
 #include "strata/io/geo.h"
 #include "strata/io/grib.h"
@@ -314,6 +315,17 @@ private slots:
         QVERIFY(t2m);
         QCOMPARE(t2m->shape(), (Shape{2, 5, 8}));
         QVERIFY(!ds.findVariable("t"));
+    }
+
+    // A cancelled open or read ends with CancelledError, not with a message skipped.
+    void cancelEndsOpenAndRead() {
+        OpenNotes notes;
+        const Dataset ds = openDataset(fixture("pressure_levels.grib2"), notes);
+        CancelToken token;
+        token.cancel();
+        const CancelScope scope(token);
+        QVERIFY_THROWS_EXCEPTION(CancelledError, openDataset(fixture("mixed.grib2")));
+        QVERIFY_THROWS_EXCEPTION(CancelledError, ds["t"].asHost());
     }
 
     void isolatedOpenReadsGrib() {

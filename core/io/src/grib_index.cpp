@@ -14,6 +14,7 @@
 
 #include "grib_handle.h"
 #include "io_pool.h"
+#include "strata/core/cancel.h"
 #include "strata/core/error.h"
 
 namespace strata::io::detail {
@@ -221,9 +222,12 @@ GribIndex indexGribFile(const RawFile& file, const std::string& what) {
     ioParallel(scan.messages.size(), [&](std::size_t i) {
         GribMessage& m = messages[i];
         m.span = scan.messages[i];
+        if (const CancelToken* cancel = CancelScope::current()) cancel->throwIfCancelled("indexing " + what);
         try {
             const GribHandle h = GribHandle::read(file, m.span, what, scratch);
             problems[i] = readMessage(h.get(), m);
+        } catch (const CancelledError&) {
+            throw;
         } catch (const Error& e) {
             problems[i] = e.what();
         }
@@ -242,6 +246,8 @@ GribIndex indexGribFile(const RawFile& file, const std::string& what) {
         try {
             const GribHandle h = GribHandle::read(file, m.span, what, scratch);
             readNames(h.get(), m);
+        } catch (const CancelledError&) {
+            throw;
         } catch (const Error&) {
             // it was read a moment ago: a file changed under us reads without names
         }

@@ -223,6 +223,8 @@ private:
                 g = gridAxes(index_.messages[i]);
                 from = &index_.messages[i];
                 break;
+            } catch (const CancelledError&) {
+                throw;
             } catch (const Error& e) {
                 if (firstError.empty()) firstError = e.what();
             }

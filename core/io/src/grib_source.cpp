@@ -5,6 +5,7 @@
 
 #include "grib_handle.h"
 #include "io_pool.h"
+#include "strata/core/cancel.h"
 #include "strata/core/error.h"
 
 namespace strata::io::detail {
@@ -73,6 +74,8 @@ void GribSource::read(std::span<const std::int64_t> start, std::span<const std::
             cell += index[d] * scale;
             scale *= axes_[d];
         }
+        if (const CancelToken* cancel = CancelScope::current())
+            cancel->throwIfCancelled("reading " + describe());
         float* dst = o + std::int64_t(k) * plane;
         const GribField& f = fields_[std::size_t(cell)];
         if (!f.present) {
