@@ -82,10 +82,14 @@ GribCube makeCube(const std::vector<GribMessage>& messages, const std::vector<st
             GribCubeVariable v;
             v.paramId = m.paramId;
             v.first = i;
-            v.name = m.cfVarName != "unknown" && !m.cfVarName.empty() ? m.cfVarName
-                     : m.shortName != "unknown" && !m.shortName.empty()
-                         ? m.shortName
-                         : "paramId_" + std::to_string(m.paramId);
+            // cfgrib's name: cfVarName, else shortName, else paramId_<id> (where ecCodes knows
+            // neither: "unknown" or "undef").
+            const auto known = [](const std::string& n) {
+                return !n.empty() && n != "unknown" && n != "undef";
+            };
+            v.name = known(m.cfVarName)   ? m.cfVarName
+                     : known(m.shortName) ? m.shortName
+                                          : "paramId_" + std::to_string(m.paramId);
             if (!names.insert(v.name).second) v.name += "_" + std::to_string(m.paramId);
             names.insert(v.name);
             v.fields.assign(std::size_t(cells), -1);

@@ -2,7 +2,6 @@
 #include <eccodes.h>
 
 #include <algorithm>
-#include <map>
 #include <optional>
 
 #include "grib_cube.h"
@@ -126,14 +125,12 @@ public:
         std::vector<std::string> coordNames; // cfgrib's order: the axes, latitude, longitude, valid_time
         std::vector<std::string> headerDims;
         std::vector<std::int64_t> headerShape;
-        std::map<std::string, std::size_t> axisLength;
         for (const GribAxis& a : cube.axes) {
             const bool dim = a.values.size() > 1;
             const std::vector<std::string> dims =
                 dim ? std::vector<std::string>{a.name} : std::vector<std::string>{};
             addCoordinate(ds, a.name, dims, a.values, axisAttrs(a.name));
             coordNames.push_back(a.name);
-            axisLength[a.name] = a.values.size();
             if (dim) {
                 headerDims.push_back(a.name);
                 headerShape.push_back(std::int64_t(a.values.size()));
