@@ -19,6 +19,10 @@ std::int64_t daysFromCivil(std::int64_t y, unsigned m, unsigned d) {
     return era * 146097 + std::int64_t(doe) - 719468;
 }
 
+// A hypercube's places (number x time x step x level) at most: a variable holds a message index
+// for each.
+constexpr std::int64_t kMaxCells = std::int64_t(1) << 24;
+
 bool decreasing(const std::string& typeOfLevel) {
     return typeOfLevel == "isobaricInhPa" || typeOfLevel == "isobaricInPa";
 }
@@ -33,12 +37,10 @@ std::vector<GribAxis> axesOf(const std::vector<GribMessage>& messages, const std
                              const std::string& typeOfLevel) {
     std::set<double> number, time, step, level;
     bool members = false;
+    for (std::size_t i : list) members = members || messages[i].member.has_value();
     for (std::size_t i : list) {
         const GribMessage& m = messages[i];
-        if (m.member) {
-            members = true;
-            number.insert(double(*m.member));
-        }
+        if (members) number.insert(double(m.member.value_or(0))); // as makeCube places it
         time.insert(gribSeconds(m.dataDate, m.dataTime));
         step.insert(m.stepHours);
         level.insert(m.level);
@@ -102,8 +104,14 @@ GribCube makeCube(const std::vector<GribMessage>& messages, const std::vector<st
                                  : a.name == "time" ? gribSeconds(m.dataDate, m.dataTime)
                                  : a.name == "step" ? m.stepHours
                                                     : m.level;
-            cell = cell * std::int64_t(a.values.size()) + std::int64_t(position(a.values, value));
+            const std::size_t at = position(a.values, value);
+            if (at == a.values.size()) { // cannot be: the axes hold every message's values
+                cell = -1;
+                break;
+            }
+            cell = cell * std::int64_t(a.values.size()) + std::int64_t(at);
         }
+        if (cell < 0) continue;
         if (v.fields[std::size_t(cell)] >= 0)
             v.repeated.push_back(m.span.number);
         else
@@ -122,7 +130,8 @@ double gribSeconds(long dataDate, long dataTime) {
     return double(days * 86400 + (dataTime / 100) * 3600 + (dataTime % 100) * 60);
 }
 
-std::vector<GribCube> buildGribCubes(const std::vector<GribMessage>& messages) {
+std::vector<GribCube> buildGribCubes(const std::vector<GribMessage>& messages,
+                                     std::vector<std::string>& problems) {
     // Messages by (typeOfLevel, stepType, grid), in that order; grids numbered by first use.
     std::map<std::string, int> gridNumber;
     std::map<std::tuple<std::string, std::string, int>, std::vector<std::size_t>> members;
@@ -166,6 +175,14 @@ std::vector<GribCube> buildGribCubes(const std::vector<GribMessage>& messages) {
                 byLevel && q.axes.back().values.size() == 1 && levels.insert(q.axes.back().values[0]).second;
         for (std::size_t k = 0; k < parts.size(); ++k) {
             std::sort(parts[k].list.begin(), parts[k].list.end());
+            double cells = 1; // as a double: a hostile file's axes could overflow an integer
+            for (const GribAxis& a : parts[k].axes) cells *= double(a.values.size());
+            if (cells > double(kMaxCells)) {
+                problems.push_back("the " + std::to_string(parts[k].list.size()) + " messages of " + base +
+                                   " lie on " + std::to_string(cells) + " places of their axes (more than " +
+                                   std::to_string(kMaxCells) + "); skipped");
+                continue;
+            }
             GribCube cube = makeCube(messages, parts[k].list, std::move(parts[k].axes));
             std::string name = base;
             if (byLevel) {

@@ -40,7 +40,9 @@ struct GribCube {
 // Messages' seconds since 1970-01-01 from dataDate (YYYYMMDD) and dataTime (HHMM).
 double gribSeconds(long dataDate, long dataTime);
 
-// The cubes of `messages`, ordered by level type and step type.
-std::vector<GribCube> buildGribCubes(const std::vector<GribMessage>& messages);
+// The cubes of `messages`, ordered by level type and step type. A part whose axes span more than
+// 2^24 places (a hostile file's, all values distinct) is left out with a line in `problems`.
+std::vector<GribCube> buildGribCubes(const std::vector<GribMessage>& messages,
+                                     std::vector<std::string>& problems);
 
 } // namespace strata::io::detail

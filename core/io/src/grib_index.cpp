@@ -147,6 +147,7 @@ std::string readMessage(codes_handle* h, GribMessage& m) {
     integer("paramId", m.paramId);
     if (long number = 0; codes_is_defined(h, "number") && integer("number", number)) m.member = number;
     codes_get_double(h, "level", &m.level);
+    if (!std::isfinite(m.level)) return "its level is not a number";
     if (!integer("dataDate", m.dataDate) || !integer("dataTime", m.dataTime))
         return "it has no dataDate or dataTime";
     long unit = 1, endStep = 0;

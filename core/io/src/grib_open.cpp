@@ -345,7 +345,10 @@ Dataset openGrib(const std::string& path, OpenNotes& notes) {
             if (!index.problems.empty()) why += ": " + index.problems.front();
             STRATA_FAIL(NetcdfError, "cannot open '" + path + "': " + why);
         }
-        const std::vector<detail::GribCube> cubes = detail::buildGribCubes(index.messages);
+        std::vector<std::string> sparse;
+        const std::vector<detail::GribCube> cubes = detail::buildGribCubes(index.messages, sparse);
+        for (const std::string& p : sparse) notes.lines.push_back(path + ": " + p);
+        STRATA_EXPECTS(!cubes.empty(), NetcdfError, "cannot open '" + path + "': " + sparse.front());
         detail::CubeBuilder builder(file, path, index, notes);
         // A hypercube whose grid cannot be read is left out with a note; the others are read.
         std::vector<Dataset> built;
