@@ -5,6 +5,7 @@
 
 #include "py_array.h"
 #include "py_dataset.h"
+#include "py_region.h"
 #include "strata/core/error.h"
 #include "strata/core/runtime.h"
 #include "strata/core/transfer.h"
@@ -69,6 +70,7 @@ PYBIND11_MODULE(_strata, m) {
 
     strata::py::bindArray(m);
     strata::py::bindDatasets(m);
+    strata::py::bindRegions(m);
 #ifdef STRATA_PY_HAVE_GUI
     strata::py::bindShow(m);
     strata::py::bindExport(m);

@@ -35,6 +35,8 @@ std::string devicesText(int count) {
     return count == 0 ? s : s + " (cuda:0 to cuda:" + std::to_string(count - 1) + ")";
 }
 
+} // namespace
+
 Device parseDevice(const std::string& text) {
     if (text == "cpu" || text == "host") return Device::host();
     const bool numbered = text.rfind("cuda:", 0) == 0;
@@ -79,6 +81,8 @@ Device parseDevice(const std::string& text) {
     d["problem"] = c.problem;
     return d;
 }
+
+namespace {
 
 // Reads every numeric data variable of `path` whole onto `device` (decoded as Strata decodes:
 // masked → NaN, unpacked), with the coordinates on the host.
