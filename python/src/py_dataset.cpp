@@ -7,6 +7,7 @@
 #include <string>
 
 #include "py_array.h"
+#include "py_computed.h"
 #include "py_import.h"
 #include "strata/core/cf_axis.h"
 #include "strata/core/derived.h"
@@ -187,8 +188,13 @@ HeldDataset makeDataset(const ::py::list& variables, const ::py::list& coords, c
         auto t = item.cast<::py::tuple>();
         const auto n = t[0].cast<std::string>();
         const std::string context = title + ": variable '" + n + "'";
-        Variable v =
-            importVariable(t[2], t[1].cast<std::vector<std::string>>(), importAttributes(t[3]), context);
+        Variable v;
+        if (::py::isinstance<ComputedVariable>(t[2])) { // computed box by box (a Dask array)
+            v = t[2].cast<const ComputedVariable&>().variable;
+            v.attrs() = importAttributes(t[3]);
+        } else {
+            v = importVariable(t[2], t[1].cast<std::vector<std::string>>(), importAttributes(t[3]), context);
+        }
         noteDims(v.dims(), v.shape(), "variable '" + n + "'");
         ds->variables.emplace_back(n, std::move(v));
     }
