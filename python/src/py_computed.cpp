@@ -4,12 +4,14 @@
 
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "py_array.h"
 #include "py_dataset.h"
 #include "py_import.h"
+#include "strata/core/cancel.h"
 #include "strata/core/data_source.h"
 #include "strata/core/error.h"
 #include "strata/core/ops.h"
@@ -111,9 +113,33 @@ private:
 
     // What `invoke` returns from Python, as a Variable borrowing it, checked against the
     // dtype and `shape` asked for; Python's error (naming the chunk) as an IoError.
+    // The thread's cancel token (the window's: a newer view, or Cancel) cancels the Dask
+    // computations in flight; the frame then fails with CancelledError, as a read would.
     template <class Invoke>
     Variable call(::py::object& f, const std::vector<std::string>& dims,
                   const std::vector<std::int64_t>& shape, Device device, Invoke invoke) const {
+        const CancelToken* token = CancelScope::current();
+        std::optional<CancelToken::Subscription> subscription; // ends after the GIL is released
+        if (token) {
+            token->throwIfCancelled(description_);
+            subscription = token->onCancel([fetch = fetch_] {
+                ::py::gil_scoped_acquire gil;
+                try {
+                    if (::py::hasattr(*fetch, "cancel")) fetch->attr("cancel")();
+                } catch (::py::error_already_set& e) {
+                    e.discard_as_unraisable("strata: cancelling a Dask computation");
+                }
+            });
+        }
+        Variable v = callHoldingGil(f, dims, shape, device, invoke);
+        subscription.reset();
+        if (token) token->throwIfCancelled(description_);
+        return v;
+    }
+
+    template <class Invoke>
+    Variable callHoldingGil(::py::object& f, const std::vector<std::string>& dims,
+                            const std::vector<std::int64_t>& shape, Device device, Invoke invoke) const {
         (void)device;
         ::py::gil_scoped_acquire gil;
         try {
@@ -128,6 +154,7 @@ private:
         } catch (::py::error_already_set& e) {
             // Python's message says which chunk failed and why; Strata's error carries it.
             const std::string what = ::py::str(e.value());
+            if (CancelScope::cancelled()) STRATA_FAIL(CancelledError, description_ + ": cancelled");
             STRATA_FAIL(IoError, what);
         }
     }

@@ -148,6 +148,16 @@ class FramesOnALocalCluster(FramesOnACluster, unittest.TestCase):
         cls.cluster.close()
         cls.tmp.cleanup()
 
+    def test_cancel_cancels_the_computation_in_flight(self):
+        x = dask.array.from_array(self.values[:60], chunks=(30, 24, 36)).map_blocks(slow_block, 5.0, dtype=np.float32)
+        h, fetch = held(xr.DataArray(x, dims=("time", "lat", "lon"), name="tas"), timeout=60)
+        threading.Timer(0.5, fetch.cancel).start()
+        t0 = time.monotonic()
+        with self.assertRaises(strata.IoError) as cm:
+            frame(h, "tas", [("time", 0)])
+        self.assertLess(time.monotonic() - t0, 4)
+        self.assertIn("variable 'tas': box of chunk (0, 0, 0) (time 0:30): cancelled", str(cm.exception))
+
     def test_in_memory_chunks_and_a_bare_dask_array(self):
         x = dask.array.from_array(np.arange(4 * 6 * 8, dtype=np.int16).reshape(4, 6, 8), chunks=(1, 3, 8))
         fetches = []
