@@ -40,6 +40,8 @@ def cluster_words(client):
     """ "Dask (2 workers)" for the status line, or "Dask (local scheduler)"."""
     if client is None:
         return "Dask (local scheduler)"
+    if client.status != "running":
+        return f"Dask ({client.scheduler.address}, {client.status})"
     try:
         n = len(client.scheduler_info().get("workers", {}))
     except Exception:  # the scheduler does not answer: said when a box is computed
@@ -159,6 +161,8 @@ class DaskFetch:
                     raise
 
     def _note_lost_workers(self, client, before, what, where):
+        if client.status != "running":  # said at the next box
+            return
         try:
             after = set(client.scheduler_info().get("workers", {}))
         except Exception:
