@@ -103,6 +103,17 @@ class ChunksReadInTheWorkers(unittest.TestCase):
         self.assertEqual(ours.tas.chunks, ref.tas.chunks)
         np.testing.assert_array_equal(*self.client.compute([ours.tas.data, ref.tas.data], sync=True))
 
+    def test_many_files_as_one_with_open_mfdataset(self):
+        paths = []
+        for i, part in enumerate((slice(0, 200), slice(200, 365))):
+            paths.append(os.path.join(self.tmp.name, f"part{i}.nc"))
+            xr.open_dataset(self.series, engine="netcdf4").isel(time=part).to_netcdf(paths[-1])
+        ds = xr.open_mfdataset(paths, engine="strata", chunks={"time": 50}, combine="by_coords")
+        self.assertEqual(ds.tas.data.numblocks[0], 4 + 4)
+        before = worker_reads(self.client)
+        np.testing.assert_array_equal(ds.tas.isel(time=250).values, self.values[250])
+        self.assertEqual(worker_reads(self.client) - before, 1)
+
     def test_without_chunks_the_variables_are_read_whole_as_before(self):
         ds = xr.open_dataset(self.series, engine="strata", device="cpu")
         self.assertIsInstance(ds.tas.data, np.ndarray)
