@@ -4,6 +4,7 @@ computed whole; a chunk that raises is told in the window's error, naming the va
 chunk, and the window shows the next data. Skips without dask.distributed."""
 import os
 import tempfile
+import time
 import unittest
 
 import numpy as np
@@ -11,7 +12,8 @@ import xarray as xr
 
 os.environ.setdefault("XDG_CONFIG_HOME", tempfile.mkdtemp(prefix="strata-dask-show-"))
 import strata  # noqa: E402
-from dask_clusters import dask, failing_block, local_cluster, needs_distributed, worker_reads, write_series  # noqa: E402
+from dask_clusters import (dask, failing_block, local_cluster, needs_distributed, slow_block,  # noqa: E402
+                           worker_reads, write_series)
 
 
 @needs_distributed
@@ -61,6 +63,20 @@ class ShowDaskBacked(unittest.TestCase):
             np.testing.assert_array_equal(view.frame(timeout=60), self.values[0])
         finally:
             view.close()
+
+    def test_closing_the_window_cancels_the_computation_in_flight(self):
+        x = dask.array.from_array(self.values[:60], chunks=(30, 24, 36)).map_blocks(
+            slow_block, 8.0, dtype=np.float32)
+        view = strata.show(xr.DataArray(x, dims=("time", "lat", "lon"), name="slow"))
+        deadline = time.monotonic() + 10
+        while not any(self.client.processing().values()) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        self.assertTrue(any(self.client.processing().values()), "nothing computed on the cluster")
+        t0 = time.monotonic()
+        view.close()  # the frame service's token cancels the Dask futures of its frames
+        while any(self.client.processing().values()) and time.monotonic() - t0 < 6:
+            time.sleep(0.05)
+        self.assertLess(time.monotonic() - t0, 6, "the cluster still computes the closed window's frames")
 
 
 if __name__ == "__main__":
