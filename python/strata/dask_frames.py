@@ -78,13 +78,12 @@ class DaskFetch:
         index = _index(start, count, step)
         import dask.array as da
         x = self.array[index]
-        x = x.astype(np.float64) if x.dtype == np.float32 else x  # accumulated in double, as Strata does
         axes = list(range(x.ndim))
         for axis, op in reductions:
             at = axes.index(axis)
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN slices give NaN, as in Strata
-                x = getattr(da, _NAN_OPS[op])(x, axis=at)
+            reduction = getattr(da, _NAN_OPS[op])
+            # Sums accumulated in double, as Strata accumulates float32; extremes are exact.
+            x = reduction(x, axis=at) if op in ("min", "max") else reduction(x, axis=at, dtype=np.float64)
             del axes[at]
         words = " then ".join(f"{op} over {self._dims()[axis]}" for axis, op in reductions)
         values = self._compute(x, index, f"reduction ({words})")
@@ -202,9 +201,9 @@ def _placed(values, dtype, device):
     if device == "host":
         if not isinstance(values, np.ndarray) and hasattr(values, "get"):  # CuPy chunks shown on the host
             values = values.get()
-        return np.ascontiguousarray(values, dtype=dtype)
+        return np.asarray(values, dtype=dtype, order="C")  # keeps a 0-d result 0-d
     if isinstance(values, np.ndarray) or np.isscalar(values):
-        return np.ascontiguousarray(values, dtype=dtype)
+        return np.asarray(values, dtype=dtype, order="C")
     return values.astype(dtype, order="C", copy=False)
 
 
