@@ -43,10 +43,35 @@ def cluster_words(client):
     if client.status != "running":
         return f"Dask ({client.scheduler.address}, {client.status})"
     try:
-        n = len(client.scheduler_info().get("workers", {}))
+        n = len(_workers(client))
     except Exception:  # the scheduler does not answer: said when a box is computed
         return f"Dask ({client.scheduler.address})"
     return f"Dask ({n} worker{'s' if n != 1 else ''})"
+
+
+ASK_TIMEOUT = 5.0  # seconds the scheduler has to say which workers it has
+
+
+def _workers(client):
+    """The addresses of the client's workers, asked of the scheduler within ASK_TIMEOUT: a
+    scheduler just gone holds the call while the client tries to reconnect (a minute). The
+    question runs on a daemon thread, left behind if it does not return in time."""
+    answer = []
+    done = threading.Event()
+
+    def ask():
+        try:
+            answer.append(set(client.scheduler_info().get("workers", {})))
+        except Exception as e:  # said by the caller
+            answer.append(e)
+        done.set()
+
+    threading.Thread(target=ask, name="strata-dask-ask", daemon=True).start()
+    if not done.wait(ASK_TIMEOUT):
+        raise TimeoutError(f"no answer within {ASK_TIMEOUT:g} s")
+    if isinstance(answer[0], Exception):
+        raise answer[0]
+    return answer[0]
 
 
 class DaskComputeError(RuntimeError):
@@ -117,7 +142,7 @@ class DaskFetch:
         if client.status != "running":  # lost, and the client trying to reconnect: say so now
             raise DaskComputeError(f"{gone} (the client is {client.status})")
         try:
-            before = set(client.scheduler_info().get("workers", {}))
+            before = _workers(client)
             future = client.compute(x)
         except Exception as e:
             raise DaskComputeError(f"{gone} ({type(e).__name__}: {e})") from e
@@ -163,7 +188,7 @@ class DaskFetch:
         if client.status != "running":  # said at the next box
             return
         try:
-            after = set(client.scheduler_info().get("workers", {}))
+            after = _workers(client)
         except Exception:
             return
         lost = sorted(before - after)

@@ -126,13 +126,13 @@ def slow_block(block, seconds=1.5):
 
 def failing_block(block, block_info=None, bad=2):
     """Raises for block `bad` along the first axis."""
-    if block_info and block_info[0]["chunk-location"][0] == bad:
+    if block_info is not None and block_info[0]["chunk-location"][0] == bad:
         raise ValueError("sensor 7 offline")
     return block
 
 
 def fatal_block(block, block_info=None, bad=1):
     """Ends the worker process that computes block `bad` along the first axis."""
-    if block_info and block_info[0]["chunk-location"][0] == bad:
+    if block_info is not None and block_info[0]["chunk-location"][0] == bad:
         os._exit(3)
     return block
