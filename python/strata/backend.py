@@ -19,7 +19,7 @@ def _chunks_asked():
     """Whether the xr.open_dataset (or open_mfdataset) that called this backend was given
     chunks: xarray chunks what its backend returns and does not tell the backend, so its
     argument is looked up in its frame. False when the backend is called some other way."""
-    frame = sys._getframe(2)
+    frame = sys._getframe(1)
     while frame is not None:
         code = frame.f_code
         if code.co_name == "open_dataset" and frame.f_globals.get("__name__") == "xarray.backends.api":
