@@ -12,7 +12,7 @@ packages=(
   libvtk9-dev libnetcdf-dev netcdf-bin libhdf5-dev libdeflate-dev libproj-dev
   libgl-dev libegl-dev libfontconfig-dev fonts-dejavu-core
   xvfb xauth
-  python3-xarray python3-netcdf4 python3-dask
+  python3-xarray python3-netcdf4 python3-dask python3-distributed
   nlohmann-json3-dev libblosc-dev libzstd-dev liblz4-dev python3-zarr python3-numcodecs
   libcurl4-openssl-dev
   python3-dev pybind11-dev python3-numpy python3-ipython

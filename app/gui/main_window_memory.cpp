@@ -9,6 +9,7 @@ namespace strata::app {
 void MainWindow::showDataset(std::shared_ptr<const Dataset> ds, const QString& title, const QString& variable,
                              std::optional<ColourRange> range) {
     const ViewSpec before = view();
+    lastError_.clear(); // the data shown before failed, perhaps; these are asked for anew
     const bool update = ws_.dataset() && ws_.dataset()->path.empty() && !before.variable.empty();
     clearSeries();
     ws_.setDataset(std::move(ds), update);

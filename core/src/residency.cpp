@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "strata/core/data_source.h"
 #include "strata/core/error.h"
 #include "strata/core/memory_budget.h"
 #include "strata/core/runtime.h"
@@ -32,6 +33,13 @@ std::string gigabytes(std::size_t bytes) {
     else
         std::snprintf(text, sizeof text, "%.0f MB", std::ceil(double(bytes) / 1e6));
     return text;
+}
+
+// Why `var` is never loaded whole (its source computes each box elsewhere); empty: it may be.
+std::string sourceRefusal(const DataArray& var) {
+    const Variable& v = var.variable();
+    if (v.isLoaded() || !v.source()) return {};
+    return v.source()->wholeLoadRefusal();
 }
 
 } // namespace
@@ -235,6 +243,9 @@ void Residency::request(const std::string& key, const DataArray& var, Device dev
             e.borrowed = true;
             e.status.state = Residence::Resident;
             e.status.progress = 1;
+        } else if (const std::string refusal = sourceRefusal(var); !refusal.empty()) {
+            e.status.state = Residence::Streamed;
+            e.status.reason = refusal;
         } else if (need > budget_) {
             e.status.state = Residence::Streamed;
             e.status.reason =

@@ -5,6 +5,7 @@
 #include <optional>
 #include <set>
 
+#include "source_reduce.h"
 #include "strata/core/area.h"
 #include "strata/core/error.h"
 #include "strata/core/startup_trace.h"
@@ -105,6 +106,17 @@ DataArray computeStoredFrame(const DataArray& var, const FrameSpec& spec, Device
         var.isel(indexers); // a view of a resident variable; else lazy: only this hyperslab
     FrameSpec rest = spec;
     rest.indices.clear(); // the sliced dims are gone
+    if (!slab.isLoaded()) {
+        // A source that reduces where its values are (Dask) sends the result alone.
+        const Stream s = streamFor(device);
+        if (std::optional<DataArray> r = detail::reduceAtSource(slab, rest, device, s)) {
+            FrameSpec after = rest;
+            after.reductions.clear();
+            DataArray f = computeView(*r, after, device, s);
+            s.synchronize(); // drawn or copied next
+            return f;
+        }
+    }
     if (!slab.isLoaded() && !spec.reductions.empty() && slab.variable().nbytes() > limits.loadAtOnce &&
         slab.ndim() > 0) {
         // Too large to load at once: streamed along the first dim, when that dim is kept (each

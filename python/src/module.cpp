@@ -4,7 +4,9 @@
 #include <pybind11/stl.h>
 
 #include "py_array.h"
+#include "py_computed.h"
 #include "py_dataset.h"
+#include "py_region.h"
 #include "strata/core/error.h"
 #include "strata/core/runtime.h"
 #include "strata/core/transfer.h"
@@ -69,6 +71,8 @@ PYBIND11_MODULE(_strata, m) {
 
     strata::py::bindArray(m);
     strata::py::bindDatasets(m);
+    strata::py::bindRegions(m);
+    strata::py::bindComputed(m);
 #ifdef STRATA_PY_HAVE_GUI
     strata::py::bindShow(m);
     strata::py::bindExport(m);

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "py_array.h"
+#include "py_computed.h"
 #include "py_import.h"
 #include "strata/core/cf_axis.h"
 #include "strata/core/derived.h"
@@ -34,6 +35,8 @@ std::string devicesText(int count) {
     const std::string s = "there are " + std::to_string(count) + " CUDA devices";
     return count == 0 ? s : s + " (cuda:0 to cuda:" + std::to_string(count - 1) + ")";
 }
+
+} // namespace
 
 Device parseDevice(const std::string& text) {
     if (text == "cpu" || text == "host") return Device::host();
@@ -79,6 +82,8 @@ Device parseDevice(const std::string& text) {
     d["problem"] = c.problem;
     return d;
 }
+
+namespace {
 
 // Reads every numeric data variable of `path` whole onto `device` (decoded as Strata decodes:
 // masked → NaN, unpacked), with the coordinates on the host.
@@ -183,8 +188,13 @@ HeldDataset makeDataset(const ::py::list& variables, const ::py::list& coords, c
         auto t = item.cast<::py::tuple>();
         const auto n = t[0].cast<std::string>();
         const std::string context = title + ": variable '" + n + "'";
-        Variable v =
-            importVariable(t[2], t[1].cast<std::vector<std::string>>(), importAttributes(t[3]), context);
+        Variable v;
+        if (::py::isinstance<ComputedVariable>(t[2])) { // computed box by box (a Dask array)
+            v = t[2].cast<const ComputedVariable&>().variable;
+            v.attrs() = importAttributes(t[3]);
+        } else {
+            v = importVariable(t[2], t[1].cast<std::vector<std::string>>(), importAttributes(t[3]), context);
+        }
         noteDims(v.dims(), v.shape(), "variable '" + n + "'");
         ds->variables.emplace_back(n, std::move(v));
     }

@@ -17,6 +17,12 @@ struct HeldDataset {
 
 void bindDatasets(pybind11::module_& m);
 
+// "cpu", "cuda" or "cuda:N" as a Device (ValueError saying what is wrong).
+Device parseDevice(const std::string& text);
+
+// A coordinate as a dict of its parts: name, dims, shape, values, dtype, attrs, time, problem.
+pybind11::dict exportCoordinate(const Coordinate& c);
+
 // Attributes as a list of (name, dtype name, value): text as str, numbers as a list.
 pybind11::list exportAttributes(const Attributes& attrs);
 

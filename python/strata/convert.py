@@ -218,9 +218,23 @@ def _native(data):
     return data
 
 
-def _strata_dataset(obj, dims=None, name=None):
+def _data_of(name, variable, dask):
+    """A variable's data as Strata takes it: arrays as they are; a Dask array as a lazy
+    variable computed box by box on the current Dask client."""
+    from .dask_frames import computed_variable, is_dask_array
+    if not is_dask_array(variable.data):
+        return _native(variable.data)
+    data, fetch = computed_variable(name, variable.dims, variable.data)
+    if dask is not None:
+        dask.append(fetch)
+    return data
+
+
+def _strata_dataset(obj, dims=None, name=None, dask=None):
     """A Strata Dataset (held in memory; no data copied, big-endian arrays aside) for an xarray
-    DataArray or Dataset, or a bare array with `dims`; and the variable to show."""
+    DataArray or Dataset, or a bare array with `dims`; and the variable to show. Dask-backed
+    variables are not computed: Strata asks Dask for each box it needs (dask_frames.py); their
+    DaskFetch objects are appended to the list `dask` when one is given."""
     try:
         import xarray as xr
     except ImportError:
@@ -237,7 +251,14 @@ def _strata_dataset(obj, dims=None, name=None):
             raise _strata.ValueError("a bare array needs dims=(...) naming its dimensions")
         var = str(name or "data")
         dims = [str(d) for d in dims]
-        held = _strata._make_dataset([(var, dims, _native(obj), {})], [], {}, var)
+        from .dask_frames import computed_variable, is_dask_array
+        if is_dask_array(obj):
+            data, fetch = computed_variable(var, dims, obj)
+            if dask is not None:
+                dask.append(fetch)
+        else:
+            data = _native(obj)
+        held = _strata._make_dataset([(var, dims, data, {})], [], {}, var)
         return held, var, var
     variables = []
     for n, v in ds.data_vars.items():
@@ -249,7 +270,7 @@ def _strata_dataset(obj, dims=None, name=None):
                 pass  # the one asked for: its error says why
             else:
                 continue
-        variables.append((str(n), [str(d) for d in v.dims], _native(v.data), dict(v.attrs)))
+        variables.append((str(n), [str(d) for d in v.dims], _data_of(str(n), v.variable, dask), dict(v.attrs)))
     coords = [c for c in (_coordinate_parts(n, ds.coords[n].variable) for n in ds.coords) if c]
     held = _strata._make_dataset(variables, coords, dict(ds.attrs), title)
     return held, var, title

@@ -41,16 +41,33 @@ class View:
     """A Strata window showing Python's data. update(new) shows new data (the view kept when
     it fits); frame() is the frame on screen (CuPy or NumPy, by where it lives, no copy)."""
 
-    def __init__(self, window, held, title):
+    def __init__(self, window, held, title, dask=(), compute_timeout=None):
         self._window = window
         self._held = held
         self._title = title
+        self._dask = list(dask)
+        self._compute_timeout = compute_timeout
 
     def update(self, obj, dims=None, name=None, vmin=None, vmax=None):
-        held, var, title = _strata_dataset(obj, dims, name)
+        dask = []
+        held, var, title = _strata_dataset(obj, dims, name, dask)
+        _set_timeout(dask, self._compute_timeout)
+        self.cancel()  # boxes of the data replaced are not wanted any more
         self._window.show(held, title, var or "", vmin, vmax)
         self._held = held
+        self._dask = dask
         return self
+
+    def cancel(self):
+        """Cancels the Dask computations of the frames being computed (Dask-backed data): those
+        frames fail with a message saying so; the next view asked for is computed again."""
+        for fetch in self._dask:
+            fetch.cancel()
+
+    @property
+    def dask_notes(self):
+        """What went wrong on the Dask cluster and was recovered from (a worker lost), oldest first."""
+        return [note for fetch in self._dask for note in fetch.notes]
 
     @property
     def contours(self):
@@ -114,7 +131,13 @@ class View:
         return f"<strata.View {self._title!r} ({state})>"
 
 
-def show(obj, dims=None, name=None, block=False, vmin=None, vmax=None, contours=None):
+def _set_timeout(dask, timeout):
+    if timeout is not None:
+        for fetch in dask:
+            fetch.timeout = float(timeout)
+
+
+def show(obj, dims=None, name=None, block=False, vmin=None, vmax=None, contours=None, compute_timeout=None):
     """Opens the Strata window on `obj` in this process.
 
     `obj` is an xarray DataArray or Dataset, or a bare array (NumPy, CuPy, anything with
@@ -128,10 +151,17 @@ def show(obj, dims=None, name=None, block=False, vmin=None, vmax=None, contours=
     values a frame, once per array shown) come back to the host, for the colour bar's labels;
     with them nothing of the data leaves the device. `contours` draws isolines over the frame
     at levels spelled as the command line's --contours: "auto", a count, "v1,v2,..." or
-    "step:base" (View.contours changes them)."""
-    held, var, title = _strata_dataset(obj, dims, name)
+    "step:base" (View.contours changes them).
+
+    Data backed by Dask are not computed here: each frame is computed when it is shown (and the
+    next step ahead), as one compute of the chunks it needs on the current Dask client (or the
+    local scheduler), reductions over dims as Dask reductions. `compute_timeout` (seconds,
+    default dask_frames.TIMEOUT) bounds each; a frame that fails says which chunks and why."""
+    dask = []
+    held, var, title = _strata_dataset(obj, dims, name, dask)
+    _set_timeout(dask, compute_timeout)
     window = _strata._Window(held, title, var or "", vmin, vmax)
-    view = View(window, held, title)
+    view = View(window, held, title, dask, compute_timeout)
     if contours is not None:
         try:
             view.contours = contours

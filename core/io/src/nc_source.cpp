@@ -173,6 +173,17 @@ void NcVariableSource::read(std::span<const std::int64_t> start, std::span<const
     readNetcdf(start, count, stride, out);
 }
 
+std::vector<std::int64_t> NcVariableSource::storedChunkShape() const {
+    std::vector<std::size_t> sizes(shape_.size());
+    int storage = NC_CONTIGUOUS;
+    {
+        NetcdfLock lock(netcdfMutex());
+        if (nc_inq_var_chunking(groupId_, varId_, &storage, sizes.data()) != NC_NOERR) return {};
+    }
+    if (storage != NC_CHUNKED) return {};
+    return std::vector<std::int64_t>(sizes.begin(), sizes.end());
+}
+
 void NcVariableSource::readNetcdf(std::span<const std::int64_t> start, std::span<const std::int64_t> count,
                                   std::span<const std::int64_t> stride, void* out) const {
     const std::size_t n = shape_.size();

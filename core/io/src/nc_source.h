@@ -28,6 +28,9 @@ public:
                                         std::span<const std::int64_t> count, void* batch,
                                         std::uint64_t batchBytes) const override;
 
+    // The chunk shape netCDF-C says the variable is stored in; empty when not chunked.
+    std::vector<std::int64_t> storedChunkShape() const;
+
     // The parallel reader's layout, built at the first read (null: netCDF-C reads it). Throws
     // NetcdfError when the file's description of the variable is damaged.
     std::shared_ptr<const DirectLayout> layout() const;

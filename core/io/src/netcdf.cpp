@@ -11,6 +11,7 @@
 #include "nc_file.h"
 #include "nc_group.h"
 #include "nc_meta.h"
+#include "nc_source.h"
 #include "strata/core/error.h"
 #include "strata/io/grib.h"
 #include "strata/io/zarr.h"
@@ -67,5 +68,12 @@ bool looksLikeNetcdf(const std::string& path) {
 }
 
 std::string netcdfLibraryVersion() { return nc_inq_libvers(); }
+
+std::vector<std::int64_t> storedChunkShape(const Variable& v) {
+    if (v.isLoaded() || !v.source()) return {};
+    if (const auto* nc = dynamic_cast<const detail::NcVariableSource*>(v.source().get()))
+        return nc->storedChunkShape();
+    return v.source()->chunkShape();
+}
 
 } // namespace strata::io

@@ -13,6 +13,8 @@
 
 namespace strata {
 
+enum class ReduceOp; // strata/core/ops.h
+
 class DataSource {
 public:
     virtual ~DataSource() = default;
@@ -33,6 +35,9 @@ public:
     // a whole-variable load reads in slabs of whole chunks (load_plan.h). Empty: a read costs
     // the same wherever it starts.
     virtual std::vector<std::int64_t> chunkShape() const { return {}; }
+    // Why the variable is never loaded whole (residency streams it box by box), for sources
+    // whose reads are computed elsewhere on demand (a Dask graph on a cluster). Empty: it may be.
+    virtual std::string wholeLoadRefusal() const { return {}; }
 
     // Sources that compute their values (derived variables): the box evaluated on `device`, a
     // new contiguous buffer of the decoded type ordered on `stream`. nullopt: read() it instead.
@@ -41,6 +46,24 @@ public:
                                            std::span<const std::int64_t> stride, Device device,
                                            Stream stream) const {
         (void)start, (void)count, (void)stride, (void)device, (void)stream;
+        return std::nullopt;
+    }
+
+    // Sources that reduce where their values are (a Dask graph on its cluster): the box reduced
+    // by each (source axis, op) in turn, NaN skipped as reduce() skips it, so that only the
+    // result comes back: a new contiguous buffer on `device` of the decoded (floating) type, the
+    // axes left in source order. Asked only for sum, mean, min, max and std. nullopt: the box is
+    // read and reduced here.
+    struct Reduction {
+        int axis = 0;
+        ReduceOp op;
+    };
+    virtual std::optional<Buffer> reduceBox(std::span<const std::int64_t> start,
+                                            std::span<const std::int64_t> count,
+                                            std::span<const std::int64_t> stride,
+                                            std::span<const Reduction> reductions, Device device,
+                                            Stream stream) const {
+        (void)start, (void)count, (void)stride, (void)reductions, (void)device, (void)stream;
         return std::nullopt;
     }
 

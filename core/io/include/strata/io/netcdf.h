@@ -74,6 +74,11 @@ enum class ReadMode { Parallel, NetcdfC };
 void setReadMode(ReadMode mode);
 ReadMode readMode();
 
+// The chunk shape variable `v` of a file just opened is stored in (a netCDF-4 variable's
+// chunking, a Zarr array's chunks), in its dims' order: where a reader of regions (a Dask
+// chunk each) cuts it best. Empty when it is contiguous, loaded or not from a file.
+std::vector<std::int64_t> storedChunkShape(const Variable& v);
+
 // The netCDF-C library's version text, for an About box.
 std::string netcdfLibraryVersion();
 

@@ -1,0 +1,243 @@
+"""Dask-backed arrays in Strata's frames: strata.show (and derive) take a DataArray whose data is a
+dask.array without computing it. Strata sees a lazy variable (_strata._computed) that is never
+loaded whole; each box a frame needs is one compute of that slice on the user's current Dask
+client (only the chunks it meets), and a reduction over dims is a Dask reduction whose result
+alone comes back. NumPy chunks arrive as host arrays, CuPy chunks as device arrays (borrowed
+through DLPack). Every wait has a timeout; a failure names the variable and the chunks.
+
+Nothing here imports Dask: a Dask array exists only where the user's code imported it."""
+import sys
+import threading
+import time
+import warnings
+
+import numpy as np
+
+from . import _strata
+
+TIMEOUT = 300.0  # seconds a box may take on the cluster before it is cancelled (show's compute_timeout)
+_NAN_OPS = {"sum": "nansum", "mean": "nanmean", "min": "nanmin", "max": "nanmax", "std": "nanstd"}
+
+
+def is_dask_array(data):
+    da = sys.modules.get("dask.array")
+    return da is not None and isinstance(data, da.Array)
+
+
+def current_client():
+    """The Dask client the user's code made current (distributed's default), or None: then the
+    local scheduler computes."""
+    distributed = sys.modules.get("distributed")
+    if distributed is None:
+        return None
+    try:
+        return distributed.default_client()
+    except ValueError:  # no client
+        return None
+
+
+def cluster_words(client):
+    """ "Dask (2 workers)" for the status line, or "Dask (local scheduler)"."""
+    if client is None:
+        return "Dask (local scheduler)"
+    if client.status != "running":
+        return f"Dask ({client.scheduler.address}, {client.status})"
+    try:
+        n = len(_workers(client))
+    except Exception:  # the scheduler does not answer: said when a box is computed
+        return f"Dask ({client.scheduler.address})"
+    return f"Dask ({n} worker{'s' if n != 1 else ''})"
+
+
+ASK_TIMEOUT = 5.0  # seconds the scheduler has to say which workers it has
+
+
+def _workers(client):
+    """The addresses of the client's workers, asked of the scheduler within ASK_TIMEOUT: a
+    scheduler just gone holds the call while the client tries to reconnect (a minute). The
+    question runs on a daemon thread, left behind if it does not return in time."""
+    answer = []
+    done = threading.Event()
+
+    def ask():
+        try:
+            answer.append(set(client.scheduler_info().get("workers", {})))
+        except Exception as e:  # said by the caller
+            answer.append(e)
+        done.set()
+
+    threading.Thread(target=ask, name="strata-dask-ask", daemon=True).start()
+    if not done.wait(ASK_TIMEOUT):
+        raise TimeoutError(f"no answer within {ASK_TIMEOUT:g} s")
+    if isinstance(answer[0], Exception):
+        raise answer[0]
+    return answer[0]
+
+
+class DaskComputeError(RuntimeError):
+    """A box of a Dask-backed variable could not be computed: the message names the variable,
+    the chunks and the cause."""
+
+
+class DaskFetch:
+    """The boxes and reductions of Dask array `array` shown as variable `name`, computed on the
+    current client when each is asked for (by Strata's frame workers, on their threads)."""
+
+    def __init__(self, name, array, timeout=None):
+        self.name = str(name)
+        self.array = array
+        self.dtype = array.dtype.newbyteorder("=")
+        self.timeout = TIMEOUT if timeout is None else float(timeout)
+        self.computes = 0  # boxes and reductions computed (for tests and the curious)
+        self.notes = []  # what went wrong but was recovered from (a worker lost and replaced)
+        self._lock = threading.Lock()
+        self._running = set()
+
+    # ---- what Strata calls (through _strata._computed)
+
+    def __call__(self, start, count, step, device):
+        index = _index(start, count, step)
+        return _placed(self._compute(self.array[index], index, "box"), self.dtype, device)
+
+    def reduce(self, start, count, step, reductions, device):
+        index = _index(start, count, step)
+        import dask.array as da
+        x = self.array[index]
+        axes = list(range(x.ndim))
+        for axis, op in reductions:
+            at = axes.index(axis)
+            reduction = getattr(da, _NAN_OPS[op])
+            # Sums accumulated in double, as Strata accumulates float32; extremes are exact.
+            x = reduction(x, axis=at) if op in ("min", "max") else reduction(x, axis=at, dtype=np.float64)
+            del axes[at]
+        words = " then ".join(f"{op} over {self._dims()[axis]}" for axis, op in reductions)
+        values = self._compute(x, index, f"reduction ({words})")
+        return _placed(values, self.dtype, device)
+
+    def cancel(self):
+        """Cancels the boxes being computed; their frames fail with a message."""
+        with self._lock:
+            running = list(self._running)
+        for f in running:
+            f.cancel()
+
+    # ---- Dask
+
+    def _compute(self, x, index, what):
+        where = self.chunks_of(index)
+        client = current_client()
+        with self._lock:
+            self.computes += 1
+        if client is None:
+            try:
+                return x.compute()
+            except Exception as e:
+                raise DaskComputeError(f"variable '{self.name}': {what} of {where}: {type(e).__name__}: {e}") from e
+        return self._on_cluster(client, x, what, where)
+
+    def _on_cluster(self, client, x, what, where):
+        import distributed
+        gone = (f"variable '{self.name}': {what} of {where}: the Dask scheduler at {client.scheduler.address} "
+                f"does not answer")
+        if client.status != "running":  # lost, and the client trying to reconnect: say so now
+            raise DaskComputeError(f"{gone} (the client is {client.status})")
+        try:
+            before = _workers(client)
+            future = client.compute(x)
+        except Exception as e:
+            raise DaskComputeError(f"{gone} ({type(e).__name__}: {e})") from e
+        with self._lock:
+            self._running.add(future)
+        try:
+            values = self._wait(client, future, gone)
+        except distributed.TimeoutError as e:
+            future.cancel()
+            raise DaskComputeError(f"variable '{self.name}': {what} of {where} not computed within "
+                                   f"{self.timeout:g} s on {client.scheduler.address}; cancelled") from e
+        except DaskComputeError:
+            raise
+        except distributed.scheduler.KilledWorker as e:
+            raise DaskComputeError(f"variable '{self.name}': {what} of {where}: the Dask workers computing "
+                                   f"it died ({e}); the next frame tries again") from e
+        except Exception as e:
+            future.cancel()
+            if type(e).__name__ == "CancelledError":
+                raise DaskComputeError(f"variable '{self.name}': {what} of {where}: cancelled") from e
+            raise DaskComputeError(f"variable '{self.name}': {what} of {where}: {type(e).__name__}: {e}") from e
+        finally:
+            with self._lock:
+                self._running.discard(future)
+        self._note_lost_workers(client, before, what, where)
+        return values
+
+    def _wait(self, client, future, gone):
+        """The future's result within the timeout. Its wait is cut in slices of a quarter of a
+        second to notice a scheduler gone (the client then reconnects for a minute, while the
+        future neither ends nor fails)."""
+        deadline = time.monotonic() + self.timeout
+        while True:
+            try:
+                return future.result(timeout=max(0.0, min(0.25, deadline - time.monotonic())))
+            except TimeoutError:
+                if client.status != "running":  # nothing to cancel with: the scheduler is gone
+                    raise DaskComputeError(f"{gone} (the client is {client.status})") from None
+                if time.monotonic() >= deadline:
+                    raise
+
+    def _note_lost_workers(self, client, before, what, where):
+        if client.status != "running":  # said at the next box
+            return
+        try:
+            after = _workers(client)
+        except Exception:
+            return
+        lost = sorted(before - after)
+        if lost:
+            note = (f"variable '{self.name}': worker {', '.join(lost)} left while {what} of {where} was "
+                    f"computed; Dask computed it on the others")
+            self.notes.append(note)
+            warnings.warn(note, RuntimeWarning, stacklevel=2)
+
+    def chunks_of(self, index):
+        """ "chunk (3, 0, 0) (time 90:120)" : the chunks of the array the box meets, in words."""
+        blocks, spans = [], []
+        for dim, s, sizes in zip(self._dims(), index, self.array.chunks):
+            edges = np.cumsum((0,) + tuple(sizes))
+            first = int(np.searchsorted(edges, s.start, side="right") - 1)
+            last = int(np.searchsorted(edges, max(s.stop - 1, s.start), side="right") - 1)
+            blocks.append(str(first) if first == last else f"{first}-{last}")
+            if len(sizes) > 1:
+                spans.append(f"{dim} {edges[first]}:{edges[min(last + 1, len(sizes))]}")
+        text = f"chunk ({', '.join(blocks)})"
+        return text + (f" ({', '.join(spans)})" if spans else "")
+
+    def _dims(self):
+        return getattr(self, "dims", None) or [f"axis {i}" for i in range(self.array.ndim)]
+
+
+def _index(start, count, step):
+    return tuple(slice(s, s + (c - 1) * st + 1 if c else s, st) for s, c, st in zip(start, count, step))
+
+
+def _placed(values, dtype, device):
+    """`values` as Strata takes a box: C-contiguous, in the machine's byte order, NumPy for the
+    host; a CuPy array stays on its device when a device is asked for (a NumPy one is copied
+    there by Strata)."""
+    if device == "host":
+        if not isinstance(values, np.ndarray) and hasattr(values, "get"):  # CuPy chunks shown on the host
+            values = values.get()
+        return np.asarray(values, dtype=dtype, order="C")  # keeps a 0-d result 0-d
+    if isinstance(values, np.ndarray) or np.isscalar(values):
+        return np.asarray(values, dtype=dtype, order="C")
+    return values.astype(dtype, order="C", copy=False)
+
+
+def computed_variable(name, dims, array, timeout=None):
+    """Dask array `array` with `dims` as Strata's lazy variable: boxes and reductions computed on
+    the current client when a frame asks for them. Returns it and its DaskFetch."""
+    fetch = DaskFetch(name, array, timeout)
+    fetch.dims = [str(d) for d in dims]
+    refusal = f"computed on {cluster_words(current_client())} box by box"
+    data = _strata._computed(fetch.dims, [int(n) for n in array.shape], fetch.dtype.name, fetch, fetch.reduce,
+                             f"variable '{name}' (Dask)", refusal)
+    return data, fetch

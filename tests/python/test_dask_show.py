@@ -1,0 +1,83 @@
+"""strata.show of Dask-backed data in a window of this process (under Xvfb, on the CPU path), on
+a LocalCluster of two processes: the frame on the screen equals NumPy's without the variable
+computed whole; a chunk that raises is told in the window's error, naming the variable and the
+chunk, and the window shows the next data. Skips without dask.distributed."""
+import os
+import tempfile
+import time
+import unittest
+
+import numpy as np
+import xarray as xr
+
+os.environ.setdefault("XDG_CONFIG_HOME", tempfile.mkdtemp(prefix="strata-dask-show-"))
+import strata  # noqa: E402
+from dask_clusters import (dask, failing_block, local_cluster, needs_distributed, slow_block,  # noqa: E402
+                           worker_reads, write_series)
+
+
+@needs_distributed
+class ShowDaskBacked(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.cluster, cls.client = local_cluster()
+        cls.tmp = tempfile.TemporaryDirectory(prefix="strata-dask-show-")
+        cls.series = os.path.join(cls.tmp.name, "series.nc")
+        cls.values = write_series(cls.series)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.client.close()
+        cls.cluster.close()
+        cls.tmp.cleanup()
+
+    def test_the_frame_is_computed_on_the_cluster_not_the_whole_variable(self):
+        ds = xr.open_dataset(self.series, engine="strata", chunks={"time": 30})
+        before = worker_reads(self.client)
+        view = strata.show(ds.tas)
+        try:
+            np.testing.assert_array_equal(view.frame(timeout=60), self.values[0])
+            self.assertEqual((view.view["y"], view.view["x"]), ("lat", "lon"))
+            self.assertEqual(view.dask_notes, [])
+        finally:
+            view.close()
+        # The step shown and those prefetched around it: single steps of the first chunk, read
+        # in the workers; never the whole variable (365 steps in 13 chunks).
+        reads = worker_reads(self.client) - before
+        self.assertGreaterEqual(reads, 1)
+        self.assertLess(reads, 20)
+
+    def test_a_chunk_that_raises_is_told_and_the_window_goes_on(self):
+        x = dask.array.from_array(self.values[:90], chunks=(30, 24, 36)).map_blocks(
+            failing_block, bad=0, dtype=np.float32)
+        bad = xr.DataArray(x, dims=("time", "lat", "lon"), name="bad")
+        view = strata.show(bad, compute_timeout=60)
+        try:
+            with self.assertRaises(strata.ValueError) as cm:
+                view.frame(timeout=60)
+            for words in ("variable 'bad'", "chunk (0, 0, 0)", "sensor 7 offline"):
+                self.assertIn(words, str(cm.exception))
+            self.assertTrue(view.is_open)
+            good = xr.open_dataset(self.series, engine="strata", chunks={"time": 30}).tas
+            view.update(good)
+            np.testing.assert_array_equal(view.frame(timeout=60), self.values[0])
+        finally:
+            view.close()
+
+    def test_closing_the_window_cancels_the_computation_in_flight(self):
+        x = dask.array.from_array(self.values[:60], chunks=(30, 24, 36)).map_blocks(
+            slow_block, 8.0, dtype=np.float32)
+        view = strata.show(xr.DataArray(x, dims=("time", "lat", "lon"), name="slow"))
+        deadline = time.monotonic() + 10
+        while not any(self.client.processing().values()) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        self.assertTrue(any(self.client.processing().values()), "nothing computed on the cluster")
+        t0 = time.monotonic()
+        view.close()  # the frame service's token cancels the Dask futures of its frames
+        while any(self.client.processing().values()) and time.monotonic() - t0 < 6:
+            time.sleep(0.05)
+        self.assertLess(time.monotonic() - t0, 6, "the cluster still computes the closed window's frames")
+
+
+if __name__ == "__main__":
+    unittest.main()
