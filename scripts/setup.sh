@@ -32,6 +32,23 @@ if [ "${1:-}" = "--bench" ]; then
     python3-healpy)
 fi
 
+packages+=(python3-attr python3-click python3-cffi python3-pandas)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+updated=""
+if [ "${#missing[@]}" -ne 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  $SUDO apt-get update -q
+  updated=1
+  $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
 # The GRIB tests' oracle (cfgrib, with ecCodes' Python bindings) is unpacked, not installed:
 # Debian's python3-eccodes depends on python3-ecmwflibs, whose chain (libmagics++-dev, libodc-dev,
 # libeckit-dev) ends in libcurl4-gnutls-dev, which conflicts with libcurl4-openssl-dev above;
@@ -41,24 +58,12 @@ fi
 grib_oracle="${XDG_CACHE_HOME:-$HOME/.cache}/strata/grib-oracle"
 if [ ! -d "$grib_oracle/usr/lib/python3/dist-packages/cfgrib" ]; then
   tmp="$(mktemp -d)"
-  (cd "$tmp" && apt-get download -q python3-eccodes python3-cfgrib python3-findlibs &&
-    mkdir -p "$grib_oracle" && for d in ./*.deb; do dpkg -x "$d" "$grib_oracle"; done) ||
+  fetch() {
+    (cd "$tmp" && apt-get download -q python3-eccodes python3-cfgrib python3-findlibs &&
+      mkdir -p "$grib_oracle" && for d in ./*.deb; do dpkg -x "$d" "$grib_oracle"; done)
+  }
+  # A fresh machine may have no package lists yet: fetched again after an update.
+  fetch || { [ -z "$updated" ] && $SUDO apt-get update -q && fetch; } ||
     echo "setup: the GRIB oracle (cfgrib) could not be fetched; the GRIB oracle test will skip"
   rm -rf "$tmp"
 fi
-packages+=(python3-attr python3-click python3-cffi python3-pandas)
-
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ "${#missing[@]}" -eq 0 ]; then
-  exit 0
-fi
-
-echo "setup: installing ${missing[*]}"
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -q
-$SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
