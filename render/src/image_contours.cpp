@@ -13,6 +13,9 @@
 #include "strata/core/flow.h"
 #include "strata/core/format.h"
 #include "strata/core/ops.h"
+#include "strata/core/runtime.h"
+#include "strata/render/projection.h"
+#include "strata/render/sphere_cells.h"
 
 namespace strata {
 
@@ -49,6 +52,36 @@ std::string ImageContent::contourBlocker() const {
 }
 
 namespace {
+
+// A row of sphere cells' values as its map shows them (the map's pixels, NaN off the cells):
+// isolines on a HEALPix grid or a mesh are traced in the map itself.
+DataArray cellsImage(const Reprojection& map, const DataArray& row) {
+    STRATA_EXPECTS(row.dtype() == DType::Float32 || row.dtype() == DType::Float64, ValueError,
+                   "isolines of '" + row.name() + "' on " + map.sourceCells()->describe() +
+                       " need float values, not " + std::string(name(row.dtype())));
+    const Stream s = row.device().isHost() ? Stream::host() : defaultStream(row.device());
+    const std::uint64_t nan = row.dtype() == DType::Float64 ? 0x7ff8000000000000ull : 0x7fc00000u;
+    DataArray image = map.apply(map.interpolates() ? map.resample(row, s) : row, nan, s);
+    s.synchronize();
+    return image;
+}
+
+// Lines in a map image's index space (x the column, y the row from the bottom) in window pixels.
+std::vector<PixelPolyline> mapImageLines(const Reprojection& map, const std::vector<Isoline>& lines,
+                                         const ViewTransform& t) {
+    const MapExtent e = map.extent();
+    const double dx = (e.x1 - e.x0) / map.width(), dy = (e.y1 - e.y0) / map.height();
+    std::vector<PixelPolyline> out;
+    for (const Isoline& l : lines) {
+        PixelPolyline p;
+        for (std::size_t k = 0; k + 1 < l.xy.size(); k += 2) {
+            p.xy.push_back(t.pixelX(e.x0 + (l.xy[k] + 0.5) * dx));
+            p.xy.push_back(t.pixelY(e.y0 + (l.xy[k + 1] + 0.5) * dy));
+        }
+        out.push_back(std::move(p));
+    }
+    return out;
+}
 
 // `line` as dashes `on` pixels long with gaps of `off`, for isolines below zero.
 void dashed(const PixelPolyline& line, double on, double off, std::vector<PixelPolyline>& out) {
@@ -106,11 +139,13 @@ ImageContent::contourLines(const ViewLayout& layout, const ViewWindow& window, M
     contourError_.clear();
     const ViewTransform t(layout.plot, window);
     const CurvilinearGrid* curv = curvilinearOn() ? curv_.get() : nullptr;
+    // Cells of the sphere (one row of them): traced in the map's own pixels.
+    const bool onCells = map_ && map_->sourceCells() && f.ndim() == 2 && f.dims()[0] == kCellRowDim;
     // A global longitude: lines go over the seam (their longitudes are made continuous below).
-    const bool turn = !curv && wholeTurn(map_ ? srcX_ : x_, map_ ? srcY_ : y_);
+    const bool turn = !curv && !onCells && wholeTurn(map_ ? srcX_ : x_, map_ ? srcY_ : y_);
     std::vector<Isoline> found;
     try {
-        if (!levels.empty()) found = isolines(f, levels, turn);
+        if (!levels.empty()) found = isolines(onCells ? cellsImage(*map_, f) : f, levels, turn);
     } catch (const Error& e) { // too many crossings, or the device failed: said, and none drawn
         contourError_ = e.what();
         contourLabels_.clear();
@@ -122,7 +157,13 @@ ImageContent::contourLines(const ViewLayout& layout, const ViewWindow& window, M
     std::vector<const std::vector<double>*> inIndex;
     for (const Isoline& l : found) inIndex.push_back(&l.xy);
     std::vector<std::size_t> owner;
-    std::vector<PixelPolyline> pieces = pixelLines(inIndex, t, turn, owner);
+    std::vector<PixelPolyline> pieces;
+    if (onCells) {
+        pieces = mapImageLines(*map_, found, t);
+        for (std::size_t k = 0; k < found.size(); ++k) owner.push_back(k);
+    } else {
+        pieces = pixelLines(inIndex, t, turn, owner);
+    }
     std::vector<std::size_t> pieceLevel;
     for (std::size_t k : owner)
         pieceLevel.push_back(
