@@ -62,25 +62,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 }
 
 #ifdef STRATA_FUZZ_REPLAY
+#include "fuzz_replay.h"
+
 // Runs every file of the given directories (or files) through the target; a crash fails.
 int main(int argc, char** argv) {
-    int files = 0;
-    for (int a = 1; a < argc; ++a) {
-        std::vector<fs::path> inputs;
-        if (fs::is_directory(argv[a])) {
-            for (const auto& e : fs::directory_iterator(argv[a]))
-                if (e.path().extension() != ".py") inputs.push_back(e.path());
-        } else {
-            inputs.emplace_back(argv[a]);
-        }
-        for (const fs::path& p : inputs) {
-            std::ifstream in(p, std::ios::binary);
-            const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-            LLVMFuzzerTestOneInput(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
-            ++files;
-        }
-    }
-    std::printf("fuzz_grib_replay: %d inputs, no crash\n", files);
-    return files > 0 ? 0 : 1;
+    return fuzztest::replay(argc, argv, "fuzz_grib_replay",
+                            [](const fs::path& p) { return p.extension() != ".py"; });
 }
 #endif

@@ -85,28 +85,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 }
 
 #ifdef STRATA_FUZZ_REPLAY
+#include "fuzz_replay.h"
+
 // Runs every file of the given directories (or files) through the target; a crash fails.
 int main(int argc, char** argv) {
     LLVMFuzzerInitialize(&argc, &argv);
-    int files = 0;
-    for (int a = 1; a < argc; ++a) {
-        std::vector<fs::path> inputs;
-        if (fs::is_directory(argv[a])) {
-            for (const auto& e : fs::directory_iterator(argv[a]))
-                if (e.path().extension() == ".nc" || e.path().extension() == ".ug")
-                    inputs.push_back(e.path());
-        } else {
-            inputs.emplace_back(argv[a]);
-        }
-        for (const fs::path& p : inputs) {
-            std::ifstream in(p, std::ios::binary);
-            const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-            LLVMFuzzerTestOneInput(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
-            ++files;
-        }
-    }
+    const int status = fuzztest::replay(argc, argv, "fuzz_mesh_replay", [](const fs::path& p) {
+        return p.extension() == ".nc" || p.extension() == ".ug";
+    });
     std::remove(scratchPath().c_str());
-    std::printf("fuzz_mesh_replay: %d inputs, no crash\n", files);
-    return files > 0 ? 0 : 1;
+    return status;
 }
 #endif
