@@ -21,6 +21,7 @@
 #include "strata/core/error.h"
 #include "strata/core/format.h"
 #include "strata/core/startup_trace.h"
+#include "strata/io/grib.h"
 #include "strata/io/netcdf.h"
 #include "strata/io/zarr.h"
 
@@ -183,6 +184,7 @@ Child startChild(const std::string& path, const IsolatedCheck& options) {
 // Waits for the child's report and its end; throws as checkInChildProcess says.
 void collect(const std::string& path, const Child& child) {
     const std::string what = "cannot open '" + path + "'";
+    const std::string readers = looksLikeGrib(path) ? "ecCodes" : "netCDF-C or HDF5"; // who read it
     using Clock = std::chrono::steady_clock;
     std::string report;
     bool timedOut = false;
@@ -209,19 +211,18 @@ void collect(const std::string& path, const Child& child) {
     while (::waitpid(child.pid, &status, 0) < 0 && errno == EINTR) {
     }
     if (timedOut)
-        STRATA_FAIL(NetcdfError,
-                    what + ": reading its metadata took longer than " +
-                        formatNumber(child.timeoutMs / 1000.0) +
-                        " s (netCDF-C or HDF5 may be looping on a damaged file); the reading was stopped");
+        STRATA_FAIL(NetcdfError, what + ": reading its metadata took longer than " +
+                                     formatNumber(child.timeoutMs / 1000.0) + " s (" + readers +
+                                     " may be looping on a damaged file); the reading was stopped");
     if (WIFSIGNALED(status))
         STRATA_FAIL(NetcdfError,
-                    what + ": netCDF-C or HDF5 crashed while reading it (" + signalText(WTERMSIG(status)) +
+                    what + ": " + readers + " crashed while reading it (" + signalText(WTERMSIG(status)) +
                         "); the file is damaged. It was read in a separate process, so nothing else was "
                         "affected");
     if (report.empty() || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
         STRATA_FAIL(NetcdfError, what + ": the process reading it failed (exit status " +
                                      std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +
-                                     "): netCDF-C or HDF5 met something in the file they could not survive");
+                                     "): " + readers + " met something in the file it could not survive");
     if (report[0] != kOk) rethrow(report[0], report.substr(1));
 }
 
