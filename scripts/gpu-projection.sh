@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The map projections on the GPU machine: tst_projection (its cuda rows: the kernel's inverse
+# The map projections on the GPU machine: tst_projection and tst_reprojection (their cuda rows: the kernel's inverse
 # against PROJ's on 100000 points a projection, the device resampling against the host's) and
 # bench_reproject (a 1440 x 721 frame into a 1920 x 1080 Robinson image; target <= 100 us).
 #   here:  scripts/gpu-projection.sh pack   builds both in build/ and gathers them with the
@@ -12,10 +12,10 @@ DIR=$ROOT/gpu-projection
 case ${1:-} in
 pack)
     export CCACHE_BASEDIR=${CCACHE_BASEDIR:-/work}
-    cmake --build "$ROOT/build" -j"${JOBS:-2}" --target tst_projection bench_reproject
+    cmake --build "$ROOT/build" -j"${JOBS:-2}" --target tst_projection tst_reprojection bench_reproject
     rm -rf "$DIR"
     mkdir -p "$DIR/bin" "$DIR/lib"
-    cp "$ROOT/build/tests/render/tst_projection" "$ROOT/build/bench/bench_reproject" "$DIR/bin/"
+    cp "$ROOT/build/tests/render/tst_projection" "$ROOT/build/tests/render/tst_reprojection" "$ROOT/build/bench/bench_reproject" "$DIR/bin/"
     # As gpu-check.sh: every library but the C library's, the driver's, the loader and the C++
     # runtime (the machine has its own, newer).
     skip='^(linux-vdso|ld-linux|libc\.so|libm\.so|libdl\.so|libpthread\.so|librt\.so|libresolv\.so|libcuda\.so|libnvidia|libstdc\+\+|libgcc_s|libz\.so)'
@@ -35,8 +35,10 @@ run)
     export LD_LIBRARY_PATH=$DIR/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
     export QT_QPA_PLATFORM=offscreen
     rc=0
-    STRATA_REQUIRE_GPU=1 "$DIR/bin/tst_projection" >"$OUT/tst_projection.log" 2>&1 || rc=1
-    grep -E '^(FAIL|Totals)' "$OUT/tst_projection.log" || true
+    for t in tst_projection tst_reprojection; do
+        STRATA_REQUIRE_GPU=1 "$DIR/bin/$t" >"$OUT/$t.log" 2>&1 || rc=1
+        grep -E '^(FAIL|Totals)' "$OUT/$t.log" || true
+    done
     for p in Robinson Mollweide NorthPolarStereo LambertConformal; do
         "$DIR/bin/bench_reproject" "$p" | tee -a "$OUT/bench_reproject.json" || rc=1
     done

@@ -74,7 +74,7 @@ mutants=(
   "mollweide-inverse-x-scale|render/src/projection_math.h|tst_projection|s/const double cx = 2 \* M_SQRT2 \/ M_PI;/const double cx = M_SQRT2 \/ M_PI;/"
   "south-polar-latitude-sign|render/src/projection_math.h|tst_projection|s/lat = north ? M_PI \/ 2 - c : c - M_PI \/ 2;/lat = north ? M_PI \/ 2 - c : M_PI \/ 2 - c;/"
   "lambert-forward-cone-dropped|render/src/projection_math.h|tst_projection|s/X = rho \* std::sin(p.n \* dl);/X = rho * std::sin(dl);/"
-  "pixel-sampled-at-corner|render/src/projection_math.h|tst_projection|s/return x0 + (static_cast<double>(i) + 0.5) \* (x1 - x0) \/ width;/return x0 + static_cast<double>(i) * (x1 - x0) \/ width;/"
+  "pixel-sampled-at-corner|render/src/projection_math.h|tst_reprojection|s/return x0 + (static_cast<double>(i) + 0.5) \* (x1 - x0) \/ width;/return x0 + static_cast<double>(i) * (x1 - x0) \/ width;/"
   "reproject-strides-swapped|render/src/reprojection.cpp|tst_projection|s/(cell \/ nlon) \* c.rowStride + (cell % nlon) \* c.colStride/(cell \/ nlon) * c.colStride + (cell % nlon) * c.rowStride/"
   # Multi-file sets: ordering and time units.
   "mf-order-descending|core/io/src/multifile.cpp|tst_multifile|s/return a.key < b.key; });/return a.key > b.key; });/"
