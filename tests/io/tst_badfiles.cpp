@@ -8,10 +8,13 @@
 #include <filesystem>
 #include <functional>
 
+#include "note_checks.h"
 #include "strata/core/error.h"
 #include "strata/io/netcdf.h"
 
 using namespace strata;
+
+using nctest::anyNoteHas;
 
 namespace {
 
@@ -43,15 +46,6 @@ bool sameValues(const std::vector<double>& a, const std::vector<double>& b) {
     for (std::size_t i = 0; i < a.size(); ++i)
         if (!(a[i] == b[i] || (std::isnan(a[i]) && std::isnan(b[i])))) return false;
     return true;
-}
-
-bool anyNoteHas(const OpenNotes& notes, std::initializer_list<const char*> parts) {
-    for (const auto& line : notes.lines) {
-        bool all = true;
-        for (const char* p : parts) all = all && line.find(p) != std::string::npos;
-        if (all) return true;
-    }
-    return false;
 }
 
 } // namespace

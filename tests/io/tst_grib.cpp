@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "note_checks.h"
 #include "strata/core/cancel.h"
 #include "strata/core/error.h"
 #include "strata/io/geo.h"
@@ -14,6 +15,8 @@
 #include "strata/io/netcdf.h"
 
 using namespace strata;
+
+using nctest::anyNoteHas;
 
 namespace {
 
@@ -30,15 +33,6 @@ std::vector<double> hostValues(const DataArray& a) { return a.asHost().values<do
 std::vector<double> coordValues(const Dataset& ds, const char* name) {
     const Coordinate* c = ds.coords.find(name);
     return c ? c->values : std::vector<double>{};
-}
-
-bool anyNoteHas(const OpenNotes& notes, const std::vector<std::string>& words) {
-    for (const std::string& line : notes.lines) {
-        bool all = true;
-        for (const std::string& w : words) all = all && line.find(w) != std::string::npos;
-        if (all) return true;
-    }
-    return false;
 }
 
 } // namespace

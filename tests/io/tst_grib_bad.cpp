@@ -11,11 +11,14 @@
 #include <fstream>
 #include <iterator>
 
+#include "note_checks.h"
 #include "strata/core/error.h"
 #include "strata/io/grib.h"
 #include "strata/io/netcdf.h"
 
 using namespace strata;
+
+using nctest::anyNoteHas;
 
 namespace {
 
@@ -52,15 +55,6 @@ std::size_t section(const Bytes& b, std::size_t at, int number) {
     std::size_t p = at + 16;
     while (b[p + 4] != number) p += bigEndian(&b[p], 4);
     return p;
-}
-
-bool anyNoteHas(const OpenNotes& notes, const std::vector<std::string>& words) {
-    for (const std::string& line : notes.lines) {
-        bool all = true;
-        for (const std::string& w : words) all = all && line.find(w) != std::string::npos;
-        if (all) return true;
-    }
-    return false;
 }
 
 QString allNotes(const OpenNotes& notes) {
