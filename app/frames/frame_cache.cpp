@@ -36,6 +36,21 @@ void FrameCache::clear() {
     bytes_ = 0;
 }
 
+std::size_t FrameCache::dropHostFrames() {
+    std::size_t dropped = 0;
+    for (auto it = entries_.begin(); it != entries_.end();) {
+        if (it->frame.device().isHost() && !it->fallback.fellBack) {
+            bytes_ -= it->bytes;
+            index_.erase(it->key);
+            it = entries_.erase(it);
+            ++dropped;
+        } else {
+            ++it;
+        }
+    }
+    return dropped;
+}
+
 void FrameCache::evict() {
     while (bytes_ > limit_ && !entries_.empty()) {
         bytes_ -= entries_.back().bytes;

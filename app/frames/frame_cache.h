@@ -39,6 +39,9 @@ public:
     void setLimit(std::size_t bytes);
     std::size_t limit() const { return limit_; }
     void clear();
+    // Drops the frames held on the host that were computed there by choice, not as a fallback
+    // from a device that failed (those would only fall back again); returns how many went.
+    std::size_t dropHostFrames();
 
     std::size_t size() const { return entries_.size(); }
     std::size_t bytes() const { return bytes_; }

@@ -38,6 +38,14 @@ std::shared_ptr<const ColouredFrame> colouredMatching(const std::shared_ptr<cons
     return c && colouredFor(*c, spec.colouring, frame) ? c : nullptr;
 }
 
+// The runtime's answer: the device once decided; nullopt while a GPU's driver starts; the host
+// at once where no GPU is likely (deciding that takes no driver start).
+std::optional<Device> runtimeDevice() {
+    if (const ComputeInfo* info = computeInfoIfDecided()) return info->device;
+    if (cudaDeviceLikely()) return std::nullopt;
+    return computeDevice();
+}
+
 } // namespace
 
 FrameService::FrameService(QObject* parent)
@@ -45,6 +53,7 @@ FrameService::FrameService(QObject* parent)
     qRegisterMetaType<std::shared_ptr<const FrameResult>>();
     qRegisterMetaType<std::shared_ptr<const SeriesResult>>();
     // Said from the worker: a queued signal to the GUI thread.
+    deviceProbe_ = runtimeDevice;
     scheduler_.setOnIdle([this] { emit idle(); });
     // A load gives way between its slabs while a frame or series the user asked for is computed
     // (netCDF-C reads one thing at a time, and its lock is not fair: a load reading slab after
@@ -339,11 +348,47 @@ std::optional<CachedFrame> FrameService::cached(const FrameKey& key) {
     return cache_.find(key);
 }
 
-void FrameService::store(CachedFrame entry, const std::shared_ptr<const Dataset>& ds) {
+void FrameService::store(CachedFrame entry, const std::shared_ptr<const Dataset>& ds, bool beforeDevice) {
     std::lock_guard lock(mutex_);
     if (!scheduler_.isCurrent(ds)) return; // of a file gone since
+    // Made on the host while the device was not known, and the device is known now: the view
+    // will be asked for again (deviceDecided), and must not find this one.
+    if (beforeDevice && !hostBeforeDevice_) return;
     cache_.setLimit(cacheLimitLocked());
     cache_.store(std::move(entry)); // not kept when larger than the limit
+}
+
+void FrameService::setDeviceProbe(DeviceProbe probe) {
+    std::lock_guard lock(mutex_);
+    deviceProbe_ = probe ? std::move(probe) : DeviceProbe(runtimeDevice);
+}
+
+Device FrameService::frameDevice(bool& beforeDevice) {
+    DeviceProbe probe;
+    {
+        std::lock_guard lock(mutex_);
+        probe = deviceProbe_;
+    }
+    if (const std::optional<Device> known = probe()) return *known;
+    std::lock_guard lock(mutex_);
+    hostBeforeDevice_ = true;
+    beforeDevice = true;
+    return Device::host();
+}
+
+bool FrameService::deviceDecided() {
+    DeviceProbe probe;
+    {
+        std::lock_guard lock(mutex_);
+        if (!hostBeforeDevice_) return false;
+        probe = deviceProbe_;
+    }
+    const std::optional<Device> known = probe();
+    if (!known || known->isHost()) return false; // still starting; or the host: its frames stand
+    std::lock_guard lock(mutex_);
+    hostBeforeDevice_ = false;
+    cache_.dropHostFrames();
+    return true;
 }
 
 void FrameService::run() {
@@ -412,8 +457,9 @@ double FrameService::serveFrame(const FrameJob& job, const std::shared_ptr<const
                 var = source(job.spec, ds); // resident now, unless the load ended otherwise
             ViewLimits l = limits();
             l.progress = progress;
+            const Device device = frameDevice(result->beforeDevice);
             result->frame =
-                computeViewFrame(*ds, var, job.spec, computeDevice(), result->fallback, l, gridFile().get());
+                computeViewFrame(*ds, var, job.spec, device, result->fallback, l, gridFile().get());
             result->computeMs = clock.nsecsElapsed() / 1e6;
         }
         if (job.spec.vectors != VectorStyle::None && result->frame.ndim() == 2)
@@ -429,7 +475,7 @@ double FrameService::serveFrame(const FrameJob& job, const std::shared_ptr<const
         CachedFrame entry =
             entryFor(key, job.spec, result->frame, result->fallback, result->variableRange, hit);
         result->coloured = entry.coloured;
-        if (!hit || entry.coloured != hit->coloured) store(std::move(entry), ds);
+        if (!hit || entry.coloured != hit->coloured) store(std::move(entry), ds, result->beforeDevice);
         if (result->frame.ndim() == 1) {
             const Cells cells = cellsOf(job.spec, *ds);
             if (cells.cells && isAlong(result->frame, *cells.cells)) result->cells = cells.cells;

@@ -16,6 +16,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -65,6 +66,9 @@ struct FrameResult {
     std::shared_ptr<const SphereCells> cells;
     QString cellsError;   // why the file's grid for the frame's cells cannot be, when it cannot
     double computeMs = 0; // worker time for this frame (0 from the cache)
+    // Computed on the host because the compute device was not known yet (a GPU's driver still
+    // starting): it is asked for again from the device once it is (FrameService::deviceDecided).
+    bool beforeDevice = false;
     bool fromCache = false;
     FallbackNote fallback;
     QString error; // non-empty: nothing was computed, this says why
@@ -137,6 +141,19 @@ public:
     void setSavedBudget(const std::string& text);
     void waitForLoads(); // tests: until no load runs
 
+    // Where frames are computed: the compute device, once it is known. While a GPU's driver is
+    // still starting (a quarter of a second after launch), frames are computed on the host at
+    // once instead of waiting for it, and drawn without GL; once the device is known,
+    // deviceDecided() drops them so that the view, asked for again, comes from the device. The
+    // probe says which device, or nullopt for "not known yet, a GPU likely" (it must not wait).
+    // The default asks the runtime; tests set their own.
+    using DeviceProbe = std::function<std::optional<Device>()>;
+    void setDeviceProbe(DeviceProbe probe);
+    // The GUI thread learnt that the compute device is known. True when frames were computed on
+    // the host before it was and it is a GPU: they are dropped from the cache, and the caller
+    // asks for the view on the screen again. False otherwise, and on any later call.
+    bool deviceDecided();
+
 signals:
     void frameReady(const std::shared_ptr<const strata::app::FrameResult>& result);
     void seriesReady(const std::shared_ptr<const strata::app::SeriesResult>& result);
@@ -164,7 +181,9 @@ private:
     std::optional<CachedFrame> cached(const FrameKey& key); // a copy, taken under the lock
     // The answer to `job` from the cache when it can be given without the worker (mutex held).
     std::shared_ptr<FrameResult> answerFromCache(const FrameJob& job);
-    void store(CachedFrame entry, const std::shared_ptr<const Dataset>& ds); // dropped unless ds is current
+    // Dropped unless ds is current, or when made on the host before the device was known and it
+    // is known now.
+    void store(CachedFrame entry, const std::shared_ptr<const Dataset>& ds, bool beforeDevice = false);
     std::size_t cacheLimitLocked() const; // smaller while variables are resident on the host
     std::optional<MinMax> variableRange(const ViewSpec& spec, const std::shared_ptr<const Dataset>& ds,
                                         const StreamProgress& progress = {});
@@ -194,6 +213,9 @@ private:
                          std::optional<MinMax> variableRange, const std::optional<CachedFrame>& had = {});
 
     void decideBudget() const; // once: the saved budget, else STRATA_RESIDENT_BUDGET, else 60%
+    // The device a frame is computed on now (see setDeviceProbe); sets `beforeDevice` when it is
+    // the host for want of a decided device.
+    Device frameDevice(bool& beforeDevice);
 
     Scheduler scheduler_; // thread-safe on its own
     mutable std::once_flag budgetDecided_;
@@ -205,6 +227,8 @@ private:
     std::size_t cacheLimit_ = std::size_t(512) << 20; // as set; cacheLimitLocked is what applies
     RangeBook ranges_;
     std::set<std::string> declined_; // loads the user cancelled
+    DeviceProbe deviceProbe_;
+    bool hostBeforeDevice_ = false; // a frame was computed on the host before the device was known
     std::shared_ptr<const Dataset> gridFile_;
     // The cells of a variable (by name) of the dataset: found once, or why they cannot be.
     struct Cells {

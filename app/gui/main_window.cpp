@@ -328,6 +328,15 @@ void MainWindow::updateDeviceLabel(const FallbackNote* note) {
             });
         return;
     }
+    // Frames computed on the host while the GPU's driver started: the view on the screen is
+    // asked for again, from the device (after this call: it may come from onFrameReady).
+    if (service_->deviceDecided())
+        QMetaObject::invokeMethod(
+            this,
+            [this] {
+                if (ws_.screen().view) requestFrame(view(), {}, 0);
+            },
+            Qt::QueuedConnection);
     const ComputeInfo& info = *decided;
     QString text, tip;
     if (info.device.isHost()) {

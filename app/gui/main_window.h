@@ -252,6 +252,7 @@ private:
     void showView(const ViewSpec& spec, bool record, const std::string& steppingDim = {}, int direction = 0);
     void present(const ViewChange& c);
     void requestFrame(const ViewSpec& before, const std::string& steppingDim, int direction);
+    void prepareGlAhead();             // the image view's GL surface made on the next turn of the loop, once
     void replay(const ViewSpec& spec); // an undone or redone view
     void updateUndoActions();
     void onOpened(const QStringList& paths, const std::optional<ViewSpec>& initial,
@@ -395,7 +396,7 @@ private:
     std::optional<OpenEnd> openEnd_; // finishOpen's work, until it is done
     bool frameAsked_ = false;        // a frame was asked for since the open was delivered
     std::jthread deviceFinder_;      // finds the compute device for the label (updateDeviceLabel)
-    bool glPrepared_ = false;        // the image view's GL surface was asked for ahead (requestFrame)
+    bool glPrepared_ = false;        // the image view's GL surface was asked for ahead (prepareGlAhead)
 };
 
 } // namespace strata::app

@@ -108,13 +108,18 @@ void MainWindow::requestFrame(const ViewSpec& before, const std::string& steppin
     ws_.awaitFrame(id);
     noteTask(before);
     timing_.requested(id);
-    // The first frame on a GPU is painted through GL: the surface (the VTK views' module, its
-    // window) is made while the worker computes it, which at startup waits for the CUDA
-    // driver's start, not after it arrives.
-    if (!glPrepared_ && cudaDeviceLikely()) {
-        glPrepared_ = true;
-        QTimer::singleShot(0, this, [this] { image_->prepareGl(); });
-    }
+    // A frame from a GPU is painted through GL: the surface (the VTK views' module, its window)
+    // is made while the worker computes it, not after it arrives. While the GPU's driver is
+    // still starting, the frame comes from the host and is painted without GL: the surface is
+    // then made once it is on the screen (onPresented), before the device's frame comes.
+    const ComputeInfo* decided = computeInfoIfDecided();
+    if (decided && !decided->device.isHost()) prepareGlAhead();
+}
+
+void MainWindow::prepareGlAhead() {
+    if (glPrepared_) return;
+    glPrepared_ = true;
+    QTimer::singleShot(0, this, [this] { image_->prepareGl(); });
 }
 
 void MainWindow::assignDim(const QString& dim, Role role, ReduceOp op) {
@@ -397,6 +402,7 @@ void MainWindow::onPresented() {
     const std::optional<double> ms = timing_.presented();
     if (!ms) return;
     startup::mark(startup::Milestone::Presented);
+    if (cudaDeviceLikely()) prepareGlAhead(); // a first frame from the host: the device's is next
     finishOpen();
     service_->frameShown(); // the worker may now compute the steps around it
     status_->setFrameMs(*ms);
