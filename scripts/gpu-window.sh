@@ -54,7 +54,10 @@ packApp() {
     local stage exes=()
     stage=$(mktemp -d)
     mkdir -p "$stage/bin" "$stage/lib" "$stage/plugins/platforms" "$stage/plugins/xcbglintegrations" "$stage/fonts" "$DIR"
-    exes+=("$BUILD/app/strata" "$BUILD/app/libstrata_vtkviews.so" "$BUILD/app/libstrata_movie.so") # modules, loaded on first use
+    exes+=("$BUILD/app/strata" "$BUILD/app/libstrata_vtkviews.so") # a module, loaded on first use
+    # The movie module (loaded on first use too) brings FFmpeg's codecs, 60 MB: WINDOW_NO_MOVIE=1
+    # leaves it out where no movie is made (a time-to-first-frame run).
+    [[ ${WINDOW_NO_MOVIE:-0} == 1 ]] || exes+=("$BUILD/app/libstrata_movie.so")
     # The tests that draw device frames through the window's GL (each holds the CUDA kernels:
     # ~30 MB apiece, so only these travel); the benchmarks of the map and Zarr paths on the
     # device; tst_exportbytes (its cuda rows export from the device: STRATA_APP_BINARY),

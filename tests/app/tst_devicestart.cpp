@@ -123,5 +123,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestDeviceStart)
+QTEST_GUILESS_MAIN(TestDeviceStart)
 #include "tst_devicestart.moc"
