@@ -464,7 +464,8 @@ double FrameService::serveFrame(const FrameJob& job, const std::shared_ptr<const
         }
         if (job.spec.vectors != VectorStyle::None && result->frame.ndim() == 2)
             vectorFrames(job.spec, ds, *result);
-        if (!job.spec.contourVariable.empty() && result->frame.ndim() == 2)
+        // On a grid of rows and columns, or along sphere cells (drawn as their map).
+        if (!job.spec.contourVariable.empty() && (result->frame.ndim() == 2 || result->frame.ndim() == 1))
             contourFrame(job.spec, ds, *result);
         interruptible.reset();
         ensureFrameRanges(job.spec, ds);

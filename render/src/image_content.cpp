@@ -42,9 +42,14 @@ AxisGrid cellsAxis(const SphereCells& cells) {
 } // namespace
 
 bool ImageContent::setFrame(ImageFrame frame) {
-    if (frame.cells && frame.frame.ndim() == 1)
+    if (frame.cells && frame.frame.ndim() == 1) {
         frame.frame = cellsAsRow(frame.frame, *frame.cells); // one row of cells, drawn through its map
-    else
+        // Another variable's isolines along the same cells: a row of them too (one along other
+        // cells stays as it is, and contourProblem says why it is not drawn).
+        if (frame.contourFrame && frame.contourFrame->ndim() == 1 &&
+            isAlong(*frame.contourFrame, *frame.cells) && frame.contourFrame->isLoaded())
+            frame.contourFrame = cellsAsRow(*frame.contourFrame, *frame.cells);
+    } else
         frame.cells.reset(); // rows and columns
     STRATA_EXPECTS(frame.frame.ndim() == 2, ValueError,
                    "the image view shows 2-D frames; '" + frame.frame.name() + "' has " +

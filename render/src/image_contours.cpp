@@ -20,9 +20,12 @@
 namespace strata {
 
 std::string contourFrameProblem(const DataArray& frame, const DataArray& contours) {
-    if (contours.ndim() != 2)
-        return "the contour variable " + describeGrid(contours) + " is not a 2-D frame like " +
-               describeGrid(frame);
+    // A map of sphere cells (HEALPix, a mesh's faces or nodes) is a 1-D frame along them, and
+    // another variable along the same cells has its isolines traced in the same map.
+    const bool cellsAlike = frame.ndim() == 1 && contours.ndim() == 1;
+    if (contours.ndim() != 2 && !cellsAlike)
+        return "the contour variable " + describeGrid(contours) + " is not a " +
+               std::to_string(frame.ndim()) + "-D frame like " + describeGrid(frame);
     if (sameGrid(frame, contours)) return {};
     return "the contour variable " + describeGrid(contours) + " is on another grid than " +
            describeGrid(frame) + " (its dims, sizes or coordinate values differ)";

@@ -86,6 +86,39 @@ private slots:
 #endif
     }
 
+    // Another variable's isolines over a mesh map (--contour-var): zCell, each face's height
+    // on the sphere, drawn over areaCell at the height of the 30th parallel. The lines change
+    // the picture (a parallel's worth of pixels); a variable on the mesh's vertices is on
+    // other cells, and is refused with both named.
+    void contourVariableOverMeshFaces() {
+#if !STRATA_HAVE_RENDER
+        QSKIP("PNG export needs the render layer");
+#else
+        QTemporaryDir dir;
+        const QString plain = dir.filePath("plain.png"), lined = dir.filePath("lined.png");
+        const QStringList base = {
+            kMesh + "mpas_QU1920km.nc", "--var", "areaCell", "--projection", "Robinson", "--size", "640x400"};
+        Run r = runStrata(base + QStringList{"--export-png", plain});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        // MPAS' unit sphere: sin 30°, a non-integer (an integer asks for that many levels).
+        r = runStrata(base +
+                      QStringList{"--contour-var", "zCell", "--contours", "0.5", "--export-png", lined});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        const QImage a(plain), b(lined);
+        QCOMPARE(a.size(), b.size());
+        int differing = 0;
+        for (int y = 0; y < a.height(); ++y)
+            for (int x = 0; x < a.width(); ++x) differing += a.pixel(x, y) != b.pixel(x, y);
+        QVERIFY2(differing > 300, qPrintable(QString("%1 pixels differ").arg(differing)));
+
+        r = runStrata(base +
+                      QStringList{"--contour-var", "areaTriangle", "--export-png", dir.filePath("x.png")});
+        QVERIFY(r.status != 0);
+        QVERIFY2(r.err.contains("areaTriangle") && r.err.contains("areaCell"), qPrintable(r.err));
+        QVERIFY(!QFile::exists(dir.filePath("x.png")));
+#endif
+    }
+
     // UGRID data in one file, the mesh in another: with --grid-file the data's `ncol` (the
     // size of the grid's faces) is drawn on the faces and the CSV has their centres; without
     // it, the frame is a line and the CSV has no centres.

@@ -92,6 +92,52 @@ private slots:
         QVERIFY(c.lonMin < -170 && c.lonMax > 170);
     }
 
+    // Another variable's isolines over a HEALPix map (--contour-var): the colours are one
+    // field's (the cells' longitude), the lines the latitude field's, on its parallel.
+    void anotherVariablesIsolinesOverCells() {
+        healpix::Grid g;
+        g.nside = 32;
+        g.order = healpix::Order::Nest;
+        g.dim = "cell";
+        const std::int64_t n = healpix::cellCount(32);
+        std::vector<float> lats(static_cast<std::size_t>(n)), lons(lats.size());
+        for (std::int64_t k = 0; k < n; ++k) {
+            double lon = 0, lat = 0;
+            healpix::centreOf(32, healpix::Order::Nest, k, lon, lat);
+            lats[std::size_t(k)] = float(lat);
+            lons[std::size_t(k)] = float(lon);
+        }
+        ImageFrame f;
+        f.frame = DataArray::fromHost("lon", {"cell"}, {n}, lons);
+        f.contourFrame = DataArray::fromHost("lat", {"cell"}, {n}, lats);
+        f.cells = healpixCells(g);
+        const Crossings c = crossings(f, "30.25", 30.25);
+        QVERIFY(c.ok);
+        QVERIFY2(c.points > 100, qPrintable(QString::number(c.points)));
+        QVERIFY2(c.worst < 2.5, qPrintable(QString::number(c.worst)));
+        QVERIFY(c.lonMin < -170 && c.lonMax > 170);
+
+        // Along other cells (another dim, or as many values as a coarser grid has): not drawn,
+        // and the reason names both.
+        for (const auto& [dim, size] : {std::pair<const char*, std::int64_t>{"ncells", n},
+                                        std::pair<const char*, std::int64_t>{"cell", n / 4}}) {
+            ImageFrame other = f;
+            other.contourFrame =
+                DataArray::fromHost("lat", {dim}, {size}, std::vector<float>(std::size_t(size), 1.f));
+            ImageViewSettings s;
+            s.contours = parseContourSpec("30.25");
+            s.projection = "Robinson";
+            detail::ImageContent content;
+            content.setSettings(s);
+            content.setFrame(other);
+            const std::string why = content.contourProblem();
+            QVERIFY2(why.find("another grid") != std::string::npos || why.find("is not") != std::string::npos,
+                     why.c_str());
+            QVERIFY2(why.find("lat") != std::string::npos && why.find("lon") != std::string::npos,
+                     why.c_str());
+        }
+    }
+
     void meshNodeIsolinesFollowTheParallel() {
         const std::shared_ptr<mesh::Mesh> m = benchmesh::icosahedral(8);
         m->nodeDim = "vertex";
