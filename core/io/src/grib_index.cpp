@@ -58,9 +58,17 @@ const std::map<std::string, std::vector<const char*>>& gridKeys() {
           "latitudeOfFirstGridPointInDegrees", "latitudeOfSouthernPoleInDegrees",
           "longitudeOfFirstGridPointInDegrees", "longitudeOfSouthernPoleInDegrees", "DyInMetres",
           "DxInMetres", "Latin2InDegrees", "Latin1InDegrees", "Ny", "Nx"}},
+        {"reduced_gg", {"N", "pl"}},
     };
     return keys;
 }
+// Keys that tell reduced Gaussian grids apart, besides cfgrib's (N and pl).
+const char* const kReducedGridKeys[] = {"Nj",
+                                        "isOctahedral",
+                                        "latitudeOfFirstGridPointInDegrees",
+                                        "latitudeOfLastGridPointInDegrees",
+                                        "longitudeOfFirstGridPointInDegrees",
+                                        "longitudeOfLastGridPointInDegrees"};
 // Keys that tell grids apart where cfgrib keeps none as attributes.
 const char* const kOtherGridKeys[] = {"Nx",
                                       "Ny",
@@ -106,7 +114,12 @@ std::optional<GribKey> readKey(codes_handle* h, const char* key) {
     if (codes_get_native_type(h, key, &type) != 0) return std::nullopt;
     GribKey k;
     k.name = key;
-    if (type == CODES_TYPE_LONG) {
+    if (size_t n = 0; type == CODES_TYPE_LONG && codes_get_size(h, key, &n) == 0 && n > 1) { // pl
+        std::vector<long> v(n);
+        if (codes_get_long_array(h, key, v.data(), &n) != 0) return std::nullopt;
+        k.array.assign(v.begin(), v.begin() + std::ptrdiff_t(n));
+        k.integer = true;
+    } else if (type == CODES_TYPE_LONG) {
         long v = 0;
         if (codes_get_long(h, key, &v) != 0) return std::nullopt;
         k.number = double(v);
@@ -125,7 +138,8 @@ std::string keyText(const GribKey& k) {
     if (k.text) return *k.text;
     std::ostringstream out;
     out.precision(17);
-    out << k.number;
+    if (k.array.empty()) out << k.number;
+    for (std::size_t i = 0; i < k.array.size(); ++i) out << (i ? "," : "") << k.array[i];
     return out.str();
 }
 
@@ -135,9 +149,10 @@ std::string readMessage(codes_handle* h, GribMessage& m) {
     const auto text = [&](const char* key) { return handleText(h, key).value_or(""); };
     const auto integer = [&](const char* key, long& v) { return codes_get_long(h, key, &v) == 0; };
     m.gridType = text("gridType");
-    if (!gribGridIsRegular(m.gridType) && !gribGridIsProjected(m.gridType))
+    const bool reduced = gribGridIsReduced(m.gridType);
+    if (!gribGridIsRegular(m.gridType) && !gribGridIsProjected(m.gridType) && !reduced)
         return "its grid type '" + (m.gridType.empty() ? std::string("?") : m.gridType) +
-               "' is not read (regular_ll, regular_gg, rotated_ll, rotated_gg, lambert, "
+               "' is not read (regular_ll, regular_gg, reduced_gg, rotated_ll, rotated_gg, lambert, "
                "polar_stereographic, lambert_azimuthal_equal_area and albers are)";
     m.packingType = text("packingType");
     if (m.packingType.empty() || m.packingType == "unknown")
@@ -157,8 +172,13 @@ std::string readMessage(codes_handle* h, GribMessage& m) {
     if (seconds == 0) return "its step unit " + std::to_string(unit) + " has no fixed length";
     m.stepHours = double(endStep) * double(seconds) / 3600.0;
     integer("numberOfPoints", m.numberOfPoints);
-    if (!integer("Ni", m.ni) && !integer("Nx", m.ni)) m.ni = 0;
-    if (!integer("Nj", m.nj) && !integer("Ny", m.nj)) m.nj = 0;
+    if (reduced) { // its points in one run, row after row of pl's lengths
+        m.ni = m.numberOfPoints;
+        m.nj = 1;
+    } else {
+        if (!integer("Ni", m.ni) && !integer("Nx", m.ni)) m.ni = 0;
+        if (!integer("Nj", m.nj) && !integer("Ny", m.nj)) m.nj = 0;
+    }
     if (m.ni <= 0 || m.nj <= 0 || m.ni * m.nj != m.numberOfPoints)
         return "its grid is " + std::to_string(m.ni) + " x " + std::to_string(m.nj) + " points but it has " +
                std::to_string(m.numberOfPoints) + " values";
@@ -171,10 +191,11 @@ std::string readMessage(codes_handle* h, GribMessage& m) {
 
     m.gridSignature = m.gridType + " " + std::to_string(m.ni) + "x" + std::to_string(m.nj);
     const auto grid = gridKeys().find(m.gridType);
-    const std::vector<const char*> sig =
+    std::vector<const char*> sig =
         grid != gridKeys().end()
             ? grid->second
             : std::vector<const char*>(std::begin(kOtherGridKeys), std::end(kOtherGridKeys));
+    if (reduced) sig.insert(sig.end(), std::begin(kReducedGridKeys), std::end(kReducedGridKeys));
     for (const char* key : sig)
         if (auto k = readKey(h, key)) m.gridSignature += " " + k->name + "=" + keyText(*k);
     return {};
@@ -208,6 +229,7 @@ void readNames(codes_handle* h, GribMessage& m) {
 } // namespace
 
 bool gribGridIsRegular(const std::string& g) { return g == "regular_ll" || g == "regular_gg"; }
+bool gribGridIsReduced(const std::string& g) { return g == "reduced_gg"; }
 bool gribGridIsProjected(const std::string& g) {
     return g == "rotated_ll" || g == "rotated_gg" || g == "lambert" || g == "polar_stereographic" ||
            g == "lambert_azimuthal_equal_area" || g == "albers";

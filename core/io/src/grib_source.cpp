@@ -30,10 +30,18 @@ void checkBox(const std::vector<std::int64_t>& shape, std::span<const std::int64
 
 } // namespace
 
-GribSource::GribSource(std::shared_ptr<const RawFile> file, std::string what, std::string label,
-                       std::vector<std::int64_t> axes, std::vector<GribField> fields, long nj, long ni)
-    : file_(std::move(file)), what_(std::move(what)), label_(std::move(label)), axes_(std::move(axes)),
-      fields_(std::move(fields)), nj_(nj), ni_(ni) {}
+GribSource::GribSource(std::shared_ptr<const GribFiles> files, std::string what, std::string label,
+                       std::vector<std::int64_t> axes, std::vector<GribField> fields, long nj, long ni,
+                       bool flat)
+    : files_(std::move(files)), what_(std::move(what)), label_(std::move(label)), axes_(std::move(axes)),
+      fields_(std::move(fields)), nj_(flat ? 1 : nj), ni_(ni), flat_(flat) {}
+
+std::vector<std::int64_t> GribSource::shape() const {
+    std::vector<std::int64_t> shape = axes_;
+    if (!flat_) shape.push_back(nj_);
+    shape.push_back(ni_);
+    return shape;
+}
 
 std::string GribSource::readPath() const {
     std::size_t present = 0;
@@ -44,21 +52,21 @@ std::string GribSource::readPath() const {
 
 std::vector<std::int64_t> GribSource::chunkShape() const {
     std::vector<std::int64_t> shape(axes_.size(), 1);
-    shape.push_back(nj_);
+    if (!flat_) shape.push_back(nj_);
     shape.push_back(ni_);
     return shape;
 }
 
 void GribSource::read(std::span<const std::int64_t> start, std::span<const std::int64_t> count,
                       std::span<const std::int64_t> stride, void* out) const {
-    std::vector<std::int64_t> shape = axes_;
-    shape.push_back(nj_);
-    shape.push_back(ni_);
-    checkBox(shape, start, count, stride, describe());
+    checkBox(shape(), start, count, stride, describe());
     const std::size_t lead = axes_.size();
     std::int64_t fields = 1;
     for (std::size_t d = 0; d < lead; ++d) fields *= count[d];
-    const std::int64_t rows = count[lead], cols = count[lead + 1];
+    // A flat field reads as one row.
+    const std::size_t col = flat_ ? lead : lead + 1;
+    const std::int64_t rows = flat_ ? 1 : count[lead], cols = count[col];
+    const std::int64_t row0 = flat_ ? 0 : start[lead], rowStride = flat_ ? 1 : stride[lead];
     const std::int64_t plane = rows * cols;
     if (fields == 0 || plane == 0) return;
     auto* o = static_cast<float*>(out);
@@ -82,11 +90,12 @@ void GribSource::read(std::span<const std::int64_t> start, std::span<const std::
             std::fill(dst, dst + plane, std::numeric_limits<float>::quiet_NaN());
             return;
         }
-        const GribHandle h = GribHandle::read(*file_, f.span, what_, scratch);
+        const GribHandle h =
+            GribHandle::read(*files_->files[f.span.file], f.span, files_->paths[f.span.file], scratch);
         const std::vector<double> v = h.values(std::size_t(nj_ * ni_), ni_, f.alternativeRows);
         for (std::int64_t r = 0; r < rows; ++r) {
-            const double* src = v.data() + (start[lead] + r * stride[lead]) * ni_ + start[lead + 1];
-            for (std::int64_t c = 0; c < cols; ++c) dst[r * cols + c] = float(src[c * stride[lead + 1]]);
+            const double* src = v.data() + (row0 + r * rowStride) * ni_ + start[col];
+            for (std::int64_t c = 0; c < cols; ++c) dst[r * cols + c] = float(src[c * stride[col]]);
         }
     });
 }
@@ -94,6 +103,13 @@ void GribSource::read(std::span<const std::int64_t> start, std::span<const std::
 void GribValuesSource::read(std::span<const std::int64_t> start, std::span<const std::int64_t> count,
                             std::span<const std::int64_t> stride, void* out) const {
     checkBox(shape_, start, count, stride, what_);
+    const std::vector<double> made = make_ ? make_() : std::vector<double>();
+    const std::vector<double>& values = make_ ? made : values_;
+    std::int64_t size = 1;
+    for (std::int64_t n : shape_) size *= n;
+    STRATA_EXPECTS(std::int64_t(values.size()) == size, NetcdfError,
+                   what_ + ": " + std::to_string(values.size()) + " values made for " + std::to_string(size) +
+                       " places");
     auto* o = static_cast<double*>(out);
     std::int64_t total = 1;
     for (std::int64_t c : count) total *= c;
@@ -105,7 +121,7 @@ void GribValuesSource::read(std::span<const std::int64_t> start, std::span<const
             rest /= count[d];
             scale *= shape_[d];
         }
-        o[k] = values_[std::size_t(at)];
+        o[k] = values[std::size_t(at)];
     }
 }
 
