@@ -55,7 +55,11 @@ struct GribIndex {
 // Scans `file` and reads every whole message's keys (in parallel). A message ecCodes cannot
 // parse, of a grid Strata does not read, or whose grid size disagrees with its values is left
 // out with a line in `problems`. Throws NetcdfError only when the file cannot be read.
-GribIndex indexGribFile(const RawFile& file, const std::string& what);
+// `shareKeys`: a GRIB 2 message is read only to its data section, and the keys that follow
+// from its sections but for date, step and member (grid, packing, level type, step type,
+// parameter: ecCodes' slow concepts) are read once for all messages whose sections agree
+// otherwise; false reads every key of every message whole (the reference the tests compare to).
+GribIndex indexGribFile(const RawFile& file, const std::string& what, bool shareKeys = true);
 
 // The grids whose values are on (latitude, longitude) axes, and those on (y, x) with 2-D
 // latitude and longitude (cfgrib's two kinds).
