@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "grib_handle.h"
+#include "grib_simple.h"
 #include "io_pool.h"
 #include "strata/core/cancel.h"
 #include "strata/core/error.h"
@@ -46,8 +47,8 @@ std::vector<std::int64_t> GribSource::shape() const {
 std::string GribSource::readPath() const {
     std::size_t present = 0;
     for (const GribField& f : fields_) present += f.present;
-    return "ecCodes (CPU): " + std::to_string(present) + " messages of " + std::to_string(fields_.size()) +
-           " fields";
+    return "ecCodes (CPU; simple packing onto a GPU decoded there): " + std::to_string(present) +
+           " messages of " + std::to_string(fields_.size()) + " fields";
 }
 
 std::vector<std::int64_t> GribSource::chunkShape() const {
@@ -55,6 +56,39 @@ std::vector<std::int64_t> GribSource::chunkShape() const {
     if (!flat_) shape.push_back(nj_);
     shape.push_back(ni_);
     return shape;
+}
+
+std::size_t GribSource::cellOf(std::size_t k, std::span<const std::int64_t> start,
+                               std::span<const std::int64_t> count,
+                               std::span<const std::int64_t> stride) const {
+    // k's digits over the box's counts, mapped into the axes.
+    std::int64_t cell = 0, rest = std::int64_t(k), scale = 1;
+    for (std::size_t d = axes_.size(); d-- > 0;) {
+        cell += (start[d] + (rest % count[d]) * stride[d]) * scale;
+        rest /= count[d];
+        scale *= axes_[d];
+    }
+    return std::size_t(cell);
+}
+
+std::optional<Buffer> GribSource::evaluate(std::span<const std::int64_t> start,
+                                           std::span<const std::int64_t> count,
+                                           std::span<const std::int64_t> stride, Device device,
+                                           Stream stream) const {
+    if (!device.isCuda()) return std::nullopt;
+    const std::vector<std::int64_t> full = shape();
+    checkBox(full, start, count, stride, describe());
+    const std::size_t lead = axes_.size();
+    for (std::size_t d = lead; d < full.size(); ++d) // whole fields only
+        if (start[d] != 0 || count[d] != full[d] || stride[d] != 1) return std::nullopt;
+    std::size_t fields = 1;
+    for (std::size_t d = 0; d < lead; ++d) fields *= std::size_t(count[d]);
+    std::vector<GribField> box(fields);
+    for (std::size_t k = 0; k < fields; ++k) box[k] = fields_[cellOf(k, start, count, stride)];
+    std::string why;
+    const auto batch = gribSimpleBatch(*files_, box, std::int64_t(nj_) * ni_, why);
+    if (!batch) return std::nullopt; // ecCodes reads it on the host
+    return unpackSimple(batch->bytes, batch->fields, std::int64_t(nj_) * ni_, device, stream);
 }
 
 void GribSource::read(std::span<const std::int64_t> start, std::span<const std::int64_t> count,
@@ -71,21 +105,11 @@ void GribSource::read(std::span<const std::int64_t> start, std::span<const std::
     if (fields == 0 || plane == 0) return;
     auto* o = static_cast<float*>(out);
     ioParallel(std::size_t(fields), [&](std::size_t k) {
-        // The field's cell: k's digits over the box's counts, mapped into the axes.
-        std::int64_t cell = 0, rest = std::int64_t(k), scale = 1;
-        std::vector<std::int64_t> index(lead);
-        for (std::size_t d = lead; d-- > 0;) {
-            index[d] = start[d] + (rest % count[d]) * stride[d];
-            rest /= count[d];
-        }
-        for (std::size_t d = lead; d-- > 0;) {
-            cell += index[d] * scale;
-            scale *= axes_[d];
-        }
+        const std::size_t cell = cellOf(k, start, count, stride);
         if (const CancelToken* cancel = CancelScope::current())
             cancel->throwIfCancelled("reading " + describe());
         float* dst = o + std::int64_t(k) * plane;
-        const GribField& f = fields_[std::size_t(cell)];
+        const GribField& f = fields_[cell];
         if (!f.present) {
             std::fill(dst, dst + plane, std::numeric_limits<float>::quiet_NaN());
             return;

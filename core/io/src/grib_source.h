@@ -41,9 +41,18 @@ public:
     std::string readPath() const override;
     std::size_t parallelReadBytes() const override { return std::size_t(nj_ * ni_) * 4 * 2; }
     std::vector<std::int64_t> chunkShape() const override;
+    // Onto a CUDA device, whole fields in simple packing (GRIB 2) are decoded there
+    // (strata/core/simple_unpack.h), the messages' bytes copied as they are; nullopt otherwise
+    // (on the host, or other packings: read() decodes them with ecCodes).
+    std::optional<Buffer> evaluate(std::span<const std::int64_t> start, std::span<const std::int64_t> count,
+                                   std::span<const std::int64_t> stride, Device device,
+                                   Stream stream) const override;
 
 private:
     std::vector<std::int64_t> shape() const; // axes_, then the field's dims
+    // The cell (index into fields_) of the k-th field of a box over the leading dims.
+    std::size_t cellOf(std::size_t k, std::span<const std::int64_t> start,
+                       std::span<const std::int64_t> count, std::span<const std::int64_t> stride) const;
     std::shared_ptr<const GribFiles> files_;
     std::string what_, label_;
     std::vector<std::int64_t> axes_;

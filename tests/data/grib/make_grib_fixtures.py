@@ -268,6 +268,39 @@ def file_set(out_dir):
     one("other_grid.grib2", [3], [0, 6], 8, 5)
 
 
+def simple_packing(path):
+    """GRIB 2, regular_ll 37 x 23 (851 points, odd so that bitmaps end mid-byte): random fields
+    (seeded) simple-packed at 0 (a constant field), 1, 7, 13, 16, 24 and 31 bits a value, one
+    more repacked with a decimal scale of 2 (ecCodes then picks 14 bits), and a bitmap (about one point in five missing) at 7 and 24
+    bits. For tst_grib_simple, which decodes them itself and compares with ecCodes."""
+    import random
+    rnd = random.Random(39)
+    with open(path, "wb") as out:
+        for k, (bits, decimal, holes) in enumerate([(0, 0, False), (1, 0, False), (7, 0, True), (13, 0, False),
+                                                    (16, 0, False), (24, 0, True), (31, 0, False),
+                                                    (16, 2, False)]):
+            h = sample("regular_ll_sfc_grib2")
+            regular_ll(h, 37, 23, 44.0, 0.0, 2.0, 2.0)
+            if bits == 0:
+                values = [287.25] * 851
+            else:
+                values = [rnd.uniform(-40.0, 60.0) * (k + 1) for _ in range(851)]
+            if holes:
+                eccodes.codes_set(h, "bitmapPresent", 1)
+                eccodes.codes_set(h, "missingValue", 9999.0)
+                for i in range(851):
+                    if rnd.random() < 0.2:
+                        values[i] = 9999.0
+            eccodes.codes_set(h, "shortName", "2t")
+            eccodes.codes_set(h, "dataDate", 20240101 + k)
+            eccodes.codes_set(h, "bitsPerValue", bits)
+            eccodes.codes_set_values(h, values)
+            if decimal:
+                eccodes.codes_set(h, "changeDecimalPrecision", decimal)
+            out.write(eccodes.codes_get_message(h))
+            eccodes.codes_release(h)
+
+
 ROTATED = [  # EURO-CORDEX's pole (39.25 N, 162 W), 0.44 degree cells
     ("latitudeOfSouthernPoleInDegrees", -39.25), ("longitudeOfSouthernPoleInDegrees", 18.0),
     ("latitudeOfFirstGridPointInDegrees", 6.6), ("longitudeOfFirstGridPointInDegrees", -4.4),
@@ -302,3 +335,4 @@ if __name__ == "__main__":
     reduced(os.path.join(OUT, "reduced_gg.grib2"), "reduced_gg_pl_32_grib2", False)
     reduced(os.path.join(OUT, "octahedral.grib1"), "reduced_gg_pl_32_grib1", True)
     file_set(os.path.join(OUT, "sets"))
+    simple_packing(os.path.join(OUT, "simple_packing.grib2"))
