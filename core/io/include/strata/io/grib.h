@@ -26,7 +26,8 @@ bool gribSupported();
 //             with 2-D latitude and longitude) or values (reduced_gg, with 1-D latitude and
 //             longitude on it, and a UGRID mesh `mesh` of the points' cells, grib_reduced.h);
 //   coords    those, the single-valued ones as scalars, and valid_time(time, step);
-//   variables cfVarName (t2m, t, tp), float32, lazy: read message by message by ecCodes.
+//   variables cfVarName (t2m, t, tp), float32, lazy: read message by message by ecCodes (GRIB 2
+//             simple packing loaded whole onto a GPU: decoded there, strata/core/simple_unpack.h).
 // Damaged messages (truncated, a bad length, a packing or grid not read, a grid whose size
 // disagrees with its values) are left out with a note in `notes` naming the file, the message's
 // number and the problem; the rest of the file reads. A place of a hypercube no message fills
