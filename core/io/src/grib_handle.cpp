@@ -77,7 +77,7 @@ std::optional<GribHandle> GribHandle::readHeaders(const RawFile& file, const Gri
         const int number = scratch[at + 4];
         if (number == 7) break;
         if (length < 5 || number < 1 || number > 6 || at + length > span.length - 4) return std::nullopt;
-        if (number != 2 && number != 6 && at + length > have) { // keys' sections are read whole
+        if (number != 6 && at + length > have) { // keys' sections are read whole
             const std::uint64_t more = std::min(span.length, at + length + kFirstRead);
             if (scratch.size() < more + 9) scratch.resize(more + 9);
             file.read(span.offset + have, more - have, scratch.data() + have, where);
@@ -85,7 +85,7 @@ std::optional<GribHandle> GribHandle::readHeaders(const RawFile& file, const Gri
         }
         if (number == 6) { // its bitmap (read below, where ecCodes wants it): its indicator here
             header.push_back(at + 5 < have ? scratch[at + 5] : 0);
-        } else if (number != 2) {
+        } else { // the local section too: a centre's concepts may read it
             header.insert(header.end(), scratch.begin() + std::ptrdiff_t(at),
                           scratch.begin() + std::ptrdiff_t(at + length));
         }

@@ -29,7 +29,7 @@ public:
     // need, a few kilobytes read of a message of megabytes. Its values cannot be read. nullopt
     // where the message is not GRIB 2 or its sections do not chain to a section 7 within it
     // (read it whole then, and let ecCodes say what is wrong). `header` is filled with the
-    // sections 1, 3, 4 and 5 (and a byte for section 6's bitmap indicator), in order.
+    // sections 1 to 5 (and a byte for section 6's bitmap indicator), in order.
     static std::optional<GribHandle> readHeaders(const RawFile& file, const GribSpan& span,
                                                  const std::string& what, std::vector<unsigned char>& scratch,
                                                  std::vector<unsigned char>& header);

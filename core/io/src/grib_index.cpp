@@ -180,7 +180,7 @@ std::string readShared(codes_handle* h, GribMessage& m) {
         return "its data section holds " + std::to_string(values) + " values for a grid of " +
                std::to_string(m.numberOfPoints) + " points";
 
-    m.gridSignature = m.gridType + " " + std::to_string(m.ni) + "x" + std::to_string(m.nj);
+    m.gridSignature = m.gridType + " points=" + std::to_string(m.ni) + "x" + std::to_string(m.nj);
     const auto grid = gridKeys().find(m.gridType);
     std::vector<const char*> sig =
         grid != gridKeys().end()
@@ -214,7 +214,7 @@ std::string readMessage(codes_handle* h, GribMessage& m) {
     return problem.empty() ? readOwn(h, m) : problem;
 }
 
-// A GRIB 2 message's sections 1, 3, 4 and 5 (GribHandle::readHeaders) with the octets that
+// A GRIB 2 message's sections 1 to 5 (GribHandle::readHeaders) with the octets that
 // only date, step and member tell zeroed: section 1's reference time, section 4's forecast
 // time, ensemble member and end of the overall period (product templates 4.0 to 4.15, whose
 // first 34 octets agree). Messages with equal masked headers share readShared's keys.
