@@ -82,7 +82,9 @@ private slots:
     void joinsAlongTimeAndStep() {
         OpenNotes notes;
         // Given in reverse: the axes come out sorted all the same.
+        const int checks = io::checkProcessesStarted();
         const Dataset byTime = openPaths({member("by_time_2.grib2"), member("by_time_1.grib2")}, notes);
+        QCOMPARE(io::checkProcessesStarted(), checks + 1); // the set was opened in a child first
         QCOMPARE(byTime.files.size(), std::size_t(2));
         const std::vector<double> a = checkJoined(byTime);
         QVERIFY(!a.empty());
@@ -105,7 +107,8 @@ private slots:
         } catch (const FileSetError& e) {
             const QString m = e.what();
             QVERIFY2(m.contains("by_time_1.grib2") && m.contains("other_grid.grib2") &&
-                         m.contains("another grid") && m.contains("points=8x5, not points=12x7") && m.contains("'2t'"),
+                         m.contains("another grid") && m.contains("points=8x5, not points=12x7") &&
+                         m.contains("'2t'"),
                      qPrintable(m));
             QCOMPARE(e.grouping().groups.size(), std::size_t(2));
             QCOMPARE(e.grouping().groups[0].files.size(), std::size_t(2)); // the two that agree

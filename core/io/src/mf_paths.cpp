@@ -124,6 +124,7 @@ Dataset openPaths(const std::vector<std::string>& args, OpenNotes& notes, const 
     // GRIB files pool their messages (grib.h); other files combine along their record dim.
     const bool grib = files.size() > 1 &&
                       std::all_of(files.begin(), files.end(), [](const auto& f) { return looksLikeGrib(f); });
+    if (grib) checkGribFilesInChildProcess(files); // ecCodes meets them first in a child, as one file
     Dataset ds = files.size() == 1 ? openDatasetIsolated(files[0], notes)
                  : grib            ? openGribFiles(files, notes)
                                    : openMultiDataset(files, notes, options);

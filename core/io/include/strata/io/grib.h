@@ -42,6 +42,11 @@ Dataset openGrib(const std::string& path, OpenNotes& notes);
 // names both files, their messages and the difference.
 Dataset openGribFiles(const std::vector<std::string>& paths, OpenNotes& notes);
 
+// checkInChildProcess (netcdf.h) for GRIB files opened together: one child opens them all with
+// openGribFiles, given timeoutMs for each file. Files that do not form one dataset pass (the
+// open here says how they part); a crash, a hang or another error is thrown as there.
+void checkGribFilesInChildProcess(const std::vector<std::string>& paths, const IsolatedCheck& options = {});
+
 // ecCodes' version ("2.28.0"), or "" without GRIB support.
 std::string gribLibraryVersion();
 
