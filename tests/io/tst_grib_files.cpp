@@ -116,6 +116,32 @@ private slots:
         }
     }
 
+    // A file holding 2t on the set's grid and on another (two hypercubes, were it alone) does not
+    // join a file with the first grid only.
+    void refusesAnExtraGrid() {
+        const QString both = QDir::tempPath() + "/strata_grib_two_grids.grib2";
+        {
+            QFile out(both);
+            QVERIFY(out.open(QIODevice::WriteOnly));
+            for (const char* name : {"by_time_2.grib2", "other_grid.grib2"}) {
+                QFile in(QString::fromStdString(member(name)));
+                QVERIFY(in.open(QIODevice::ReadOnly));
+                out.write(in.readAll());
+            }
+        }
+        OpenNotes notes;
+        try {
+            openGribFiles({member("by_time_1.grib2"), both.toStdString()}, notes);
+            QFAIL("a file with an extra grid joined the set");
+        } catch (const FileSetError& e) {
+            const QString m = e.what();
+            QVERIFY2(m.contains("strata_grib_two_grids.grib2 (message 3)") && m.contains("by_time_1.grib2") &&
+                         m.contains("points=8x5, not points=12x7"),
+                     qPrintable(m));
+        }
+        QFile::remove(both);
+    }
+
     void refusesAFieldInTwoFiles() {
         OpenNotes notes;
         try {

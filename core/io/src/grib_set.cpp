@@ -59,17 +59,31 @@ std::pair<std::string, std::string> firstDifference(const std::string& a, const 
 std::string conflict(const FileKeys& a, const std::string& fa, const FileKeys& b, const std::string& fb) {
     for (const auto& [param, gridsA] : a.grids) {
         const auto it = b.grids.find(param);
-        if (it == b.grids.end() || it->second.size() != gridsA.size()) continue;
-        for (auto ga = gridsA.begin(), gb = it->second.begin(); ga != gridsA.end(); ++ga, ++gb) {
-            if (ga->first == gb->first) continue;
-            const auto [da, db] = firstDifference(ga->first, gb->first);
-            const GribMessage& m = *ga->second;
-            const std::string name =
-                m.shortName.empty() ? "paramId " + std::to_string(m.paramId) : m.shortName;
-            return fb + " (message " + std::to_string(gb->second->span.number) + ") has '" + name + "' on " +
-                   m.typeOfLevel + " (" + m.stepType + ") on another grid than " + fa + " (message " +
-                   std::to_string(m.span.number) + "): " + db + ", not " + da;
-        }
+        if (it == b.grids.end()) continue;
+        const auto& gridsB = it->second;
+        // The first grid one file has and the other lacks, told against the other's first.
+        const GribMessage *inA = nullptr, *inB = nullptr;
+        std::string sigA, sigB;
+        for (const auto& [sig, m] : gridsB)
+            if (!gridsA.contains(sig)) {
+                std::tie(sigA, inA) = *gridsA.begin();
+                std::tie(sigB, inB) = std::tie(sig, m);
+                break;
+            }
+        if (!inA)
+            for (const auto& [sig, m] : gridsA)
+                if (!gridsB.contains(sig)) {
+                    std::tie(sigA, inA) = std::tie(sig, m);
+                    std::tie(sigB, inB) = *gridsB.begin();
+                    break;
+                }
+        if (!inA) continue;
+        const auto [da, db] = firstDifference(sigA, sigB);
+        const std::string name =
+            inA->shortName.empty() ? "paramId " + std::to_string(inA->paramId) : inA->shortName;
+        return fb + " (message " + std::to_string(inB->span.number) + ") has '" + name + "' on " +
+               inA->typeOfLevel + " (" + inA->stepType + ") on another grid than " + fa + " (message " +
+               std::to_string(inA->span.number) + "): " + db + ", not " + da;
     }
     for (const auto& [key, m] : b.fields)
         if (const auto it = a.fields.find(key); it != a.fields.end()) {
