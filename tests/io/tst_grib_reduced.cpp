@@ -2,7 +2,7 @@
 // make_grib_fixtures.py from ecCodes' samples): the points on cfgrib's `values` dim at the
 // Gaussian latitudes (found here from Legendre's polynomial, not from ecCodes) and pl's
 // longitudes, the values the analytic field there, and the cells of the UGRID mesh Strata draws
-// them with tiling the sphere, each around its own point.
+// them with tiling the sphere, each around its own point, its corners anticlockwise.
 #include <QtTest>
 
 #include <cmath>
@@ -176,6 +176,14 @@ private slots:
                 w = std::min(w, m.nodeLon[node]);
                 e = std::max(e, m.nodeLon[node]);
             }
+            // Anticlockwise seen from above: south-west, south-east, north-east, north-west.
+            const auto corner = [&](int c) {
+                return std::size_t(m.faceNodes[std::size_t(f * m.maxNodes + c)]);
+            };
+            QVERIFY2(m.nodeLat[corner(0)] == s && m.nodeLat[corner(1)] == s && m.nodeLat[corner(2)] == n &&
+                         m.nodeLat[corner(3)] == n && m.nodeLon[corner(0)] == w &&
+                         m.nodeLon[corner(1)] == e && m.nodeLon[corner(2)] == e && m.nodeLon[corner(3)] == w,
+                     qPrintable(QString("cell %1's corners are out of order").arg(f)));
             const auto p = std::size_t(f);
             QVERIFY2(
                 s < lat[p] && lat[p] < n && w < lon[p] && lon[p] < e,
