@@ -23,7 +23,7 @@ inline int replay(int argc, char** argv, const char* name,
         std::vector<fs::path> inputs;
         if (fs::is_directory(argv[a])) {
             for (const auto& e : fs::directory_iterator(argv[a]))
-                if (wanted(e.path())) inputs.push_back(e.path());
+                if (e.is_regular_file() && wanted(e.path())) inputs.push_back(e.path());
         } else {
             inputs.emplace_back(argv[a]);
         }

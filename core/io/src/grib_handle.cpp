@@ -48,6 +48,66 @@ GribHandle GribHandle::read(const RawFile& file, const GribSpan& span, const std
     return GribHandle({}, h, what + ": message " + std::to_string(span.number));
 }
 
+std::optional<GribHandle> GribHandle::readHeaders(const RawFile& file, const GribSpan& span,
+                                                  const std::string& what,
+                                                  std::vector<unsigned char>& scratch,
+                                                  std::vector<unsigned char>& header) {
+    constexpr std::uint64_t kFirstRead = 4096;
+    if (span.edition != 2 || span.length < 16 + 4) return std::nullopt;
+    const std::string where = what + ": message " + std::to_string(span.number);
+    header.clear();
+    std::uint64_t have = std::min(span.length, kFirstRead);
+    if (scratch.size() < have + 9) scratch.resize(have + 9);
+    file.read(span.offset, have, scratch.data(), where);
+    const auto big = [&](std::uint64_t at, int n) {
+        std::uint64_t v = 0;
+        for (int i = 0; i < n; ++i) v = (v << 8) | scratch[at + std::uint64_t(i)];
+        return v;
+    };
+    std::uint64_t at = 16; // after section 0
+    while (true) {
+        if (at + 5 > span.length - 4) return std::nullopt; // no section 7 before "7777"
+        if (at + 6 > have) { // the next section's header lies beyond what was read
+            const std::uint64_t more = std::min(span.length, std::max(2 * have, at + kFirstRead));
+            if (scratch.size() < more + 9) scratch.resize(more + 9);
+            file.read(span.offset + have, more - have, scratch.data() + have, where);
+            have = more;
+        }
+        const std::uint64_t length = big(at, 4);
+        const int number = scratch[at + 4];
+        if (number == 7) break;
+        if (length < 5 || number < 1 || number > 6 || at + length > span.length - 4) return std::nullopt;
+        if (number != 6 && at + length > have) { // keys' sections are read whole
+            const std::uint64_t more = std::min(span.length, at + length + kFirstRead);
+            if (scratch.size() < more + 9) scratch.resize(more + 9);
+            file.read(span.offset + have, more - have, scratch.data() + have, where);
+            have = more;
+        }
+        if (number == 6) { // its bitmap (read below, where ecCodes wants it): its indicator here
+            header.push_back(at + 5 < have ? scratch[at + 5] : 0);
+        } else { // the local section too: a centre's concepts may read it
+            header.insert(header.end(), scratch.begin() + std::ptrdiff_t(at),
+                          scratch.begin() + std::ptrdiff_t(at + length));
+        }
+        at += length;
+    }
+    if (at > have) { // a bitmap longer than read
+        if (scratch.size() < at + 9) scratch.resize(at + 9);
+        file.read(span.offset + have, at - have, scratch.data() + have, where);
+    }
+    // An empty section 7 and "7777" after the sections kept; the total length told.
+    const unsigned char tail[9] = {0, 0, 0, 5, 7, '7', '7', '7', '7'};
+    std::copy(tail, tail + 9, scratch.begin() + std::ptrdiff_t(at));
+    const std::uint64_t total = at + 9;
+    for (int i = 0; i < 8; ++i)
+        scratch[8 + std::size_t(i)] = static_cast<unsigned char>(total >> (8 * (7 - i)));
+    takeEcCodesLog();
+    lastError.clear();
+    codes_handle* h = codes_handle_new_from_message(nullptr, scratch.data(), total);
+    if (!h) return std::nullopt; // the whole message will say why
+    return GribHandle({}, h, where);
+}
+
 codes_handle* GribHandle::parse(const RawFile& file, const GribSpan& span, const std::string& what,
                                 unsigned char* bytes) {
     takeEcCodesLog();

@@ -25,6 +25,14 @@ public:
     // another, without a fresh allocation (and its page faults) each time.
     static GribHandle read(const RawFile& file, const GribSpan& span, const std::string& what,
                            std::vector<unsigned char>& scratch);
+    // A GRIB 2 message's sections up to its data (section 7), which is left out: what its keys
+    // need, a few kilobytes read of a message of megabytes. Its values cannot be read. nullopt
+    // where the message is not GRIB 2 or its sections do not chain to a section 7 within it
+    // (read it whole then, and let ecCodes say what is wrong). `header` is filled with the
+    // sections 1 to 5 (and a byte for section 6's bitmap indicator), in order.
+    static std::optional<GribHandle> readHeaders(const RawFile& file, const GribSpan& span,
+                                                 const std::string& what, std::vector<unsigned char>& scratch,
+                                                 std::vector<unsigned char>& header);
     ~GribHandle();
     GribHandle(GribHandle&& other) noexcept;
     GribHandle& operator=(GribHandle&&) = delete;

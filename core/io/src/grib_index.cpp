@@ -58,9 +58,17 @@ const std::map<std::string, std::vector<const char*>>& gridKeys() {
           "latitudeOfFirstGridPointInDegrees", "latitudeOfSouthernPoleInDegrees",
           "longitudeOfFirstGridPointInDegrees", "longitudeOfSouthernPoleInDegrees", "DyInMetres",
           "DxInMetres", "Latin2InDegrees", "Latin1InDegrees", "Ny", "Nx"}},
+        {"reduced_gg", {"N", "pl"}},
     };
     return keys;
 }
+// Keys that tell reduced Gaussian grids apart, besides cfgrib's (N and pl).
+const char* const kReducedGridKeys[] = {"Nj",
+                                        "isOctahedral",
+                                        "latitudeOfFirstGridPointInDegrees",
+                                        "latitudeOfLastGridPointInDegrees",
+                                        "longitudeOfFirstGridPointInDegrees",
+                                        "longitudeOfLastGridPointInDegrees"};
 // Keys that tell grids apart where cfgrib keeps none as attributes.
 const char* const kOtherGridKeys[] = {"Nx",
                                       "Ny",
@@ -106,7 +114,12 @@ std::optional<GribKey> readKey(codes_handle* h, const char* key) {
     if (codes_get_native_type(h, key, &type) != 0) return std::nullopt;
     GribKey k;
     k.name = key;
-    if (type == CODES_TYPE_LONG) {
+    if (size_t n = 0; type == CODES_TYPE_LONG && codes_get_size(h, key, &n) == 0 && n > 1) { // pl
+        std::vector<long> v(n);
+        if (codes_get_long_array(h, key, v.data(), &n) != 0) return std::nullopt;
+        k.array.assign(v.begin(), v.begin() + std::ptrdiff_t(n));
+        k.integer = true;
+    } else if (type == CODES_TYPE_LONG) {
         long v = 0;
         if (codes_get_long(h, key, &v) != 0) return std::nullopt;
         k.number = double(v);
@@ -125,19 +138,23 @@ std::string keyText(const GribKey& k) {
     if (k.text) return *k.text;
     std::ostringstream out;
     out.precision(17);
-    out << k.number;
+    if (k.array.empty()) out << k.number;
+    for (std::size_t i = 0; i < k.array.size(); ++i) out << (i ? "," : "") << k.array[i];
     return out.str();
 }
 
-// The keys every message is indexed by, or the reason it is left out. ecCodes' concepts (paramId,
-// shortName, name, units...) cost milliseconds each: only paramId is read here.
-std::string readMessage(codes_handle* h, GribMessage& m) {
+// The keys a message shares with others whose sections differ only in date, step and member
+// (grib_index.h's masked header): its grid, packing, level type, step type and parameter, or the
+// reason it is left out. ecCodes' concepts (paramId, shortName, name...) cost a good part of a
+// millisecond each: only paramId is read here.
+std::string readShared(codes_handle* h, GribMessage& m) {
     const auto text = [&](const char* key) { return handleText(h, key).value_or(""); };
     const auto integer = [&](const char* key, long& v) { return codes_get_long(h, key, &v) == 0; };
     m.gridType = text("gridType");
-    if (!gribGridIsRegular(m.gridType) && !gribGridIsProjected(m.gridType))
+    const bool reduced = gribGridIsReduced(m.gridType);
+    if (!gribGridIsRegular(m.gridType) && !gribGridIsProjected(m.gridType) && !reduced)
         return "its grid type '" + (m.gridType.empty() ? std::string("?") : m.gridType) +
-               "' is not read (regular_ll, regular_gg, rotated_ll, rotated_gg, lambert, "
+               "' is not read (regular_ll, regular_gg, reduced_gg, rotated_ll, rotated_gg, lambert, "
                "polar_stereographic, lambert_azimuthal_equal_area and albers are)";
     m.packingType = text("packingType");
     if (m.packingType.empty() || m.packingType == "unknown")
@@ -145,6 +162,39 @@ std::string readMessage(codes_handle* h, GribMessage& m) {
     m.typeOfLevel = text("typeOfLevel");
     m.stepType = text("stepType");
     integer("paramId", m.paramId);
+    integer("numberOfPoints", m.numberOfPoints);
+    if (reduced) { // its points in one run, row after row of pl's lengths
+        m.ni = m.numberOfPoints;
+        m.nj = 1;
+    } else {
+        if (!integer("Ni", m.ni) && !integer("Nx", m.ni)) m.ni = 0;
+        if (!integer("Nj", m.nj) && !integer("Ny", m.nj)) m.nj = 0;
+    }
+    if (m.ni <= 0 || m.nj <= 0 || m.ni * m.nj != m.numberOfPoints)
+        return "its grid is " + std::to_string(m.ni) + " x " + std::to_string(m.nj) + " points but it has " +
+               std::to_string(m.numberOfPoints) + " values";
+    long alt = 0;
+    m.alternativeRows = integer("alternativeRowScanning", alt) && alt != 0;
+    size_t values = 0;
+    if (codes_get_size(h, "values", &values) != 0 || long(values) != m.numberOfPoints)
+        return "its data section holds " + std::to_string(values) + " values for a grid of " +
+               std::to_string(m.numberOfPoints) + " points";
+
+    m.gridSignature = m.gridType + " points=" + std::to_string(m.ni) + "x" + std::to_string(m.nj);
+    const auto grid = gridKeys().find(m.gridType);
+    std::vector<const char*> sig =
+        grid != gridKeys().end()
+            ? grid->second
+            : std::vector<const char*>(std::begin(kOtherGridKeys), std::end(kOtherGridKeys));
+    if (reduced) sig.insert(sig.end(), std::begin(kReducedGridKeys), std::end(kReducedGridKeys));
+    for (const char* key : sig)
+        if (auto k = readKey(h, key)) m.gridSignature += " " + k->name + "=" + keyText(*k);
+    return {};
+}
+
+// The keys of each message alone: member, level, date, time and step.
+std::string readOwn(codes_handle* h, GribMessage& m) {
+    const auto integer = [&](const char* key, long& v) { return codes_get_long(h, key, &v) == 0; };
     if (long number = 0; codes_is_defined(h, "number") && integer("number", number)) m.member = number;
     codes_get_double(h, "level", &m.level);
     if (!std::isfinite(m.level)) return "its level is not a number";
@@ -156,28 +206,38 @@ std::string readMessage(codes_handle* h, GribMessage& m) {
     const long seconds = stepUnitSeconds(unit);
     if (seconds == 0) return "its step unit " + std::to_string(unit) + " has no fixed length";
     m.stepHours = double(endStep) * double(seconds) / 3600.0;
-    integer("numberOfPoints", m.numberOfPoints);
-    if (!integer("Ni", m.ni) && !integer("Nx", m.ni)) m.ni = 0;
-    if (!integer("Nj", m.nj) && !integer("Ny", m.nj)) m.nj = 0;
-    if (m.ni <= 0 || m.nj <= 0 || m.ni * m.nj != m.numberOfPoints)
-        return "its grid is " + std::to_string(m.ni) + " x " + std::to_string(m.nj) + " points but it has " +
-               std::to_string(m.numberOfPoints) + " values";
-    long alt = 0;
-    m.alternativeRows = integer("alternativeRowScanning", alt) && alt != 0;
-    size_t values = 0;
-    if (codes_get_size(h, "values", &values) != 0 || long(values) != m.numberOfPoints)
-        return "its data section holds " + std::to_string(values) + " values for a grid of " +
-               std::to_string(m.numberOfPoints) + " points";
-
-    m.gridSignature = m.gridType + " " + std::to_string(m.ni) + "x" + std::to_string(m.nj);
-    const auto grid = gridKeys().find(m.gridType);
-    const std::vector<const char*> sig =
-        grid != gridKeys().end()
-            ? grid->second
-            : std::vector<const char*>(std::begin(kOtherGridKeys), std::end(kOtherGridKeys));
-    for (const char* key : sig)
-        if (auto k = readKey(h, key)) m.gridSignature += " " + k->name + "=" + keyText(*k);
     return {};
+}
+
+std::string readMessage(codes_handle* h, GribMessage& m) {
+    std::string problem = readShared(h, m);
+    return problem.empty() ? readOwn(h, m) : problem;
+}
+
+// A GRIB 2 message's sections 1 to 5 (GribHandle::readHeaders) with the octets that
+// only date, step and member tell zeroed: section 1's reference time, section 4's forecast
+// time, ensemble member and end of the overall period (product templates 4.0 to 4.15, whose
+// first 34 octets agree). Messages with equal masked headers share readShared's keys.
+void maskHeader(std::vector<unsigned char>& h) {
+    std::size_t at = 0;
+    const auto zero = [&](std::size_t from, std::size_t to, std::size_t length) { // 1-based octets
+        for (std::size_t o = from; o <= to && o <= length; ++o) h[at + o - 1] = 0;
+    };
+    while (at + 5 <= h.size()) {
+        const std::size_t length = (std::size_t(h[at]) << 24) | (std::size_t(h[at + 1]) << 16) |
+                                   (std::size_t(h[at + 2]) << 8) | h[at + 3];
+        if (length < 5 || at + length > h.size()) break;
+        const int section = h[at + 4];
+        if (section == 1) zero(13, 19, length);
+        if (section == 4 && length >= 34) {
+            const int templ = (h[at + 7] << 8) | h[at + 8];
+            if (templ <= 15) zero(19, 22, length);
+            if (templ == 1 || templ == 11) zero(36, 36, length);
+            if (templ == 8) zero(35, 41, length);
+            if (templ == 11) zero(38, 44, length);
+        }
+        at += length;
+    }
 }
 
 // The keys of a variable's first message that its attributes and name come from.
@@ -208,29 +268,76 @@ void readNames(codes_handle* h, GribMessage& m) {
 } // namespace
 
 bool gribGridIsRegular(const std::string& g) { return g == "regular_ll" || g == "regular_gg"; }
+bool gribGridIsReduced(const std::string& g) { return g == "reduced_gg"; }
 bool gribGridIsProjected(const std::string& g) {
     return g == "rotated_ll" || g == "rotated_gg" || g == "lambert" || g == "polar_stereographic" ||
            g == "lambert_azimuthal_equal_area" || g == "albers";
 }
 
-GribIndex indexGribFile(const RawFile& file, const std::string& what) {
+GribIndex indexGribFile(const RawFile& file, const std::string& what, bool shareKeys) {
     GribScan scan = scanGribMessages(file, what);
     GribIndex index;
     index.found = scan.found;
     std::vector<std::pair<int, std::string>> numbered = std::move(scan.problems);
-    std::vector<GribMessage> messages(scan.messages.size());
-    std::vector<std::string> problems(scan.messages.size());
-    ioParallel(scan.messages.size(), [&](std::size_t i) {
+    const std::size_t n = scan.messages.size();
+    std::vector<GribMessage> messages(n);
+    std::vector<std::string> problems(n);
+    // GRIB 2 messages are read to their data section only; each keeps its masked header, and
+    // the keys it shares are read once per distinct header (below).
+    std::vector<std::vector<unsigned char>> headers(n);
+    ioParallel(n, [&](std::size_t i) {
         GribMessage& m = messages[i];
         m.span = scan.messages[i];
         if (const CancelToken* cancel = CancelScope::current()) cancel->throwIfCancelled("indexing " + what);
         try {
+            if (shareKeys)
+                if (auto h = GribHandle::readHeaders(file, m.span, what, scratch, headers[i])) {
+                    maskHeader(headers[i]);
+                    problems[i] = readOwn(h->get(), m);
+                    return;
+                }
+            headers[i].clear();
             const GribHandle h = GribHandle::read(file, m.span, what, scratch);
             problems[i] = readMessage(h.get(), m);
         } catch (const CancelledError&) {
             throw;
         } catch (const Error& e) {
+            headers[i].clear();
             problems[i] = e.what();
+        }
+    });
+    std::map<std::string, std::vector<std::size_t>> sharing; // masked header → messages
+    for (std::size_t i = 0; i < n; ++i)
+        if (!headers[i].empty() && problems[i].empty())
+            sharing[std::string(headers[i].begin(), headers[i].end())].push_back(i);
+    std::vector<const std::vector<std::size_t>*> groups;
+    for (const auto& [header, members] : sharing) groups.push_back(&members);
+    ioParallel(groups.size(), [&](std::size_t g) {
+        const std::vector<std::size_t>& members = *groups[g];
+        GribMessage shared;
+        std::string problem;
+        try {
+            std::vector<unsigned char> unused;
+            auto h = GribHandle::readHeaders(file, messages[members.front()].span, what, scratch, unused);
+            problem = h ? readShared(h->get(), shared) : "ecCodes cannot parse it" + ecCodesSays();
+        } catch (const CancelledError&) {
+            throw;
+        } catch (const Error& e) {
+            problem = e.what();
+        }
+        for (std::size_t i : members) {
+            GribMessage& m = messages[i];
+            problems[i] = problem;
+            m.gridType = shared.gridType;
+            m.packingType = shared.packingType;
+            m.typeOfLevel = shared.typeOfLevel;
+            m.stepType = shared.stepType;
+            m.paramId = shared.paramId;
+            m.numberOfPoints = shared.numberOfPoints;
+            m.ni = shared.ni;
+            m.nj = shared.nj;
+            m.alternativeRows = shared.alternativeRows;
+            m.gridSignature = shared.gridSignature;
         }
     });
     // The names and attributes of each variable's first message (per level type, step type,

@@ -11,6 +11,11 @@ Dataset openGrib(const std::string& path, OpenNotes&) {
                                     "without ecCodes: install libeccodes-dev and build again)");
 }
 
+Dataset openGribFiles(const std::vector<std::string>& paths, OpenNotes& notes) {
+    STRATA_EXPECTS(!paths.empty(), ValueError, "no GRIB file to open");
+    return openGrib(paths.front(), notes);
+}
+
 std::string gribLibraryVersion() { return {}; }
 
 } // namespace strata::io

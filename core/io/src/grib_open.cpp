@@ -2,16 +2,20 @@
 #include <eccodes.h>
 
 #include <algorithm>
+#include <functional>
 #include <optional>
 
 #include "grib_cube.h"
 #include "grib_handle.h"
 #include "grib_index.h"
 #include "grib_mapping.h"
+#include "grib_reduced.h"
+#include "grib_set.h"
 #include "grib_source.h"
 #include "nc_coords.h"
 #include "strata/core/error.h"
 #include "strata/io/grib.h"
+#include "strata/io/multifile.h"
 
 namespace strata::io {
 namespace detail {
@@ -29,7 +33,10 @@ Attribute keyAttr(const GribKey& k) {
     if (k.text) return textAttr("GRIB_" + k.name, *k.text);
     Attribute a;
     a.name = "GRIB_" + k.name;
-    if (k.integer) {
+    if (!k.array.empty()) { // pl
+        a.type = DType::Int64;
+        a.value = std::vector<std::int64_t>(k.array.begin(), k.array.end());
+    } else if (k.integer) {
         a.type = DType::Int64;
         a.value = std::vector<std::int64_t>{std::int64_t(k.number)};
     } else {
@@ -110,9 +117,11 @@ Attributes axisAttrs(const std::string& name) {
 
 class CubeBuilder {
 public:
-    CubeBuilder(std::shared_ptr<const RawFile> file, std::string path, const GribIndex& index,
-                OpenNotes& notes)
-        : file_(std::move(file)), path_(std::move(path)), index_(index), notes_(notes) {}
+    // `path` names the dataset (its first file); `what` names it in errors (the file, or the set).
+    CubeBuilder(std::shared_ptr<const GribFiles> files, std::string path, std::string what,
+                const GribIndex& index, OpenNotes& notes)
+        : files_(std::move(files)), path_(std::move(path)), what_(std::move(what)), index_(index),
+          notes_(notes) {}
 
     Dataset build(const GribCube& cube, const std::string& group) {
         Dataset ds;
@@ -136,17 +145,18 @@ public:
                 headerShape.push_back(std::int64_t(a.values.size()));
             }
         }
-        std::string mappingName; // a projected grid's CF grid-mapping variable, where it has one
-        const std::vector<std::string> geoDims = addGrid(ds, cube, coordNames, mappingName);
+        // A projected grid's CF grid-mapping variable, a reduced Gaussian grid's UGRID mesh.
+        std::string mappingName, meshName;
+        const std::vector<std::string> geoDims = addGrid(ds, cube, coordNames, mappingName, meshName);
         addValidTime(ds, cube, coordNames);
         std::string coordinates;
         for (const std::string& c : coordNames) coordinates += (coordinates.empty() ? "" : " ") + c;
         for (const GribCubeVariable& v : cube.variables)
-            addVariable(ds, v, headerDims, headerShape, geoDims, coordinates, mappingName);
+            addVariable(ds, v, headerDims, headerShape, geoDims, coordinates, mappingName, meshName);
         for (const std::string& name : coordinateNames(ds)) {
             const Variable* v = ds.findVariable(name);
             if (!v) continue;
-            if (auto c = decodeCoordinate(name, *v, path_ + ": variable '" + name + "'", notes_)) {
+            if (auto c = decodeCoordinate(name, *v, what_ + ": variable '" + name + "'", notes_)) {
                 if (name == "number") c->dtype = DType::Int64;
                 ds.coords.set(std::move(*c));
             }
@@ -175,23 +185,80 @@ private:
             if (!dim) ds.dims.push_back({d, std::int64_t(values.size()), false});
         }
         auto source = std::make_shared<GribValuesSource>(shape, std::move(values),
-                                                         path_ + ": coordinate '" + name + "'");
+                                                         what_ + ": coordinate '" + name + "'");
         CfEncoding enc = CfEncoding::fromAttributes(attrs, DType::Float64);
         ds.variables.emplace_back(name, Variable::lazy(std::move(dims), std::move(shape), std::move(enc),
                                                        std::move(source), std::move(attrs)));
+    }
+
+    // A variable whose values `make` makes on each read (a reduced grid's mesh: big, and read
+    // only when drawn).
+    void addMade(Dataset& ds, const std::string& name, std::vector<std::string> dims,
+                 std::function<std::vector<double>()> make, Attributes attrs) {
+        Shape shape;
+        for (const std::string& d : dims) shape.push_back(ds.findDim(d)->length);
+        auto source =
+            std::make_shared<GribValuesSource>(shape, std::move(make), what_ + ": variable '" + name + "'");
+        CfEncoding enc = CfEncoding::fromAttributes(attrs, DType::Float64);
+        ds.variables.emplace_back(name, Variable::lazy(std::move(dims), std::move(shape), std::move(enc),
+                                                       std::move(source), std::move(attrs)));
+    }
+
+    // A reduced Gaussian grid's cells (grib_reduced.h) as a UGRID mesh on the `values` dim.
+    void addMesh(Dataset& ds, std::shared_ptr<const GribReducedGrid> grid, const std::string& name) {
+        ds.dims.push_back({name + "_node", grid->nodes(), false});
+        ds.dims.push_back({name + "_corner", 4, false});
+        Attributes lonAttrs = axisAttrs("longitude"), latAttrs = axisAttrs("latitude");
+        lonAttrs.set(textAttr("long_name", "longitude of the cells' corners"));
+        latAttrs.set(textAttr("long_name", "latitude of the cells' corners"));
+        addMade(
+            ds, name + "_node_lon", {name + "_node"}, [grid] { return grid->nodeLongitudes(); },
+            std::move(lonAttrs));
+        addMade(
+            ds, name + "_node_lat", {name + "_node"}, [grid] { return grid->nodeLatitudes(); },
+            std::move(latAttrs));
+        Attributes faces;
+        faces.set(textAttr("cf_role", "face_node_connectivity"));
+        faces.set(textAttr("long_name", "each point's cell: its corners, anticlockwise from the south-west"));
+        Attribute start;
+        start.name = "start_index";
+        start.type = DType::Int64;
+        start.value = std::vector<std::int64_t>{0};
+        faces.set(start);
+        addMade(
+            ds, name + "_face_nodes", {"values", name + "_corner"}, [grid] { return grid->faceNodes(); },
+            std::move(faces));
+        Attributes topo;
+        topo.set(textAttr("cf_role", "mesh_topology"));
+        topo.set(textAttr("long_name",
+                          "the reduced Gaussian grid's cells around its points, bounded by the "
+                          "midpoints between rows and between points of a row (no interpolation)"));
+        Attribute dim;
+        dim.name = "topology_dimension";
+        dim.type = DType::Int64;
+        dim.value = std::vector<std::int64_t>{2};
+        topo.set(dim);
+        topo.set(textAttr("node_coordinates", name + "_node_lon " + name + "_node_lat"));
+        topo.set(textAttr("face_node_connectivity", name + "_face_nodes"));
+        topo.set(textAttr("face_dimension", "values"));
+        topo.set(textAttr("face_coordinates", "longitude latitude"));
+        addMade(
+            ds, name, {}, [] { return std::vector<double>{0.0}; }, std::move(topo));
     }
 
     struct GridAxes {
         std::vector<double> lat, lon;
         std::optional<GribMapping> mapping;
         std::string mappingProblem;
+        std::shared_ptr<const GribReducedGrid> reduced; // a reduced Gaussian grid's cells
     };
 
     // A message's latitudes and longitudes: distinct ones (regular grids) or every point's, and
     // a projected grid's mapping. Throws NetcdfError naming the message when ecCodes gives no
     // latitudes and longitudes, or too few.
     GridAxes gridAxes(const GribMessage& m) {
-        const GribHandle h = GribHandle::read(*file_, m.span, path_);
+        const std::string& file = files_->paths[m.span.file];
+        const GribHandle h = GribHandle::read(*files_->files[m.span.file], m.span, file);
         const bool regular = gribGridIsRegular(m.gridType);
         GridAxes g;
         g.lat = h.doubles(regular ? "distinctLatitudes" : "latitudes");
@@ -199,19 +266,31 @@ private:
         const bool fits = regular ? std::int64_t(g.lat.size()) == m.nj && std::int64_t(g.lon.size()) == m.ni
                                   : std::int64_t(g.lat.size()) == m.ni * m.nj && g.lon.size() == g.lat.size();
         STRATA_EXPECTS(fits, NetcdfError,
-                       path_ + ": message " + std::to_string(m.span.number) + ": ecCodes gives " +
+                       file + ": message " + std::to_string(m.span.number) + ": ecCodes gives " +
                            std::to_string(g.lat.size()) + " latitudes and " + std::to_string(g.lon.size()) +
                            " longitudes for its " + m.gridType + " grid of " + std::to_string(m.nj) + " x " +
                            std::to_string(m.ni) + " points" + ecCodesSays());
-        if (!regular)
+        if (gribGridIsReduced(m.gridType)) {
+            const std::vector<double> pl = h.doubles("pl");
+            long n = 0;
+            codes_get_long(h.get(), "N", &n);
+            std::string problem;
+            GribReducedGrid cells =
+                gribReducedGrid(std::vector<long>(pl.begin(), pl.end()), n, g.lat, g.lon, problem);
+            if (problem.empty())
+                g.reduced = std::make_shared<const GribReducedGrid>(std::move(cells));
+            else
+                g.mappingProblem = problem + "; kept as points, without cells to draw";
+        } else if (!regular) {
             g.mapping = gribMapping(h.get(), m.gridType, m.ni, m.nj, g.lat, g.lon, g.mappingProblem);
+        }
         return g;
     }
 
     // latitude and longitude (and a projected grid's x, y and grid mapping) from the first of
     // the cube's messages that gives them; the dims of a field. Throws NetcdfError when none does.
     std::vector<std::string> addGrid(Dataset& ds, const GribCube& cube, std::vector<std::string>& coordNames,
-                                     std::string& mappingName) {
+                                     std::string& mappingName, std::string& meshName) {
         GridAxes g;
         std::string firstError;
         const GribMessage* from = nullptr;
@@ -229,6 +308,20 @@ private:
         STRATA_EXPECTS(from, NetcdfError,
                        "no message gives its grid's latitudes and longitudes: " + firstError);
         const GribMessage& m = *from;
+        if (gribGridIsReduced(m.gridType)) { // cfgrib's `values`, with latitude and longitude on it
+            ds.dims.push_back({"values", m.ni, false});
+            addCoordinate(ds, "latitude", {"values"}, std::move(g.lat), axisAttrs("latitude"));
+            addCoordinate(ds, "longitude", {"values"}, std::move(g.lon), axisAttrs("longitude"));
+            coordNames.insert(coordNames.end(), {"latitude", "longitude"});
+            if (g.reduced) {
+                meshName = "mesh";
+                addMesh(ds, std::move(g.reduced), meshName);
+            } else {
+                notes_.lines.push_back(files_->paths[m.span.file] + ": group '" + cube.name + "': message " +
+                                       std::to_string(m.span.number) + ": " + g.mappingProblem);
+            }
+            return {"values"};
+        }
         if (gribGridIsRegular(m.gridType)) {
             Attributes latAttrs = axisAttrs("latitude");
             if (g.lat.size() > 1 && g.lat.front() > g.lat.back())
@@ -248,7 +341,7 @@ private:
             mappingName = "crs";
             addCoordinate(ds, mappingName, {}, {0.0}, std::move(g.mapping->mapping));
         } else if (!g.mappingProblem.empty()) {
-            notes_.lines.push_back(path_ + ": group '" + cube.name + "': message " +
+            notes_.lines.push_back(files_->paths[m.span.file] + ": group '" + cube.name + "': message " +
                                    std::to_string(m.span.number) + ": " + g.mappingProblem);
         }
         addCoordinate(ds, "latitude", {"y", "x"}, std::move(g.lat), axisAttrs("latitude"));
@@ -277,7 +370,8 @@ private:
 
     void addVariable(Dataset& ds, const GribCubeVariable& v, const std::vector<std::string>& headerDims,
                      const std::vector<std::int64_t>& headerShape, const std::vector<std::string>& geoDims,
-                     const std::string& coordinates, const std::string& mappingName) {
+                     const std::string& coordinates, const std::string& mappingName,
+                     const std::string& meshName) {
         const GribMessage& first = index_.messages[v.first];
         Attributes attrs;
         for (const GribKey& k : first.attrs) attrs.set(keyAttr(k));
@@ -289,6 +383,10 @@ private:
             attrs.set(textAttr("standard_name", first.cfName));
         attrs.set(textAttr("coordinates", coordinates));
         if (!mappingName.empty()) attrs.set(textAttr("grid_mapping", mappingName));
+        if (!meshName.empty()) {
+            attrs.set(textAttr("mesh", meshName));
+            attrs.set(textAttr("location", "face"));
+        }
         std::vector<GribField> fields(v.fields.size());
         for (std::size_t i = 0; i < fields.size(); ++i)
             if (v.fields[i] >= 0) {
@@ -297,28 +395,29 @@ private:
             }
         const std::string label = ds.group == "/" ? v.name : ds.group.substr(1) + "/" + v.name;
         if (v.missing > 0)
-            notes_.lines.push_back(path_ + ": variable '" + label + "': " + std::to_string(v.missing) +
+            notes_.lines.push_back(what_ + ": variable '" + label + "': " + std::to_string(v.missing) +
                                    " of " + std::to_string(v.fields.size()) +
                                    " fields have no message in the file; they read as NaN");
         if (!v.repeated.empty())
-            notes_.lines.push_back(path_ + ": variable '" + label +
+            notes_.lines.push_back(what_ + ": variable '" + label +
                                    "': " + std::to_string(v.repeated.size()) +
                                    " messages repeat a field already read (the first is, message " +
                                    std::to_string(v.repeated.front()) + " and others are not)");
         std::vector<std::string> dims = headerDims;
         dims.insert(dims.end(), geoDims.begin(), geoDims.end());
+        const bool flat = geoDims.size() == 1; // a reduced grid's `values`
         Shape shape = headerShape;
-        shape.push_back(first.nj);
+        if (!flat) shape.push_back(first.nj);
         shape.push_back(first.ni);
-        auto source = std::make_shared<GribSource>(file_, path_, label, headerShape, std::move(fields),
-                                                   first.nj, first.ni);
+        auto source = std::make_shared<GribSource>(files_, what_, label, headerShape, std::move(fields),
+                                                   first.nj, first.ni, flat);
         CfEncoding enc = CfEncoding::fromAttributes(attrs, DType::Float32);
         ds.variables.emplace_back(v.name, Variable::lazy(std::move(dims), std::move(shape), std::move(enc),
                                                          std::move(source), std::move(attrs)));
     }
 
-    std::shared_ptr<const RawFile> file_;
-    std::string path_;
+    std::shared_ptr<const GribFiles> files_;
+    std::string path_, what_;
     const GribIndex& index_;
     OpenNotes& notes_;
 };
@@ -333,38 +432,38 @@ std::string gribLibraryVersion() {
     return std::to_string(v / 10000) + "." + std::to_string(v / 100 % 100) + "." + std::to_string(v % 100);
 }
 
-Dataset openGrib(const std::string& path, OpenNotes& notes) {
+Dataset openGrib(const std::string& path, OpenNotes& notes) { return openGribFiles({path}, notes); }
+
+Dataset openGribFiles(const std::vector<std::string>& paths, OpenNotes& notes) {
+    STRATA_EXPECTS(!paths.empty(), ValueError, "no GRIB file to open");
+    const std::string& path = paths.front();
+    const std::string what = paths.size() == 1 ? path : fileSetLabel(paths);
     try {
-        auto file = detail::RawFile::open(path, path);
-        const detail::GribIndex index = detail::indexGribFile(*file, path);
-        for (const std::string& p : index.problems) notes.lines.push_back(path + ": " + p);
-        if (index.messages.empty()) {
-            std::string why = index.found == 0
-                                  ? "no GRIB message in it (not a GRIB file?)"
-                                  : "none of its " + std::to_string(index.found) + " messages can be read";
-            if (!index.problems.empty()) why += ": " + index.problems.front();
-            STRATA_FAIL(NetcdfError, "cannot open '" + path + "': " + why);
-        }
+        detail::GribSet set = detail::indexGribFiles(paths, notes);
+        const detail::GribIndex& index = set.index;
         std::vector<std::string> sparse;
         const std::vector<detail::GribCube> cubes = detail::buildGribCubes(index.messages, sparse);
-        for (const std::string& p : sparse) notes.lines.push_back(path + ": " + p);
-        STRATA_EXPECTS(!cubes.empty(), NetcdfError, "cannot open '" + path + "': " + sparse.front());
-        detail::CubeBuilder builder(file, path, index, notes);
+        for (const std::string& p : sparse) notes.lines.push_back(what + ": " + p);
+        STRATA_EXPECTS(!cubes.empty(), NetcdfError, "cannot open '" + what + "': " + sparse.front());
+        const std::vector<std::string> files = set.files->paths;
+        detail::CubeBuilder builder(std::move(set.files), path, what, index, notes);
         // A hypercube whose grid cannot be read is left out with a note; the others are read.
         std::vector<Dataset> built;
         std::string firstError;
         for (const detail::GribCube& c : cubes) {
             try {
                 built.push_back(builder.build(c, cubes.size() == 1 ? "/" : "/" + c.name));
+                if (files.size() > 1) built.back().files = files;
             } catch (const NetcdfError& e) {
-                notes.lines.push_back(path + ": group '" + c.name + "': skipped: " + e.what());
+                notes.lines.push_back(what + ": group '" + c.name + "': skipped: " + e.what());
                 if (firstError.empty()) firstError = e.what();
             }
         }
-        STRATA_EXPECTS(!built.empty(), NetcdfError, "cannot open '" + path + "': " + firstError);
+        STRATA_EXPECTS(!built.empty(), NetcdfError, "cannot open '" + what + "': " + firstError);
         if (cubes.size() == 1) return std::move(built.front());
         Dataset root;
         root.path = path;
+        if (files.size() > 1) root.files = files;
         root.group = "/";
         root.format = detail::CubeBuilder::formatOf(index.messages);
         root.groups = std::move(built);
@@ -380,10 +479,10 @@ Dataset openGrib(const std::string& path, OpenNotes& notes) {
         return root;
     } catch (const std::bad_alloc&) {
         STRATA_FAIL(OutOfMemoryError,
-                    "cannot open '" + path + "': out of memory while indexing its messages");
+                    "cannot open '" + what + "': out of memory while indexing its messages");
     } catch (const std::length_error&) {
         STRATA_FAIL(OutOfMemoryError,
-                    "cannot open '" + path + "': its messages declare more than can be held");
+                    "cannot open '" + what + "': its messages declare more than can be held");
     }
 }
 

@@ -16,6 +16,7 @@ struct GribSpan {
     std::uint64_t offset = 0; // of "GRIB"
     std::uint64_t length = 0; // the whole message, "GRIB" to "7777"
     int edition = 0;          // 1 or 2
+    std::uint32_t file = 0;   // which of the files opened together it lies in (0: the first)
 };
 
 struct GribScan {

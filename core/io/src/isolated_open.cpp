@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <limits>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -22,6 +23,7 @@
 #include "strata/core/format.h"
 #include "strata/core/startup_trace.h"
 #include "strata/io/grib.h"
+#include "strata/io/multifile.h"
 #include "strata/io/netcdf.h"
 #include "strata/io/zarr.h"
 
@@ -60,12 +62,17 @@ void writeAll(int fd, const std::string& text) {
     }
 }
 
-[[noreturn]] void runChild(const std::string& path, std::size_t readBytes, int fd) {
+// One file, or GRIB files opened together (openGribFiles: files that do not form one dataset
+// are no harm to the child; the open here says how they part).
+[[noreturn]] void runChild(const std::vector<std::string>& paths, std::size_t readBytes, int fd) {
     std::string report;
     try {
         OpenNotes notes;
-        const Dataset ds = openDataset(path, notes);
+        const Dataset ds =
+            paths.size() == 1 ? openDataset(paths.front(), notes) : openGribFiles(paths, notes);
         readValues(ds, readBytes);
+        report = std::string(1, kOk);
+    } catch (const FileSetError&) {
         report = std::string(1, kOk);
     } catch (const NetcdfError& e) {
         report = std::string("N") + e.what();
@@ -154,8 +161,9 @@ void discard(Child& c) {
     }
 }
 
-Child startChild(const std::string& path, const IsolatedCheck& options) {
-    const std::string what = "cannot open '" + path + "'";
+Child startChild(const std::vector<std::string>& paths, const IsolatedCheck& options) {
+    const std::string what =
+        "cannot open '" + (paths.size() == 1 ? paths.front() : fileSetLabel(paths)) + "'";
     int fds[2];
     STRATA_EXPECTS(::pipe2(fds, O_CLOEXEC) == 0, NetcdfError,
                    what + ": no pipe to a checking process (" + std::strerror(errno) + ")");
@@ -168,7 +176,7 @@ Child startChild(const std::string& path, const IsolatedCheck& options) {
         for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS}) ::signal(sig, SIG_DFL);
         ::close(fds[0]);
         detail::replaceNetcdfMutexInChild();
-        runChild(path, options.readBytes, fds[1]);
+        runChild(paths, options.readBytes, fds[1]);
     }
     detail::netcdfMutex().unlock();
     ::close(fds[1]);
@@ -182,8 +190,9 @@ Child startChild(const std::string& path, const IsolatedCheck& options) {
 }
 
 // Waits for the child's report and its end; throws as checkInChildProcess says.
-void collect(const std::string& path, const Child& child) {
-    const std::string what = "cannot open '" + path + "'";
+void collect(const std::vector<std::string>& paths, const Child& child) {
+    const std::string& path = paths.front();
+    const std::string what = "cannot open '" + (paths.size() == 1 ? path : fileSetLabel(paths)) + "'";
     const std::string readers = looksLikeGrib(path) ? "ecCodes" : "netCDF-C or HDF5"; // who read it
     using Clock = std::chrono::steady_clock;
     std::string report;
@@ -235,7 +244,7 @@ void beginCheckInChildProcess(const std::string& path, const IsolatedCheck& opti
     if (begun()) discard(begun()->child);
     begun().reset();
     try {
-        begun() = Begun{*file, startChild(path, options)};
+        begun() = Begun{*file, startChild({path}, options)};
         startup::mark(startup::Milestone::CheckBegun);
     } catch (const Error&) {
         // no pipe or no process now: the check proper tries again and says why
@@ -258,9 +267,23 @@ void checkInChildProcess(const std::string& path, const IsolatedCheck& options) 
     }
     if (!child) {
         startup::mark(startup::Milestone::CheckBegun);
-        child = startChild(path, options);
+        child = startChild({path}, options);
     }
-    collect(path, *child);
+    collect({path}, *child);
+}
+
+void checkGribFilesInChildProcess(const std::vector<std::string>& paths, const IsolatedCheck& options) {
+    STRATA_EXPECTS(!paths.empty(), ValueError, "no GRIB file to check");
+    {
+        const std::lock_guard lock(begunMutex());
+        if (begun()) discard(begun()->child); // a check begun for one file stands for no set
+        begun().reset();
+    }
+    IsolatedCheck each = options; // the time allowed grows with the files
+    each.timeoutMs = int(std::min<long long>(std::numeric_limits<int>::max(),
+                                             (long long)options.timeoutMs * (long long)paths.size()));
+    startup::mark(startup::Milestone::CheckBegun);
+    collect(paths, startChild(paths, each));
 }
 
 Dataset openDatasetIsolated(const std::string& path, OpenNotes& notes, const IsolatedCheck& options) {

@@ -8,6 +8,7 @@
 #include "nc_call.h"
 #include "strata/core/cancel.h"
 #include "strata/core/error.h"
+#include "strata/io/grib.h"
 #include "strata/io/multifile.h"
 #include "strata/io/zarr.h"
 
@@ -120,8 +121,13 @@ Dataset openPaths(const std::vector<std::string>& args, OpenNotes& notes, const 
         notes.warnings.push_back(p + " is named more than once: read once");
     const std::string what = "opening " + fileSetLabel(files);
     options.cancel.throwIfCancelled(what);
-    Dataset ds =
-        files.size() == 1 ? openDatasetIsolated(files[0], notes) : openMultiDataset(files, notes, options);
+    // GRIB files pool their messages (grib.h); other files combine along their record dim.
+    const bool grib = files.size() > 1 &&
+                      std::all_of(files.begin(), files.end(), [](const auto& f) { return looksLikeGrib(f); });
+    if (grib) checkGribFilesInChildProcess(files); // ecCodes meets them first in a child, as one file
+    Dataset ds = files.size() == 1 ? openDatasetIsolated(files[0], notes)
+                 : grib            ? openGribFiles(files, notes)
+                                   : openMultiDataset(files, notes, options);
     // A member whose read was aborted is left out with a note: the open is cancelled all the same.
     options.cancel.throwIfCancelled(what);
     return ds;

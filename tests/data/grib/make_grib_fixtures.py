@@ -215,6 +215,92 @@ def projected(path, name, keys):
             eccodes.codes_release(h)
 
 
+def reduced(path, name, octahedral):
+    """A reduced Gaussian grid N=32 of the sample `name`: as the sample has it (classic, 6114
+    points), or `octahedral` (O32: 20 + 4 i points on the i-th row from a pole, 5248 points).
+    t on 850 and 500 hPa at steps 0 and 6, each point f(ecCodes' latitude, longitude) =
+    250 + 10 cos(lat) sin(3 lon) + 0.05 lat + level / 100 + step; one point per field
+    missing (bitmap), the (7 + step)-th."""
+    with open(path, "wb") as out:
+        for level in (850, 500):
+            for step in (0, 6):
+                h = sample(name)
+                if octahedral:
+                    pl = [20 + 4 * i for i in range(32)]
+                    eccodes.codes_set_array(h, "pl", pl + pl[::-1])
+                    eccodes.codes_set(h, "longitudeOfLastGridPointInDegrees", 360.0 - 360.0 / pl[-1])
+                lats = eccodes.codes_get_array(h, "latitudes")
+                lons = eccodes.codes_get_array(h, "longitudes")
+                values = [250.0 + 10.0 * math.cos(math.radians(la)) * math.sin(math.radians(3 * lo))
+                          + 0.05 * la + level / 100.0 + step for la, lo in zip(lats, lons)]
+                eccodes.codes_set(h, "bitmapPresent", 1)
+                eccodes.codes_set(h, "missingValue", 9999.0)
+                values[7 + step] = 9999.0
+                write(out, h, [("shortName", "t"), ("typeOfLevel", "isobaricInhPa"), ("level", level),
+                               ("dataDate", 20230715), ("dataTime", 600), ("stepUnits", 1),
+                               ("step" if "grib2" in name else "P1", step), ("bitsPerValue", 16)], values)
+                eccodes.codes_release(h)
+
+
+def file_set(out_dir):
+    """sets/: 2t on a regular_ll 12 x 7 grid, f = 280 + 10 cos(lat) sin(lon) + 0.05 lat + day +
+    step / 10 (day: 1, 2 or 3 of March 2022), split into files by date (by_time_1/2: one day
+    each, steps 0 and 6), by step (by_step_0/6: both days, one step each), and one file on
+    another grid (other_grid: day 3, 8 x 5)."""
+    os.makedirs(out_dir, exist_ok=True)
+
+    def one(path, days, steps, ni=12, nj=7):
+        with open(os.path.join(out_dir, path), "wb") as out:
+            for day in days:
+                for step in steps:
+                    h = sample("regular_ll_sfc_grib2")
+                    lats, lons = regular_ll(h, ni, nj, 60.0, 0.0, 360.0 / ni / 2, 360.0 / ni)
+                    values = [280.0 + 10.0 * math.cos(math.radians(la)) * math.sin(math.radians(lo))
+                              + 0.05 * la + day + step / 10.0 for la in lats for lo in lons]
+                    write(out, h, [("shortName", "2t"), ("dataDate", 20220300 + day), ("dataTime", 0),
+                                   ("stepUnits", 1), ("step", step), ("bitsPerValue", 16)], values)
+                    eccodes.codes_release(h)
+
+    one("by_time_1.grib2", [1], [0, 6])
+    one("by_time_2.grib2", [2], [0, 6])
+    one("by_step_0.grib2", [1, 2], [0])
+    one("by_step_6.grib2", [1, 2], [6])
+    one("other_grid.grib2", [3], [0, 6], 8, 5)
+
+
+def simple_packing(path):
+    """GRIB 2, regular_ll 37 x 23 (851 points, odd so that bitmaps end mid-byte): random fields
+    (seeded) simple-packed at 0 (a constant field), 1, 7, 13, 16, 24 and 31 bits a value, one
+    more repacked with a decimal scale of 2 (ecCodes then picks 14 bits), and a bitmap (about one point in five missing) at 7 and 24
+    bits. For tst_grib_simple, which decodes them itself and compares with ecCodes."""
+    import random
+    rnd = random.Random(39)
+    with open(path, "wb") as out:
+        for k, (bits, decimal, holes) in enumerate([(0, 0, False), (1, 0, False), (7, 0, True), (13, 0, False),
+                                                    (16, 0, False), (24, 0, True), (31, 0, False),
+                                                    (16, 2, False)]):
+            h = sample("regular_ll_sfc_grib2")
+            regular_ll(h, 37, 23, 44.0, 0.0, 2.0, 2.0)
+            if bits == 0:
+                values = [287.25] * 851
+            else:
+                values = [rnd.uniform(-40.0, 60.0) * (k + 1) for _ in range(851)]
+            if holes:
+                eccodes.codes_set(h, "bitmapPresent", 1)
+                eccodes.codes_set(h, "missingValue", 9999.0)
+                for i in range(851):
+                    if rnd.random() < 0.2:
+                        values[i] = 9999.0
+            eccodes.codes_set(h, "shortName", "2t")
+            eccodes.codes_set(h, "dataDate", 20240101 + k)
+            eccodes.codes_set(h, "bitsPerValue", bits)
+            eccodes.codes_set_values(h, values)
+            if decimal:
+                eccodes.codes_set(h, "changeDecimalPrecision", decimal)
+            out.write(eccodes.codes_get_message(h))
+            eccodes.codes_release(h)
+
+
 ROTATED = [  # EURO-CORDEX's pole (39.25 N, 162 W), 0.44 degree cells
     ("latitudeOfSouthernPoleInDegrees", -39.25), ("longitudeOfSouthernPoleInDegrees", 18.0),
     ("latitudeOfFirstGridPointInDegrees", 6.6), ("longitudeOfFirstGridPointInDegrees", -4.4),
@@ -246,3 +332,7 @@ if __name__ == "__main__":
     projected(os.path.join(OUT, "rotated_ll.grib2"), "rotated_ll_sfc_grib2", ROTATED)
     projected(os.path.join(OUT, "polar_stereographic.grib2"), "polar_stereographic_sfc_grib2", POLAR)
     projected(os.path.join(OUT, "lambert.grib2"), "regular_ll_sfc_grib2", LAMBERT)
+    reduced(os.path.join(OUT, "reduced_gg.grib2"), "reduced_gg_pl_32_grib2", False)
+    reduced(os.path.join(OUT, "octahedral.grib1"), "reduced_gg_pl_32_grib1", True)
+    file_set(os.path.join(OUT, "sets"))
+    simple_packing(os.path.join(OUT, "simple_packing.grib2"))
