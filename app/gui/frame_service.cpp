@@ -38,22 +38,14 @@ std::shared_ptr<const ColouredFrame> colouredMatching(const std::shared_ptr<cons
     return c && colouredFor(*c, spec.colouring, frame) ? c : nullptr;
 }
 
-// The runtime's answer: the device once decided; nullopt while a GPU's driver starts; the host
-// at once where no GPU is likely (deciding that takes no driver start).
-std::optional<Device> runtimeDevice() {
-    if (const ComputeInfo* info = computeInfoIfDecided()) return info->device;
-    if (cudaDeviceLikely()) return std::nullopt;
-    return computeDevice();
-}
-
 } // namespace
 
 FrameService::FrameService(QObject* parent)
     : QObject(parent), residency_(std::make_shared<Residency>(0)) { // the budget: decideBudget
     qRegisterMetaType<std::shared_ptr<const FrameResult>>();
     qRegisterMetaType<std::shared_ptr<const SeriesResult>>();
-    // Said from the worker: a queued signal to the GUI thread.
     deviceProbe_ = runtimeDevice;
+    // Said from the worker: a queued signal to the GUI thread.
     scheduler_.setOnIdle([this] { emit idle(); });
     // A load gives way between its slabs while a frame or series the user asked for is computed
     // (netCDF-C reads one thing at a time, and its lock is not fair: a load reading slab after
@@ -356,39 +348,6 @@ void FrameService::store(CachedFrame entry, const std::shared_ptr<const Dataset>
     if (beforeDevice && !hostBeforeDevice_) return;
     cache_.setLimit(cacheLimitLocked());
     cache_.store(std::move(entry)); // not kept when larger than the limit
-}
-
-void FrameService::setDeviceProbe(DeviceProbe probe) {
-    std::lock_guard lock(mutex_);
-    deviceProbe_ = probe ? std::move(probe) : DeviceProbe(runtimeDevice);
-}
-
-Device FrameService::frameDevice(bool& beforeDevice) {
-    DeviceProbe probe;
-    {
-        std::lock_guard lock(mutex_);
-        probe = deviceProbe_;
-    }
-    if (const std::optional<Device> known = probe()) return *known;
-    std::lock_guard lock(mutex_);
-    hostBeforeDevice_ = true;
-    beforeDevice = true;
-    return Device::host();
-}
-
-bool FrameService::deviceDecided() {
-    DeviceProbe probe;
-    {
-        std::lock_guard lock(mutex_);
-        if (!hostBeforeDevice_) return false;
-        probe = deviceProbe_;
-    }
-    const std::optional<Device> known = probe();
-    if (!known || known->isHost()) return false; // still starting; or the host: its frames stand
-    std::lock_guard lock(mutex_);
-    hostBeforeDevice_ = false;
-    cache_.dropHostFrames();
-    return true;
 }
 
 void FrameService::run() {

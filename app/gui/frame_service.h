@@ -216,6 +216,9 @@ private:
     // The device a frame is computed on now (see setDeviceProbe); sets `beforeDevice` when it is
     // the host for want of a decided device.
     Device frameDevice(bool& beforeDevice);
+    // The default probe: the runtime's device once decided; nullopt while a GPU's driver starts;
+    // the host at once where no GPU is likely (deciding that takes no driver start).
+    static std::optional<Device> runtimeDevice();
 
     Scheduler scheduler_; // thread-safe on its own
     mutable std::once_flag budgetDecided_;
