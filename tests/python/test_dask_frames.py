@@ -2,7 +2,9 @@
 compute frames; no window needed): a step computes its chunk alone, reductions are Dask
 reductions whose result alone comes back, values equal NumPy's; a chunk that raises, a worker
 killed mid-frame, workers that keep dying, a slow chunk past its timeout and a scheduler gone
-each give a message naming the variable and the chunk, and the next frame works. On a
+each give a message naming the variable and the chunk, and the next frame works; an
+area-weighted mean equals one written here; progress is told with the worker count and its end.
+On a
 LocalCluster of two processes and on a scheduler with two workers over TCP. Skips without
 dask.distributed."""
 import os
@@ -11,6 +13,7 @@ import tempfile
 import threading
 import time
 import unittest
+import unittest.mock
 import warnings
 
 import numpy as np
@@ -34,9 +37,38 @@ def held(da, timeout=None):
     return h, fetches[0]
 
 
-def frame(h, name, indices=(), reductions=()):
-    return np.asarray(strata.as_array(_strata._compute_frame(h, name, "lon", "lat", list(indices),
-                                                              list(reductions), "cpu")))
+def frame(h, name, indices=(), reductions=(), x="lon", y="lat", area_weighted=False):
+    return np.asarray(strata.as_array(_strata._compute_frame(h, name, x, y, list(indices), list(reductions),
+                                                              "cpu", area_weighted)))
+
+
+def with_latitude(values, chunks, name="tas"):
+    """`values` (time, lat, lon) as a Dask-backed DataArray whose lat is a CF latitude."""
+    nt, ny, nx = values.shape
+    coords = {"lat": ("lat", np.linspace(-80, 85, ny), {"units": "degrees_north"}),
+              "lon": ("lon", np.linspace(0, 350, nx), {"units": "degrees_east"})}
+    return xr.DataArray(dask.array.from_array(values, chunks=chunks), dims=("time", "lat", "lon"),
+                        coords=coords, name=name)
+
+
+def area_mean(values, lat, axes):
+    """The cos(latitude)-weighted mean over `axes` of (time, lat, lon) values, NaN skipped: the
+    sum of w x over the cells that have a value, over the sum of their w."""
+    w = np.broadcast_to(np.cos(np.deg2rad(lat))[None, :, None], values.shape)
+    valid = ~np.isnan(values)
+    return np.where(valid, w * values, 0).sum(axis=axes) / np.where(valid, w, 0).sum(axis=axes)
+
+
+class Recorder:
+    """A progress listener (DaskFetch.on_progress) that keeps what it is told."""
+
+    def __init__(self):
+        self.calls = []
+        self.lock = threading.Lock()
+
+    def __call__(self, key, words, done, total):
+        with self.lock:
+            self.calls.append((key, words, done, total))
 
 
 class FramesOnACluster:
@@ -69,6 +101,51 @@ class FramesOnACluster:
         got = np.asarray(strata.as_array(_strata._compute_frame(h, "tas", "lon", "", [], [("time", "max"),
                                                                                          ("lat", "mean")], "cpu")))
         np.testing.assert_allclose(got, np.nanmean(np.nanmax(wide, axis=0), axis=0), rtol=2e-6)
+
+    def test_an_area_weighted_mean_is_a_dask_reduction_equal_to_a_weighted_mean(self):
+        values = self.values.copy()
+        values[::7, 5, :] = np.nan  # whole rows missing at some steps, and the series' own NaN
+        lat = np.linspace(-80, 85, values.shape[1])
+        h, fetch = held(with_latitude(values, (30, 24, 36)))
+        wide = values.astype(np.float64)
+        # The global mean of each step: one Dask computation, its 365 values alone back.
+        got = frame(h, "tas", reductions=[("lat", "mean"), ("lon", "mean")], x="time", y="",
+                    area_weighted=True)
+        np.testing.assert_allclose(got, area_mean(wide, lat, (1, 2)).astype(np.float32), rtol=2e-6)
+        self.assertEqual(fetch.computes, 1)
+        # After a maximum over time, the area mean over latitude alone (weights over one dim).
+        got = frame(h, "tas", reductions=[("time", "max"), ("lat", "mean")], x="lon", y="",
+                    area_weighted=True)
+        ref = area_mean(np.nanmax(wide, axis=0)[None], lat, (1,))[0]
+        np.testing.assert_allclose(got, ref.astype(np.float32), rtol=2e-6)
+        self.assertEqual(fetch.computes, 2)
+        # The data tell weighted from unweighted: the plain mean is another number.
+        plain = frame(h, "tas", reductions=[("lat", "mean"), ("lon", "mean")], x="time", y="")
+        self.assertFalse(np.allclose(plain, area_mean(wide, lat, (1, 2)), rtol=1e-4))
+
+    def test_progress_is_told_with_the_workers_and_its_end(self):
+        x = dask.array.from_array(self.values[:120], chunks=(30, 24, 36)).map_blocks(slow_block, 0.8, dtype=np.float32)
+        h, fetch = held(xr.DataArray(x, dims=("time", "lat", "lon"), name="tas"), timeout=60)
+        fetch.on_progress = told = Recorder()
+        got = frame(h, "tas", reductions=[("time", "max")])
+        np.testing.assert_array_equal(got, np.nanmax(self.values[:120], axis=0))
+        running = [c for c in told.calls if c[3] is not None]
+        self.assertGreaterEqual(len(running), 1, told.calls)
+        self.assertTrue(all("computing on Dask (2 workers)" == c[1] for c in told.calls), told.calls)
+        totals = {c[3] for c in running}
+        self.assertEqual(len(totals), 1, told.calls)  # one graph, counted whole
+        self.assertGreaterEqual(totals.pop(), 4)  # at least its four slow chunks
+        done = [c[2] for c in running]
+        self.assertEqual(done, sorted(done), told.calls)
+        self.assertEqual(told.calls[-1][3], None, "the end was not told")
+        self.assertEqual(len({c[0] for c in told.calls}), 1)
+        # A step quicker than the delay tells nothing.
+        told.calls.clear()
+        ds = xr.open_dataset(self.series, engine="strata", chunks={"time": 30})
+        h2, quick = held(ds.tas)
+        quick.on_progress = told
+        frame(h2, "tas", [("time", 3)])
+        self.assertEqual(told.calls, [])
 
     def test_a_chunk_that_raises_names_the_variable_and_the_chunk(self):
         x = dask.array.from_array(self.values[:120], chunks=(30, 24, 36)).map_blocks(failing_block, dtype=np.float32)
@@ -157,6 +234,33 @@ class FramesOnALocalCluster(FramesOnACluster, unittest.TestCase):
             frame(h, "tas", [("time", 0)])
         self.assertLess(time.monotonic() - t0, 4)
         self.assertIn("variable 'tas': box of chunk (0, 0, 0) (time 0:30): cancelled", str(cm.exception))
+
+    def test_cancel_cancels_an_area_weighted_mean_in_flight(self):
+        x = with_latitude(self.values[:60], (30, 24, 36))
+        slow = x.copy(data=x.data.map_blocks(slow_block, 5.0, dtype=np.float32))
+        h, fetch = held(slow, timeout=60)
+        threading.Timer(0.5, fetch.cancel).start()
+        t0 = time.monotonic()
+        with self.assertRaises(strata.IoError) as cm:
+            frame(h, "tas", reductions=[("lat", "mean"), ("lon", "mean")], x="time", y="", area_weighted=True)
+        self.assertLess(time.monotonic() - t0, 4)
+        self.assertIn("variable 'tas': reduction (area-weighted mean over lat, lon)", str(cm.exception))
+        self.assertIn("cancelled", str(cm.exception))
+
+    def test_progress_on_the_local_scheduler(self):
+        x = dask.array.from_array(self.values[:90], chunks=(30, 24, 36)).map_blocks(slow_block, 0.4, dtype=np.float32)
+        h, fetch = held(xr.DataArray(x, dims=("time", "lat", "lon"), name="tas"), timeout=60)
+        fetch.on_progress = told = Recorder()
+        with unittest.mock.patch.object(dask_frames, "current_client", return_value=None):
+            with dask.config.set(scheduler="threads", num_workers=1):
+                got = frame(h, "tas", reductions=[("time", "mean")])
+        np.testing.assert_allclose(got, np.nanmean(self.values[:90].astype(np.float64), axis=0), rtol=2e-6)
+        running = [c for c in told.calls if c[3] is not None]
+        self.assertGreaterEqual(len(running), 2, told.calls)  # the chunks take 0.4 s each, one at a time
+        self.assertTrue(all(c[1] == "computing on Dask (local scheduler)" for c in told.calls))
+        self.assertEqual([c[2] for c in running], sorted(c[2] for c in running))
+        self.assertLess(running[0][2], running[-1][2], told.calls)  # tasks got done meanwhile
+        self.assertEqual(told.calls[-1][3], None)
 
     def test_in_memory_chunks_and_a_bare_dask_array(self):
         x = dask.array.from_array(np.arange(4 * 6 * 8, dtype=np.int16).reshape(4, 6, 8), chunks=(1, 3, 8))
