@@ -240,10 +240,13 @@ def _reduced(x, at, op, weights):
     constant array broadcasting against x) is given."""
     import dask.array as da
     if weights is not None:  # op is mean
-        x = x.astype(np.float64)
-        valid = ~da.isnan(x) & ~np.isnan(weights)
-        total = da.where(valid, x * weights, 0.0).sum(axis=at)
-        weight = da.where(valid, weights, 0.0).sum(axis=at)
+        # A cell without a weight (NaN) has no say, as one without a value. Products in the
+        # data's type (a float32 chunk gets no double copy, twice the bytes to go through),
+        # sums in double.
+        weights = np.where(np.isnan(weights), 0, weights).astype(x.dtype)
+        valid = ~da.isnan(x)
+        total = (da.where(valid, x, 0) * weights).sum(axis=at, dtype=np.float64)
+        weight = (valid * weights).sum(axis=at, dtype=np.float64)
         return total / weight  # NaN where no cell counts (0 / 0)
     reduction = getattr(da, _NAN_OPS[op])
     # Sums accumulated in double, as Strata accumulates float32; extremes are exact.
