@@ -191,18 +191,24 @@ class DaskFetch:
         return values
 
     def _wait(self, client, future, gone):
-        """The future's result within the timeout. Its wait is cut in slices of a quarter of a
-        second to notice a scheduler gone (the client then reconnects for a minute, while the
-        future neither ends nor fails)."""
+        """The future's result within the timeout. The wait is woken when the future ends (its
+        done callback) and looks every quarter of a second for a scheduler gone (the client
+        then reconnects for a minute, while the future neither ends nor fails). No timed
+        result(): each of its timeouts left an exception whose traceback held the future, and
+        with it the result on the cluster, until Python's cycle collector ran."""
+        import distributed
+        ended = threading.Event()
+        future.add_done_callback(lambda _: ended.set())
         deadline = time.monotonic() + self.timeout
-        while True:
-            try:
-                return future.result(timeout=max(0.0, min(0.25, deadline - time.monotonic())))
-            except TimeoutError:
-                if client.status != "running":  # nothing to cancel with: the scheduler is gone
-                    raise DaskComputeError(f"{gone} (the client is {client.status})") from None
-                if time.monotonic() >= deadline:
-                    raise
+        while not future.done():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise distributed.TimeoutError(f"not computed within {self.timeout:g} s")
+            if ended.wait(min(0.25, left)):
+                break
+            if client.status != "running":  # nothing to cancel with: the scheduler is gone
+                raise DaskComputeError(f"{gone} (the client is {client.status})")
+        return future.result()
 
     def _note_lost_workers(self, client, before, what, where):
         if client.status != "running":  # said at the next box

@@ -7,6 +7,7 @@ area-weighted mean equals one written here; progress is told with the worker cou
 On a
 LocalCluster of two processes and on a scheduler with two workers over TCP. Skips without
 dask.distributed."""
+import gc
 import os
 import signal
 import tempfile
@@ -22,7 +23,7 @@ import xarray as xr
 import strata
 from dask_clusters import (TcpCluster, dask, fatal_block, failing_block, local_cluster,
                            needs_distributed, slow_block, worker_reads, write_series)
-from strata import _strata, dask_frames, lazy
+from strata import _strata, dask_frames, dask_progress, lazy
 from strata.convert import _strata_dataset
 
 OPS = {"mean": np.nanmean, "min": np.nanmin, "max": np.nanmax, "std": np.nanstd, "sum": np.nansum}
@@ -139,13 +140,29 @@ class FramesOnACluster:
         self.assertEqual(done, sorted(done), told.calls)
         self.assertEqual(told.calls[-1][3], None, "the end was not told")
         self.assertEqual(len({c[0] for c in told.calls}), 1)
-        # A step quicker than the delay tells nothing.
+        # A computation that ends before the delay tells nothing (nor its end).
         told.calls.clear()
         ds = xr.open_dataset(self.series, engine="strata", chunks={"time": 30})
         h2, quick = held(ds.tas)
         quick.on_progress = told
-        frame(h2, "tas", [("time", 3)])
+        with unittest.mock.patch.object(dask_progress, "DELAY", 30.0):
+            np.testing.assert_array_equal(frame(h2, "tas", [("time", 3)]), self.values[3])
         self.assertEqual(told.calls, [])
+
+    def test_a_slow_frame_leaves_nothing_held_on_the_cluster(self):
+        # Its result is released with its future when the frame has it, not when Python's
+        # cycle collector next runs (disabled here: a cycle would keep it).
+        x = dask.array.from_array(self.values[:60], chunks=(30, 24, 36)).map_blocks(slow_block, 0.8, dtype=np.float32)
+        h, _ = held(xr.DataArray(x, dims=("time", "lat", "lon"), name="tas"), timeout=60)
+        gc.disable()
+        try:
+            np.testing.assert_array_equal(frame(h, "tas", [("time", 40)]), self.values[40])
+            deadline = time.monotonic() + 5
+            while self.client.futures and time.monotonic() < deadline:
+                time.sleep(0.05)
+            self.assertEqual(len(self.client.futures), 0, "a future of the frame is still held")
+        finally:
+            gc.enable()
 
     def test_a_chunk_that_raises_names_the_variable_and_the_chunk(self):
         x = dask.array.from_array(self.values[:120], chunks=(30, 24, 36)).map_blocks(failing_block, dtype=np.float32)
