@@ -72,18 +72,22 @@ class _ClusterStatus:
         return f"{words}: {done}/{total} tasks", done / total
 
 
-def _report_to(window, dask):
-    status = _ClusterStatus(window)
+def _report_to(window, dask, status=None):
+    """Gives the fetches of `dask` the window's status (one per window: data shown after other
+    data tell the same status bar). Returns it."""
+    status = status or _ClusterStatus(window)
     for fetch in dask:
         fetch.on_progress = status
+    return status
 
 
 class View:
     """A Strata window showing Python's data. update(new) shows new data (the view kept when
     it fits); frame() is the frame on screen (CuPy or NumPy, by where it lives, no copy)."""
 
-    def __init__(self, window, held, title, dask=(), compute_timeout=None):
+    def __init__(self, window, held, title, dask=(), compute_timeout=None, status=None):
         self._window = window
+        self._status = status
         self._held = held
         self._title = title
         self._dask = list(dask)
@@ -93,7 +97,7 @@ class View:
         dask = []
         held, var, title = _strata_dataset(obj, dims, name, dask)
         _set_timeout(dask, self._compute_timeout)
-        _report_to(self._window, dask)
+        self._status = _report_to(self._window, dask, self._status)
         self.cancel()  # boxes of the data replaced are not wanted any more
         self._window.show(held, title, var or "", vmin, vmax)
         self._held = held
@@ -212,8 +216,8 @@ def show(obj, dims=None, name=None, block=False, vmin=None, vmax=None, contours=
     held, var, title = _strata_dataset(obj, dims, name, dask)
     _set_timeout(dask, compute_timeout)
     window = _strata._Window(held, title, var or "", vmin, vmax)
-    _report_to(window, dask)
-    view = View(window, held, title, dask, compute_timeout)
+    status = _report_to(window, dask)
+    view = View(window, held, title, dask, compute_timeout, status)
     if contours is not None:
         try:
             view.contours = contours
