@@ -1,5 +1,5 @@
-"""Dask arrays of CuPy chunks in Strata's frame pipeline on a GPU (issue 38): a step's frame and a
-reduction come back on the device as CuPy arrays borrowed from what Dask computed, with zero
+"""Dask arrays of CuPy chunks in Strata's frame pipeline on a GPU (issue 38): a step's frame, a
+reduction and an area-weighted mean come back on the device as CuPy arrays borrowed from what Dask computed, with zero
 bytes across PCIe by Strata's transfer counter, equal to CuPy's own; and the time a step takes
 against Dask's own compute of that step (printed as JSON lines, never asserted).
 
@@ -89,6 +89,26 @@ class CupyChunks(unittest.TestCase):
                 self.assertEqual(moved() - before, 0, "bytes crossed between host and device")
                 self.assertIsInstance(got, cupy.ndarray)
                 cupy.testing.assert_allclose(got, ref(wide, axis=0).astype(cupy.float32), rtol=2e-6, atol=1e-5)
+
+    def test_an_area_weighted_mean_stays_on_the_device(self):
+        # The weights Strata sends (cos(lat), float64 NumPy) become CuPy for CuPy chunks.
+        nt, ny, nx = self.values.shape
+        lat = np.linspace(-90, 90, ny)
+        data, fetch = dask_frames.computed_variable("v", ["time", "lat", "lon"], self.array)
+        coords = [{"name": "lat", "dims": ["lat"], "shape": [ny], "values": lat.tolist(), "dtype": "float64",
+                   "attrs": {"units": "degrees_north"}}]
+        h = _strata._make_dataset([("v", ["time", "lat", "lon"], data, {})], coords, {}, "v")
+        before = moved()
+        got = strata.as_array(_strata._compute_frame(h, "v", "time", "", [], [("lat", "mean"), ("lon", "mean")],
+                                                     "cuda:0", True))
+        self.assertEqual(moved() - before, 0, "bytes crossed between host and device")
+        self.assertIsInstance(got, cupy.ndarray)
+        self.assertEqual(fetch.computes, 1)
+        w = cupy.asarray(np.cos(np.deg2rad(lat)))[None, :, None]
+        valid = ~cupy.isnan(self.values)
+        x = self.values.astype(cupy.float64)
+        ref = cupy.where(valid, x * w, 0).sum(axis=(1, 2)) / cupy.where(valid, w, 0).sum(axis=(1, 2))
+        cupy.testing.assert_allclose(got, ref.astype(cupy.float32), rtol=2e-6)
 
     def test_zz_step_time_against_dask_alone(self):  # last: its figures follow the checks
         h, _ = self.held()
