@@ -13,7 +13,7 @@ import warnings
 
 import numpy as np
 
-from . import _strata
+from . import _strata, dask_sums
 from .dask_progress import ClusterWatch, LocalWatch
 
 TIMEOUT = 300.0  # seconds a box may take on the cluster before it is cancelled (show's compute_timeout)
@@ -254,6 +254,8 @@ def _reduced(x, at, op, weights):
         total = (da.where(valid, x, 0) * weights).sum(axis=at, dtype=np.float64)
         weight = (valid * weights).sum(axis=at, dtype=np.float64)
         return total / weight  # NaN where no cell counts (0 / 0)
+    if op in ("sum", "mean") and dask_sums.usable(x):  # one pass a chunk (dask_sums.py)
+        return dask_sums.nan_sum_or_mean(x, at, op)
     reduction = getattr(da, _NAN_OPS[op])
     # Sums accumulated in double, as Strata accumulates float32; extremes are exact.
     return reduction(x, axis=at) if op in ("min", "max") else reduction(x, axis=at, dtype=np.float64)

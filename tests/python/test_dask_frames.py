@@ -279,6 +279,23 @@ class FramesOnALocalCluster(FramesOnACluster, unittest.TestCase):
         self.assertLess(running[0][2], running[-1][2], told.calls)  # tasks got done meanwhile
         self.assertEqual(told.calls[-1][3], None)
 
+    def test_sums_and_means_skip_nan_in_double_and_say_nothing_counts(self):
+        values = self.values[:90].copy()
+        values[:, 7, 9] = np.nan  # nothing counts there: a mean of NaN, a sum of 0
+        values[5:, 2, :] = 1e8  # where float32 sums would lose the small values
+        h, _ = held(xr.DataArray(dask.array.from_array(values, chunks=(30, 12, 36)), dims=("time", "lat", "lon"),
+                                 name="tas"), timeout=60)
+        wide = values.astype(np.float64)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            for op, ref in (("mean", np.nanmean), ("sum", np.nansum)):
+                with self.subTest(op=op):
+                    got = frame(h, "tas", reductions=[("time", op)])
+                    np.testing.assert_allclose(got, ref(wide, axis=0).astype(np.float32), rtol=1e-7)
+            got = frame(h, "tas", reductions=[("time", "mean")])
+        self.assertTrue(np.isnan(got[7, 9]))
+        self.assertEqual(frame(h, "tas", reductions=[("time", "sum")])[7, 9], 0)
+
     def test_in_memory_chunks_and_a_bare_dask_array(self):
         x = dask.array.from_array(np.arange(4 * 6 * 8, dtype=np.int16).reshape(4, 6, 8), chunks=(1, 3, 8))
         fetches = []
