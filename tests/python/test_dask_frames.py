@@ -338,3 +338,25 @@ class FramesOnATcpCluster(FramesOnACluster, unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class SumsTravelWithoutStrata(unittest.TestCase):
+    def test_a_worker_without_strata_computes_the_sums(self):
+        # What the workers run of Strata's sums pickles by value: a Python without Strata (its
+        # path unset here) loads it and sums a chunk with it.
+        import pickle
+        import subprocess
+        import sys
+        import cloudpickle
+        from strata import dask_sums
+        with self.assertRaises(Exception):
+            pickle.dumps(dask_sums._partial)  # not by reference
+        payload = cloudpickle.dumps((dask_sums._partial, dask_sums._finish))
+        code = ("import pickle, sys, numpy as np; p, f = pickle.loads(sys.stdin.buffer.read()); "
+                "v = np.array([[1, np.nan], [3, np.nan]], np.float32); "
+                "print(list(f(p(v, axis=(0,)), axis=(0,))), any(m.startswith('strata') for m in sys.modules))")
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+        out = subprocess.run([sys.executable, "-c", code], input=payload, capture_output=True, env=env,
+                             timeout=60, check=True).stdout.decode()
+        self.assertEqual(out.strip(), "[2.0, nan] False")
+
