@@ -149,6 +149,8 @@ bench() {
     done
 }
 
+# Sourced (scripts/gpu-dask.sh), it only defines its functions and settings.
+[[ ${BASH_SOURCE[0]} != "$0" ]] && return 0
 case $cmd in
 pack) pack ;;
 run) run ;;

@@ -1,5 +1,6 @@
 #include "py_computed.h"
 
+#include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
 #include <cstring>
@@ -17,6 +18,7 @@
 #include "strata/core/ops.h"
 #include "strata/core/runtime.h"
 #include "strata/core/view.h"
+#include "strata/core/weighted_reduce_source.h"
 
 namespace py = pybind11;
 
@@ -36,17 +38,19 @@ std::shared_ptr<::py::object> hold(::py::object o) {
     });
 }
 
-::py::list listOf(std::span<const std::int64_t> values) {
+template <class T>::py::list listOf(std::span<const T> values) {
     ::py::list l;
-    for (std::int64_t v : values) l.append(v);
+    for (T v : values) l.append(v);
     return l;
 }
+::py::list listOf(std::span<const std::int64_t> values) { return listOf<std::int64_t>(values); }
+::py::list listOf(const std::vector<int>& values) { return listOf<int>(values); }
 
 // A variable whose boxes Python computes on demand: `fetch(start, count, step, device)` returns
 // the box as a C-contiguous array (NumPy for "host", CuPy for "cuda:N"), of the variable's dtype
 // and of shape `count`. strata.show gives Dask-backed arrays one, whose fetch computes only the
 // chunks of the box on the user's Dask client; the window therefore never loads them whole.
-class PythonSource final : public DataSource {
+class PythonSource final : public DataSource, public WeightedReduceSource {
 public:
     PythonSource(std::shared_ptr<::py::object> fetch, std::shared_ptr<::py::object> reduce,
                  std::vector<std::string> dims, DType dtype, std::string description, std::string refusal)
@@ -73,17 +77,28 @@ public:
         return borrowOn(call(start, count, stride, device), device, stream);
     }
 
-    // The box reduced where its values are: `reduce(start, count, step, [(axis, op)], device)`
-    // returns the result alone (the reduced axes gone), as fetch returns a box.
+    // The box reduced where its values are: `reduce(start, count, step, steps, device)` returns
+    // the result alone (the reduced axes gone), as fetch returns a box; each step is
+    // ([axes], op, weights), weights None or a float64 NumPy array (WeightedReduceSource::Step).
     std::optional<Buffer> reduceBox(std::span<const std::int64_t> start, std::span<const std::int64_t> count,
                                     std::span<const std::int64_t> stride,
                                     std::span<const Reduction> reductions, Device device,
                                     Stream stream) const override {
+        std::vector<Step> steps;
+        for (const Reduction& r : reductions) steps.push_back({{r.axis}, r.op, nullptr, {}});
+        return reduceBoxSteps(start, count, stride, steps, device, stream);
+    }
+
+    std::optional<Buffer> reduceBoxSteps(std::span<const std::int64_t> start,
+                                         std::span<const std::int64_t> count,
+                                         std::span<const std::int64_t> stride, std::span<const Step> steps,
+                                         Device device, Stream stream) const override {
         if (!reduce_) return std::nullopt;
         std::vector<std::int64_t> shape(count.begin(), count.end());
         std::vector<std::string> dims = dims_;
         std::vector<bool> gone(shape.size(), false);
-        for (const Reduction& r : reductions) gone[static_cast<std::size_t>(r.axis)] = true;
+        for (const Step& s : steps)
+            for (int axis : s.axes) gone[static_cast<std::size_t>(axis)] = true;
         for (std::size_t i = shape.size(); i-- > 0;)
             if (gone[i]) {
                 shape.erase(shape.begin() + static_cast<std::ptrdiff_t>(i));
@@ -91,8 +106,16 @@ public:
             }
         Variable got = call(*reduce_, dims, shape, device, [&](::py::object& f) {
             ::py::list ops;
-            for (const Reduction& r : reductions)
-                ops.append(::py::make_tuple(r.axis, std::string(name(r.op))));
+            for (const Step& s : steps) {
+                ::py::object weights = ::py::none();
+                if (s.weights) {
+                    ::py::array_t<double> w(
+                        std::vector<::py::ssize_t>(s.weightShape.begin(), s.weightShape.end()));
+                    std::memcpy(w.mutable_data(), s.weights->data(), s.weights->size() * sizeof(double));
+                    weights = std::move(w);
+                }
+                ops.append(::py::make_tuple(listOf(s.axes), std::string(name(s.op)), weights));
+            }
             return f(listOf(start), listOf(count), listOf(stride), ops, device.toString());
         });
         return borrowOn(std::move(got), device, stream);
@@ -207,14 +230,17 @@ void bindComputed(::py::module_& m) {
         ::py::arg("dims"), ::py::arg("shape"), ::py::arg("dtype"), ::py::arg("fetch"), ::py::arg("reduce"),
         ::py::arg("description"), ::py::arg("refusal"),
         "A lazy variable whose boxes fetch(start, count, step, device) computes, and reduce(start, count, "
-        "step, [(axis, op)], device) reduces (None: Strata reduces what fetch gives); `refusal` says why it "
+        "step, [([axes], op, weights)], device) reduces (None: Strata reduces what fetch gives); `refusal` "
+        "says why it "
         "is never loaded whole.");
     m.def(
         "_compute_frame",
         [](const HeldDataset& held, const std::string& variable, const std::string& x, const std::string& y,
            const std::vector<std::pair<std::string, std::int64_t>>& indices,
-           const std::vector<std::pair<std::string, std::string>>& reductions, const std::string& device) {
+           const std::vector<std::pair<std::string, std::string>>& reductions, const std::string& device,
+           bool areaWeighted) {
             FrameSpec spec;
+            spec.areaWeighted = areaWeighted;
             spec.variable = variable;
             spec.xDim = x;
             spec.yDim = y;
@@ -232,9 +258,9 @@ void bindComputed(::py::module_& m) {
         ::py::arg("dataset"), ::py::arg("variable"), ::py::arg("x"), ::py::arg("y") = "",
         ::py::arg("indices") = std::vector<std::pair<std::string, std::int64_t>>{},
         ::py::arg("reductions") = std::vector<std::pair<std::string, std::string>>{},
-        ::py::arg("device") = "",
+        ::py::arg("device") = "", ::py::arg("area_weighted") = false,
         "The frame the window's pipeline (computeFrame) computes for a view: x and y dims, sliced dims' "
-        "indices, reductions [(dim, op)] in order.");
+        "indices, reductions [(dim, op)] in order, the means one area-weighted mean when area_weighted.");
 }
 
 } // namespace strata::py

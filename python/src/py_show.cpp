@@ -7,13 +7,16 @@
 #include <QLabel>
 #include <QPointer>
 #include <QSocketNotifier>
+#include <QStatusBar>
 #include <QSurfaceFormat>
 #include <QTimer>
 #include <cmath>
 #include <cstdlib>
+#include <memory>
 #include <optional>
 #include <tuple>
 
+#include "cluster_progress.h"
 #include "display_probe.h"
 #include "main_window.h"
 #include "py_array.h"
@@ -93,8 +96,29 @@ public:
                 }
             }
         });
+        clusterProgress_ = new app::ClusterProgress(window_->statusBar());
+        relay_ = std::make_unique<QObject>();
         window_->show();
         show(ds, title, variable, range);
+    }
+
+    // What the Dask computations of the frames say ("computing on Dask (2 workers): 3/13 tasks"),
+    // called by Python's threads (with the GIL, as ~Window is: the relay is alive): shown in the
+    // status bar from Qt's event loop; empty text clears it.
+    void setClusterProgress(const std::string& text, double fraction) {
+        QMetaObject::invokeMethod(
+            relay_.get(),
+            [this, t = QString::fromStdString(text), fraction] {
+                if (clusterProgress_) clusterProgress_->setProgress(t, fraction);
+            },
+            Qt::QueuedConnection);
+    }
+
+    // What the status bar says of the cluster, and its bar's fill (-1: a stripe); ("", -1) hidden.
+    std::pair<std::string, int> clusterProgress() const {
+        alive();
+        if (!clusterProgress_ || clusterProgress_->text().isEmpty()) return {std::string(), -1};
+        return {clusterProgress_->text().toStdString(), clusterProgress_->percent()};
     }
 
     void show(const HeldDataset& ds, const std::string& title, const std::string& variable,
@@ -278,6 +302,7 @@ public:
     ~Window() {
         QObject::disconnect(frameConnection_);
         ::py::gil_scoped_acquire gil;
+        relay_.reset(); // its queued calls go with it (Python's threads call it with the GIL)
         onFrame_.reset();
     }
     Window(const Window&) = delete;
@@ -290,6 +315,8 @@ private:
     }
 
     QPointer<app::MainWindow> window_;
+    QPointer<app::ClusterProgress> clusterProgress_; // the window's child
+    std::unique_ptr<QObject> relay_;                 // the GUI thread's, for setClusterProgress
     std::shared_ptr<const Dataset> held_;
     std::shared_ptr<::py::object> onFrame_;
     QMetaObject::Connection frameConnection_;
@@ -331,6 +358,8 @@ void bindShow(::py::module_& m) {
         .def("set_contours", &Window::setContours, ::py::arg("levels"))
         .def_property_readonly("contours", &Window::contours)
         .def("set_on_frame", &Window::setOnFrame, ::py::arg("callback"))
+        .def("set_cluster_progress", &Window::setClusterProgress, ::py::arg("text"), ::py::arg("fraction"))
+        .def_property_readonly("cluster_progress", &Window::clusterProgress)
         .def("export_movie", &Window::exportMovie, ::py::arg("path"), ::py::arg("dim") = "",
              ::py::arg("fps") = 10.0, ::py::arg("frames") = ::py::none(), ::py::arg("size") = ::py::none())
         .def("close", &Window::close, ::py::call_guard<::py::gil_scoped_release>())

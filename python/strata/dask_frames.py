@@ -13,7 +13,8 @@ import warnings
 
 import numpy as np
 
-from . import _strata
+from . import _strata, dask_sums
+from .dask_progress import ClusterWatch, LocalWatch
 
 TIMEOUT = 300.0  # seconds a box may take on the cluster before it is cancelled (show's compute_timeout)
 _NAN_OPS = {"sum": "nansum", "mean": "nanmean", "min": "nanmin", "max": "nanmax", "std": "nanstd"}
@@ -90,6 +91,9 @@ class DaskFetch:
         self.timeout = TIMEOUT if timeout is None else float(timeout)
         self.computes = 0  # boxes and reductions computed (for tests and the curious)
         self.notes = []  # what went wrong but was recovered from (a worker lost and replaced)
+        # Told how far each computation has gone (dask_progress): listener(key, words, done,
+        # total), total None at its end. strata.show sets it to the window's status bar.
+        self.on_progress = None
         self._lock = threading.Lock()
         self._running = set()
 
@@ -99,19 +103,22 @@ class DaskFetch:
         index = _index(start, count, step)
         return _placed(self._compute(self.array[index], index, "box"), self.dtype, device)
 
-    def reduce(self, start, count, step, reductions, device):
+    def reduce(self, start, count, step, steps, device):
+        """The box reduced by each step ([axes], op, weights) in turn, axes counted in the box:
+        NaN-skipping Dask reductions, or with weights (a float64 array over the box's axes, of
+        length 1 where they do not vary) the mean sum(w x) / sum(w) over the cells where neither
+        x nor w is NaN, as Strata's area-weighted mean."""
         index = _index(start, count, step)
-        import dask.array as da
         x = self.array[index]
         axes = list(range(x.ndim))
-        for axis, op in reductions:
-            at = axes.index(axis)
-            reduction = getattr(da, _NAN_OPS[op])
-            # Sums accumulated in double, as Strata accumulates float32; extremes are exact.
-            x = reduction(x, axis=at) if op in ("min", "max") else reduction(x, axis=at, dtype=np.float64)
-            del axes[at]
-        words = " then ".join(f"{op} over {self._dims()[axis]}" for axis, op in reductions)
-        values = self._compute(x, index, f"reduction ({words})")
+        words = []
+        for step_axes, op, weights in steps:
+            at = tuple(axes.index(a) for a in step_axes)
+            x = _reduced(x, at, op, None if weights is None else _weights_for(x, weights, axes))
+            axes = [a for a in axes if a not in step_axes]
+            over = ", ".join(self._dims()[a] for a in step_axes)
+            words.append(f"{'area-weighted mean' if weights is not None else op} over {over}")
+        values = self._compute(x, index, f"reduction ({' then '.join(words)})")
         return _placed(values, self.dtype, device)
 
     def cancel(self):
@@ -129,10 +136,14 @@ class DaskFetch:
         with self._lock:
             self.computes += 1
         if client is None:
+            watch = LocalWatch(self.on_progress, "computing on Dask (local scheduler)") if self.on_progress else None
             try:
-                return x.compute()
+                return x.compute(callbacks=watch.callbacks) if watch else x.compute()
             except Exception as e:
                 raise DaskComputeError(f"variable '{self.name}': {what} of {where}: {type(e).__name__}: {e}") from e
+            finally:
+                if watch:
+                    watch.stop()
         return self._on_cluster(client, x, what, where)
 
     def _on_cluster(self, client, x, what, where):
@@ -143,11 +154,18 @@ class DaskFetch:
             raise DaskComputeError(f"{gone} (the client is {client.status})")
         try:
             before = _workers(client)
-            future = client.compute(x)
+            import dask
+            (x,) = dask.optimize(x)  # as compute would: the graph watched is the one computed
+            future = client.compute(x, optimize_graph=False)
         except Exception as e:
             raise DaskComputeError(f"{gone} ({type(e).__name__}: {e})") from e
         with self._lock:
             self._running.add(future)
+        watch = None
+        if self.on_progress:
+            n = len(before)
+            watch = ClusterWatch(self.on_progress, f"computing on Dask ({n} worker{'s' if n != 1 else ''})",
+                                 client, x, future)
         try:
             values = self._wait(client, future, gone)
         except distributed.TimeoutError as e:
@@ -165,24 +183,32 @@ class DaskFetch:
                 raise DaskComputeError(f"variable '{self.name}': {what} of {where}: cancelled") from e
             raise DaskComputeError(f"variable '{self.name}': {what} of {where}: {type(e).__name__}: {e}") from e
         finally:
+            if watch:
+                watch.stop()
             with self._lock:
                 self._running.discard(future)
         self._note_lost_workers(client, before, what, where)
         return values
 
     def _wait(self, client, future, gone):
-        """The future's result within the timeout. Its wait is cut in slices of a quarter of a
-        second to notice a scheduler gone (the client then reconnects for a minute, while the
-        future neither ends nor fails)."""
+        """The future's result within the timeout. The wait is woken when the future ends (its
+        done callback) and looks every quarter of a second for a scheduler gone (the client
+        then reconnects for a minute, while the future neither ends nor fails). No timed
+        result(): each of its timeouts left an exception whose traceback held the future, and
+        with it the result on the cluster, until Python's cycle collector ran."""
+        import distributed
+        ended = threading.Event()
+        future.add_done_callback(lambda _: ended.set())
         deadline = time.monotonic() + self.timeout
-        while True:
-            try:
-                return future.result(timeout=max(0.0, min(0.25, deadline - time.monotonic())))
-            except TimeoutError:
-                if client.status != "running":  # nothing to cancel with: the scheduler is gone
-                    raise DaskComputeError(f"{gone} (the client is {client.status})") from None
-                if time.monotonic() >= deadline:
-                    raise
+        while not future.done():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise distributed.TimeoutError(f"not computed within {self.timeout:g} s")
+            if ended.wait(min(0.25, left)):
+                break
+            if client.status != "running":  # nothing to cancel with: the scheduler is gone
+                raise DaskComputeError(f"{gone} (the client is {client.status})")
+        return future.result()
 
     def _note_lost_workers(self, client, before, what, where):
         if client.status != "running":  # said at the next box
@@ -213,6 +239,38 @@ class DaskFetch:
 
     def _dims(self):
         return getattr(self, "dims", None) or [f"axis {i}" for i in range(self.array.ndim)]
+
+
+def _reduced(x, at, op, weights):
+    """Dask array `x` reduced over axes `at` by `op`, NaN skipped; weighted where `weights` (a
+    constant array broadcasting against x) is given."""
+    import dask.array as da
+    if weights is not None:  # op is mean
+        # A cell without a weight (NaN) has no say, as one without a value. Products in the
+        # data's type (a float32 chunk gets no double copy, twice the bytes to go through),
+        # sums in double.
+        weights = np.where(np.isnan(weights), 0, weights).astype(x.dtype)
+        valid = ~da.isnan(x)
+        total = (da.where(valid, x, 0) * weights).sum(axis=at, dtype=np.float64)
+        weight = (valid * weights).sum(axis=at, dtype=np.float64)
+        return total / weight  # NaN where no cell counts (0 / 0)
+    if op in ("sum", "mean") and dask_sums.usable(x):  # one pass a chunk (dask_sums.py)
+        return dask_sums.nan_sum_or_mean(x, at, op)
+    reduction = getattr(da, _NAN_OPS[op])
+    # Sums accumulated in double, as Strata accumulates float32; extremes are exact.
+    return reduction(x, axis=at) if op in ("min", "max") else reduction(x, axis=at, dtype=np.float64)
+
+
+def _weights_for(x, weights, axes):
+    """The weights Strata sent (over every axis of the box) shaped for `x`, whose axes are
+    `axes` of the box (the others already reduced: the weights have length 1 there), in the
+    kind of array x's chunks are (CuPy chunks get CuPy weights)."""
+    w = np.asarray(weights, dtype=np.float64).reshape(tuple(weights.shape[a] for a in axes))
+    meta = getattr(x, "_meta", None)
+    if meta is not None and not isinstance(meta, np.ndarray) and type(meta).__module__.startswith("cupy"):
+        import cupy
+        w = cupy.asarray(w)
+    return w
 
 
 def _index(start, count, step):

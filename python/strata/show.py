@@ -1,5 +1,7 @@
 """strata.show: the Strata window in this process, for xarray data or a bare array."""
 import sys
+import threading
+import weakref
 
 from . import _strata
 from .convert import _strata_dataset, as_array
@@ -37,12 +39,55 @@ def _keep_prompt_live():
     _hook_installed = bool(_strata._install_pyos_input_hook())
 
 
+class _ClusterStatus:
+    """What the Dask computations of a window's frames tell its status bar: "computing on Dask
+    (2 workers): 3/13 tasks", their tasks summed while several run (a frame and the step
+    prefetched after it), cleared when the last ends. Holds the window weakly (the window holds
+    the data, whose fetches hold this)."""
+
+    def __init__(self, window):
+        self._window = weakref.ref(window)
+        self._lock = threading.Lock()
+        self._running = {}  # key -> (words, done, total)
+
+    def __call__(self, key, words, done, total):
+        with self._lock:
+            if total is None:
+                self._running.pop(key, None)
+            else:
+                self._running[key] = (words, done, total)
+            text, fraction = self._text()
+            window = self._window()
+            if window is not None:  # under the lock: the status bar is told in order
+                window.set_cluster_progress(text, fraction)
+
+    def _text(self):
+        if not self._running:
+            return "", -1.0
+        words = list(self._running.values())[-1][0]
+        done = sum(d for _, d, _ in self._running.values())
+        total = sum(t for _, _, t in self._running.values())
+        if total <= 0:  # the graph's tasks not known: the words alone, with a busy stripe
+            return words, -1.0
+        return f"{words}: {done}/{total} tasks", done / total
+
+
+def _report_to(window, dask, status=None):
+    """Gives the fetches of `dask` the window's status (one per window: data shown after other
+    data tell the same status bar). Returns it."""
+    status = status or _ClusterStatus(window)
+    for fetch in dask:
+        fetch.on_progress = status
+    return status
+
+
 class View:
     """A Strata window showing Python's data. update(new) shows new data (the view kept when
     it fits); frame() is the frame on screen (CuPy or NumPy, by where it lives, no copy)."""
 
-    def __init__(self, window, held, title, dask=(), compute_timeout=None):
+    def __init__(self, window, held, title, dask=(), compute_timeout=None, status=None):
         self._window = window
+        self._status = status
         self._held = held
         self._title = title
         self._dask = list(dask)
@@ -52,6 +97,7 @@ class View:
         dask = []
         held, var, title = _strata_dataset(obj, dims, name, dask)
         _set_timeout(dask, self._compute_timeout)
+        self._status = _report_to(self._window, dask, self._status)
         self.cancel()  # boxes of the data replaced are not wanted any more
         self._window.show(held, title, var or "", vmin, vmax)
         self._held = held
@@ -63,6 +109,13 @@ class View:
         frames fail with a message saying so; the next view asked for is computed again."""
         for fetch in self._dask:
             fetch.cancel()
+
+    @property
+    def cluster_progress(self):
+        """What the status bar says of the Dask computation the frame waits on ("computing on Dask
+        (2 workers): 3/13 tasks") and its bar's fill in percent (-1: not known), or ("", -1)
+        when nothing computes."""
+        return self._window.cluster_progress
 
     @property
     def dask_notes(self):
@@ -155,13 +208,16 @@ def show(obj, dims=None, name=None, block=False, vmin=None, vmax=None, contours=
 
     Data backed by Dask are not computed here: each frame is computed when it is shown (and the
     next step ahead), as one compute of the chunks it needs on the current Dask client (or the
-    local scheduler), reductions over dims as Dask reductions. `compute_timeout` (seconds,
-    default dask_frames.TIMEOUT) bounds each; a frame that fails says which chunks and why."""
+    local scheduler), reductions over dims (and area-weighted means) as Dask reductions. While
+    one runs longer than a moment, the status bar says where and how many of its tasks are done.
+    `compute_timeout` (seconds, default dask_frames.TIMEOUT) bounds each; a frame that fails says
+    which chunks and why."""
     dask = []
     held, var, title = _strata_dataset(obj, dims, name, dask)
     _set_timeout(dask, compute_timeout)
     window = _strata._Window(held, title, var or "", vmin, vmax)
-    view = View(window, held, title, dask, compute_timeout)
+    status = _report_to(window, dask)
+    view = View(window, held, title, dask, compute_timeout, status)
     if contours is not None:
         try:
             view.contours = contours

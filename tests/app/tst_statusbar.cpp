@@ -1,7 +1,8 @@
 // The status bar as a user meets it (under Xvfb): a long message is shortened beside the
 // permanent widgets, whole in its tooltip; a new memory budget is told at once (a variable
 // streamed for want of room loads under a larger one); a file with nothing to show leaves no
-// word of the file before; and the busy bar fills as the percentage beside it says.
+// word of the file before; the busy bar fills as the percentage beside it says; and the word on a
+// Dask computation shows what it is told and hides.
 #include <QtTest>
 
 #include <QApplication>
@@ -15,6 +16,7 @@
 #include <QTimer>
 #include <QToolTip>
 
+#include "cluster_progress.h"
 #include "io/nc_write.h"
 #include "main_window.h"
 #include "message_bar.h"
@@ -168,6 +170,29 @@ private slots:
         disconnect(w_->frameService(), &FrameService::computeProgress, this, nullptr);
         QVERIFY2(told.size() > 2, qPrintable(told.join(" | ")));
         QVERIFY2(determinate == told.size(), qPrintable(told.join(" | ")));
+    }
+
+    // What Python's Dask computations tell (strata.show): the words and a bar filled as far,
+    // a stripe while the tasks are not counted, nothing once it ends.
+    void theClusterProgressShowsWhatItIsToldAndHides() {
+        auto* p = new ClusterProgress(w_->statusBar());
+        QVERIFY(!p->isVisibleTo(w_.get()));
+        QCOMPARE(p->text(), QString());
+        p->setProgress("computing on Dask (4 workers): 3/13 tasks", 3.0 / 13);
+        QVERIFY(p->isVisibleTo(w_.get()));
+        QCOMPARE(p->text(), QString("computing on Dask (4 workers): 3/13 tasks"));
+        QCOMPARE(p->percent(), 23);
+        auto* bar = w_->statusBar()->findChild<QProgressBar*>("clusterBar");
+        QVERIFY(bar && bar->isVisibleTo(w_.get()));
+        QCOMPARE(bar->value(), 23);
+        p->setProgress("computing on Dask (4 workers)", -1);
+        QCOMPARE(p->percent(), -1);
+        QCOMPARE(bar->maximum(), 0);
+        p->setProgress("computing on Dask (4 workers): 13/13 tasks", 1.0);
+        QCOMPARE(p->percent(), 100);
+        p->setProgress(QString(), -1);
+        QVERIFY(!p->isVisibleTo(w_.get()));
+        QCOMPARE(p->text(), QString());
     }
 };
 

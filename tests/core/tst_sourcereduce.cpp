@@ -1,7 +1,8 @@
 // Sources that reduce where their values are (Dask, through Python): computeFrame asks
 // DataSource::reduceBox before it reads a lazy slab, with the box and the source axes, and gives
-// the frame Strata's own reduction would give; views the source is not asked for (an
-// area-weighted mean, a count, a packed variable) are read and reduced here as before; and the
+// the frame Strata's own reduction would give, area-weighted means included (as a
+// WeightedReduceSource's step with Strata's weights); views the source is not asked for (a
+// count, a packed variable) are read and reduced here as before; and the
 // residency never loads such a source whole (wholeLoadRefusal).
 #include <QtTest>
 
@@ -11,6 +12,7 @@
 #include "strata/core/ops.h"
 #include "strata/core/residency.h"
 #include "strata/core/view.h"
+#include "strata/core/weighted_reduce_source.h"
 
 using namespace strata;
 using namespace test;
@@ -19,7 +21,7 @@ namespace {
 
 // A MemorySource that also reduces a box itself (on the host, by Strata's reduce: the oracle
 // is the same function over the box read), and refuses whole loads. Records what it was asked.
-class ReducingSource final : public MemorySource {
+class ReducingSource final : public MemorySource, public WeightedReduceSource {
 public:
     using MemorySource::MemorySource;
 
@@ -56,7 +58,46 @@ public:
     }
     std::string wholeLoadRefusal() const override { return "computed elsewhere box by box"; }
 
+    // The steps on the box read, by Strata's reduce and weightedMean (the weights taken over the
+    // dims they vary along); records them.
+    std::optional<Buffer> reduceBoxSteps(std::span<const std::int64_t> start,
+                                         std::span<const std::int64_t> count,
+                                         std::span<const std::int64_t> stride, std::span<const Step> steps,
+                                         Device device, Stream stream) const override {
+        const std::vector<std::int64_t> shape(count.begin(), count.end());
+        std::vector<float> box(static_cast<std::size_t>(product(shape)));
+        read(start, count, stride, box.data());
+        const std::vector<std::string> names = dimNames(int(shape.size()));
+        DataArray a = makeArray(DType::Float32, names, shape, std::vector<double>(box.begin(), box.end()));
+        {
+            std::lock_guard lock(mutex);
+            askedSteps.assign(steps.begin(), steps.end());
+        }
+        for (const Step& s : steps) {
+            std::vector<std::string> dims;
+            for (int axis : s.axes) dims.push_back(names[std::size_t(axis)]);
+            if (!s.weights) {
+                a = reduce(a, dims, s.op);
+                continue;
+            }
+            std::vector<std::string> wDims;
+            Shape wShape;
+            for (std::size_t i = 0; i < s.weightShape.size(); ++i)
+                if (s.weightShape[i] != 1 || shape[i] == 1) {
+                    wDims.push_back(names[i]);
+                    wShape.push_back(s.weightShape[i]);
+                }
+            a = weightedMean(a, DataArray::fromHost("w", wDims, wShape, *s.weights), dims);
+        }
+        ++reduces;
+        Buffer out(a.variable().nbytes(), Device::host(), Stream::host());
+        std::memcpy(out.data(), a.variable().buffer()->data(), out.size());
+        if (device.isHost()) return out;
+        return out.copyTo(device, stream);
+    }
+
     mutable std::mutex mutex;
+    mutable std::vector<Step> askedSteps;
     mutable std::vector<std::pair<int, ReduceOp>> asked;
     mutable std::vector<std::int64_t> boxStart, boxCount;
     mutable std::atomic<int> reduces{0};
@@ -147,6 +188,54 @@ private slots:
         frameOf(lazy, transposed);
         QCOMPARE(source->reduces.load(), 0);
         QVERIFY(source->reads.load() >= 2);
+    }
+
+    // An area-weighted mean goes to the source as one step with Strata's weights (cos(lat) over
+    // the latitude's axis, length 1 elsewhere), after the steps before it, and gives the frame
+    // Strata's own weighted mean gives.
+    void anAreaMeanIsOneWeightedStep() {
+        const Shape shape{6, 5, 4};
+        std::mt19937_64 rng(11);
+        const std::vector<double> values = randomValues(rng, DType::Float32, 120, 0.1);
+        auto source = std::make_shared<ReducingSource>(shape, DType::Float32, values);
+        Coordinates coords;
+        Coordinate lat;
+        lat.name = "d1";
+        lat.dims = {"d1"};
+        lat.shape = {5};
+        lat.values = {-80, -40, 0, 30, 70};
+        lat.attrs.set({"units", DType::Char, "degrees_north"});
+        coords.set(lat);
+        const std::vector<std::string> dims = dimNames(3);
+        const DataArray lazy("v", Variable::lazy(dims, shape, plain(DType::Float32), source), coords);
+        const DataArray loaded("v", makeArray(DType::Float32, dims, shape, values).variable(), coords);
+
+        FrameSpec global = spec("d0", ""); // each step's area mean: a line over time
+        global.reductions = {{"d1", ReduceOp::Mean}, {"d2", ReduceOp::Mean}};
+        global.areaWeighted = true;
+        const DataArray f = frameOf(lazy, global);
+        QCOMPARE(source->reduces.load(), 1);
+        QCOMPARE(source->askedSteps.size(), std::size_t(1));
+        const WeightedReduceSource::Step s = source->askedSteps[0];
+        QCOMPARE(s.axes, (std::vector<int>{1, 2}));
+        QCOMPARE(s.weightShape, (std::vector<std::int64_t>{1, 5, 1}));
+        QVERIFY(s.weights);
+        QCOMPARE(s.weights->size(), std::size_t(5));
+        QCOMPARE((*s.weights)[0], std::cos(-80 * M_PI / 180));
+        const DataArray expected = frameOf(loaded, global);
+        QCOMPARE(f.name(), expected.name());
+        QCOMPARE(bytesOf(f), bytesOf(expected));
+
+        FrameSpec afterMax = spec("d2", ""); // the time maximum's area mean over latitude
+        afterMax.reductions = {{"d0", ReduceOp::Max}, {"d1", ReduceOp::Mean}};
+        afterMax.areaWeighted = true;
+        const DataArray g = frameOf(lazy, afterMax);
+        QCOMPARE(source->askedSteps.size(), std::size_t(2));
+        QCOMPARE(source->askedSteps[0].axes, (std::vector<int>{0}));
+        QVERIFY(!source->askedSteps[0].weights);
+        QCOMPARE(source->askedSteps[1].axes, (std::vector<int>{1}));
+        QCOMPARE(bytesOf(g), bytesOf(frameOf(loaded, afterMax)));
+        QCOMPARE(source->reads.load(), 2); // each box read once, by the source itself
     }
 
     void theResidencyStreamsItWithItsReason() {

@@ -1,7 +1,8 @@
 """strata.show of Dask-backed data in a window of this process (under Xvfb, on the CPU path), on
 a LocalCluster of two processes: the frame on the screen equals NumPy's without the variable
 computed whole; a chunk that raises is told in the window's error, naming the variable and the
-chunk, and the window shows the next data. Skips without dask.distributed."""
+chunk, and the window shows the next data; the status bar tells the cluster's progress while a
+frame computes, and clears. Skips without dask.distributed."""
 import os
 import tempfile
 import time
@@ -12,6 +13,7 @@ import xarray as xr
 
 os.environ.setdefault("XDG_CONFIG_HOME", tempfile.mkdtemp(prefix="strata-dask-show-"))
 import strata  # noqa: E402
+from strata import _strata  # noqa: E402
 from dask_clusters import (dask, failing_block, local_cluster, needs_distributed, slow_block,  # noqa: E402
                            worker_reads, write_series)
 
@@ -61,6 +63,33 @@ class ShowDaskBacked(unittest.TestCase):
             good = xr.open_dataset(self.series, engine="strata", chunks={"time": 30}).tas
             view.update(good)
             np.testing.assert_array_equal(view.frame(timeout=60), self.values[0])
+        finally:
+            view.close()
+
+    def test_the_status_bar_tells_the_cluster_progress_and_clears(self):
+        # A 2-D variable (no step to prefetch) in two chunks of 1.5 s each.
+        x = dask.array.from_array(self.values[0], chunks=(12, 36)).map_blocks(slow_block, 1.5, dtype=np.float32)
+        view = strata.show(xr.DataArray(x, dims=("lat", "lon"), name="slow"), compute_timeout=60)
+        try:
+            seen = set()
+            deadline = time.monotonic() + 30
+            while view._window.frames_shown < 1 and time.monotonic() < deadline:
+                _strata._process_events()
+                seen.add(view.cluster_progress)
+                time.sleep(0.02)
+            self.assertGreaterEqual(view._window.frames_shown, 1, "no frame within 30 s")
+            np.testing.assert_array_equal(view.frame(timeout=5), self.values[0])
+            told = [s for s in seen if s[0]]
+            self.assertTrue(told, "the status bar said nothing while the frame computed")
+            for text, percent in told:
+                self.assertRegex(text, r"^computing on Dask \(2 workers\): \d+/\d+ tasks$")
+                done, total = map(int, text.rsplit(": ", 1)[1].split()[0].split("/"))
+                self.assertAlmostEqual(percent, 100 * done / total, delta=1)  # the bar fills as far
+            deadline = time.monotonic() + 10  # the end, told from the worker thread, is shown
+            while view.cluster_progress != ("", -1) and time.monotonic() < deadline:
+                _strata._process_events()
+                time.sleep(0.02)
+            self.assertEqual(view.cluster_progress, ("", -1))
         finally:
             view.close()
 
