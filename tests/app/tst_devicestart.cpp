@@ -10,6 +10,7 @@
 
 #include "../gpu_skip.h"
 #include "frame_service.h"
+#include "frame_service_checks.h"
 #include "strata/core/runtime.h"
 #include "strata/io/netcdf.h"
 
@@ -18,41 +19,6 @@ using namespace strata::app;
 
 namespace {
 
-const QString kHgt = QStringLiteral(STRATA_TEST_DATA "/hgt.nc");
-using Result = std::shared_ptr<const FrameResult>;
-
-ViewSpec specAt(const Dataset& ds, std::int64_t t) {
-    ViewSpec s;
-    s.file = ds.path;
-    s.variable = "HGT";
-    s.xDim = "lon";
-    s.yDim = "lat";
-    s.indices = {{"time", t}};
-    return s;
-}
-
-// The frame of `spec` computed by the core directly, on the host.
-DataArray expected(const Dataset& ds, const ViewSpec& spec) {
-    FallbackNote note;
-    return computeFrame(variableOf(ds, spec.variable), spec, Device::host(), note).asHost();
-}
-
-bool sameValues(const DataArray& a, const DataArray& b) {
-    const DataArray x = a.asHost(), y = b.asHost();
-    return x.shape() == y.shape() && x.values<double>() == y.values<double>();
-}
-
-Result waitFor(QSignalSpy& spy, std::uint64_t id) {
-    for (int i = 0; i < 400; ++i) {
-        for (const auto& args : spy) {
-            Result r = args.at(0).value<Result>();
-            if (r && r->id == id) return r;
-        }
-        spy.wait(25);
-    }
-    return nullptr;
-}
-
 // A probe the test moves: nullopt ("not known yet, a GPU likely") until `known` is set.
 struct MovableProbe {
     std::shared_ptr<std::optional<Device>> known = std::make_shared<std::optional<Device>>();
@@ -60,6 +26,13 @@ struct MovableProbe {
         return [k = known] { return *k; };
     }
 };
+
+// `service` showing `ds`, its device not known until `probe` says, computing nothing ahead.
+void start(FrameService& service, const MovableProbe& probe, std::shared_ptr<const Dataset> ds) {
+    service.setDeviceProbe(probe.probe());
+    service.setPrefetch(0, 0);
+    service.setDataset(std::move(ds));
+}
 
 } // namespace
 
@@ -73,9 +46,7 @@ private slots:
     void framesComeFromTheHostUntilTheDeviceIsKnown() {
         FrameService service;
         MovableProbe probe;
-        service.setDeviceProbe(probe.probe());
-        service.setPrefetch(0, 0);
-        service.setDataset(ds_);
+        start(service, probe, ds_);
         QSignalSpy ready(&service, &FrameService::frameReady);
         const Result r = waitFor(ready, service.requestFrame(specAt(*ds_, 3)));
         QVERIFY(r && r->error.isEmpty());
@@ -102,9 +73,7 @@ private slots:
         if (cudaDeviceCount() == 0) STRATA_SKIP_WITHOUT_GPU("no CUDA device");
         FrameService service;
         MovableProbe probe;
-        service.setDeviceProbe(probe.probe());
-        service.setPrefetch(0, 0);
-        service.setDataset(ds_);
+        start(service, probe, ds_);
         QSignalSpy ready(&service, &FrameService::frameReady);
         const Result first = waitFor(ready, service.requestFrame(specAt(*ds_, 7)));
         QVERIFY(first && first->error.isEmpty() && first->beforeDevice);

@@ -15,6 +15,7 @@
 
 #include "../gpu_skip.h"
 #include "frame_service.h"
+#include "frame_service_checks.h"
 #include "io/nc_write.h"
 #include "nc_frame.h"
 #include "strata/core/runtime.h"
@@ -26,9 +27,6 @@ using namespace strata;
 using namespace strata::app;
 
 namespace {
-
-const QString kHgt = QStringLiteral(STRATA_TEST_DATA "/hgt.nc");
-using Result = std::shared_ptr<const FrameResult>;
 
 // The least and greatest of HGT's values, its _FillValue (-999) left out, as netCDF-C reads them
 // (nc_get_var_float) and a plain loop finds them.
@@ -44,27 +42,6 @@ std::pair<double, double> hgtExtremes() {
     for (float v : all)
         if (v != -999.f) lo = std::min<double>(lo, v), hi = std::max<double>(hi, v);
     return {lo, hi};
-}
-
-ViewSpec specAt(const Dataset& ds, std::int64_t t) {
-    ViewSpec s;
-    s.file = ds.path;
-    s.variable = "HGT";
-    s.xDim = "lon";
-    s.yDim = "lat";
-    s.indices = {{"time", t}};
-    return s;
-}
-
-// The frame of `spec` computed by the core directly, on the host.
-DataArray expected(const Dataset& ds, const ViewSpec& spec) {
-    FallbackNote note;
-    return computeFrame(variableOf(ds, spec.variable), spec, Device::host(), note).asHost();
-}
-
-bool sameValues(const DataArray& a, const DataArray& b) {
-    const DataArray x = a.asHost(), y = b.asHost();
-    return x.shape() == y.shape() && x.values<double>() == y.values<double>();
 }
 
 // `spec`'s frame of the file from netCDF-C, sliced and reduced by plain loops (nc_frame.h).
@@ -137,18 +114,6 @@ QString colourProblem(const ColouredFrame& c, const DataArray& frame, const View
     if (handColours(frame, table, range, nan) != shown) return "pixels other than the table's by hand";
     if (want.values<double>() != shown) return "pixels other than the core's colour map";
     return {};
-}
-
-// Waits for the answer to request `id`.
-Result waitFor(QSignalSpy& spy, std::uint64_t id) {
-    for (int i = 0; i < 400; ++i) {
-        for (const auto& args : spy) {
-            Result r = args.at(0).value<Result>();
-            if (r && r->id == id) return r;
-        }
-        spy.wait(25);
-    }
-    return nullptr;
 }
 
 // Waits until `service` does nothing more on its own (FrameService::isIdle): what it has

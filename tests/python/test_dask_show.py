@@ -67,8 +67,10 @@ class ShowDaskBacked(unittest.TestCase):
             view.close()
 
     def test_the_status_bar_tells_the_cluster_progress_and_clears(self):
-        # A 2-D variable (no step to prefetch) in two chunks of 1.5 s each.
-        x = dask.array.from_array(self.values[0], chunks=(12, 36)).map_blocks(slow_block, 1.5, dtype=np.float32)
+        # A 2-D variable (no step to prefetch) in two chunks of 3 s each: long enough that this
+        # loop sees the words between the first report (0.2 s in) and the end, on a loaded machine
+        # too (at 1.5 s a chunk, a run beside a build saw only the end).
+        x = dask.array.from_array(self.values[0], chunks=(12, 36)).map_blocks(slow_block, 3.0, dtype=np.float32)
         view = strata.show(xr.DataArray(x, dims=("lat", "lon"), name="slow"), compute_timeout=60)
         try:
             seen = set()
