@@ -79,7 +79,8 @@ private slots:
                                            "surface_accum", "surface_instant"}));
         QCOMPARE(cubes[0].variables.size(), std::size_t(2));
         QCOMPARE(cubes[0].variables[1].name, std::string("d2m"));
-        QCOMPARE(cubes[3].variables[0].repeated, std::vector<int>{6});
+        QCOMPARE(cubes[3].variables[0].repeated.size(), std::size_t(1));
+        QCOMPARE(cubes[3].variables[0].repeated[0].number, 6);
         QVERIFY(problems.empty());
         // Two grids of one level type and step type: the second cube's name says so.
         m[4].gridSignature = "regular_gg 8x4";

@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "note_checks.h"
 #include "strata/io/grib.h"
 #include "strata/io/multifile.h"
 #include "strata/io/netcdf.h"
@@ -140,6 +141,30 @@ private slots:
                      qPrintable(m));
         }
         QFile::remove(both);
+    }
+
+    // A file of the set that holds its own fields twice: read once, and the note names the
+    // file and the first message left out (its number counted in that file).
+    void namesTheFileOfARepeatedMessage() {
+        const QString twice = QDir::tempPath() + "/strata_grib_twice.grib2";
+        int messages = 0;
+        {
+            QFile in(QString::fromStdString(member("by_time_2.grib2")));
+            QVERIFY(in.open(QIODevice::ReadOnly));
+            const QByteArray bytes = in.readAll();
+            messages = int(bytes.count("GRIB"));
+            QFile out(twice);
+            QVERIFY(out.open(QIODevice::WriteOnly));
+            out.write(bytes + bytes);
+        }
+        OpenNotes notes;
+        const Dataset ds = openGribFiles({member("by_time_1.grib2"), twice.toStdString()}, notes);
+        checkJoined(ds);
+        const std::string first = "message " + std::to_string(messages + 1) + " of " + twice.toStdString();
+        QVERIFY2(
+            nctest::anyNoteHas(notes, {"'t2m'", std::to_string(messages) + " message", "left out", first}),
+            qPrintable(QString::fromStdString(notes.lines.empty() ? "no note" : notes.lines.front())));
+        QFile::remove(twice);
     }
 
     void refusesAFieldInTwoFiles() {

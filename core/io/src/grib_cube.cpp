@@ -113,7 +113,7 @@ GribCube makeCube(const std::vector<GribMessage>& messages, const std::vector<st
         }
         if (cell < 0) continue;
         if (v.fields[std::size_t(cell)] >= 0)
-            v.repeated.push_back(m.span.number);
+            v.repeated.push_back(m.span);
         else
             v.fields[std::size_t(cell)] = std::int64_t(i);
     }

@@ -22,8 +22,8 @@ struct GribCubeVariable {
     std::size_t first = 0; // the message its attributes come from (an index into the messages)
     // A message (index into the messages) per cell of the axes (C order), -1 where none is.
     std::vector<std::int64_t> fields;
-    std::int64_t missing = 0;  // cells without a message
-    std::vector<int> repeated; // message numbers of fields met twice (the first is read)
+    std::int64_t missing = 0;       // cells without a message
+    std::vector<GribSpan> repeated; // where fields met twice lie (the first of each is read)
 };
 
 struct GribCube {

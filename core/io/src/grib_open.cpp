@@ -398,11 +398,15 @@ private:
             notes_.lines.push_back(what_ + ": variable '" + label + "': " + std::to_string(v.missing) +
                                    " of " + std::to_string(v.fields.size()) +
                                    " fields have no message in the file; they read as NaN");
-        if (!v.repeated.empty())
-            notes_.lines.push_back(what_ + ": variable '" + label +
-                                   "': " + std::to_string(v.repeated.size()) +
-                                   " messages repeat a field already read (the first is, message " +
-                                   std::to_string(v.repeated.front()) + " and others are not)");
+        if (!v.repeated.empty()) { // in a file set, the file is named: numbers count from each file's start
+            const GribSpan& first = v.repeated.front();
+            const std::size_t n = v.repeated.size();
+            notes_.lines.push_back(what_ + ": variable '" + label + "': " + std::to_string(n) +
+                                   (n == 1 ? " message repeats a field already read and is"
+                                           : " messages repeat fields already read and are") +
+                                   " left out (the first: message " + std::to_string(first.number) + " of " +
+                                   files_->paths[first.file] + ")");
+        }
         std::vector<std::string> dims = headerDims;
         dims.insert(dims.end(), geoDims.begin(), geoDims.end());
         const bool flat = geoDims.size() == 1; // a reduced grid's `values`
