@@ -37,9 +37,10 @@ bool FrameService::deviceDecided() {
         probe = deviceProbe_;
     }
     const std::optional<Device> known = probe();
-    if (!known || known->isHost()) return false; // still starting; or the host: its frames stand
+    if (!known) return false; // still starting
     std::lock_guard lock(mutex_);
     hostBeforeDevice_ = false;
+    if (known->isHost()) return false; // the host's frames are the device's: they stand
     cache_.dropHostFrames();
     return true;
 }

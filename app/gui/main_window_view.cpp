@@ -402,7 +402,8 @@ void MainWindow::onPresented() {
     const std::optional<double> ms = timing_.presented();
     if (!ms) return;
     startup::mark(startup::Milestone::Presented);
-    if (cudaDeviceLikely()) prepareGlAhead(); // a first frame from the host: the device's is next
+    if (!glPrepared_ && cudaDeviceLikely())
+        prepareGlAhead(); // a first frame from the host: the device's is next
     finishOpen();
     service_->frameShown(); // the worker may now compute the steps around it
     status_->setFrameMs(*ms);
