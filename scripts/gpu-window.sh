@@ -67,7 +67,7 @@ packApp() {
     # e.g. "tests/render/tst_imageview tests/app/tst_exportbytes".
     local all="tests/render/tst_imageview tests/render/tst_imagecurvilinear tests/render/tst_imageprojection
         tests/render/tst_projection tests/render/tst_reprojection tests/render/tst_frametexture bench/bench_reproject bench/bench_zarr
-        tests/app/tst_exportbytes tests/app/tst_mainwindow tests/app/tst_mapwindow tests/app/tst_frameservice tests/app/tst_frameresidency"
+        tests/app/tst_exportbytes tests/app/tst_mainwindow tests/app/tst_mapwindow tests/app/tst_frameservice tests/app/tst_frameresidency tests/app/tst_frameisolines"
     for t in ${WINDOW_EXES:-$all}; do exes+=("$BUILD/$t"); done
     local qtp=/usr/lib/x86_64-linux-gnu/qt6/plugins
     cp "$qtp/platforms/libqxcb.so" "$stage/plugins/platforms/"

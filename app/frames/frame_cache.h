@@ -13,7 +13,8 @@
 #include "strata/core/view.h"
 
 namespace strata {
-struct ColouredFrame; // render's: the cache only keeps it
+struct ColouredFrame;  // render's: the cache only keeps it
+struct TracedIsolines; // render's too
 } // namespace strata
 
 namespace strata::app {
@@ -22,8 +23,9 @@ struct CachedFrame {
     FrameKey key;
     DataArray frame;
     FallbackNote fallback;
-    std::size_t bytes = 0;                         // the frame's and the colours'
-    std::shared_ptr<const ColouredFrame> coloured; // with the colours of the spec it was made for
+    std::size_t bytes = 0;                          // the frame's, the colours' and the isolines'
+    std::shared_ptr<const ColouredFrame> coloured;  // with the colours of the spec it was made for
+    std::shared_ptr<const TracedIsolines> isolines; // at the levels of the spec it was made for
 };
 
 class FrameCache {

@@ -54,6 +54,10 @@ struct FrameResult {
     // A 2-D frame on the host colour-mapped on the worker with the spec's colours (null for a
     // frame on a device, a line, or a range not known yet): the GUI thread only uploads it.
     std::shared_ptr<const ColouredFrame> coloured;
+    // The isolines the spec asks for, traced on the worker (from contourFrame when there is one)
+    // at the levels of the colours' range: the view draws them without tracing. Null: the view
+    // traces its own (levels not known here, or none).
+    std::shared_ptr<const TracedIsolines> isolines;
     // The vector pair's frames when the spec draws one (computed as the frame is, on its device),
     // or why they could not be (the frame is shown either way).
     std::optional<DataArray> vectorU, vectorV;
@@ -208,9 +212,29 @@ private:
     // For a cached frame of `spec`: its colours made anew when they are another spec's. False
     // when the frame is not cached.
     bool recolour(const ViewSpec& spec, const std::shared_ptr<const Dataset>& ds);
-    // The entry for `frame` with its colours for `spec` (reused from `had` when they match).
+    // The entry for `frame` with its colours and isolines for `spec` (reused from `had` when
+    // they match). `ahead`: a step computed ahead, whose isolines are traced on this thread alone.
     CachedFrame entryFor(const FrameKey& key, const ViewSpec& spec, DataArray frame, FallbackNote note,
-                         std::optional<MinMax> variableRange, const std::optional<CachedFrame>& had = {});
+                         std::optional<MinMax> variableRange, const std::optional<CachedFrame>& had = {},
+                         bool ahead = false);
+
+    // `frame`'s isolines for `spec` (its own, not a contour variable's) at the levels of its
+    // colour range, when that is known: `had`'s when they are at those levels, else traced here.
+    // Null when the spec draws none, or they cannot be traced (the view says why). `serial`: on
+    // this thread alone, not the CPU backend's pool (a step ahead: the pool's threads run at the
+    // GUI thread's priority, and on two cores they took the paint's time from it).
+    std::shared_ptr<const TracedIsolines> isolinesFor(const ViewSpec& spec, const DataArray& frame,
+                                                      const ColouredFrame* coloured,
+                                                      std::optional<MinMax> variableRange,
+                                                      const std::optional<CachedFrame>& had, bool serial);
+    // A cached frame's isolines when they are at `spec`'s levels, found from what is known
+    // without reading the frame; null otherwise (the worker traces them anew around the step).
+    static std::shared_ptr<const TracedIsolines> cachedIsolines(const CachedFrame& hit, const ViewSpec& spec,
+                                                                const ColouredFrame* coloured,
+                                                                std::optional<MinMax> variableRange,
+                                                                std::optional<MinMax> frameRange);
+    // spec.contourVariable's isolines in its own range, from result.contourFrame.
+    static void contourVariableIsolines(const ViewSpec& spec, FrameResult& result);
 
     void decideBudget() const; // once: the saved budget, else STRATA_RESIDENT_BUDGET, else 60%
     // The device a frame is computed on now (see setDeviceProbe); sets `beforeDevice` when it is

@@ -104,7 +104,11 @@ void MainWindow::showView(const ViewSpec& spec, bool record, const std::string& 
 void MainWindow::requestFrame(const ViewSpec& before, const std::string& steppingDim, int direction) {
     startup::mark(startup::Milestone::FrameRequested);
     frameAsked_ = true;
-    const std::uint64_t id = service_->requestFrame(view(), steppingDim, direction);
+    // The image view's isolines (its settings, not the view's) are traced on the worker with
+    // the colours, for this frame and the steps ahead.
+    ViewSpec asked = view();
+    asked.contours = image_->settings().contours;
+    const std::uint64_t id = service_->requestFrame(asked, steppingDim, direction);
     ws_.awaitFrame(id);
     noteTask(before);
     timing_.requested(id);
@@ -349,6 +353,7 @@ void MainWindow::onFrameReady(const std::shared_ptr<const FrameResult>& r) {
             shown.vectorV = r->vectorV;
             shown.vectorsGridRelative = r->vectorsGridRelative;
             shown.contourFrame = r->contourFrame;
+            shown.isolines = r->isolines;
             image_->setFrame(std::move(shown));
             if (!r->vectorError.isEmpty())
                 statusBar()->showMessage(tr("Vectors not drawn: %1").arg(r->vectorError), 10000);

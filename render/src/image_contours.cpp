@@ -31,6 +31,28 @@ std::string contourFrameProblem(const DataArray& frame, const DataArray& contour
            describeGrid(frame) + " (its dims, sizes or coordinate values differ)";
 }
 
+std::shared_ptr<const TracedIsolines> traceIsolines(const DataArray& frame, const ContourSpec& spec,
+                                                    std::optional<MinMax> range) {
+    if (frame.ndim() != 2 || !frame.isLoaded()) return nullptr;
+    auto t = std::make_shared<TracedIsolines>();
+    t->extremes = minmaxValues(frame);
+    const auto [lo, hi] = t->extremes;
+    if (!(lo < hi)) return nullptr; // no values, or one: no isolines (the view says why)
+    const MinMax r = range.value_or(t->extremes);
+    t->levels = contourLevels(spec, r.first, r.second);
+    if (t->levels.empty()) return nullptr;
+    // The seam as ImageContent finds it for the frame's own axes.
+    t->wrapX = detail::wholeTurn(axisGrid(frame, 1), axisGrid(frame, 0));
+    t->lines = isolines(frame, t->levels, t->wrapX);
+    return t;
+}
+
+std::size_t bytesOf(const TracedIsolines& t) {
+    std::size_t n = sizeof(t) + t.levels.size() * sizeof(double);
+    for (const Isoline& l : t.lines) n += sizeof(l) + l.xy.size() * sizeof(double);
+    return n;
+}
+
 } // namespace strata
 
 namespace strata::detail {
@@ -47,7 +69,7 @@ std::string ImageContent::contourBlocker() const {
     if (frame_->contourFrame)
         if (std::string why = contourFrameProblem(frame_->frame, *frame_->contourFrame); !why.empty())
             return why;
-    if (!contourRange_) contourRange_ = minmaxValues(f);
+    if (!contourRange_) contourRange_ = frame_->isolines ? frame_->isolines->extremes : minmaxValues(f);
     const auto [lo, hi] = *contourRange_;
     if (!(lo <= hi)) return "'" + f.name() + "' has no values here to draw isolines of";
     if (lo == hi) return "'" + f.name() + "' is " + formatNumber(lo) + " everywhere here: it has no isolines";
@@ -147,8 +169,13 @@ ImageContent::contourLines(const ViewLayout& layout, const ViewWindow& window, M
     // A global longitude: lines go over the seam (their longitudes are made continuous below).
     const bool turn = !curv && !onCells && wholeTurn(map_ ? srcX_ : x_, map_ ? srcY_ : y_);
     std::vector<Isoline> found;
+    const std::vector<Isoline>* traced = &found;
+    const TracedIsolines* ahead = frame_->isolines.get();
     try {
-        if (!levels.empty()) found = isolines(onCells ? cellsImage(*map_, f) : f, levels, turn);
+        if (ahead && !onCells && ahead->levels == levels && ahead->wrapX == turn)
+            traced = &ahead->lines; // traced off the GUI thread (the window's worker)
+        else if (!levels.empty())
+            found = isolines(onCells ? cellsImage(*map_, f) : f, levels, turn);
     } catch (const Error& e) { // too many crossings, or the device failed: said, and none drawn
         contourError_ = e.what();
         contourLabels_.clear();
@@ -158,19 +185,19 @@ ImageContent::contourLines(const ViewLayout& layout, const ViewWindow& window, M
     }
     // Each isoline in pixels, in one piece or several (cut at a map's seam): with its level.
     std::vector<const std::vector<double>*> inIndex;
-    for (const Isoline& l : found) inIndex.push_back(&l.xy);
+    for (const Isoline& l : *traced) inIndex.push_back(&l.xy);
     std::vector<std::size_t> owner;
     std::vector<PixelPolyline> pieces;
     if (onCells) {
-        pieces = mapImageLines(*map_, found, t);
-        for (std::size_t k = 0; k < found.size(); ++k) owner.push_back(k);
+        pieces = mapImageLines(*map_, *traced, t);
+        for (std::size_t k = 0; k < traced->size(); ++k) owner.push_back(k);
     } else {
         pieces = pixelLines(inIndex, t, turn, owner);
     }
     std::vector<std::size_t> pieceLevel;
     for (std::size_t k : owner)
         pieceLevel.push_back(
-            std::size_t(std::lower_bound(levels.begin(), levels.end(), found[k].level) - levels.begin()));
+            std::size_t(std::lower_bound(levels.begin(), levels.end(), (*traced)[k].level) - levels.begin()));
     contourLabels_.clear();
     if (settings_.contourLabels) {
         const std::vector<std::string> texts = contourLabelTexts(levels);

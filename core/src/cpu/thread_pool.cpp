@@ -147,3 +147,11 @@ std::int64_t chunksFor(std::int64_t work, std::int64_t minPerChunk) {
 }
 
 } // namespace strata::detail::cpu
+
+namespace strata {
+
+// Inside a chunk, the pool runs a caller's chunks serially: the same flag.
+HostSerialScope::HostSerialScope() : outer_(detail::cpu::tInsideChunk) { detail::cpu::tInsideChunk = true; }
+HostSerialScope::~HostSerialScope() { detail::cpu::tInsideChunk = outer_; }
+
+} // namespace strata

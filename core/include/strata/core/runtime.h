@@ -34,4 +34,18 @@ int cudaDeviceCount();                  // usable CUDA devices (0 without CUDA)
 std::size_t deviceFreeMemory(Device d); // bytes free on a CUDA device; SIZE_MAX for the host
 int hostThreads();                      // threads the CPU backend uses
 
+// While one lives, the CPU backend's work called from this thread runs on this thread alone,
+// not spread over the pool: for a background thread (work done ahead, at a lowered priority)
+// that must leave the other cores, and the pool, to the thread the user waits on.
+class HostSerialScope {
+public:
+    HostSerialScope();
+    ~HostSerialScope();
+    HostSerialScope(const HostSerialScope&) = delete;
+    HostSerialScope& operator=(const HostSerialScope&) = delete;
+
+private:
+    bool outer_;
+};
+
 } // namespace strata

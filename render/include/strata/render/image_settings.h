@@ -2,10 +2,12 @@
 // What the image view shows and how: plain, copyable state (the app's view settings hold one),
 // read by the on-screen view and by PNG export alike.
 #include <bit>
+#include <cstddef>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "strata/core/contour.h"
 #include "strata/core/data_array.h"
@@ -82,6 +84,23 @@ struct ColouredFrame {
     std::optional<MinMax> extremes; // the frame's own finite extremes, where the range needed them
 };
 
+// A frame's isolines traced before it reaches the view (the window's worker traces the steps
+// ahead, as it colours them): the view draws them when its levels and seam are these, and
+// traces its own otherwise. Traced from the contour frame when there is one, else the frame.
+struct TracedIsolines {
+    std::vector<double> levels; // increasing, as contourLevels gave them
+    bool wrapX = false;         // the columns make a whole turn of longitude (isolines' wrapX)
+    MinMax extremes;            // the traced frame's finite extremes (minmaxValues)
+    std::vector<Isoline> lines;
+};
+// `frame`'s isolines at `spec`'s levels in `range` (the colour range, or for a contour frame
+// its own extremes), with the seam the image view gives its axes. Null when it draws none: no
+// finite values, a constant frame or no level inside the range. Throws as isolines() does.
+std::shared_ptr<const TracedIsolines> traceIsolines(const DataArray& frame, const ContourSpec& spec,
+                                                    std::optional<MinMax> range);
+// The bytes `t` holds (a cache's account).
+std::size_t bytesOf(const TracedIsolines& t);
+
 // A frame to show: a 2-D array (dims: rows drawn vertically, columns horizontally) on the
 // host or a device, with what the view cannot work out from it.
 struct ImageFrame {
@@ -100,6 +119,7 @@ struct ImageFrame {
     // Another variable's frame whose isolines are drawn over this one's colours (zg over ta),
     // on the same grid: its automatic levels are in its own range. Unset: the frame's own.
     std::optional<DataArray> contourFrame;
+    std::shared_ptr<const TracedIsolines> isolines; // traced ahead (null: the view traces them)
     // The frames of a vector pair on the same grid (eastward and northward, or along the grid's
     // x and y when gridRelative), drawn as ImageViewSettings::vectors says.
     std::optional<DataArray> vectorU, vectorV;
