@@ -233,6 +233,8 @@ std::vector<PixelPolyline> ImageContent::pixelLines(const std::vector<const std:
         for (std::size_t n = 0; n < lines.size(); ++n) {
             const std::vector<double>& xy = *lines[n];
             LonLatLine ll;
+            ll.lon.reserve(xy.size() / 2);
+            ll.lat.reserve(xy.size() / 2);
             for (std::size_t k = 0; k + 1 < xy.size(); k += 2) {
                 double lon = 0, lat = 0;
                 if (curv) {
@@ -246,7 +248,8 @@ std::vector<PixelPolyline> ImageContent::pixelLines(const std::vector<const std:
                     lat = along(srcY_.centres, xy[k + 1]);
                 }
                 // Continuous along the line: a step over the seam (x from 0 to nx - 1) is not a turn.
-                if (turn && !ll.lon.empty()) lon = ll.lon.back() + std::remainder(lon - ll.lon.back(), 360.0);
+                if (turn && !ll.lon.empty() && std::fabs(lon - ll.lon.back()) > 180)
+                    lon = ll.lon.back() + std::remainder(lon - ll.lon.back(), 360.0);
                 ll.lon.push_back(lon);
                 ll.lat.push_back(lat);
             }
@@ -254,7 +257,8 @@ std::vector<PixelPolyline> ImageContent::pixelLines(const std::vector<const std:
             const auto [lat0, lat1] = std::minmax_element(ll.lat.begin(), ll.lat.end());
             if (lon0 == ll.lon.end()) continue;
             ll.lonMin = *lon0, ll.lonMax = *lon1, ll.latMin = *lat0, ll.latMax = *lat1;
-            const std::vector<LonLatLine> one{std::move(ll)};
+            std::vector<LonLatLine> one; // moved in (a list's elements would be copied)
+            one.push_back(std::move(ll));
             for (PixelPolyline& p :
                  map_ ? planProjectedLines(one, map_->projection().params(), t) : planCoast(one, t, 0.25)) {
                 pieces.push_back(std::move(p));
@@ -265,6 +269,7 @@ std::vector<PixelPolyline> ImageContent::pixelLines(const std::vector<const std:
         for (std::size_t n = 0; n < lines.size(); ++n) {
             const std::vector<double>& xy = *lines[n];
             PixelPolyline p;
+            p.xy.reserve(xy.size());
             for (std::size_t k = 0; k + 1 < xy.size(); k += 2) {
                 p.xy.push_back(t.pixelX(along(x_.centres, xy[k])));
                 p.xy.push_back(t.pixelY(along(y_.centres, xy[k + 1])));
