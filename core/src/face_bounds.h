@@ -64,7 +64,7 @@ template <class Corner, class LonLat> Box boxOf(int n, Corner corner, LonLat lon
             continue;
         }
         if (k == n) lon = first;
-        double d = std::remainder(lon - prev, 360.0);
+        double d = remainder360(lon - prev);
         acc += d;
         turn += d;
         prev = lon;

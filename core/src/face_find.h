@@ -15,6 +15,20 @@ namespace strata::mesh::detail {
 constexpr double kRad = 3.14159265358979323846 / 180;
 constexpr double kInside = 1e-14; // how far outside an edge (as a sine) still counts as on it
 
+// std::remainder(x, 360), exactly: x itself where it is in [-180, 180] already (most longitudes
+// are), without the library's exact division.
+STRATA_HOST_DEVICE inline double remainder360(double x) {
+    return x >= -180 && x <= 180 ? x : std::remainder(x, 360.0);
+}
+
+// x modulo 360 in [0, 360), exactly as remainder360(x) moved up by 360 where it is below 0:
+// x itself where it is in [0, 360) already ((x - 360) + 360 is x there, with no rounding).
+STRATA_HOST_DEVICE inline double modulo360(double x) {
+    if (x >= 0 && x < 360) return x;
+    const double r = std::remainder(x, 360.0);
+    return r < 0 ? r + 360 : r;
+}
+
 // The locator's tables, in host or device memory; owns nothing.
 struct FaceTables {
     const double* xyz = nullptr;             // nodes × 3: each node's unit vector
@@ -39,9 +53,9 @@ constexpr double kC1 = 4.16666666666666019037e-02, kC2 = -1.38888888888741095749
 // sin and cos of `deg` degrees: reduced exactly to [-45°, 45°], then msun's kernels. Exact at
 // multiples of 90°; NaN for an angle not finite.
 STRATA_HOST_DEVICE inline void sinCosDeg(double deg, double& s, double& c) {
-    const double d = std::remainder(deg, 360.0); // exact, in [-180, 180]
-    const double q = std::floor(d / 90 + 0.5);   // the quadrant, -2..2
-    const double x = (d - 90 * q) * kRad;        // d - 90 q is exact
+    const double d = remainder360(deg);        // exact, in [-180, 180]
+    const double q = std::floor(d / 90 + 0.5); // the quadrant, -2..2
+    const double x = (d - 90 * q) * kRad;      // d - 90 q is exact
     const double z = x * x, w = z * z;
     const double sr = kS2 + z * (kS3 + z * kS4) + z * w * (kS5 + z * kS6);
     const double sx = x + z * x * (kS1 + z * sr);
@@ -92,8 +106,7 @@ STRATA_HOST_DEVICE inline std::int64_t findFace(const FaceTables& t, double lonD
     if (!std::isfinite(lonDeg) || !std::isfinite(latDeg) || std::fabs(latDeg) > 90 || !t.binStart) return -1;
     const double r = std::floor((latDeg - t.latMin) / t.dLat);
     if (r < 0 || r > t.ny) return -1;
-    const double from = std::remainder(lonDeg - t.lonStart, 360.0);
-    double c = std::floor((from < 0 ? from + 360 : from) / t.dLon);
+    double c = std::floor(modulo360(lonDeg - t.lonStart) / t.dLon);
     if (c >= t.nx) c = t.allLon ? t.nx - 1 : -1; // rounding at 360, or east of the faces
     if (c < 0) return -1;
     const std::int64_t bin = std::int64_t(r < t.ny - 1 ? r : t.ny - 1) * t.nx + std::int64_t(c);

@@ -193,7 +193,7 @@ FaceGrid buildFaceGrid(const Mesh& m, int threads) {
             b = boxOf(
                 n, [&](int k) { return xyz(row[k]); },
                 [&](int k, double& lon, double& lat) {
-                    lon = std::remainder(m.nodeLon[std::size_t(row[k])], 360.0);
+                    lon = remainder360(m.nodeLon[std::size_t(row[k])]);
                     lat = m.nodeLat[std::size_t(row[k])];
                 });
             if (b.allLon && insideFace(tables, f, north)) b.latHi = 90;
@@ -239,9 +239,8 @@ FaceGrid buildFaceGrid(const Mesh& m, int threads) {
             std::clamp<std::int64_t>(std::int64_t(std::floor((b.latHi - g.latMin) / g.dLat)), 0, ny - 1);
         std::int64_t c0 = 0, c1 = nx - 1;
         if (!b.allLon && b.lonHi - b.lonLo < 360) {
-            const double from = std::remainder(b.lonLo - g.lonStart, 360.0);
-            c0 =
-                std::min<std::int64_t>(std::int64_t(std::floor((from < 0 ? from + 360 : from) / g.dLon)), nx);
+            c0 = std::min<std::int64_t>(std::int64_t(std::floor(modulo360(b.lonLo - g.lonStart) / g.dLon)),
+                                        nx);
             c1 = c0 + std::min<std::int64_t>(std::int64_t(std::floor((b.lonHi - b.lonLo) / g.dLon)) + 1, nx);
             if (c1 - c0 + 1 >= nx && g.allLon) c0 = 0, c1 = nx - 1;
             if (!g.allLon) c1 = std::min<std::int64_t>(c1, nx - 1);
