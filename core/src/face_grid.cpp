@@ -63,18 +63,40 @@ std::pair<double, double> lonCover(const Table<Box>& boxes, const Table<std::int
     };
     std::vector<std::int64_t> place(std::size_t(threads) * std::size_t(buckets), 0);
     std::vector<char> round(std::size_t(threads), 0);
+    // Beside the counts, the cells of 1/16° each thread's spans cover whole: when the spans
+    // together cover every cell, there is no gap (a global mesh), and nothing is sorted.
+    constexpr int kCells = 360 * 16;
+    std::vector<std::uint8_t> covered(std::size_t(threads) * kCells, 0);
     forRanges(threads, faces, [&](int t, std::int64_t b, std::int64_t e) {
         std::int64_t* count = &place[std::size_t(t) * std::size_t(buckets)];
+        std::uint8_t* cells = &covered[std::size_t(t) * kCells];
         for (std::int64_t f = b; f < e; ++f) {
             if (!sign[std::size_t(f)]) continue; // no area: never found
-            if (boxes[std::size_t(f)].allLon) {
+            const Box& box = boxes[std::size_t(f)];
+            if (box.allLon) {
                 round[std::size_t(t)] = 1;
                 return;
             }
-            ++count[bucketOf(startOf(boxes[std::size_t(f)]))];
+            const double lo = startOf(box);
+            ++count[bucketOf(lo)];
+            const double c0 = std::ceil((lo + 180) * 16),
+                         c1 = std::floor((lo + (box.lonHi - box.lonLo) + 180) * 16);
+            if (!(c0 >= 0 && c1 >= c0)) continue; // no whole cell (or not finite)
+            if (c1 - c0 >= kCells) {
+                std::fill(cells, cells + kCells, std::uint8_t(1));
+                continue;
+            }
+            for (auto c = std::int64_t(c0); c < std::int64_t(c1); ++c) cells[c % kCells] = 1;
         }
     });
     if (std::find(round.begin(), round.end(), 1) != round.end()) return {-180, 360};
+    bool everywhere = true;
+    for (int c = 0; c < kCells && everywhere; ++c) {
+        bool any = false;
+        for (int t = 0; t < threads && !any; ++t) any = covered[std::size_t(t) * kCells + std::size_t(c)];
+        everywhere = any;
+    }
+    if (everywhere) return {-180, 360}; // no gap: as the sorted pass below would find
     std::vector<std::int64_t> bucketStart(std::size_t(buckets) + 1);
     std::int64_t n = 0;
     for (std::size_t k = 0; k < std::size_t(buckets); ++k) {

@@ -170,6 +170,29 @@ private slots:
                  qPrintable(QString("%1 found, %2 not").arg(found).arg(missed)));
     }
 
+    // The bins go round the whole circle for a global mesh, and start past the widest gap of a
+    // mesh that leaves one: 1° between 359° and 360°, and 0.03° (within one 1/16° cell, which
+    // the quick check for a global mesh must not take as covered) between 0° and 0.03°.
+    void theLongitudesCoveredAreFound() {
+        for (const int threads : {1, 2, 8}) {
+            const auto globe = benchmesh::icosahedral(8);
+            mesh::detail::FaceGrid g = mesh::detail::buildFaceGrid(*globe, threads);
+            QVERIFY(g.allLon);
+            QCOMPARE(g.lonStart, -180.0);
+            QCOMPARE(g.dLon * g.nx, 360.0);
+
+            g = mesh::detail::buildFaceGrid(*regional(0, 0, 359, 2, 1), threads);
+            QVERIFY(!g.allLon);
+            QVERIFY2(std::abs(g.lonStart - 0) < 1e-6, qPrintable(QString::number(g.lonStart)));
+            QVERIFY2(std::abs(g.dLon * g.nx - 359) < 1e-6, qPrintable(QString::number(g.dLon * g.nx)));
+
+            g = mesh::detail::buildFaceGrid(*regional(0.03, 0, 359, 2, 359.97 / 359), threads);
+            QVERIFY(!g.allLon);
+            QVERIFY2(std::abs(g.lonStart - 0.03) < 1e-6, qPrintable(QString::number(g.lonStart)));
+            QVERIFY2(std::abs(g.dLon * g.nx - 359.97) < 1e-6, qPrintable(QString::number(g.dLon * g.nx)));
+        }
+    }
+
     // The tables built on any number of threads are those built on one, bit for bit, and so are
     // the faces found by them (ties on shared edges included: each bin's faces in one order).
     void sameTablesOnAnyThreadCount_data() {
