@@ -460,43 +460,6 @@ double FrameService::serveFrame(const FrameJob& job, const std::shared_ptr<const
     return result->error.isEmpty() ? result->computeMs : -1;
 }
 
-DataArray FrameService::overlayFrame(const ViewSpec& spec, const std::shared_ptr<const Dataset>& ds,
-                                     const std::string& name, Device device) {
-    ViewSpec s = spec;
-    s.variable = name;
-    s.units.clear(); // another quantity: in its own units
-    FallbackNote note;
-    return computeViewFrame(*ds, source(s, ds), s, device, note, limits(), gridFile().get());
-}
-
-void FrameService::vectorFrames(const ViewSpec& spec, const std::shared_ptr<const Dataset>& ds,
-                                FrameResult& result) {
-    try {
-        const VectorPair pair = vectorPairFor(*ds, spec.variable, spec.vectorU, spec.vectorV);
-        result.vectorU = overlayFrame(spec, ds, pair.u, result.frame.device());
-        result.vectorV = overlayFrame(spec, ds, pair.v, result.frame.device());
-        result.vectorsGridRelative = pair.gridRelative;
-    } catch (const CancelledError&) {
-        throw;
-    } catch (const std::exception& e) { // the frame is shown; the status bar says why the pair is not
-        result.vectorError = QString::fromStdString(e.what());
-        result.vectorU.reset();
-        result.vectorV.reset();
-    }
-}
-
-void FrameService::contourFrame(const ViewSpec& spec, const std::shared_ptr<const Dataset>& ds,
-                                FrameResult& result) {
-    try {
-        result.contourFrame = overlayFrame(spec, ds, spec.contourVariable, result.frame.device());
-    } catch (const CancelledError&) {
-        throw;
-    } catch (const std::exception& e) { // the frame is shown with its own isolines; the status bar says why
-        result.contourError = QString::fromStdString(e.what());
-        result.contourFrame.reset();
-    }
-}
-
 void FrameService::serveSeries(const FrameJob& job, const std::shared_ptr<const Dataset>& ds) {
     auto result = std::make_shared<SeriesResult>();
     result->id = job.id;

@@ -1,10 +1,49 @@
-// The isolines the frame service traces on its worker, beside the colours: the steps ahead come
-// with theirs, so that a step with contours on draws them without tracing them on the GUI thread.
+// What the frame service computes over a frame, on its worker: the frames of a vector pair and
+// of a contour variable, and the isolines it traces beside the colours (the steps ahead come
+// with theirs, so that a step with contours on draws them without tracing on the GUI thread).
+#include "export_view.h" // vectorPairFor
 #include "frame_service.h"
 #include "strata/core/cancel.h"
 #include "strata/core/runtime.h"
 
 namespace strata::app {
+
+DataArray FrameService::overlayFrame(const ViewSpec& spec, const std::shared_ptr<const Dataset>& ds,
+                                     const std::string& name, Device device) {
+    ViewSpec s = spec;
+    s.variable = name;
+    s.units.clear(); // another quantity: in its own units
+    FallbackNote note;
+    return computeViewFrame(*ds, source(s, ds), s, device, note, limits(), gridFile().get());
+}
+
+void FrameService::vectorFrames(const ViewSpec& spec, const std::shared_ptr<const Dataset>& ds,
+                                FrameResult& result) {
+    try {
+        const VectorPair pair = vectorPairFor(*ds, spec.variable, spec.vectorU, spec.vectorV);
+        result.vectorU = overlayFrame(spec, ds, pair.u, result.frame.device());
+        result.vectorV = overlayFrame(spec, ds, pair.v, result.frame.device());
+        result.vectorsGridRelative = pair.gridRelative;
+    } catch (const CancelledError&) {
+        throw;
+    } catch (const std::exception& e) { // the frame is shown; the status bar says why the pair is not
+        result.vectorError = QString::fromStdString(e.what());
+        result.vectorU.reset();
+        result.vectorV.reset();
+    }
+}
+
+void FrameService::contourFrame(const ViewSpec& spec, const std::shared_ptr<const Dataset>& ds,
+                                FrameResult& result) {
+    try {
+        result.contourFrame = overlayFrame(spec, ds, spec.contourVariable, result.frame.device());
+    } catch (const CancelledError&) {
+        throw;
+    } catch (const std::exception& e) { // the frame is shown with its own isolines; the status bar says why
+        result.contourError = QString::fromStdString(e.what());
+        result.contourFrame.reset();
+    }
+}
 
 std::shared_ptr<const TracedIsolines> FrameService::isolinesFor(const ViewSpec& spec, const DataArray& frame,
                                                                 const ColouredFrame* coloured,
