@@ -1,11 +1,17 @@
-// Runtime: the backend choice is explained; STRATA_CPU forces the CPU.
+// Runtime: the backend choice is explained; STRATA_CPU forces the CPU; a HostSerialScope keeps
+// the CPU backend's work on its own thread.
 #include <QDir>
 #include <QFileInfo>
 #include <QRegularExpression>
 #include <QtTest>
 
+#include <chrono>
 #include <cstdlib>
+#include <mutex>
+#include <set>
+#include <thread>
 
+#include "../../core/src/cpu/thread_pool.h"
 #include "strata/core/runtime.h"
 
 using namespace strata;
@@ -38,6 +44,31 @@ private slots:
                      qPrintable(QString("%1 devices, %2 nodes").arg(count).arg(nodes)));
         QVERIFY(hostThreads() >= 1);
         QCOMPARE(deviceFreeMemory(Device::host()), SIZE_MAX);
+    }
+
+    // The threads the pool runs 64 chunks of 2 ms on: spread without a scope, the calling one
+    // alone inside one (nested too), and spread again once it ends.
+    void aSerialScopeKeepsTheWorkOnItsThread() {
+        if (detail::cpu::poolThreads() < 2) QSKIP("one host thread: the pool has nothing to spread over");
+        const auto threadsOf = [] {
+            std::mutex m;
+            std::set<std::thread::id> ids;
+            detail::cpu::forEachChunk(64, [&](std::int64_t) {
+                std::this_thread::sleep_for(std::chrono::milliseconds(2));
+                std::lock_guard lock(m);
+                ids.insert(std::this_thread::get_id());
+            });
+            return ids;
+        };
+        QVERIFY(threadsOf().size() >= 2);
+        {
+            const HostSerialScope alone;
+            const std::set<std::thread::id> ids = threadsOf();
+            QCOMPARE(ids, std::set<std::thread::id>{std::this_thread::get_id()});
+            { const HostSerialScope nested; }
+            QCOMPARE(threadsOf().size(), std::size_t(1)); // the outer scope still holds
+        }
+        QVERIFY(threadsOf().size() >= 2);
     }
 };
 
