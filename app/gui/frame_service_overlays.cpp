@@ -7,6 +7,27 @@
 #include "strata/core/runtime.h"
 
 namespace strata::app {
+namespace {
+
+// The colour range the view resolves for a frame of `spec`, where it is known without reading
+// the frame: the colours' own, or resolved from the frame's extremes (when known) and the
+// variable's. nullopt when the frame's extremes are needed and not known.
+std::optional<MinMax> knownColourRange(const ViewSpec& spec, const ColouredFrame* coloured,
+                                       std::optional<MinMax> variableRange,
+                                       std::optional<MinMax> frameRange) {
+    if (coloured) return coloured->range;
+    if (frameRange || !needsFrameRange(spec.colouring.range, variableRange.has_value()))
+        return resolveRange(spec.colouring.range, frameRange, variableRange);
+    return std::nullopt;
+}
+
+// `t` when it is at the levels `spec`'s contours take in `range`, else null.
+std::shared_ptr<const TracedIsolines> atLevels(const std::shared_ptr<const TracedIsolines>& t,
+                                               const ViewSpec& spec, MinMax range) {
+    return t && t->levels == contourLevels(*spec.contours, range.first, range.second) ? t : nullptr;
+}
+
+} // namespace
 
 DataArray FrameService::overlayFrame(const ViewSpec& spec, const std::shared_ptr<const Dataset>& ds,
                                      const std::string& name, Device device) {
@@ -56,22 +77,21 @@ std::shared_ptr<const TracedIsolines> FrameService::isolinesFor(const ViewSpec& 
     std::optional<HostSerialScope> alone;
     if (serial) alone.emplace();
     try {
-        // The levels follow the colour range as the view resolves it.
-        MinMax range;
-        if (coloured) {
-            range = coloured->range;
-        } else {
-            std::optional<MinMax> known;
-            {
-                std::lock_guard lock(mutex_);
-                known = ranges_.frameRange(spec);
-            }
-            range = frameColourRange(spec.colouring.range, frame, variableRange, known);
+        // The levels follow the colour range as the view resolves it; the frame's extremes are
+        // read once (for the range and the isolines alike), and only where they are not known.
+        std::optional<MinMax> extremes = coloured ? coloured->extremes : std::nullopt;
+        if (!extremes) {
+            std::lock_guard lock(mutex_);
+            extremes = ranges_.frameRange(spec);
         }
-        if (had && had->isolines &&
-            had->isolines->levels == contourLevels(*spec.contours, range.first, range.second))
-            return had->isolines;
-        return traceIsolines(frame, *spec.contours, range);
+        std::optional<MinMax> range = knownColourRange(spec, coloured, variableRange, extremes);
+        if (!range) {
+            extremes = minmaxValues(frame);
+            range = resolveRange(spec.colouring.range, extremes, variableRange);
+        }
+        if (had)
+            if (auto same = atLevels(had->isolines, spec, *range)) return same;
+        return traceIsolines(frame, *spec.contours, *range, extremes);
     } catch (const CancelledError&) {
         throw;
     } catch (const std::exception&) {
@@ -82,16 +102,10 @@ std::shared_ptr<const TracedIsolines> FrameService::isolinesFor(const ViewSpec& 
 std::shared_ptr<const TracedIsolines>
 FrameService::cachedIsolines(const CachedFrame& hit, const ViewSpec& spec, const ColouredFrame* coloured,
                              std::optional<MinMax> variableRange, std::optional<MinMax> frameRange) {
-    if (!hit.isolines || !spec.contours || !spec.contourVariable.empty()) return nullptr;
+    if (!spec.contours || !spec.contourVariable.empty()) return nullptr;
     // The colour range, where it is known without reading the frame (this is the GUI thread).
-    std::optional<MinMax> range;
-    if (coloured)
-        range = coloured->range;
-    else if (frameRange || !needsFrameRange(spec.colouring.range, variableRange.has_value()))
-        range = resolveRange(spec.colouring.range, frameRange, variableRange);
-    if (!range || hit.isolines->levels != contourLevels(*spec.contours, range->first, range->second))
-        return nullptr;
-    return hit.isolines;
+    const std::optional<MinMax> range = knownColourRange(spec, coloured, variableRange, frameRange);
+    return range ? atLevels(hit.isolines, spec, *range) : nullptr;
 }
 
 void FrameService::contourVariableIsolines(const ViewSpec& spec, FrameResult& result) {

@@ -32,10 +32,11 @@ std::string contourFrameProblem(const DataArray& frame, const DataArray& contour
 }
 
 std::shared_ptr<const TracedIsolines> traceIsolines(const DataArray& frame, const ContourSpec& spec,
-                                                    std::optional<MinMax> range) {
+                                                    std::optional<MinMax> range,
+                                                    std::optional<MinMax> extremes) {
     if (frame.ndim() != 2 || !frame.isLoaded()) return nullptr;
     auto t = std::make_shared<TracedIsolines>();
-    t->extremes = minmaxValues(frame);
+    t->extremes = extremes ? *extremes : minmaxValues(frame);
     const auto [lo, hi] = t->extremes;
     if (!(lo < hi)) return nullptr; // no values, or one: no isolines (the view says why)
     const MinMax r = range.value_or(t->extremes);

@@ -94,10 +94,12 @@ struct TracedIsolines {
     std::vector<Isoline> lines;
 };
 // `frame`'s isolines at `spec`'s levels in `range` (the colour range, or for a contour frame
-// its own extremes), with the seam the image view gives its axes. Null when it draws none: no
+// its own extremes), with the seam the image view gives its axes. `extremes`: the frame's finite
+// extremes (minmaxValues) when they are known, else read here. Null when it draws none: no
 // finite values, a constant frame or no level inside the range. Throws as isolines() does.
 std::shared_ptr<const TracedIsolines> traceIsolines(const DataArray& frame, const ContourSpec& spec,
-                                                    std::optional<MinMax> range);
+                                                    std::optional<MinMax> range,
+                                                    std::optional<MinMax> extremes = std::nullopt);
 // The bytes `t` holds (a cache's account).
 std::size_t bytesOf(const TracedIsolines& t);
 
