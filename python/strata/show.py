@@ -43,12 +43,20 @@ class _ClusterStatus:
     """What the Dask computations of a window's frames tell its status bar: "computing on Dask
     (2 workers): 3/13 tasks", their tasks summed while several run (a frame and the step
     prefetched after it), cleared when the last ends. Holds the window weakly (the window holds
-    the data, whose fetches hold this)."""
+    the data, whose fetches hold this). Made before the window: the window's first frame starts
+    computing in its constructor, and told nothing when the fetches learnt of this after it;
+    attach() gives it the window and tells what runs already."""
 
-    def __init__(self, window):
-        self._window = weakref.ref(window)
+    def __init__(self, window=None):
+        self._window = weakref.ref(window) if window is not None else lambda: None
         self._lock = threading.Lock()
         self._running = {}  # key -> (words, done, total)
+
+    def attach(self, window):
+        with self._lock:
+            self._window = weakref.ref(window)
+            if self._running:
+                window.set_cluster_progress(*self._text())
 
     def __call__(self, key, words, done, total):
         with self._lock:
@@ -74,7 +82,7 @@ class _ClusterStatus:
 
 def _report_to(window, dask, status=None):
     """Gives the fetches of `dask` the window's status (one per window: data shown after other
-    data tell the same status bar). Returns it."""
+    data tell the same status bar; None: the window is not made yet). Returns it."""
     status = status or _ClusterStatus(window)
     for fetch in dask:
         fetch.on_progress = status
@@ -215,8 +223,9 @@ def show(obj, dims=None, name=None, block=False, vmin=None, vmax=None, contours=
     dask = []
     held, var, title = _strata_dataset(obj, dims, name, dask)
     _set_timeout(dask, compute_timeout)
+    status = _report_to(None, dask)  # before the window, whose constructor asks the first frame
     window = _strata._Window(held, title, var or "", vmin, vmax)
-    status = _report_to(window, dask)
+    status.attach(window)
     view = View(window, held, title, dask, compute_timeout, status)
     if contours is not None:
         try:

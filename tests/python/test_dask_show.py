@@ -7,6 +7,7 @@ import os
 import tempfile
 import time
 import unittest
+from unittest import mock
 
 import numpy as np
 import xarray as xr
@@ -66,32 +67,56 @@ class ShowDaskBacked(unittest.TestCase):
         finally:
             view.close()
 
-    def test_the_status_bar_tells_the_cluster_progress_and_clears(self):
-        # A 2-D variable (no step to prefetch) in two chunks of 3 s each: long enough that this
-        # loop sees the words between the first report (0.2 s in) and the end, on a loaded machine
+    def _slow_view(self):
+        # A 2-D variable (no step to prefetch) in two chunks of 3 s each: long enough that a loop
+        # sees the words between the first report (0.2 s in) and the end, on a loaded machine
         # too (at 1.5 s a chunk, a run beside a build saw only the end).
         x = dask.array.from_array(self.values[0], chunks=(12, 36)).map_blocks(slow_block, 3.0, dtype=np.float32)
-        view = strata.show(xr.DataArray(x, dims=("lat", "lon"), name="slow"), compute_timeout=60)
+        return strata.show(xr.DataArray(x, dims=("lat", "lon"), name="slow"), compute_timeout=60)
+
+    def _assert_progress_told_and_cleared(self, view):
+        seen = set()
+        deadline = time.monotonic() + 30
+        while view._window.frames_shown < 1 and time.monotonic() < deadline:
+            _strata._process_events()
+            seen.add(view.cluster_progress)
+            time.sleep(0.02)
+        self.assertGreaterEqual(view._window.frames_shown, 1, "no frame within 30 s")
+        np.testing.assert_array_equal(view.frame(timeout=5), self.values[0])
+        told = [s for s in seen if s[0]]
+        self.assertTrue(told, "the status bar said nothing while the frame computed")
+        for text, percent in told:
+            self.assertRegex(text, r"^computing on Dask \(2 workers\): \d+/\d+ tasks$")
+            done, total = map(int, text.rsplit(": ", 1)[1].split()[0].split("/"))
+            self.assertAlmostEqual(percent, 100 * done / total, delta=1)  # the bar fills as far
+        deadline = time.monotonic() + 10  # the end, told from the worker thread, is shown
+        while view.cluster_progress != ("", -1) and time.monotonic() < deadline:
+            _strata._process_events()
+            time.sleep(0.02)
+        self.assertEqual(view.cluster_progress, ("", -1))
+
+    def test_the_status_bar_tells_the_cluster_progress_and_clears(self):
+        view = self._slow_view()
         try:
-            seen = set()
-            deadline = time.monotonic() + 30
-            while view._window.frames_shown < 1 and time.monotonic() < deadline:
-                _strata._process_events()
-                seen.add(view.cluster_progress)
-                time.sleep(0.02)
-            self.assertGreaterEqual(view._window.frames_shown, 1, "no frame within 30 s")
-            np.testing.assert_array_equal(view.frame(timeout=5), self.values[0])
-            told = [s for s in seen if s[0]]
-            self.assertTrue(told, "the status bar said nothing while the frame computed")
-            for text, percent in told:
-                self.assertRegex(text, r"^computing on Dask \(2 workers\): \d+/\d+ tasks$")
-                done, total = map(int, text.rsplit(": ", 1)[1].split()[0].split("/"))
-                self.assertAlmostEqual(percent, 100 * done / total, delta=1)  # the bar fills as far
-            deadline = time.monotonic() + 10  # the end, told from the worker thread, is shown
-            while view.cluster_progress != ("", -1) and time.monotonic() < deadline:
-                _strata._process_events()
-                time.sleep(0.02)
-            self.assertEqual(view.cluster_progress, ("", -1))
+            self._assert_progress_told_and_cleared(view)
+        finally:
+            view.close()
+
+    def test_a_first_frame_computing_before_the_window_is_made_is_told(self):
+        # The window's constructor asks its first frame, whose compute may start on the frame
+        # worker before show() goes on. A window made slowly lets it start first every time:
+        # its progress was never told when show() gave the fetches the status bar afterwards.
+        made = _strata._Window
+
+        def made_slowly(*args):
+            window = made(*args)
+            time.sleep(1.0)  # the compute (3 s) starts and runs meanwhile
+            return window
+
+        with mock.patch.object(_strata, "_Window", made_slowly):
+            view = self._slow_view()
+        try:
+            self._assert_progress_told_and_cleared(view)
         finally:
             view.close()
 
