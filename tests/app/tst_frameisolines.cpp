@@ -8,9 +8,12 @@
 
 #include <cmath>
 #include <memory>
+#include <optional>
 
+#include "../gpu_skip.h"
 #include "frame_service.h"
 #include "frame_service_checks.h"
+#include "strata/core/runtime.h"
 #include "strata/io/netcdf.h"
 
 using namespace strata;
@@ -58,12 +61,17 @@ QString offLevel(const TracedIsolines& t, const DataArray& frame) {
     return points > 0 ? QString() : QString("no points");
 }
 
-// The lines the core traces in `frame` at t's levels and seam: the same count and points.
-bool sameAsTheCores(const TracedIsolines& t, const DataArray& frame) {
+// The lines the core traces on the host in `frame` at t's levels and seam: the same count and
+// points (to `tolerance`, relative: a device's interpolation rounds otherwise).
+bool sameAsTheCores(const TracedIsolines& t, const DataArray& frame, double tolerance = 0) {
     const std::vector<Isoline> want = isolines(frame.asHost(), t.levels, t.wrapX);
     if (want.size() != t.lines.size()) return false;
-    for (std::size_t k = 0; k < want.size(); ++k)
-        if (want[k].level != t.lines[k].level || want[k].xy != t.lines[k].xy) return false;
+    for (std::size_t k = 0; k < want.size(); ++k) {
+        if (want[k].level != t.lines[k].level || want[k].xy.size() != t.lines[k].xy.size()) return false;
+        for (std::size_t i = 0; i < want[k].xy.size(); ++i)
+            if (!(std::fabs(want[k].xy[i] - t.lines[k].xy[i]) <= tolerance * (1 + std::fabs(want[k].xy[i]))))
+                return false;
+    }
     return true;
 }
 
@@ -145,6 +153,42 @@ private slots:
         spec.contours.reset();
         r = waitFor(ready, service.requestFrame(spec, "time", 0));
         QVERIFY(r && r->error.isEmpty() && !r->isolines);
+    }
+
+    // On a GPU: the frame and the step ahead stay on the device, and their isolines, traced there
+    // by the worker, are the host's (the device's marching squares from the frame service's
+    // thread, the step ahead's beside the paint).
+    void aDevicesFramesComeWithTheirIsolines() {
+        if (cudaDeviceCount() == 0) STRATA_SKIP_WITHOUT_GPU("no CUDA device");
+        FrameService service;
+        service.setDeviceProbe([] { return std::optional<Device>(Device::cuda(0)); });
+        service.setPrefetch(1, 0);
+        service.setDataset(ds_);
+        QSignalSpy ready(&service, &FrameService::frameReady);
+        ViewSpec spec = specAt(*ds_, 11);
+        spec.contours = parseContourSpec("auto");
+        const Result r = waitFor(ready, service.requestFrame(spec, "time", +1));
+        QVERIFY(r && r->error.isEmpty() && r->isolines);
+        QVERIFY(!r->frame.device().isHost());
+        const DataArray frame11 = expected(*ds_, spec);
+        QVERIFY(sameValues(r->frame, frame11));
+        const auto [lo, hi] = minmaxValues(frame11);
+        QCOMPARE(r->isolines->levels, contourLevels(*spec.contours, lo, hi));
+        QString why = offLevel(*r->isolines, frame11);
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        QVERIFY(sameAsTheCores(*r->isolines, frame11, 1e-12));
+
+        service.frameShown();
+        QVERIFY(settled(service));
+        ViewSpec spec12 = spec;
+        spec12.indices = {{"time", 12}};
+        const Result next = waitFor(ready, service.requestFrame(spec12, "time", +1));
+        QVERIFY(next && next->fromCache && next->isolines);
+        QVERIFY(!next->frame.device().isHost());
+        const DataArray frame12 = expected(*ds_, spec12);
+        why = offLevel(*next->isolines, frame12);
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        QVERIFY(sameAsTheCores(*next->isolines, frame12, 1e-12));
     }
 
     // Another variable's isolines (zg over ua): traced from its frame, in its own range.
