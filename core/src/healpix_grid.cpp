@@ -36,7 +36,8 @@ std::optional<Said> saidBy(const Attributes& a, bool mapping) {
         if (!v) return std::nullopt;
         return *v >= 0 && *v <= 29 && *v == std::floor(*v) ? std::int64_t(1) << std::int64_t(*v) : -1;
     };
-    if (mapping && lower(a.text("grid_mapping_name").value_or("")) == "healpix") {
+    if (mapping && lower(a.text("grid_mapping_name").value_or("")) == "healpix" &&
+        !(a.contains("healpix_nside") && !a.contains("refinement_level"))) {
         s.form = "CF healpix";
         s.nside = level("refinement_level");
         s.order = a.text("indexing_scheme");

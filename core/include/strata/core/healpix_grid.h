@@ -5,7 +5,8 @@
 //   indexing_scheme ("nested" or "ring"), the cells' indices in a coordinate whose
 //   standard_name is healpix_index;
 // - easygems / nextGEMS: a grid mapping (usually `crs`) with healpix_nside and healpix_order
-//   ("nest" or "ring");
+//   ("nest" or "ring"), often with grid_mapping_name = "healpix" too (read as this form when it
+//   has no refinement_level);
 // - xdggs: a coordinate `cell_ids` with grid_name = "healpix", level and indexing_scheme.
 // A variable on the whole sky has 12 nside² cells along its cell dim, in order; a subset names
 // its cells in that coordinate.
