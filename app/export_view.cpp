@@ -364,7 +364,12 @@ VectorPair vectorPairFor(const Dataset& ds, const std::string& variable, const s
 }
 
 std::vector<std::string> inputsOf(const Dataset& ds) {
-    return ds.files.empty() ? std::vector<std::string>{ds.path} : ds.files;
+    std::vector<std::string> out = ds.files.empty() ? std::vector<std::string>{ds.path} : ds.files;
+    // A HEALPix pyramid's zooms come from stores of their own (healpix_pyramid.h).
+    for (const Dataset& g : ds.groups)
+        for (std::string& p : inputsOf(g))
+            if (!p.empty() && std::find(out.begin(), out.end(), p) == out.end()) out.push_back(std::move(p));
+    return out;
 }
 
 ExportResult exportView(const Dataset& ds, const ViewSpec& view, const ExportTarget& target,

@@ -82,6 +82,8 @@ ExportReport exportView(const Dataset& ds, const ViewSpec& view, const std::vect
 VectorPair vectorPairFor(const Dataset& ds, const std::string& variable, const std::string& u,
                          const std::string& v);
 
+// The files `ds` was read from, which an export never writes: a set's files, else its path, and
+// the stores of its groups where they are others (a HEALPix pyramid's zooms).
 std::vector<std::string> inputsOf(const Dataset& ds);
 
 // A movie of the view along one of its sliced dims (issue 36): each frame computed as the view's

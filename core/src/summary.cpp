@@ -5,6 +5,7 @@
 #include "mesh_forms.h"
 #include "strata/core/dataset.h"
 #include "strata/core/healpix_grid.h"
+#include "strata/core/healpix_pyramid.h"
 
 namespace strata {
 namespace {
@@ -114,6 +115,12 @@ void printGroup(std::ostringstream& out, const Dataset& ds, const std::string& i
             if (text.size() > 100) text = text.substr(0, 97) + "...";
             out << indent << "    " << a.name << ": " << text << "\n";
         }
+    }
+    if (const std::optional<healpix::Pyramid> p = healpix::pyramidOf(ds)) {
+        std::string names;
+        for (const std::string& v : p->variables) names += (names.empty() ? "" : ", ") + v;
+        out << indent << p->describe() << " in the groups below: " << names
+            << " shown at the zoom that fits the screen (the root holds the coarsest)\n";
     }
     for (const auto& g : ds.groups) {
         out << indent << "Group " << g.group << ":\n";

@@ -3,11 +3,14 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 #include <set>
 
 #include "nc_call.h"
 #include "strata/core/cancel.h"
 #include "strata/core/error.h"
+#include "strata/core/healpix_grid.h"
+#include "strata/core/healpix_pyramid.h"
 #include "strata/io/grib.h"
 #include "strata/io/multifile.h"
 #include "strata/io/zarr.h"
@@ -27,6 +30,41 @@ bool isNcName(const std::filesystem::path& p) {
 } // namespace
 
 namespace {
+
+// Zarr stores that are the zooms of one HEALPix pyramid (each on a HEALPix grid, of different
+// nsides) as one Dataset (healpix_pyramid.h); nullopt for anything else (a record set).
+std::optional<Dataset> openPyramid(const std::vector<std::string>& files, OpenNotes& notes) {
+    if (files.size() < 2 || !std::all_of(files.begin(), files.end(), [](const auto& f) { return looksLikeZarr(f); }))
+        return std::nullopt;
+    std::vector<Dataset> levels;
+    std::set<std::int64_t> nsides;
+    for (const std::string& f : files) {
+        OpenNotes own;
+        Dataset ds = openDatasetIsolated(f, own);
+        std::optional<std::int64_t> nside;
+        for (const std::string& name : ds.dataVariables()) {
+            std::optional<healpix::Grid> g;
+            try {
+                g = healpix::gridOf(ds, ds[name]);
+            } catch (const Error&) {
+                continue; // said when shown
+            }
+            if (g) {
+                nside = g->nside;
+                break;
+            }
+        }
+        if (!nside) return std::nullopt; // not HEALPix: combined along records, or refused there
+        nsides.insert(*nside);
+        levels.push_back(std::move(ds));
+        notes.lines.insert(notes.lines.end(), own.lines.begin(), own.lines.end());
+        notes.warnings.insert(notes.warnings.end(), own.warnings.begin(), own.warnings.end());
+    }
+    if (nsides.size() == 1) return std::nullopt; // one zoom: stores along records
+    Dataset ds = healpix::combinePyramid(std::move(levels), {});
+    notes.lines.push_back(fileSetLabel(files) + ": " + healpix::pyramidOf(ds)->describe());
+    return ds;
+}
 
 // Every path `args` name, repeats included, in order (directories and globs expanded).
 std::vector<std::string> namedPaths(const std::vector<std::string>& args);
@@ -72,7 +110,8 @@ std::vector<std::string> namedPaths(const std::vector<std::string>& args) {
             const int rc = ::glob(arg.c_str(), GLOB_NOSORT, nullptr, &g);
             std::vector<std::string> found;
             for (std::size_t i = 0; rc == 0 && i < g.gl_pathc; ++i)
-                if (!fs::is_directory(g.gl_pathv[i], ec)) found.push_back(g.gl_pathv[i]);
+                if (!fs::is_directory(g.gl_pathv[i], ec) || looksLikeZarr(g.gl_pathv[i]))
+                    found.push_back(g.gl_pathv[i]); // files, and Zarr stores (a pyramid's zooms)
             ::globfree(&g);
             STRATA_EXPECTS(!found.empty(), ValueError, "no file matches '" + arg + "'");
             std::sort(found.begin(), found.end());
@@ -125,9 +164,11 @@ Dataset openPaths(const std::vector<std::string>& args, OpenNotes& notes, const 
     const bool grib = files.size() > 1 &&
                       std::all_of(files.begin(), files.end(), [](const auto& f) { return looksLikeGrib(f); });
     if (grib) checkGribFilesInChildProcess(files); // ecCodes meets them first in a child, as one file
-    Dataset ds = files.size() == 1 ? openDatasetIsolated(files[0], notes)
-                 : grib            ? openGribFiles(files, notes)
-                                   : openMultiDataset(files, notes, options);
+    std::optional<Dataset> pyramid = grib ? std::nullopt : openPyramid(files, notes);
+    Dataset ds = pyramid               ? std::move(*pyramid)
+                 : files.size() == 1 ? openDatasetIsolated(files[0], notes)
+                 : grib              ? openGribFiles(files, notes)
+                                     : openMultiDataset(files, notes, options);
     // A member whose read was aborted is left out with a note: the open is cancelled all the same.
     options.cancel.throwIfCancelled(what);
     return ds;

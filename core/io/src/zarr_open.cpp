@@ -7,6 +7,7 @@
 
 #include "nc_coords.h"
 #include "strata/core/error.h"
+#include "strata/core/healpix_pyramid.h"
 #include "strata/io/zarr.h"
 #include "zarr_codec.h"
 #include "zarr_http.h"
@@ -319,7 +320,12 @@ Dataset openZarr(const std::string& path, OpenNotes& notes) {
     try {
         detail::StoreReader reader(
             detail::isHttpUrl(path) ? detail::openHttpStore(path) : detail::openLocalStore(path), notes);
-        return reader.read();
+        Dataset ds = reader.read();
+        // A store of one group a zoom (a HEALPix pyramid) lists its variables once, at the root.
+        if (healpix::rootPyramid(ds))
+            notes.lines.push_back(path + ": " + healpix::pyramidOf(ds)->describe() +
+                                     "; the root shows the coarsest zoom, the window the zoom that fits the screen");
+        return ds;
     } catch (const std::bad_alloc&) {
         STRATA_FAIL(OutOfMemoryError, path + ": out of memory while reading its metadata");
     } catch (const std::length_error&) {
