@@ -347,6 +347,20 @@ void Residency::cancel(const std::string& key) {
     notify(key); // wakes the loader if it gives way, and those waiting for it
 }
 
+void Residency::release(const std::string& key) {
+    {
+        std::lock_guard lock(mutex_);
+        const auto it = entries_.find(key);
+        if (it == entries_.end()) return;
+        if (it->second.cancel && it->second.status.state == Residence::Loading) {
+            it->second.cancel->cancel(); // as cancel(): the reservation drains at the next slab
+            draining_ += it->second.reserved;
+        }
+        entries_.erase(it);
+    }
+    notify(key);
+}
+
 void Residency::clear() {
     std::lock_guard lock(mutex_);
     for (auto& [key, e] : entries_)

@@ -394,6 +394,54 @@ private slots:
         QCOMPARE(residency.heldBytes(), std::size_t(0));
     }
 
+    // release() lets a variable go in any state: resident (its memory freed, the listener told),
+    // loading (the load stops, its reservation goes), streamed; the others stay.
+    void releaseLetsAVariableGo() {
+        const Shape shape{32, 8, 8};
+        auto make = [&](double v) {
+            return std::make_shared<MemorySource>(shape, DType::Float32, std::vector<double>(2048, v));
+        };
+        Residency residency(std::size_t(1) << 20);
+        residency.setSlabBytes(256);
+        const std::uint64_t heldBefore = bytesHeld().host;
+        std::atomic<int> told{0};
+        residency.setListener([&](const std::string& key) { told += key == "z7"; });
+        residency.request("z6", lazyArray(make(6), shape, plain(DType::Float32)), Device::host());
+        residency.request("z7", lazyArray(make(7), shape, plain(DType::Float32)), Device::host());
+        QVERIFY(waitFor(residency, "z7", Residence::Resident));
+        QVERIFY(waitFor(residency, "z6", Residence::Resident));
+        const int before = told;
+        residency.release("z7");
+        QCOMPARE(residency.status("z7").state, Residence::None);
+        QVERIFY(!residency.get("z7"));
+        QCOMPARE(told.load(), before + 1);
+        QCOMPARE(residency.heldBytes(), std::size_t(8192)); // z6 alone
+        QCOMPARE(residency.get("z6")->values<double>().front(), 6.0);
+        residency.release("z6");
+        QCOMPARE(residency.heldBytes(), std::size_t(0));
+        QCOMPARE(bytesHeld().host, heldBefore); // the memory went with them
+
+        // Mid-load: stops it.
+        auto slow = make(8);
+        slow->onRead = [&](int k) {
+            if (k == 4) residency.release("z8");
+        };
+        residency.request("z8", lazyArray(slow, shape, plain(DType::Float32)), Device::host());
+        residency.wait();
+        QCOMPARE(residency.status("z8").state, Residence::None);
+        QVERIFY(slow->reads < 32);
+        QCOMPARE(residency.heldBytes(), std::size_t(0));
+        QCOMPARE(bytesHeld().host, heldBefore);
+
+        // Streamed (larger than the budget): forgotten, and decided again when asked.
+        residency.setBudget(4096);
+        residency.request("z9", lazyArray(make(9), shape, plain(DType::Float32)), Device::host());
+        QCOMPARE(residency.status("z9").state, Residence::Streamed);
+        residency.release("z9");
+        QCOMPARE(residency.status("z9").state, Residence::None);
+        residency.release("none"); // nothing of that name: nothing happens
+    }
+
     void outOfMemoryLeavesItStreamed() {
         const Shape shape{8, 8, 8};
         auto source = std::make_shared<MemorySource>(shape, DType::Float32, std::vector<double>(512, 1));

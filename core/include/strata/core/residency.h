@@ -88,6 +88,10 @@ public:
     void request(const std::string& key, const DataArray& var, Device device);
     ResidencyStatus status(const std::string& key) const;
     void cancel(const std::string& key); // a load in progress stops; the key goes back to None
+    // Lets `key` go whatever its state: a load in progress stops, a resident copy is dropped (its
+    // memory freed once no frame holds it), a streamed mark forgotten; the key goes back to None
+    // and the listener hears of it. A HEALPix pyramid's zoom no longer drawn, for one.
+    void release(const std::string& key);
     void clear(); // cancels every load and drops every variable (a file closed); does not block
     void wait();  // until no load runs (tests, the command line)
     // Until `key` is not loading (its load ended, failed or was cancelled): true when it was
