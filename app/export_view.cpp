@@ -1,4 +1,5 @@
 #include "export_view.h"
+#include "pyramid_view.h"
 
 #include <algorithm>
 
@@ -227,8 +228,13 @@ void tellDrawn(const Scene& scene, QSize size, const ExportOptions& o) {
 } // namespace detail
 #endif
 
-ExportReport exportView(const Dataset& ds, const ViewSpec& view, const std::vector<ExportTarget>& targets,
+ExportReport exportView(const Dataset& ds, const ViewSpec& asked, const std::vector<ExportTarget>& targets,
                         const ExportOptions& options) {
+    // A HEALPix pyramid's variable at the zoom that fits the picture's pixels (a frame given is
+    // the window's, of the zoom it shows: its view names that zoom).
+    const std::optional<healpix::Pyramid> pyramid = pyramidOfDataset(ds);
+    const ViewSpec view =
+        atPyramidZoom(pyramid ? &*pyramid : nullptr, asked, options.width, options.height).spec;
     ExportReport report;
     report.frameDevice = computeDevice();
     const DataArray frame =
@@ -258,10 +264,13 @@ ExportReport exportView(const Dataset& ds, const ViewSpec& view, const std::vect
     return report;
 }
 
-MovieResult exportMovie(const Dataset& ds, const ViewSpec& view, const MovieExport& movie,
+MovieResult exportMovie(const Dataset& ds, const ViewSpec& asked, const MovieExport& movie,
                         const ExportOptions& options) {
 #if STRATA_HAVE_RENDER
     const std::string what = "--export-movie " + movie.path;
+    const std::optional<healpix::Pyramid> pyramid = pyramidOfDataset(ds);
+    const ViewSpec view =
+        atPyramidZoom(pyramid ? &*pyramid : nullptr, asked, options.width, options.height).spec;
     const DataArray var = variableOf(ds, view.variable);
     const std::vector<std::string> sliced = view.slicedDims(var.dims());
     const std::shared_ptr<const SphereCells> cells =

@@ -36,10 +36,10 @@ void FrameCache::clear() {
     bytes_ = 0;
 }
 
-std::size_t FrameCache::dropHostFrames() {
+template <class Pred> std::size_t FrameCache::dropIf(Pred drop) {
     std::size_t dropped = 0;
     for (auto it = entries_.begin(); it != entries_.end();) {
-        if (it->frame.device().isHost() && !it->fallback.fellBack) {
+        if (drop(*it)) {
             bytes_ -= it->bytes;
             index_.erase(it->key);
             it = entries_.erase(it);
@@ -49,6 +49,14 @@ std::size_t FrameCache::dropHostFrames() {
         }
     }
     return dropped;
+}
+
+std::size_t FrameCache::dropHostFrames() {
+    return dropIf([](const CachedFrame& e) { return e.frame.device().isHost() && !e.fallback.fellBack; });
+}
+
+std::size_t FrameCache::dropVariable(const std::string& variable) {
+    return dropIf([&](const CachedFrame& e) { return e.key.variable == variable; });
 }
 
 void FrameCache::evict() {

@@ -44,11 +44,14 @@ public:
     // Drops the frames held on the host that were computed there by choice, not as a fallback
     // from a device that failed (those would only fall back again); returns how many went.
     std::size_t dropHostFrames();
+    // Drops the frames of `variable` (a HEALPix pyramid's zoom no longer drawn); how many went.
+    std::size_t dropVariable(const std::string& variable);
 
     std::size_t size() const { return entries_.size(); }
     std::size_t bytes() const { return bytes_; }
 
 private:
+    template <class Pred> std::size_t dropIf(Pred drop);
     void evict();
 
     std::list<CachedFrame> entries_; // most recent first

@@ -157,6 +157,14 @@ void FrameService::cancelLoad(const std::string& variable) {
     residency_->cancel(variable);
 }
 
+void FrameService::release(const std::string& variable) {
+    {
+        std::lock_guard lock(mutex_);
+        cache_.dropVariable(variable); // frames may hold views of the resident copy
+    }
+    residency_->release(variable);
+}
+
 void FrameService::allowLoad(const std::string& variable) {
     std::lock_guard lock(mutex_);
     declined_.erase(variable);

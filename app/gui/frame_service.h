@@ -133,6 +133,9 @@ public:
     // Stops loading `variable`, and its frames keep coming from the file: it is not loaded again
     // until allowLoad (the user shows it anew) or another file.
     void cancelLoad(const std::string& variable);
+    // Lets `variable` go from the compute device (a HEALPix pyramid's zoom no longer drawn): its
+    // load stops or its resident copy is dropped, and its cached frames go. Shown again, it loads.
+    void release(const std::string& variable);
     void allowLoad(const std::string& variable);
     // A variable streamed for want of room is decided again under the new budget; the frames
     // computed go, so that the next one asked for loads its variable where it fits now.

@@ -156,8 +156,8 @@ void MainWindow::connectParts() {
     connect(image_, &ImageView::settingsChanged, this, [this](const ImageViewSettings& s) {
         if (!ws_.dataset() || s.window == view().window) return;
         ViewSpec next = view();
-        next.window = s.window; // the user zoomed, panned or reset: the view follows
-        change(next);
+        next.window = s.window;         // the user zoomed, panned or reset: the view follows
+        if (change(next)) followZoom(); // a HEALPix pyramid's zoom follows the pixels' size
     });
     connect(image_, &ImageView::drawError, this,
             [this](const QString& m) { showError(tr("Drawing failed"), m, false); });

@@ -25,6 +25,7 @@
 #include "export_view.h"
 #include "frame_service.h"
 #include "frame_timing.h"
+#include "pyramid_view.h"
 #include "strata/core/derived.h"
 #include "strata/render/image_view.h"
 #include "strata/render/line_plot.h"
@@ -188,6 +189,12 @@ public:
     // `frame`'s cells when it is the whole of a frame along the cells of the last frame shown
     // (a map of them is shown: HEALPix, a mesh's faces); null otherwise.
     std::shared_ptr<const SphereCells> cellsOf(const DataArray& frame) const;
+    // A HEALPix pyramid's variable (healpix_pyramid.h) is computed at the zoom whose cells fit
+    // the image view's pixels, chosen again as the view is zoomed, panned or resized; only that
+    // zoom is loaded onto the device. The zoom asked for last and the one on the screen, -1 when
+    // the variable shown is no pyramid's.
+    int askedZoom() const { return askedZoom_; }
+    int shownZoom() const { return shownZoom_; }
 
     // For tests and the benchmark.
     const Workspace& workspace() const { return ws_; }
@@ -357,6 +364,17 @@ private:
     QPointer<QMessageBox> errorBox_;
     QTimer* rememberTimer_ = nullptr;
     QString lastError_, probeText_;
+    // The pyramid of the dataset shown (computed once a dataset: pyramidFor_), the zoom last
+    // asked for (its variable's path, released from the device when another is asked) and the
+    // one on the screen, which exports and series follow.
+    const healpix::Pyramid* pyramid() const;
+    ZoomedView atZoom(const ViewSpec& spec);
+    ViewSpec atShownZoom(const ViewSpec& spec) const;
+    void followZoom();
+    mutable std::optional<healpix::Pyramid> pyramid_;
+    mutable std::weak_ptr<const Dataset> pyramidFor_;
+    int askedZoom_ = -1, shownZoom_ = -1;
+    std::string askedLevel_;
     std::shared_ptr<const SphereCells> cells_; // the last frame's (FrameResult::cells)
     QString cellsError_;                       // the last told (FrameResult::cellsError)
     std::shared_ptr<const Dataset> gridFile_;

@@ -82,7 +82,8 @@ bool MainWindow::exportPng(const QString& wanted, QSize pixels) {
     try {
         ExportOptions options = viewExportOptions(pixels);
         options.frame = frameOnScreen(); // not computed again when it is the view's
-        const ExportResult r = exportView(*ds, view(), {ExportFormat::Png, path.toStdString()}, options);
+        const ExportResult r =
+            exportView(*ds, atShownZoom(view()), {ExportFormat::Png, path.toStdString()}, options);
         settings_.setExportSize(pixels);
         showSaved(
             tr("Saved %1, %2 × %3").arg(QFileInfo(path).fileName()).arg(pixels.width()).arg(pixels.height()),
@@ -105,7 +106,8 @@ bool MainWindow::exportCsv(const QString& wanted) {
     try {
         ExportOptions options = viewExportOptions(settings_.exportSize());
         options.frame = frameOnScreen(); // not computed again when it is the view's
-        const ExportResult r = exportView(*ds, view(), {ExportFormat::Csv, path.toStdString()}, options);
+        const ExportResult r =
+            exportView(*ds, atShownZoom(view()), {ExportFormat::Csv, path.toStdString()}, options);
         showSaved(r.rows == 1 ? tr("Saved %1, 1 row").arg(QFileInfo(path).fileName())
                               : tr("Saved %1, %2 rows").arg(QFileInfo(path).fileName()).arg(r.rows),
                   path, r.bytesFromDevice);

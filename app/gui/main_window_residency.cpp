@@ -30,7 +30,10 @@ void MainWindow::onResidencyChanged(const QString& variable) {
     const ResidencyStatus s = service_->residency(variable.toStdString());
     datasetPanel_->setResidency(variable, s.state == Residence::None ? QString() : q(s.describe()),
                                 q(s.reason));
-    if (variable.toStdString() != view().variable) return;
+    // A HEALPix pyramid's variable loads as the zoom asked for.
+    if (variable.toStdString() != view().variable &&
+        (askedZoom_ < 0 || variable.toStdString() != askedLevel_))
+        return;
     showTask(); // a frame waiting for this load says how far it is
     status_->setResidency(tr("Data: %1").arg(q(s.describe())),
                           s.reason.empty() ? tr("Budget %1").arg(q(formatBytes(service_->residentBudget())))

@@ -34,7 +34,7 @@ void MainWindow::plotSeriesAt(std::int64_t row, std::int64_t column, const QStri
         const std::int64_t i = d == spec_.yDim ? row : d == spec_.xDim ? column : spec_.indexOf(d);
         s.indices.push_back({d, i});
     }
-    ws_.awaitSeries(service_->requestSeries(s));
+    ws_.awaitSeries(service_->requestSeries(atShownZoom(s))); // the cells of the zoom shown
     series_->show();
 }
 

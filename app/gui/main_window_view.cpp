@@ -106,7 +106,7 @@ void MainWindow::requestFrame(const ViewSpec& before, const std::string& steppin
     frameAsked_ = true;
     // The image view's isolines (its settings, not the view's) are traced on the worker with
     // the colours, for this frame and the steps ahead.
-    ViewSpec asked = view();
+    ViewSpec asked = atZoom(view()).spec; // a HEALPix pyramid's variable at the zoom that fits
     asked.contours = image_->settings().contours;
     const std::uint64_t id = service_->requestFrame(asked, steppingDim, direction);
     ws_.awaitFrame(id);
@@ -332,6 +332,8 @@ void MainWindow::onFrameReady(const std::shared_ptr<const FrameResult>& r) {
     if (r->fallback.fellBack) statusBar()->showMessage(q(r->fallback.reason), 8000);
     const DataArray& frame = r->frame;
     const std::string lat = latitudeDim(ws_.variable());
+    const healpix::Pyramid* pyramid = this->pyramid();
+    shownZoom_ = pyramid ? zoomOfPath(*pyramid, r->spec.variable) : -1;
     try {
         // A frame along sphere cells (HEALPix, a mesh's faces) is drawn as a map of them.
         cells_ = r->cells;
@@ -341,8 +343,9 @@ void MainWindow::onFrameReady(const std::shared_ptr<const FrameResult>& r) {
         cellsError_ = r->cellsError;
         if (frame.ndim() == 2 || cells) {
             image_->setSettings(imageSettings());
-            ImageFrame shown{frame, frameTitle(frame, r->spec.reductions, r->spec.areaWeighted, lat),
-                             r->variableRange, r->coloured, r->frameRange};
+            std::string title = frameTitle(frame, r->spec.reductions, r->spec.areaWeighted, lat);
+            if (shownZoom_ >= 0) title += "  (HEALPix zoom " + std::to_string(shownZoom_) + ")";
+            ImageFrame shown{frame, std::move(title), r->variableRange, r->coloured, r->frameRange};
             if (cells) {
                 shown.cells = cells;
                 shown.coloured.reset(); // coloured as a row of cells by the view
@@ -404,6 +407,7 @@ void MainWindow::onFrameReady(const std::shared_ptr<const FrameResult>& r) {
 }
 
 void MainWindow::onPresented() {
+    followZoom(); // a resize, or the first paint's layout, may want another zoom of a pyramid
     const std::optional<double> ms = timing_.presented();
     if (!ms) return;
     startup::mark(startup::Milestone::Presented);

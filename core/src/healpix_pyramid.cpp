@@ -91,8 +91,8 @@ std::string Pyramid::pathOf(const std::string& variable, const PyramidLevel& lev
 std::string Pyramid::describe() const {
     if (levels.empty()) return "HEALPix pyramid";
     const PyramidLevel &a = levels.front(), &b = levels.back();
-    return "HEALPix pyramid, zoom " + std::to_string(a.zoom) + "\u2013" + std::to_string(b.zoom) + " (nside " +
-           std::to_string(a.nside) + "\u2013" + std::to_string(b.nside) + ", " +
+    return "HEALPix pyramid, zoom " + std::to_string(a.zoom) + "\u2013" + std::to_string(b.zoom) +
+           " (nside " + std::to_string(a.nside) + "\u2013" + std::to_string(b.nside) + ", " +
            std::to_string(levels.size()) + " levels), " + (order == Order::Nest ? "nest" : "ring");
 }
 
@@ -114,7 +114,8 @@ std::optional<Pyramid> pyramidOf(const Dataset& root) {
         found.push_back({PyramidLevel{levelOf(grid->nside), grid->nside, g.group}, grid->variables});
     }
     if (found.size() < 2) return std::nullopt;
-    std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first.nside < b.first.nside; });
+    std::sort(found.begin(), found.end(),
+              [](const auto& a, const auto& b) { return a.first.nside < b.first.nside; });
     for (std::size_t i = 0; i < found.size(); ++i) {
         if (i > 0 && found[i].first.nside == found[i - 1].first.nside) return std::nullopt;
         shared = i == 0 ? found[i].second : common(shared, found[i].second);
@@ -137,17 +138,19 @@ Dataset combinePyramid(std::vector<Dataset> levels, const std::string& path) {
                            " is not a power of two: it cannot be a zoom of a HEALPix pyramid");
         grids.push_back({std::move(*g), &ds});
     }
-    std::sort(grids.begin(), grids.end(), [](const auto& a, const auto& b) { return a.first.nside < b.first.nside; });
+    std::sort(grids.begin(), grids.end(),
+              [](const auto& a, const auto& b) { return a.first.nside < b.first.nside; });
     std::vector<std::string> shared = grids.front().first.variables;
     for (std::size_t i = 1; i < grids.size(); ++i) {
-        const auto &[g, ds] = grids[i];
-        const auto &[before, dsBefore] = grids[i - 1];
+        const auto& [g, ds] = grids[i];
+        const auto& [before, dsBefore] = grids[i - 1];
         STRATA_EXPECTS(g.nside != before.nside, ValueError,
-                       ds->path + " and " + dsBefore->path + " are both HEALPix nside " + std::to_string(g.nside) +
-                           ": a pyramid has one store a zoom");
+                       ds->path + " and " + dsBefore->path + " are both HEALPix nside " +
+                           std::to_string(g.nside) + ": a pyramid has one store a zoom");
         STRATA_EXPECTS(g.order == before.order, ValueError,
                        ds->path + " numbers its cells in " + (g.order == Order::Nest ? "nest" : "ring") +
-                           " order, " + dsBefore->path + " in " + (before.order == Order::Nest ? "nest" : "ring") +
+                           " order, " + dsBefore->path + " in " +
+                           (before.order == Order::Nest ? "nest" : "ring") +
                            ": the zooms of a pyramid share one order");
         shared = common(shared, g.variables);
     }

@@ -74,6 +74,24 @@ private slots:
         QVERIFY(!cache.find(keyAt(9)));
     }
 
+    // A variable's frames go (a pyramid's zoom no longer drawn), its bytes with them; others stay.
+    void aVariablesFramesAreDropped() {
+        FrameCache cache(1000);
+        for (int t = 0; t < 3; ++t) QVERIFY(cache.store(entry(t, 100)));
+        for (int t = 0; t < 2; ++t) {
+            CachedFrame other = entry(t, 50);
+            other.key.variable = "/z3/tas";
+            QVERIFY(cache.store(other));
+        }
+        QCOMPARE(cache.dropVariable("/z3/tas"), std::size_t(2));
+        QCOMPARE(cache.size(), std::size_t(3));
+        QCOMPARE(cache.bytes(), std::size_t(300));
+        for (int t = 0; t < 3; ++t) QVERIFY(cache.find(keyAt(t)));
+        QCOMPARE(cache.dropVariable("/z3/tas"), std::size_t(0));
+        QCOMPARE(cache.dropVariable("HGT"), std::size_t(3));
+        QCOMPARE(cache.bytes(), std::size_t(0));
+    }
+
     // The same key again replaces the entry (its bytes counted once) with its new colours.
     void aKeyStoredAgainReplacesItsEntry() {
         FrameCache cache(1000);

@@ -93,9 +93,12 @@ private slots:
         {
             // easygems' crs as published names the mapping too, with no refinement_level: the
             // nside is healpix_nside's (it was refused as a CF mapping without a level)
-            const Dataset ds = io::openDataset(
-                write(dir_, "easygems_named.nc",
-                      {768, "crs", {{"healpix_nside", 8}}, {{"healpix_order", "ring"}, {"grid_mapping_name", "healpix"}}}));
+            const Dataset ds =
+                io::openDataset(write(dir_, "easygems_named.nc",
+                                      {768,
+                                       "crs",
+                                       {{"healpix_nside", 8}},
+                                       {{"healpix_order", "ring"}, {"grid_mapping_name", "healpix"}}}));
             const auto g = healpix::gridOf(ds, ds["tas"]);
             QVERIFY(g);
             QCOMPARE(g->nside, std::int64_t(8));

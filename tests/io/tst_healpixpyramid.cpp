@@ -26,7 +26,9 @@ const std::string kDir = STRATA_TEST_DATA "/healpix_pyramid";
 
 std::string store(int zoom) { return kDir + "/tas_z" + std::to_string(zoom) + ".zarr"; }
 
-std::vector<double> valuesOf(const DataArray& v) { return v.load(Device::host(), Stream::host()).values<double>(); }
+std::vector<double> valuesOf(const DataArray& v) {
+    return v.load(Device::host(), Stream::host()).values<double>();
+}
 
 // Equal values, NaN where the other has NaN.
 bool same(const std::vector<double>& a, const std::vector<double>& b) {
@@ -54,16 +56,22 @@ void replaceIn(const std::string& path, const std::string& from, const std::stri
 QString notThePyramid(const Dataset& ds) {
     const std::optional<healpix::Pyramid> p = healpix::pyramidOf(ds);
     if (!p) return "no pyramid found";
-    if (p->levels.size() != 5 || p->variables != std::vector<std::string>{"tas"} || p->order != healpix::Order::Nest)
+    if (p->levels.size() != 5 || p->variables != std::vector<std::string>{"tas"} ||
+        p->order != healpix::Order::Nest)
         return QString::fromStdString("not zooms 0-4 of tas, nest: " + p->describe());
     std::vector<std::vector<double>> zooms;
     for (int z = 0; z < 5; ++z) {
         const healpix::PyramidLevel& l = p->levels[std::size_t(z)];
         if (l.zoom != z || l.nside != (std::int64_t(1) << z) || l.group != "/z" + std::to_string(z))
-            return QString("level %1 is zoom %2, nside %3, in %4").arg(z).arg(l.zoom).arg(l.nside).arg(l.group.c_str());
+            return QString("level %1 is zoom %2, nside %3, in %4")
+                .arg(z)
+                .arg(l.zoom)
+                .arg(l.nside)
+                .arg(l.group.c_str());
         if (p->level(z) != &l) return QString("level(%1) is not the level of zoom %1").arg(z);
         const DataArray tas = ds.findGroup(l.group)["tas"];
-        if (tas.shape() != Shape{3, 12 * (std::int64_t(1) << (2 * z))}) return QString("zoom %1's shape").arg(z);
+        if (tas.shape() != Shape{3, 12 * (std::int64_t(1) << (2 * z))})
+            return QString("zoom %1's shape").arg(z);
         zooms.push_back(valuesOf(tas));
     }
     for (int z = 0; z < 4; ++z) {
@@ -89,7 +97,8 @@ QString notThePyramid(const Dataset& ds) {
         if (compared < 3 * n / 2) return QString("zoom %1: too few cells with values").arg(z);
     }
     const DataArray root = ds["tas"];
-    if (root.shape() != Shape{3, 12} || !same(valuesOf(root), zooms[0])) return "the root's tas is not zoom 0's";
+    if (root.shape() != Shape{3, 12} || !same(valuesOf(root), zooms[0]))
+        return "the root's tas is not zoom 0's";
     if (!healpix::gridOf(ds, root)) return "the root's tas is on no HEALPix grid";
     return {};
 }
@@ -112,7 +121,8 @@ private slots:
             QVERIFY2(why.isEmpty(), qPrintable(why));
             QCOMPARE(QString::fromStdString(ds.path), QString::fromStdString(store(0))); // the coarsest
             QVERIFY(std::any_of(notes.lines.begin(), notes.lines.end(), [](const std::string& l) {
-                return l.find("HEALPix pyramid, zoom 0\u20134 (nside 1\u201316, 5 levels), nest") != std::string::npos;
+                return l.find("HEALPix pyramid, zoom 0\u20134 (nside 1\u201316, 5 levels), nest") !=
+                       std::string::npos;
             }));
             QVERIFY2(QString::fromStdString(ds.summary())
                          .contains("HEALPix pyramid, zoom 0–4 (nside 1–16, 5 levels), nest in the groups "
@@ -122,7 +132,8 @@ private slots:
             io::OpenNotes own;
             const Dataset z2 = io::openPaths({store(2)}, own);
             QVERIFY(!healpix::pyramidOf(z2));
-            QVERIFY(same(valuesOf(ds.findGroup("/z4")["tas"]), valuesOf(io::openPaths({store(4)}, own)["tas"])));
+            QVERIFY(
+                same(valuesOf(ds.findGroup("/z4")["tas"]), valuesOf(io::openPaths({store(4)}, own)["tas"])));
             QVERIFY(same(valuesOf(ds.findGroup("/z2")["tas"]), valuesOf(z2["tas"])));
         }
     }
@@ -145,7 +156,8 @@ private slots:
     void theZoomFollowsAPixelsFootprint() {
         io::OpenNotes notes;
         const healpix::Pyramid p = *healpix::pyramidOf(io::openPaths({kDir + "/tas_pyramid.zarr"}, notes));
-        QCOMPARE(healpix::cellWidth(1), std::sqrt(4 * std::numbers::pi / 12)); // a cell's solid angle, square-rooted
+        QCOMPARE(healpix::cellWidth(1),
+                 std::sqrt(4 * std::numbers::pi / 12)); // a cell's solid angle, square-rooted
         QCOMPARE(healpix::cellWidth(8) * 8, healpix::cellWidth(1));
         const auto zoomFor = [&](double radians) { return p.levelFor(radians).zoom; };
         QCOMPARE(zoomFor(2.0), 0);

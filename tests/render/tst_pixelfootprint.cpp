@@ -48,7 +48,8 @@ private slots:
         const double f = pixelFootprint(p, world, 1920, 1080);
         // Robinson stretches nothing by more than a few tens of percent near the centre.
         const double degreesPerPixel = 360.0 / 1920;
-        QVERIFY2(f > 0.6 * degreesPerPixel * kDeg && f < 1.2 * degreesPerPixel * kDeg, qPrintable(QString::number(f)));
+        QVERIFY2(f > 0.6 * degreesPerPixel * kDeg && f < 1.2 * degreesPerPixel * kDeg,
+                 qPrintable(QString::number(f)));
         // Zoomed in tenfold about the centre, where Robinson's x is 0.8487 R λ over a map 2 ×
         // 0.8487 π R wide: a pixel spans 2π / 19200 there.
         const MapExtent tenth{world.x0 / 10, world.x1 / 10, world.y0 / 10, world.y1 / 10};
@@ -59,7 +60,8 @@ private slots:
         const Projection n = Projection::byName("NorthPolarStereo");
         const MapExtent pole{-1e6, 1e6, -1e6, 1e6}; // 2000 km across
         const double g = pixelFootprint(n, pole, 1000, 1000);
-        QVERIFY2(g > 0.8 * 2000.0 / 1000 / 6371 && g < 1.1 * 2000.0 / 1000 / 6371, qPrintable(QString::number(g)));
+        QVERIFY2(g > 0.8 * 2000.0 / 1000 / 6371 && g < 1.1 * 2000.0 / 1000 / 6371,
+                 qPrintable(QString::number(g)));
     }
 
     void offTheMapIsNotANumber() {

@@ -34,7 +34,8 @@ namespace {
 // Zarr stores that are the zooms of one HEALPix pyramid (each on a HEALPix grid, of different
 // nsides) as one Dataset (healpix_pyramid.h); nullopt for anything else (a record set).
 std::optional<Dataset> openPyramid(const std::vector<std::string>& files, OpenNotes& notes) {
-    if (files.size() < 2 || !std::all_of(files.begin(), files.end(), [](const auto& f) { return looksLikeZarr(f); }))
+    if (files.size() < 2 ||
+        !std::all_of(files.begin(), files.end(), [](const auto& f) { return looksLikeZarr(f); }))
         return std::nullopt;
     std::vector<Dataset> levels;
     std::set<std::int64_t> nsides;
@@ -165,7 +166,7 @@ Dataset openPaths(const std::vector<std::string>& args, OpenNotes& notes, const 
                       std::all_of(files.begin(), files.end(), [](const auto& f) { return looksLikeGrib(f); });
     if (grib) checkGribFilesInChildProcess(files); // ecCodes meets them first in a child, as one file
     std::optional<Dataset> pyramid = grib ? std::nullopt : openPyramid(files, notes);
-    Dataset ds = pyramid               ? std::move(*pyramid)
+    Dataset ds = pyramid             ? std::move(*pyramid)
                  : files.size() == 1 ? openDatasetIsolated(files[0], notes)
                  : grib              ? openGribFiles(files, notes)
                                      : openMultiDataset(files, notes, options);

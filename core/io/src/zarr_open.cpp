@@ -323,8 +323,9 @@ Dataset openZarr(const std::string& path, OpenNotes& notes) {
         Dataset ds = reader.read();
         // A store of one group a zoom (a HEALPix pyramid) lists its variables once, at the root.
         if (healpix::rootPyramid(ds))
-            notes.lines.push_back(path + ": " + healpix::pyramidOf(ds)->describe() +
-                                     "; the root shows the coarsest zoom, the window the zoom that fits the screen");
+            notes.lines.push_back(
+                path + ": " + healpix::pyramidOf(ds)->describe() +
+                "; the root shows the coarsest zoom, the window the zoom that fits the screen");
         return ds;
     } catch (const std::bad_alloc&) {
         STRATA_FAIL(OutOfMemoryError, path + ": out of memory while reading its metadata");

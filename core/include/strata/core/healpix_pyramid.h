@@ -49,8 +49,9 @@ std::optional<Pyramid> pyramidOf(const Dataset& root);
 
 // The zooms' datasets (each opened from its own store, in any order) as one pyramid Dataset:
 // each a group "/z{zoom}" (its own groups beneath it), the root the coarsest zoom's dims,
-// variables, coordinates and attributes; the root's path is `path`, or the coarsest's when empty. Throws ValueError naming the store and the problem when a dataset lies on no HEALPix
-// grid, two have one nside, their orders differ, or they share no variable.
+// variables, coordinates and attributes; the root's path is `path`, or the coarsest's when empty. Throws
+// ValueError naming the store and the problem when a dataset lies on no HEALPix grid, two have one nside,
+// their orders differ, or they share no variable.
 Dataset combinePyramid(std::vector<Dataset> levels, const std::string& path);
 
 // A store whose groups are the zooms: its root takes the coarsest zoom's dims, variables,

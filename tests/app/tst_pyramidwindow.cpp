@@ -1,0 +1,169 @@
+// A HEALPix pyramid in the window, under Xvfb (issue 37): tests/data/healpix_pyramid's store of a
+// group a zoom (tas at zooms 0–4, each coarser zoom the mean of its children) opens as one
+// variable. Its frame is computed at the zoom whose cells are no wider than a pixel (here from
+// the plate carrée map's metres and the plot's pixels, apart from the code's 5 × 5 places),
+// and the values shown are that zoom's store's, read alone. A wheel zoom asks for the finer zoom
+// and lets the coarser one go from memory; the probe and the CSV export give the cells of the
+// zoom on the screen.
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QWheelEvent>
+#include <QtTest>
+#include <cmath>
+#include <numbers>
+
+#include "main_window.h"
+#include "strata/core/healpix.h"
+#include "strata/core/healpix_pyramid.h"
+#include "strata/io/multifile.h"
+#include "strata/render/projection.h"
+#include "window_fixture.h"
+
+using namespace strata;
+using namespace strata::app;
+
+namespace {
+
+const std::string kDir = STRATA_TEST_DATA "/healpix_pyramid";
+
+// tas at `zoom`, step `t`, read from that zoom's own store.
+std::vector<double> zoomValues(int zoom, std::int64_t t) {
+    io::OpenNotes notes;
+    const Dataset ds = io::openPaths({kDir + "/tas_z" + std::to_string(zoom) + ".zarr"}, notes);
+    const std::vector<double> all = ds["tas"].load(Device::host(), Stream::host()).values<double>();
+    const std::size_t n = all.size() / 3;
+    return {all.begin() + std::ptrdiff_t(t * std::int64_t(n)),
+            all.begin() + std::ptrdiff_t((t + 1) * std::int64_t(n))};
+}
+
+bool sameValues(const std::vector<double>& a, const std::vector<double>& b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                      [](double x, double y) { return x == y || (std::isnan(x) && std::isnan(y)); });
+}
+
+// The zoom for a plate carrée window shown over `plot`: a pixel's arc where the map is, the map's
+// metres spanning 360° across and 180° up (pixels square, as the view keeps them: the larger of
+// the two steps); the coarsest zoom of 0–4 whose cells, sqrt(4π / 12) / nside wide, fit in it.
+// nullopt when the arc lies within 3 % of a zoom's cell width (either zoom is right there).
+std::optional<int> expectedZoom(const ViewWindow& w, const PixelRect& plot) {
+    const MapExtent map = Projection::byName("PlateCarree").extent();
+    const double right = (w.x1 - w.x0) / plot.width() * 2 * std::numbers::pi / map.width();
+    const double up = (w.y1 - w.y0) / plot.height() * std::numbers::pi / map.height();
+    if (std::fabs(right / up - 1) > 0.02) return std::nullopt; // not square: the view changed its ways
+    const double arc = std::max(right, up);
+    for (int z = 0; z <= 4; ++z) {
+        const double cell = std::sqrt(4 * std::numbers::pi / 12) / double(1 << z);
+        if (std::fabs(cell / arc - 1) < 0.03) return std::nullopt;
+        if (cell <= arc) return z;
+    }
+    return 4;
+}
+
+} // namespace
+
+class TestPyramidWindow : public QObject {
+    Q_OBJECT
+    std::unique_ptr<MainWindow> w_;
+
+    // Until the frame of the view is on the screen and nothing more is computed.
+    bool settle() {
+        for (int i = 0; i < 400; ++i) {
+            QTest::qWait(25);
+            if (!w_->frameService()->busy() && w_->shownFrame().ndim() > 0 &&
+                w_->askedZoom() == w_->shownZoom())
+                return true;
+        }
+        return false;
+    }
+
+    // The frame shown is zoom shownZoom()'s, step 0, as its own store holds it.
+    QString notTheShownZoom() {
+        const int z = w_->shownZoom();
+        if (z < 0) return "no zoom shown";
+        const DataArray& f = w_->shownFrame();
+        if (f.ndim() != 1 || f.size() != 12 * (std::int64_t(1) << (2 * z)))
+            return QString("a frame of %1 values at zoom %2").arg(f.size()).arg(z);
+        if (!sameValues(f.asHost().values<double>(), zoomValues(z, 0)))
+            return QString("not zoom %1's values").arg(z);
+        return {};
+    }
+
+private slots:
+    void initTestCase() {
+        w_ = test::makeTestWindow("tst_pyramidwindow");
+        QVERIFY(w_->isVisible());
+    }
+    void cleanupTestCase() {
+        w_.reset();
+        QSettings().clear();
+    }
+
+    void thePyramidsZoomFollowsThePixels() {
+        QVERIFY(test::openAndShow(*w_, QString::fromStdString(kDir + "/tas_pyramid.zarr")));
+        ViewSpec v = w_->view();
+        v.variable = "tas";
+        v.xDim = "cell";
+        v.yDim.clear();
+        v.indices = {{"time", 0}};
+        w_->applyView(v);
+        QVERIFY(settle());
+        ImageView* image = w_->imageView();
+        const PixelRect plot = image->layout().plot;
+        QVERIFY(plot.width() > 100);
+        // Far out (the map a fiftieth of the view's width), the window's pixels square: a coarse
+        // zoom.
+        const MapExtent map = Projection::byName("PlateCarree").extent();
+        const double cx = (map.x0 + map.x1) / 2, cy = (map.y0 + map.y1) / 2;
+        const double width = map.width() * 50, height = width * plot.height() / plot.width();
+        ViewSpec far = w_->view();
+        far.window = ViewWindow{cx - width / 2, cx + width / 2, cy - height / 2, cy + height / 2};
+        w_->applyView(far);
+        QVERIFY(settle());
+        const std::optional<int> farZoom = expectedZoom(*w_->view().window, image->layout().plot);
+        QVERIFY(farZoom && *farZoom < 4);
+        QCOMPARE(w_->shownZoom(), *farZoom);
+        QString why = notTheShownZoom();
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        QVERIFY(image->settings().window == w_->view().window);
+        const std::string coarse = "/z" + std::to_string(*farZoom) + "/tas";
+        QTRY_VERIFY(w_->frameService()->residency(coarse).state != Residence::None); // loaded as it is shown
+
+        // The wheel, at the plot's centre (the map's), zooms in 1.25^20 times: the finest zoom, asked for by
+        // the view itself; the coarse one leaves memory.
+        const ViewLayout& l = image->layout(); // device pixels, from the bottom
+        const QPointF centre((l.plot.x0 + l.plot.x1) / 2 / l.scale,
+                             (l.height - (l.plot.y0 + l.plot.y1) / 2) / l.scale);
+        QWheelEvent wheel(centre, image->mapToGlobal(centre), QPoint(), QPoint(0, 120 * 20), Qt::NoButton,
+                          Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(image, &wheel);
+        QVERIFY(settle());
+        const std::optional<int> nearZoom = expectedZoom(*w_->view().window, image->layout().plot);
+        QVERIFY(nearZoom);
+        QCOMPARE(w_->shownZoom(), *nearZoom);
+        QVERIFY(*nearZoom > *farZoom);
+        why = notTheShownZoom();
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        QCOMPARE(w_->frameService()->residency(coarse).state, Residence::None);
+
+        // The probe names a cell of the zoom shown.
+        const QPoint at = centre.toPoint() + QPoint(9, -4);
+        const Pick pick = image->pickAt(at);
+        QVERIFY(pick.inside);
+        QCOMPARE(pick.column,
+                 healpix::cellOf(std::int64_t(1) << *nearZoom, healpix::Order::Nest, pick.x, pick.y));
+
+        // The CSV export: the cells of the zoom on the screen.
+        QTemporaryDir dir;
+        const QString csv = dir.filePath("pyramid.csv");
+        QVERIFY(w_->exportCsv(csv));
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        int rows = 0;
+        while (!f.atEnd()) rows += !f.readLine().trimmed().isEmpty();
+        QCOMPARE(rows, 1 + 12 * (1 << (2 * *nearZoom)));
+    }
+};
+
+QTEST_MAIN(TestPyramidWindow)
+#include "tst_pyramidwindow.moc"
