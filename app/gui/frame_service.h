@@ -110,6 +110,8 @@ public:
     // Steps computed ahead (in the direction of the steps) and behind, and the cache's limit
     // (bytes of frames kept).
     void setPrefetch(int stepsAhead, int stepsBehind = 2);
+    int stepsAhead() const { return prefetchSteps_; }
+    int stepsBehind() const { return prefetchBehind_; }
     // The frame asked for last is on the screen. Of the steps around a frame, all but the next
     // one are computed only after this (or aheadWait after the request, when it does not
     // come): on a machine with few cores the worker would otherwise take memory bandwidth and

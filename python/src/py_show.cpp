@@ -80,10 +80,15 @@ int pyosInputHook() { // PyOS_InputHook: called without the GIL while the REPL w
 
 class Window {
 public:
+    // `stepsAhead` ≥ 0: the steps computed ahead of the one shown (none behind) instead of the
+    // window's default, as for data whose every step is a computation on a Dask cluster.
     Window(const HeldDataset& ds, const std::string& title, const std::string& variable,
-           std::optional<ColourRange> range) {
+           std::optional<ColourRange> range, int stepsAhead) {
         ensureApplication();
         window_ = new app::MainWindow;
+        ownAhead_ = window_->frameService()->stepsAhead();
+        ownBehind_ = window_->frameService()->stepsBehind();
+        if (stepsAhead >= 0) window_->frameService()->setPrefetch(stepsAhead, 0);
         window_->setAttribute(Qt::WA_DeleteOnClose);
         frameConnection_ = QObject::connect(window_, &app::MainWindow::frameShown, [this] {
             ++shown_;
@@ -131,6 +136,17 @@ public:
     }
 
     bool isOpen() const { return !window_.isNull() && window_->isVisible(); }
+
+    // The steps computed around the one shown; -1: the window's own.
+    void setPrefetch(int stepsAhead, int stepsBehind) {
+        alive();
+        window_->frameService()->setPrefetch(stepsAhead < 0 ? ownAhead_ : stepsAhead,
+                                             stepsBehind < 0 ? ownBehind_ : stepsBehind);
+    }
+    std::pair<int, int> prefetch() const {
+        alive();
+        return {window_->frameService()->stepsAhead(), window_->frameService()->stepsBehind()};
+    }
 
     // Pumps events until the frame of the view last asked for is on the screen; throws with the
     // window's message when the view cannot be shown.
@@ -321,6 +337,7 @@ private:
     std::shared_ptr<::py::object> onFrame_;
     QMetaObject::Connection frameConnection_;
     std::uint64_t shown_ = 0, wanted_ = 0;
+    int ownAhead_ = 0, ownBehind_ = 0; // the window's own steps ahead and behind
 };
 
 } // namespace
@@ -330,13 +347,19 @@ void bindShow(::py::module_& m) {
         // Without the GIL where Qt may wait on the frame workers, which may drop the last view
         // of a borrowed array (and take the GIL to release its producer).
         .def(::py::init([](const HeldDataset& ds, const std::string& title, const std::string& variable,
-                           std::optional<double> vmin, std::optional<double> vmax) {
+                           std::optional<double> vmin, std::optional<double> vmax, int stepsAhead) {
                  const std::optional<ColourRange> range = fixedRange(vmin, vmax); // before the window
                  ::py::gil_scoped_release nogil;
-                 return std::make_unique<Window>(ds, title, variable, range);
+                 return std::make_unique<Window>(ds, title, variable, range, stepsAhead);
              }),
              ::py::arg("dataset"), ::py::arg("title"), ::py::arg("variable"),
-             ::py::arg("vmin") = ::py::none(), ::py::arg("vmax") = ::py::none())
+             ::py::arg("vmin") = ::py::none(), ::py::arg("vmax") = ::py::none(),
+             ::py::arg("steps_ahead") = -1)
+        .def(
+            "set_prefetch",
+            [](Window& w, int stepsAhead, int stepsBehind) { w.setPrefetch(stepsAhead, stepsBehind); },
+            ::py::arg("steps_ahead"), ::py::arg("steps_behind"))
+        .def_property_readonly("prefetch", &Window::prefetch)
         .def(
             "show",
             [](Window& w, const HeldDataset& ds, const std::string& title, const std::string& variable,

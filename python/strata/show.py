@@ -6,6 +6,10 @@ import weakref
 from . import _strata
 from .convert import _strata_dataset, as_array
 
+# The steps the window computes ahead of the one shown for Dask-backed data, whose every step is
+# a computation on the cluster (none behind); other data get the window's own.
+DASK_STEPS_AHEAD = 1
+
 _hook_installed = False
 
 
@@ -107,6 +111,9 @@ class View:
         _set_timeout(dask, self._compute_timeout)
         self._status = _report_to(self._window, dask, self._status)
         self.cancel()  # boxes of the data replaced are not wanted any more
+        if bool(dask) != bool(self._dask):  # the steps ahead as show() sets them for such data
+            ahead, behind = (DASK_STEPS_AHEAD, 0) if dask else (-1, -1)
+            self._window.set_prefetch(ahead, behind)
         self._window.show(held, title, var or "", vmin, vmax)
         self._held = held
         self._dask = dask
@@ -224,7 +231,8 @@ def show(obj, dims=None, name=None, block=False, vmin=None, vmax=None, contours=
     held, var, title = _strata_dataset(obj, dims, name, dask)
     _set_timeout(dask, compute_timeout)
     status = _report_to(None, dask)  # before the window, whose constructor asks the first frame
-    window = _strata._Window(held, title, var or "", vmin, vmax)
+    # Each step of Dask-backed data is a computation on the cluster: one step ahead, none behind.
+    window = _strata._Window(held, title, var or "", vmin, vmax, steps_ahead=DASK_STEPS_AHEAD if dask else -1)
     status.attach(window)
     view = View(window, held, title, dask, compute_timeout, status)
     if contours is not None:

@@ -15,6 +15,7 @@ import xarray as xr
 os.environ.setdefault("XDG_CONFIG_HOME", tempfile.mkdtemp(prefix="strata-dask-show-"))
 import strata  # noqa: E402
 from strata import _strata  # noqa: E402
+from strata.show import DASK_STEPS_AHEAD  # noqa: E402
 from dask_clusters import (dask, failing_block, local_cluster, needs_distributed, slow_block,  # noqa: E402
                            worker_reads, write_series)
 
@@ -42,13 +43,23 @@ class ShowDaskBacked(unittest.TestCase):
             np.testing.assert_array_equal(view.frame(timeout=60), self.values[0])
             self.assertEqual((view.view["y"], view.view["x"]), ("lat", "lon"))
             self.assertEqual(view.dask_notes, [])
+            # Each step a computation on the cluster: one step ahead, none behind.
+            self.assertEqual(view._window.prefetch, (DASK_STEPS_AHEAD, 0))
+            deadline = time.monotonic() + 3  # the step ahead computed, and any others (none)
+            while time.monotonic() < deadline:
+                _strata._process_events()
+                time.sleep(0.05)
+            # NumPy data shown in its place: the window's own steps around it.
+            view.update(xr.DataArray(self.values[:4], dims=("time", "lat", "lon"), name="tas"))
+            self.assertGreater(view._window.prefetch[0], 1)
         finally:
             view.close()
-        # The step shown and those prefetched around it: single steps of the first chunk, read
-        # in the workers; never the whole variable (365 steps in 13 chunks).
+        # The step shown and the one ahead: single steps of the first chunk, read in the
+        # workers; never the whole variable (365 steps in 13 chunks), nor the window's eight
+        # steps ahead.
         reads = worker_reads(self.client) - before
         self.assertGreaterEqual(reads, 1)
-        self.assertLess(reads, 20)
+        self.assertLessEqual(reads, 2)
 
     def test_a_chunk_that_raises_is_told_and_the_window_goes_on(self):
         x = dask.array.from_array(self.values[:90], chunks=(30, 24, 36)).map_blocks(
@@ -108,8 +119,8 @@ class ShowDaskBacked(unittest.TestCase):
         # its progress was never told when show() gave the fetches the status bar afterwards.
         made = _strata._Window
 
-        def made_slowly(*args):
-            window = made(*args)
+        def made_slowly(*args, **kwargs):
+            window = made(*args, **kwargs)
             time.sleep(1.0)  # the compute (3 s) starts and runs meanwhile
             return window
 
