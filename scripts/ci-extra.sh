@@ -4,7 +4,8 @@
 #         UndefinedBehaviorSanitizer, run by ctest; any report fails the test that made it.
 #   fuzz  a short run of the netCDF reader's fuzz target (FUZZ_SECONDS, default 90), then of the
 #         mesh readers' (FUZZ_MESH_SECONDS, default 20; 0 skips it) and of the GRIB reader's
-#         message index (FUZZ_GRIB_SECONDS, default 20; 0 skips it); fails on a finding in
+#         message index (FUZZ_GRIB_SECONDS, default 20; 0 skips it) and of the derived
+#         variables' expression parser (FUZZ_EXPRESSION_SECONDS, default 20; 0 skips it); fails on a finding in
 #         Strata's code (findings inside netCDF-C/HDF5/ecCodes are listed, see scripts/fuzz.sh).
 #   alone each function of each app test in a process of its own (`tst_x fn`), so that no
 #         test function passes only because an earlier one left the window or a file as it
@@ -74,6 +75,10 @@ fuzz() {
   fi
   if [ "${FUZZ_GRIB_SECONDS:-20}" -gt 0 ]; then
     STRATA_FUZZ_TARGET=fuzz_grib "$root/scripts/fuzz.sh" --ci "${FUZZ_GRIB_SECONDS:-20}" \
+      "${FUZZ_BUILD:-$root/build-ci-fuzz}"
+  fi
+  if [ "${FUZZ_EXPRESSION_SECONDS:-20}" -gt 0 ]; then
+    STRATA_FUZZ_TARGET=fuzz_expression "$root/scripts/fuzz.sh" --ci "${FUZZ_EXPRESSION_SECONDS:-20}" \
       "${FUZZ_BUILD:-$root/build-ci-fuzz}"
   fi
 }
