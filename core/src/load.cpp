@@ -12,6 +12,7 @@
 #include "load_tuning.h"
 #include "strata/core/chunks.h"
 #include "strata/core/data_array.h"
+#include "strata/core/derived.h"
 #include "strata/core/error.h"
 #include "strata/core/load_plan.h"
 #include "strata/core/memory_budget.h"
@@ -263,7 +264,9 @@ Variable loadVariable(const Variable& v, Device device, Stream stream) {
         return empty;
     }
 
-    // A computed source (a derived variable) evaluates the box where it is asked for.
+    // A computed source (a derived variable) evaluates the box where it is asked for, within the
+    // memory budget as a file's variable is (the whole of one is made only when asked for).
+    if (derivedSourceOf(v)) checkFits(v, device, std::size_t(v.size()) * sizeOf(v.dtype()));
     if (std::optional<Buffer> computed =
             v.source()->evaluate(v.sourceStart(), v.sourceCount(), v.sourceStep(), device, stream)) {
         auto shared = std::make_shared<const Buffer>(std::move(*computed));

@@ -12,6 +12,7 @@
 #include "derived_impl.h"
 #include "memory_source.h"
 #include "strata/core/derived.h"
+#include "strata/core/memory_budget.h"
 #include "strata/core/runtime.h"
 #include "strata/core/view.h"
 #include "test_util.h"
@@ -241,6 +242,29 @@ private slots:
         QCOMPARE(derivedSourceOf(f.ds["angle"].variable())->unitsReason(), std::string("none"));
         QVERIFY(!f.ds["angle"].attrs().contains("units"));
         QCOMPARE(derivedSourceOf(f.ds["twice"].variable())->statement(), std::string("twice = speed * 2"));
+    }
+
+    // A derived variable made whole (Python's strata.derive, an export) is refused over the
+    // memory budget, naming it, before anything is computed; a box within it is made.
+    void aWholeDerivedVariableFollowsTheMemoryBudget() {
+        Fixture f = makeFixture(testSeed(), true, 50);
+        derive(f.ds, "speed = hypot(u, v)");
+        const DataArray speed = f.ds["speed"]; // 50 × 4 × 12 float32: 9600 bytes
+        setMemoryBudget(4096);
+        QString what;
+        try {
+            speed.load(Device::host(), Stream::host());
+        } catch (const OutOfMemoryError& e) {
+            what = e.what();
+        }
+        QVERIFY2(what.contains("speed") && what.contains("memory budget"), qPrintable(what));
+        const DataArray step = speed.isel({{"time", 7}}).load(Device::host(), Stream::host());
+        setMemoryBudget(kUnlimitedMemory);
+        QCOMPARE(step.size(), std::int64_t(48));
+        std::vector<double> want(48);
+        for (std::size_t k = 0; k < 48; ++k)
+            want[k] = double(float(std::hypot(f.u[7 * 48 + k], f.v[7 * 48 + k])));
+        QVERIFY(sameValues(step.values<double>(), want));
     }
 
     // Programs of one instruction on leaves and constants skip the interpreter on both
