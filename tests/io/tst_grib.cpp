@@ -220,6 +220,26 @@ private slots:
             QVERIFY(std::abs(v[9 * 16 + k] - field(lat[k / 16], lon[k % 16], -3.0 + 6, 1)) < 0.01);
     }
 
+    // Packings Strata leaves to ecCodes (complex with spatial differencing, complex, CCSDS,
+    // JPEG 2000), one a step of one variable: each step's values are its field's, within the
+    // 16 bits' precision, on the host and through a slab of steps.
+    void otherPackingsAreRead() {
+        OpenNotes notes;
+        const Dataset ds = openDataset(fixture("packings.grib2"), notes);
+        const DataArray t = ds["t2m"];
+        QCOMPARE(t.shape(), (Shape{4, 9, 16}));
+        const std::vector<double> v = hostValues(t);
+        const std::vector<double> lat = coordValues(ds, "latitude"), lon = coordValues(ds, "longitude");
+        QCOMPARE(coordValues(ds, "step"), (std::vector<double>{0, 6, 12, 18}));
+        for (std::size_t s = 0; s < 4; ++s)
+            for (std::size_t k = 0; k < 9 * 16; ++k)
+                QVERIFY2(std::abs(v[s * 144 + k] -
+                                  field(lat[k / 16], lon[k % 16], 270.0 + 6 * double(s), 2)) < 0.01,
+                         qPrintable(QString("step %1, point %2: %3").arg(s).arg(k).arg(v[s * 144 + k])));
+        const std::vector<double> middle = hostValues(t.isel({{"step", Slice{1, 3, 1}}}));
+        QVERIFY(std::equal(middle.begin(), middle.end(), v.begin() + 144));
+    }
+
     // GRIB 1 on a regular Gaussian grid, a bitmap's holes read as NaN.
     void gaussianGribOne() {
         OpenNotes notes;

@@ -130,9 +130,10 @@ private slots:
     void matchesCfgrib_data() {
         QTest::addColumn<QString>("file");
         QTest::addColumn<bool>("refused"); // whether cfgrib.open_dataset refuses the file
-        for (const char* f : {"pressure_levels.grib2", "single_levels.grib2", "gaussian.grib1",
-                              "rotated_ll.grib2", "polar_stereographic.grib2", "lambert.grib2",
-                              "unsupported_grid.grib2", "reduced_gg.grib2", "octahedral.grib1"})
+        for (const char* f :
+             {"pressure_levels.grib2", "single_levels.grib2", "gaussian.grib1", "rotated_ll.grib2",
+              "polar_stereographic.grib2", "lambert.grib2", "unsupported_grid.grib2", "reduced_gg.grib2",
+              "octahedral.grib1", "packings.grib2"})
             QTest::newRow(f) << QString(f) << false;
         QTest::newRow("mixed.grib2") << QString("mixed.grib2") << true;
     }

@@ -301,6 +301,28 @@ def simple_packing(path):
             eccodes.codes_release(h)
 
 
+def packings(path):
+    """GRIB 2, regular_ll 16 x 9: 2t on steps 0, 6, 12 and 18, each packed otherwise (complex
+    packing with spatial differencing, as ICON and the GFS write; complex packing; CCSDS, as
+    ECMWF's open data; JPEG 2000, as NCEP's): Strata's reader leaves them to ecCodes. (PNG
+    packing is not here: Debian's ecCodes 2.28 fails an assertion writing it.)"""
+    with open(path, "wb") as out:
+        for step, packing in ((0, "grid_complex_spatial_differencing"), (6, "grid_complex"),
+                              (12, "grid_ccsds"), (18, "grid_jpeg")):
+            h = sample("regular_ll_sfc_grib2")
+            lats, lons = regular_ll(h, 16, 9, 80.0, 0.0, 20.0, 22.5)
+            for k, v in (("shortName", "2t"), ("dataDate", 20230115), ("dataTime", 1200), ("step", step)):
+                eccodes.codes_set(h, k, v)
+            values = field(lats, lons, 270.0 + step, 2)
+            eccodes.codes_set(h, "bitsPerValue", 16)
+            eccodes.codes_set_values(h, values)  # simple first: a new packing repacks what is there
+            eccodes.codes_set(h, "packingType", packing)
+            eccodes.codes_set_values(h, values)
+            assert eccodes.codes_get(h, "packingType") == packing
+            out.write(eccodes.codes_get_message(h))
+            eccodes.codes_release(h)
+
+
 ROTATED = [  # EURO-CORDEX's pole (39.25 N, 162 W), 0.44 degree cells
     ("latitudeOfSouthernPoleInDegrees", -39.25), ("longitudeOfSouthernPoleInDegrees", 18.0),
     ("latitudeOfFirstGridPointInDegrees", 6.6), ("longitudeOfFirstGridPointInDegrees", -4.4),
@@ -336,3 +358,4 @@ if __name__ == "__main__":
     reduced(os.path.join(OUT, "octahedral.grib1"), "reduced_gg_pl_32_grib1", True)
     file_set(os.path.join(OUT, "sets"))
     simple_packing(os.path.join(OUT, "simple_packing.grib2"))
+    packings(os.path.join(OUT, "packings.grib2"))
