@@ -87,14 +87,16 @@ namespace {
 
 // Reads every numeric data variable of `path` whole onto `device` (decoded as Strata decodes:
 // masked → NaN, unpacked), with the coordinates on the host.
-::py::dict openParts(const std::string& path, const std::string& deviceText) {
+::py::dict openParts(const std::string& path, const std::string& deviceText, const std::string& group) {
     const Device device = parseDevice(deviceText);
     OpenNotes notes;
-    Dataset ds;
+    Dataset file;
     {
         ::py::gil_scoped_release nogil;
-        ds = openDataset(path, notes);
+        file = openDataset(path, notes);
     }
+    // A group's variables ("" or "/": the root's); ValueError naming the file when there is none.
+    const Dataset& ds = group.empty() ? file : file.findGroup(group);
     const Stream stream = device.isCuda() ? defaultStream(device) : Stream::host();
     ::py::list variables;
     for (const std::string& n : ds.dataVariables()) {
@@ -120,8 +122,8 @@ namespace {
     ::py::list coords;
     for (const Coordinate& c : ds.coords) coords.append(exportCoordinate(c));
     ::py::dict out;
-    out["path"] = ds.path;
-    out["format"] = ds.format;
+    out["path"] = file.path;
+    out["format"] = file.format;
     out["attrs"] = exportAttributes(ds.attrs);
     out["variables"] = variables;
     out["coords"] = coords;
@@ -233,7 +235,7 @@ void bindDatasets(::py::module_& m) {
     ::py::class_<HeldDataset>(m, "_Dataset", "A Strata Dataset held in memory")
         .def_property_readonly("summary", [](const HeldDataset& h) { return h.dataset->summary(); })
         .def_property_readonly("data_vars", [](const HeldDataset& h) { return h.dataset->dataVariables(); });
-    m.def("_open", &openParts, ::py::arg("path"), ::py::arg("device"),
+    m.def("_open", &openParts, ::py::arg("path"), ::py::arg("device"), ::py::arg("group") = "",
           "Reads a file's numeric variables whole onto a device; the parts of a Dataset.");
     m.def("_make_dataset", &makeDataset, ::py::arg("variables"), ::py::arg("coords"), ::py::arg("attrs"),
           ::py::arg("title"));

@@ -71,8 +71,13 @@ OpenFiles& openFiles() {
 
 std::atomic<std::uint64_t> regionReads{0};
 
+// Variable `name` of `ds`, in a group when its name says one ("group/name", as describeParts
+// of a group names them).
 const Variable& variableIn(const Dataset& ds, const std::string& path, const std::string& name) {
-    const Variable* v = ds.findVariable(name);
+    const auto slash = name.rfind('/');
+    const Variable* v = slash == std::string::npos
+                            ? ds.findVariable(name)
+                            : ds.findGroup(name.substr(0, slash)).findVariable(name.substr(slash + 1));
     STRATA_EXPECTS(v, ValueError, path + ": no variable '" + name + "'");
     STRATA_EXPECTS(isNumeric(v->dtype()), ValueError,
                    path + ": variable '" + name + "' (" + std::string(strata::name(v->dtype())) +
@@ -82,18 +87,22 @@ const Variable& variableIn(const Dataset& ds, const std::string& path, const std
 
 // A file's variables and coordinates without their values: what xarray needs to build lazy
 // arrays (names, dims, shapes, decoded dtypes, attributes, the reader's chunk shape).
-::py::dict describeParts(const std::string& path) {
-    std::shared_ptr<const Dataset> ds;
+::py::dict describeParts(const std::string& path, const std::string& group) {
+    std::shared_ptr<const Dataset> file;
     {
         ::py::gil_scoped_release nogil;
-        ds = openFiles().get(path);
+        file = openFiles().get(path);
     }
+    // A group's variables ("" or "/": the root's), each read by _read as "group/name".
+    const Dataset* ds = group.empty() ? file.get() : &file->findGroup(group);
+    const std::string prefix = group.empty() || group == "/" ? std::string() : ds->group.substr(1) + "/";
     ::py::list variables;
     for (const std::string& n : ds->dataVariables()) {
         const Variable* v = ds->findVariable(n);
         if (!v || !isNumeric(v->dtype())) continue; // kept as metadata only, as _open does
         ::py::dict d;
         d["name"] = n;
+        d["read_as"] = prefix + n; // what _read takes
         d["dims"] = v->dims();
         d["shape"] = v->shape();
         d["dtype"] = std::string(name(v->dtype()));
@@ -105,8 +114,8 @@ const Variable& variableIn(const Dataset& ds, const std::string& path, const std
     ::py::list coords;
     for (const Coordinate& c : ds->coords) coords.append(exportCoordinate(c));
     ::py::dict out;
-    out["path"] = ds->path;
-    out["format"] = ds->format;
+    out["path"] = file->path;
+    out["format"] = file->format;
     out["attrs"] = exportAttributes(ds->attrs);
     out["variables"] = variables;
     out["coords"] = coords;
@@ -146,7 +155,7 @@ ExportedArray readRegion(const std::string& path, const std::string& name, const
 } // namespace
 
 void bindRegions(::py::module_& m) {
-    m.def("_describe", &describeParts, ::py::arg("path"),
+    m.def("_describe", &describeParts, ::py::arg("path"), ::py::arg("group") = "",
           "A file's variables (name, dims, shape, dtype, attrs, chunks) and coordinates, no values read.");
     m.def("_read", &readRegion, ::py::arg("path"), ::py::arg("name"), ::py::arg("region"),
           ::py::arg("device"),

@@ -29,18 +29,18 @@ def _chunks_asked():
 
 
 class StrataBackend(BackendEntrypoint):
-    description = "Strata's netCDF reader: variables decoded on the GPU (CuPy) or the host (NumPy)"
-    open_dataset_parameters = ("filename_or_obj", "drop_variables", "device", "lazy")
+    description = "Strata's reader (netCDF, Zarr, GRIB): variables decoded on the GPU (CuPy) or the host (NumPy)"
+    open_dataset_parameters = ("filename_or_obj", "drop_variables", "device", "lazy", "group")
 
-    def open_dataset(self, filename_or_obj, *, drop_variables=None, device=None, lazy=None):
+    def open_dataset(self, filename_or_obj, *, drop_variables=None, device=None, lazy=None, group=None):
         path = os.fspath(filename_or_obj)
         if lazy is None:
             lazy = _chunks_asked()
         if lazy:
             from .lazy import open_lazy
-            ds = open_lazy(path, device or "cpu")  # chunks on the workers' host unless asked
+            ds = open_lazy(path, device or "cpu", group)  # chunks on the workers' host unless asked
         else:
-            ds = _open(path, device=device)
+            ds = _open(path, device=device, group=group)
         if drop_variables:
             ds = ds.drop_vars(drop_variables, errors="ignore")
         return ds
@@ -50,4 +50,4 @@ class StrataBackend(BackendEntrypoint):
             ext = os.path.splitext(os.fspath(filename_or_obj))[1]
         except TypeError:
             return False
-        return ext in (".nc", ".nc4", ".cdf", ".netcdf")
+        return ext.lower() in (".nc", ".nc4", ".cdf", ".netcdf", ".grib", ".grib1", ".grib2", ".grb", ".grb2")

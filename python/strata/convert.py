@@ -122,8 +122,9 @@ def _have_cupy():
         return False
 
 
-def open(path, device=None):
-    """Reads the netCDF file at `path` with Strata's reader into an xarray Dataset.
+def open(path, device=None, group=None):
+    """Reads the file at `path` (netCDF, Zarr or GRIB; its `group` when given, as "/a/b" or
+    "a/b") with Strata's reader into an xarray Dataset.
 
     Every numeric data variable is read whole and decoded (CF masking and packing) on `device`:
     "cuda" (or "cuda:N") gives CuPy arrays, "cpu" NumPy arrays; None: where Strata computes
@@ -132,7 +133,7 @@ def open(path, device=None):
     Raises strata.NetcdfError (also an OSError) when the file cannot be read."""
     if device is None:
         device = "cuda" if _strata.compute_device() != "host" and _have_cupy() else "cpu"
-    return _to_xarray(_strata._open(str(path), device))
+    return _to_xarray(_strata._open(str(path), device, group or ""))
 
 
 def derive(ds, statement):

@@ -53,12 +53,12 @@ class RegionArray(BackendArray):
         return f"<strata.RegionArray {self.path}:{self.name} {self.shape} {self.dtype}>"
 
 
-def open_lazy(path, device="cpu"):
-    """The Dataset of the file at `path` with every numeric data variable a lazy RegionArray
-    (xarray chunks it with Dask when asked: chunks={} takes the file's own chunk shape),
-    coordinates read whole on the host."""
+def open_lazy(path, device="cpu", group=None):
+    """The Dataset of the file at `path` (of its `group`, when given) with every numeric data
+    variable a lazy RegionArray (xarray chunks it with Dask when asked: chunks={} takes the
+    file's own chunk shape), coordinates read whole on the host."""
     import xarray as xr
-    parts = _strata._describe(str(path))
+    parts = _strata._describe(str(path), group or "")
     coords = {c["name"]: _coordinate(c) for c in parts["coords"]}
     data_vars = {}
     for v in parts["variables"]:
@@ -69,7 +69,7 @@ def open_lazy(path, device="cpu"):
         if v["chunks"]:
             encoding["preferred_chunks"] = dict(zip(v["dims"], v["chunks"]))
             encoding["chunksizes"] = tuple(v["chunks"])
-        array = RegionArray(parts["path"], v["name"], v["shape"], v["dtype"], device)
+        array = RegionArray(parts["path"], v["read_as"], v["shape"], v["dtype"], device)
         data_vars[v["name"]] = xr.Variable(v["dims"], indexing.LazilyIndexedArray(array), attrs,
                                            encoding=encoding)
     ds = xr.Dataset(data_vars, coords, attrs=_attrs(parts["attrs"]))
