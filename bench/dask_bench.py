@@ -4,6 +4,11 @@ processes here:
 
     dask_bench.py [--shape 365,361,720] [--chunk 30] [--reps 3] [--dir DIR]
     dask_bench.py --synthetic-gb 10 [--chunk 24] [--reps 2] [--frames-only] [--check-area-mean]
+    dask_bench.py --file PATH [--var air] [--chunk 30] [--reps 3]
+
+With --file, an existing file (the peers' air_zlib1.nc, say) is read whole in the workers, a sum
+of every chunk, with engine="strata" and engine="netcdf4" in turn, chunks of --chunk steps along
+its first dim (read_strata / read_netcdf4, one of each per round, the order alternating).
 
 writes a zlib-compressed float32 netCDF-4 series of that shape (chunked by --chunk steps) and
 times, with the page cache warm (with --synthetic-gb, no file: a float32 array of that many GB
@@ -73,7 +78,12 @@ def main():
     p.add_argument("--synthetic-gb", type=float, default=0)
     p.add_argument("--frames-only", action="store_true", help="first frame and steps, no whole-array pass")
     p.add_argument("--check-area-mean", action="store_true", help="compare the area means once first")
+    p.add_argument("--file", default=None, help="an existing file: read it whole with both engines")
+    p.add_argument("--var", default="air", help="--file's variable")
     args = p.parse_args()
+    if args.file:
+        read_file(args)
+        return
     nt, ny, nx = (int(n) for n in args.shape.split(","))
     if args.synthetic_gb:
         ny, nx = 721, 1440
@@ -224,6 +234,37 @@ def main():
     client.close()
     cluster.close()
     sys.exit(0)
+
+
+def read_file(args):
+    """--file: every chunk of args.var read (summed) in two workers, by each engine in turn."""
+    import netCDF4  # noqa: E402
+    import xarray as xr  # noqa: E402
+    from dask.distributed import Client, LocalCluster  # noqa: E402
+
+    import strata  # noqa: E402,F401  (registers the engine)
+
+    with netCDF4.Dataset(args.file) as f:
+        v = f.variables[args.var]
+        first = v.dimensions[0]
+        print(json.dumps({"bench": "file", "path": args.file, "shape": list(v.shape), "dtype": str(v.dtype),
+                          "file_chunks": v.chunking(), "filters": v.filters(),
+                          "on_disk": os.path.getsize(args.file)}), flush=True)
+    cluster = LocalCluster(processes=True, n_workers=2, threads_per_worker=1, dashboard_address=None)
+    client = Client(cluster)
+    chunks = {first: args.chunk}
+    opened = {engine: xr.open_dataset(args.file, engine=engine, chunks=chunks) for engine in ("strata", "netcdf4")}
+    sums = {}
+    for r in range(args.reps):
+        order = ("strata", "netcdf4") if r % 2 == 0 else ("netcdf4", "strata")
+        for engine in order:
+            time.sleep(1)
+            t0 = time.perf_counter()
+            sums[engine] = float(opened[engine][args.var].sum().compute())
+            print(json.dumps({"bench": f"read_{engine}", "round": r, "seconds": round(time.perf_counter() - t0, 3),
+                              "sum": sums[engine]}), flush=True)
+    client.close()
+    cluster.close()
 
 
 if __name__ == "__main__":  # the workers (processes spawned) import this file: nothing at import
