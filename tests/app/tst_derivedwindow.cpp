@@ -19,6 +19,7 @@
 #include "dimension_bar.h"
 #include "io/nc_write.h"
 #include "main_window.h"
+#include "nc_frame.h"
 #include "nc_read.h"
 #include "strata/core/derived.h"
 #include "strata/render/vtk_views.h"
@@ -152,6 +153,48 @@ private slots:
         verifyShown();
         why = frameIs([&](std::size_t i) { return at(5, i) * 2; });
         QVERIFY2(why.isEmpty(), qPrintable(why));
+    }
+
+    // A derived variable reduced in the window as a stored one is: hypot(ua, va) of
+    // geostrophic_500.nc averaged over time, then area-weighted over the globe at each step,
+    // against the same worked out here on netCDF-C's reading (NaN skipped, cos(latitude)).
+    void aDerivedVariableIsReducedAndAreaMeaned() {
+        const QString path = kData + "/geostrophic_500.nc";
+        QVERIFY(open(path));
+        QVERIFY(w_->addDerived("speed = hypot(ua, va)"));
+        const auto u = nctest::readDecoded(path.toStdString(), "ua"),
+                   v = nctest::readDecoded(path.toStdString(), "va");
+        QVERIFY(u && v);
+        nctest::NdValues speed = *u;
+        for (std::size_t k = 0; k < speed.values.size(); ++k)
+            speed.values[k] = double(float(std::hypot(u->values[k], v->values[k])));
+        ViewSpec s = w_->view();
+        s.variable = "speed";
+        s.xDim = "lon";
+        s.yDim = "lat";
+        s.indices.clear();
+        s.reductions = {{"time", ReduceOp::Mean}};
+        s.areaWeighted = false;
+        w_->applyView(s);
+        QVERIFY(settle());
+        const nctest::NdValues mean = nctest::reduced(speed, 0, "mean");
+        QString why = mapDiffers(w_->shownFrame(), [&](std::size_t i) { return mean.values[i]; });
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+
+        s.xDim = "time";
+        s.yDim.clear();
+        s.reductions = {{"lat", ReduceOp::Mean}, {"lon", ReduceOp::Mean}};
+        s.areaWeighted = true;
+        w_->applyView(s);
+        QVERIFY(settle());
+        const nctest::NdValues area =
+            nctest::areaMean(speed, {"lat", "lon"}, "lat", nctest::readPlain(path.toStdString(), "lat"));
+        const std::vector<double> shown = w_->shownFrame().asHost().values<double>();
+        QCOMPARE(shown.size(), std::size_t(2));
+        for (std::size_t t = 0; t < 2; ++t)
+            QVERIFY2(
+                std::fabs(shown[t] - area.values[t]) <= 1e-4 * std::fabs(area.values[t]),
+                qPrintable(QString("step %1: %2, expected %3").arg(t).arg(shown[t]).arg(area.values[t])));
     }
 
     void anAddedDatasetIsReadByAlias() {
