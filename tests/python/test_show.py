@@ -47,6 +47,21 @@ class Show(unittest.TestCase):
         finally:
             view.close()
 
+    def test_a_derived_variable_is_shown(self):
+        # strata.derive's result (a DataArray computed by Strata where the inputs are) shown as
+        # any DataArray is: the frame on the screen is hypot(u, v)'s first step.
+        u, v = field(seed=1), field(seed=2)
+        ds = xr.Dataset({"u": u, "v": v})
+        speed = strata.derive(ds, "speed = hypot(u, v)")
+        view = strata.show(speed)
+        try:
+            frame = view.frame()
+            self.assertEqual((view.view["y"], view.view["x"]), ("lat", "lon"))
+            np.testing.assert_allclose(frame, np.hypot(u.values[0], v.values[0]), rtol=1e-6)
+            self.assertIn("speed", view._window.title)
+        finally:
+            view.close()
+
     def test_healpix_and_mesh_variables_are_maps(self):
         """A HEALPix variable (easygems' crs, as a coordinate or a variable) opens as a map of
         its cells: the cell dim alone on x, where without the grid tas(time, cell) would be an
