@@ -43,15 +43,15 @@ bool sameValues(const std::vector<double>& a, const std::vector<double>& b) {
 }
 
 // The zoom for a plate carrée window shown over `plot`: a pixel's arc where the map is, the map's
-// metres spanning 360° across and 180° up (pixels square, as the view keeps them: the larger of
-// the two steps); the coarsest zoom of 0–4 whose cells, sqrt(4π / 12) / nside wide, fit in it.
+// metres spanning 360° across and 180° up (the larger of the two steps: the view widens the
+// window to keep its pixels square); the coarsest zoom of 0–4 whose cells, sqrt(4π / 12) / nside
+// wide, fit in it.
 // nullopt when the arc lies within 3 % of a zoom's cell width (either zoom is right there).
 std::optional<int> expectedZoom(const ViewWindow& w, const PixelRect& plot) {
     const MapExtent map = Projection::byName("PlateCarree").extent();
     const double right = (w.x1 - w.x0) / plot.width() * 2 * std::numbers::pi / map.width();
     const double up = (w.y1 - w.y0) / plot.height() * std::numbers::pi / map.height();
-    if (std::fabs(right / up - 1) > 0.02) return std::nullopt; // not square: the view changed its ways
-    const double arc = std::max(right, up);
+    const double arc = std::max(right, up); // the view keeps its pixels square: the wider step
     for (int z = 0; z <= 4; ++z) {
         const double cell = std::sqrt(4 * std::numbers::pi / 12) / double(1 << z);
         if (std::fabs(cell / arc - 1) < 0.03) return std::nullopt;
@@ -111,17 +111,19 @@ private slots:
         ImageView* image = w_->imageView();
         const PixelRect plot = image->layout().plot;
         QVERIFY(plot.width() > 100);
-        // Far out (the map a fiftieth of the view's width), the window's pixels square: a coarse
-        // zoom.
+        // Far out, the window's pixels square: a pixel 0.75 rad of the sphere, zoom 1 (cells
+        // 0.51 rad wide; zoom 0's are 1.02).
         const MapExtent map = Projection::byName("PlateCarree").extent();
         const double cx = (map.x0 + map.x1) / 2, cy = (map.y0 + map.y1) / 2;
-        const double width = map.width() * 50, height = width * plot.height() / plot.width();
+        const double width = map.width() * 0.75 * plot.width() / (2 * std::numbers::pi),
+                     height = width * plot.height() / plot.width();
         ViewSpec far = w_->view();
         far.window = ViewWindow{cx - width / 2, cx + width / 2, cy - height / 2, cy + height / 2};
         w_->applyView(far);
         QVERIFY(settle());
         const std::optional<int> farZoom = expectedZoom(*w_->view().window, image->layout().plot);
-        QVERIFY(farZoom && *farZoom < 4);
+        QVERIFY(farZoom);
+        QCOMPARE(*farZoom, 1);
         QCOMPARE(w_->shownZoom(), *farZoom);
         QString why = notTheShownZoom();
         QVERIFY2(why.isEmpty(), qPrintable(why));
@@ -142,9 +144,31 @@ private slots:
         QVERIFY(nearZoom);
         QCOMPARE(w_->shownZoom(), *nearZoom);
         QVERIFY(*nearZoom > *farZoom);
+        const ViewSpec near = w_->view();
         why = notTheShownZoom();
         QVERIFY2(why.isEmpty(), qPrintable(why));
         QCOMPARE(w_->frameService()->residency(coarse).state, Residence::None);
+
+        // Far out again, then the window made narrower: the plot's pixels each span more of the
+        // sphere (over a radian), and the view asks for zoom 0, whose cells fit them, on the
+        // paint after the resize.
+        w_->applyView(far);
+        QVERIFY(settle());
+        QCOMPARE(w_->shownZoom(), *farZoom);
+        const double before = image->layout().plot.width();
+        w_->resize(w_->width() - int(before * 0.6 / image->layout().scale), w_->height());
+        QTRY_VERIFY(image->layout().plot.width() < before * 0.75); // 0.75 rad a pixel becomes 1 or more
+        QVERIFY(settle());
+        const std::optional<int> narrowZoom = expectedZoom(*w_->view().window, image->layout().plot);
+        QVERIFY(narrowZoom);
+        QCOMPARE(*narrowZoom, 0);
+        QCOMPARE(w_->shownZoom(), *narrowZoom);
+        why = notTheShownZoom();
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        w_->resize(1300, 850);
+        w_->applyView(near);
+        QVERIFY(settle());
+        QCOMPARE(w_->shownZoom(), *nearZoom);
 
         // The probe names a cell of the zoom shown.
         const QPoint at = centre.toPoint() + QPoint(9, -4);
