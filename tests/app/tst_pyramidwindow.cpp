@@ -3,8 +3,8 @@
 // variable. Its frame is computed at the zoom whose cells are no wider than a pixel (here from
 // the plate carrée map's metres and the plot's pixels, apart from the code's 5 × 5 places),
 // and the values shown are that zoom's store's, read alone. A wheel zoom asks for the finer zoom
-// and lets the coarser one go from memory; the probe and the CSV export give the cells of the
-// zoom on the screen.
+// and lets the coarser one go from memory; a narrower window asks for a coarser one; the probe
+// and the CSV export give the cells of the zoom on the screen.
 #include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
