@@ -136,6 +136,13 @@ private slots:
               "octahedral.grib1", "packings.grib2"})
             QTest::newRow(f) << QString(f) << false;
         QTest::newRow("mixed.grib2") << QString("mixed.grib2") << true;
+        // Real files: ECMWF's, from cfgrib's own test data (tests/data/grib/real/README.md).
+        for (const char* f :
+             {"regular_ll_sfc.grib", "scanning_mode_64.grib", "fields_with_missing_values.grib",
+              "era5-single-level-scalar-time.grib", "reduced_gg.grib", "lambert_grid.grib"})
+            QTest::newRow(f) << QString("real/") + f << false;
+        for (const char* f : {"t_on_different_level_types.grib", "hpa_and_pa.grib"})
+            QTest::newRow(f) << QString("real/") + f << true;
     }
 
     void matchesCfgrib() {
