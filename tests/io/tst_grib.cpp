@@ -2,10 +2,12 @@
 // make_grib_fixtures.py from ecCodes' samples): hypercubes, dims, coordinates, attributes and
 // values against the analytic fields the script wrote, with packing's precision. cfgrib's
 // own view of the same files is compared in tst_grib_oracle; damaged files in tst_grib_bad.
+#include <QDateTime>
 #include <QtTest>
 
 #include <cmath>
 
+#include "nc_frame.h"
 #include "note_checks.h"
 #include "strata/core/cancel.h"
 #include "strata/core/error.h"
@@ -238,6 +240,44 @@ private slots:
                          qPrintable(QString("step %1, point %2: %3").arg(s).arg(k).arg(v[s * 144 + k])));
         const std::vector<double> middle = hostValues(t.isel({{"step", Slice{1, 3, 1}}}));
         QVERIFY(std::equal(middle.begin(), middle.end(), v.begin() + 144));
+    }
+
+    // A netCDF file converted to GRIB 2 (make_grib_fixtures.py's from_netcdf: hgt.nc's HGT as
+    // `gh` at 500 hPa, a message a month, rows north to south): every value netCDF-C reads from
+    // hgt.nc, within the 16 bits' precision (1074 gpm over 65535 steps), and the months as dates.
+    void aNetcdfFileConvertedToGribReadsTheSame() {
+        OpenNotes notes;
+        const Dataset ds = openDataset(fixture("hgt_from_netcdf.grib2"), notes);
+        const DataArray gh = ds["gh"];
+        QCOMPARE(gh.dims(), (std::vector<std::string>{"time", "latitude", "longitude"}));
+        QCOMPARE(gh.shape(), (Shape{21, 73, 144}));
+        QCOMPARE(gh.attrs().text("units").value_or(""), std::string("gpm"));
+        const auto hgt = nctest::readDecoded(std::string(STRATA_TEST_DATA) + "/hgt.nc", "HGT");
+        QVERIFY(hgt);
+        const std::vector<double> v = hostValues(gh);
+        for (std::size_t t = 0; t < 21; ++t)
+            for (std::size_t j = 0; j < 73; ++j)
+                for (std::size_t i = 0; i < 144; ++i) {
+                    const double want = hgt->values[(t * 73 + (72 - j)) * 144 + i],
+                                 have = v[(t * 73 + j) * 144 + i];
+                    QVERIFY2(std::abs(have - want) < 0.02,
+                             qPrintable(QString("time %1, row %2, column %3: %4, netCDF %5")
+                                            .arg(t)
+                                            .arg(j)
+                                            .arg(i)
+                                            .arg(have)
+                                            .arg(want)));
+                }
+        // hgt.nc's "months since 1958-1-1": 0, 1, 13, 25, ... as the first of those months.
+        const std::vector<double> time = coordValues(ds, "time");
+        QCOMPARE(time.size(), std::size_t(21));
+        const std::vector<int> months{0,   1,   13,  25,  37,  49,  61,  73,  85,  97, 109,
+                                      121, 133, 145, 157, 169, 181, 193, 205, 217, 229};
+        for (std::size_t k = 0; k < 21; ++k) {
+            const QDateTime first(QDate(1958 + months[k] / 12, 1 + months[k] % 12, 1), QTime(0, 0), Qt::UTC);
+            QCOMPARE(time[k], double(first.toSecsSinceEpoch()));
+        }
+        QCOMPARE(coordValues(ds, "latitude").front(), 90.0);
     }
 
     // GRIB 1 on a regular Gaussian grid, a bitmap's holes read as NaN.

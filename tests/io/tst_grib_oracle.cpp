@@ -133,7 +133,7 @@ private slots:
         for (const char* f :
              {"pressure_levels.grib2", "single_levels.grib2", "gaussian.grib1", "rotated_ll.grib2",
               "polar_stereographic.grib2", "lambert.grib2", "unsupported_grid.grib2", "reduced_gg.grib2",
-              "octahedral.grib1", "packings.grib2"})
+              "octahedral.grib1", "packings.grib2", "hgt_from_netcdf.grib2"})
             QTest::newRow(f) << QString(f) << false;
         QTest::newRow("mixed.grib2") << QString("mixed.grib2") << true;
         // Real files: ECMWF's, from cfgrib's own test data (tests/data/grib/real/README.md).

@@ -323,6 +323,31 @@ def packings(path):
             eccodes.codes_release(h)
 
 
+def from_netcdf(path):
+    """tests/data/hgt.nc converted to GRIB 2: HGT (time 21, lat 73, lon 144, 500 hPa, NCEP/NCAR
+    reanalysis monthly means) as geopotential height `gh` on isobaricInhPa 500, one message a
+    month (dataDate the first of the month its "months since 1958-1-1" names), rows north to
+    south as GRIB scans them (the file's run south to north), 16 bits. A netCDF file's field read
+    back through GRIB: the same values within the packing's precision."""
+    import netCDF4
+    with netCDF4.Dataset(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "hgt.nc")) as f:
+        hgt = f["HGT"][:].filled(float("nan"))
+        months = [int(m) for m in f["time"][:]]
+        lats = [float(x) for x in f["lat"][:]]
+        lons = [float(x) for x in f["lon"][:]]
+    assert lats[0] < lats[-1]  # south to north in the file
+    with open(path, "wb") as out:
+        for k, m in enumerate(months):
+            h = sample("regular_ll_pl_grib2")
+            regular_ll(h, len(lons), len(lats), lats[-1], lons[0], lats[1] - lats[0], lons[1] - lons[0])
+            year, month = 1958 + m // 12, 1 + m % 12
+            values = [float(v) for row in hgt[k][::-1] for v in row]
+            write(out, h, [("shortName", "gh"), ("typeOfLevel", "isobaricInhPa"), ("level", 500),
+                           ("dataDate", year * 10000 + month * 100 + 1), ("dataTime", 0), ("step", 0),
+                           ("bitsPerValue", 16)], values)
+            eccodes.codes_release(h)
+
+
 ROTATED = [  # EURO-CORDEX's pole (39.25 N, 162 W), 0.44 degree cells
     ("latitudeOfSouthernPoleInDegrees", -39.25), ("longitudeOfSouthernPoleInDegrees", 18.0),
     ("latitudeOfFirstGridPointInDegrees", 6.6), ("longitudeOfFirstGridPointInDegrees", -4.4),
@@ -359,3 +384,4 @@ if __name__ == "__main__":
     file_set(os.path.join(OUT, "sets"))
     simple_packing(os.path.join(OUT, "simple_packing.grib2"))
     packings(os.path.join(OUT, "packings.grib2"))
+    from_netcdf(os.path.join(OUT, "hgt_from_netcdf.grib2"))
