@@ -1,11 +1,15 @@
 """xr.open_dataset(path, engine="strata", chunks=...): Dask arrays whose chunks Strata's reader
 reads inside the Dask workers (a LocalCluster of two processes). Equal to engine="netcdf4" with
-the same chunks on every file in tests/data it opens, and to engine="zarr" on a Zarr store; a
+the same chunks on every file in tests/data it opens, and to engine="zarr" on a Zarr store (on
+disk, and over HTTP, where each worker reads its chunks from the URL); a
 chunk pickles as the path and the variable's name; one chunk read for one step; the client
 reads nothing. Skips without dask.distributed."""
 import glob
 import os
 import pickle
+import re
+import subprocess
+import sys
 import tempfile
 import unittest
 
@@ -17,6 +21,7 @@ from dask_clusters import local_cluster, needs_distributed, worker_reads, write_
 from strata import lazy
 
 DATA = os.environ.get("STRATA_TEST_DATA", os.path.join(os.path.dirname(__file__), "..", "data"))
+SOURCE = os.environ.get("STRATA_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
 FILES = sorted(f for f in glob.glob(os.path.join(DATA, "*.nc")) if os.path.basename(f) != "bad_cdf5_begin.nc")
 
 
@@ -102,6 +107,42 @@ class ChunksReadInTheWorkers(unittest.TestCase):
         ref = xr.open_dataset(store, engine="zarr", chunks={})
         self.assertEqual(ours.tas.chunks, ref.tas.chunks)
         np.testing.assert_array_equal(*self.client.compute([ours.tas.data, ref.tas.data], sync=True))
+
+    def test_a_zarr_store_over_http_is_read_in_the_workers(self):
+        # A store served over HTTP (tests/io/zarr_http_server.py on 127.0.0.1): the workers read
+        # its chunks from the URL themselves, and they equal zarr-python's of the same store.
+        try:
+            import zarr  # noqa: F401
+        except ImportError:
+            self.skipTest("zarr is not installed (Debian: python3-zarr)")
+        served = tempfile.TemporaryDirectory(prefix="strata-dask-http-")
+        self.addCleanup(served.cleanup)
+        store = os.path.join(served.name, "series.zarr")
+        src = xr.open_dataset(self.series, engine="netcdf4").isel(time=slice(0, 60)).load()
+        src.tas.encoding = {"chunks": (20, 12, 36)}
+        src.to_zarr(store, mode="w", consolidated=True)
+        log = os.path.join(served.name, "requests.log")
+        server = subprocess.Popen([sys.executable, os.path.join(SOURCE, "tests", "io", "zarr_http_server.py"),
+                                   served.name, log], stdout=subprocess.PIPE, text=True)
+        self.addCleanup(server.wait)
+        self.addCleanup(server.kill)
+        port = int(server.stdout.readline())
+        url = f"http://127.0.0.1:{port}/series.zarr"
+        ours = xr.open_dataset(url, engine="strata", chunks={})
+        ref = xr.open_dataset(store, engine="zarr", chunks={})
+        self.assertEqual(ours.tas.chunks, ref.tas.chunks)
+        def requests():  # (client port, key) of each request so far
+            with open(log) as f:
+                return [(line.split()[0], line.split()[1]) for line in f if line.strip()]
+
+        opened_by = {port for port, _ in requests()}  # this process's connections: metadata alone
+        before = worker_reads(self.client)
+        np.testing.assert_array_equal(*self.client.compute([ours.tas.data, ref.tas.data], sync=True))
+        self.assertEqual(worker_reads(self.client) - before, 3 * 2 * 1)  # each chunk, in a worker
+        chunks = [(port, key) for port, key in requests() if re.fullmatch(r"/series\.zarr/tas/\d+\.\d+\.\d+", key)]
+        self.assertEqual(sorted({key for _, key in chunks}),
+                         sorted(f"/series.zarr/tas/{t}.{y}.0" for t in range(3) for y in range(2)))
+        self.assertFalse({port for port, _ in chunks} & opened_by, "the client read chunks itself")
 
     def test_many_files_as_one_with_open_mfdataset(self):
         paths = []
