@@ -1,4 +1,5 @@
 #include "dataset_panel.h"
+#include "pyramid_view.h"
 
 #include <QEvent>
 #include <QFileInfo>
@@ -122,6 +123,13 @@ void DatasetPanel::rebuild() {
         root->setData(kName, kKindRole, "file");
         root->setToolTip(kName, q(ds_->path));
         fillGroup(root, *ds_, QString());
+        // A HEALPix pyramid: its variables at the root are shown at the zoom that fits the view.
+        if (const std::optional<healpix::Pyramid> p = pyramidOfDataset(*ds_))
+            for (const std::string& v : p->variables)
+                if (QTreeWidgetItem* item = itemOf(q(v)))
+                    item->setToolTip(kName, tr("%1: shown at the zoom whose cells fit the view's pixels (the "
+                                               "groups hold each zoom; this row's shape is the coarsest)")
+                                                .arg(q(p->describe())));
         if (!ds_->files.empty()) { // a file set: its files in record order
             auto* files = new QTreeWidgetItem(root, {tr("Files (%1)").arg(ds_->files.size())});
             files->setData(kName, kKindRole, "files");

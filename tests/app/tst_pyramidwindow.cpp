@@ -8,11 +8,13 @@
 #include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
+#include <QTreeWidget>
 #include <QWheelEvent>
 #include <QtTest>
 #include <cmath>
 #include <numbers>
 
+#include "dataset_panel.h"
 #include "main_window.h"
 #include "strata/core/healpix.h"
 #include "strata/core/healpix_pyramid.h"
@@ -101,6 +103,11 @@ private slots:
 
     void thePyramidsZoomFollowsThePixels() {
         QVERIFY(test::openAndShow(*w_, QString::fromStdString(kDir + "/tas_pyramid.zarr")));
+        // The panel lists tas once at the root, saying it follows the view's zoom.
+        QTreeWidgetItem* listed = w_->datasetPanel()->itemOf("tas");
+        QVERIFY(listed);
+        QVERIFY2(listed->toolTip(0).contains("HEALPix pyramid, zoom 0\u20134"),
+                 qPrintable(listed->toolTip(0)));
         ViewSpec v = w_->view();
         v.variable = "tas";
         v.xDim = "cell";
