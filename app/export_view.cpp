@@ -348,7 +348,7 @@ MovieResult exportMovie(const Dataset& ds, const ViewSpec& asked, const MovieExp
     result.bytesFromDevice = transferredSince(before).deviceToHost;
     return result;
 #else
-    (void)ds, (void)view, (void)options;
+    (void)ds, (void)asked, (void)options;
     STRATA_FAIL(Error,
                 "--export-movie " + movie.path + " needs the render layer (this build has STRATA_GUI off)");
 #endif

@@ -31,7 +31,7 @@ double viewFootprint(const ViewSpec& spec, int width, int height) {
     } catch (const Error&) { // an unknown projection: said where the map is drawn
     }
 #else
-    (void)height;
+    (void)spec, (void)height; // a window in map metres needs the projections: the whole turn
 #endif
     return turn;
 }
