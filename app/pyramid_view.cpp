@@ -36,9 +36,14 @@ double viewFootprint(const ViewSpec& spec, int width, int height) {
     return turn;
 }
 
-ZoomedView atPyramidZoom(const healpix::Pyramid* pyramid, const ViewSpec& spec, int width, int height) {
+ZoomedView atPyramidZoom(const healpix::Pyramid* pyramid, const ViewSpec& spec, int width, int height,
+                         int otherwise) {
     if (!pyramid || !pyramid->has(spec.variable)) return {spec, -1};
-    const healpix::PyramidLevel& level = pyramid->levelFor(viewFootprint(spec, width, height));
+    const bool map = spec.yDim.empty() && spec.xDim == pyramid->dim;
+    const healpix::PyramidLevel* other = pyramid->level(otherwise);
+    const healpix::PyramidLevel& level = map     ? pyramid->levelFor(viewFootprint(spec, width, height))
+                                         : other ? *other
+                                                 : pyramid->levels.front();
     ZoomedView v{spec, level.zoom};
     v.spec.variable = pyramid->pathOf(spec.variable, level);
     return v;

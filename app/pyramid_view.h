@@ -22,10 +22,14 @@ std::optional<healpix::Pyramid> pyramidOfDataset(const Dataset& ds);
 // Without the render layer, or where the map cannot say: a whole turn over `width`.
 double viewFootprint(const ViewSpec& spec, int width, int height);
 
-// `spec` at the zoom of `pyramid` whose cells are no wider than a pixel of a plot of width ×
-// height (Pyramid::levelFor), when it shows one of the pyramid's variables by its name at the
+// `spec` at a zoom of `pyramid` when it shows one of the pyramid's variables by its name at the
 // root; `spec` as it is otherwise (a zoom's own group's variable, "/z3/tas", stays at its zoom).
-ZoomedView atPyramidZoom(const healpix::Pyramid* pyramid, const ViewSpec& spec, int width, int height);
+// A map of the cells (x the cell dim, no y) takes the zoom whose cells are no wider than a pixel
+// of a plot of width × height (Pyramid::levelFor). Another view (a mean over the cells, a series)
+// has no pixels on the sphere: it takes `otherwise` (the window's: the zoom on the screen) when
+// the pyramid has that zoom, else the coarsest, never the finest's whole record unasked.
+ZoomedView atPyramidZoom(const healpix::Pyramid* pyramid, const ViewSpec& spec, int width, int height,
+                         int otherwise = -1);
 
 // The zoom a variable path names ("/z3/tas" → 3), -1 when it is no level of `pyramid`'s.
 int zoomOfPath(const healpix::Pyramid& pyramid, const std::string& variablePath);

@@ -28,7 +28,7 @@ const healpix::Pyramid* MainWindow::pyramid() const {
 
 ZoomedView MainWindow::atZoom(const ViewSpec& spec) {
     const auto [width, height] = plotPixels(*image_);
-    ZoomedView z = atPyramidZoom(pyramid(), spec, width, height);
+    ZoomedView z = atPyramidZoom(pyramid(), spec, width, height, shownZoom_);
     askedZoom_ = z.zoom;
     if (z.zoom < 0) return z;
     // Only the zoom drawn stays on the device: the one asked for before goes.
@@ -48,7 +48,7 @@ ViewSpec MainWindow::atShownZoom(const ViewSpec& spec) const {
 void MainWindow::followZoom() {
     if (askedZoom_ < 0 || !ws_.dataset()) return;
     const auto [width, height] = plotPixels(*image_);
-    const ZoomedView z = atPyramidZoom(pyramid(), view(), width, height);
+    const ZoomedView z = atPyramidZoom(pyramid(), view(), width, height, shownZoom_);
     if (z.zoom >= 0 && z.zoom != askedZoom_) requestFrame(view(), {}, 0);
 }
 

@@ -14,6 +14,7 @@ struct LevelGrid {
     std::int64_t nside = 0;
     Order order = Order::Nest;
     std::vector<std::string> variables; // the data variables on the grid of that nside
+    std::string dim;                    // their cell dim
 };
 
 // The HEALPix grid of `ds`'s data variables (the first one's nside: others of another are not
@@ -23,7 +24,7 @@ std::optional<LevelGrid> levelGrid(const Dataset& ds) {
     for (const std::string& name : ds.dataVariables()) {
         const std::optional<Grid> g = gridOf(ds, ds[name]);
         if (!g) continue;
-        if (!found) found = LevelGrid{g->nside, g->order, {}};
+        if (!found) found = LevelGrid{g->nside, g->order, {}, g->dim};
         if (g->nside == found->nside && g->order == found->order) found->variables.push_back(name);
     }
     return found;
@@ -100,6 +101,7 @@ std::optional<Pyramid> pyramidOf(const Dataset& root) {
     Pyramid p;
     std::vector<std::string> shared;
     std::vector<std::pair<PyramidLevel, std::vector<std::string>>> found;
+    std::vector<std::pair<std::int64_t, std::string>> dims; // each level's nside and cell dim
     for (const Dataset& g : root.groups) {
         std::optional<LevelGrid> grid;
         try {
@@ -112,6 +114,7 @@ std::optional<Pyramid> pyramidOf(const Dataset& root) {
         if (!found.empty() && grid->order != p.order) return std::nullopt;
         p.order = grid->order;
         found.push_back({PyramidLevel{levelOf(grid->nside), grid->nside, g.group}, grid->variables});
+        dims.push_back({grid->nside, grid->dim});
     }
     if (found.size() < 2) return std::nullopt;
     std::sort(found.begin(), found.end(),
@@ -123,6 +126,7 @@ std::optional<Pyramid> pyramidOf(const Dataset& root) {
     }
     if (shared.empty()) return std::nullopt;
     p.variables = std::move(shared);
+    p.dim = std::min_element(dims.begin(), dims.end())->second;
     return p;
 }
 

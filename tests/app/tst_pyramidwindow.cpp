@@ -193,6 +193,43 @@ private slots:
         int rows = 0;
         while (!f.atEnd()) rows += !f.readLine().trimmed().isEmpty();
         QCOMPARE(rows, 1 + 12 * (1 << (2 * *nearZoom)));
+
+        // A view that is no map (the mean over the cells at each step) has no pixels on the
+        // sphere: it keeps the zoom on the screen, its values the mean of that zoom's cells.
+        ViewSpec series = w_->view();
+        series.xDim = "time";
+        series.yDim.clear();
+        series.indices.clear();
+        series.reductions = {{"cell", ReduceOp::Mean}};
+        series.window.reset();
+        w_->applyView(series);
+        QVERIFY(settle());
+        QCOMPARE(w_->shownZoom(), *nearZoom);
+        const std::vector<double> means = w_->shownFrame().asHost().values<double>();
+        QCOMPARE(means.size(), std::size_t(3));
+        for (std::int64_t t = 0; t < 3; ++t) {
+            double sum = 0;
+            int n = 0;
+            for (double v : zoomValues(*nearZoom, t))
+                if (!std::isnan(v)) sum += v, ++n;
+            QVERIFY2(std::fabs(means[std::size_t(t)] - sum / n) < 1e-3,
+                     qPrintable(
+                         QString("step %1: %2, expected %3").arg(t).arg(means[std::size_t(t)]).arg(sum / n)));
+        }
+        // Where no zoom is on the screen (an export), such a view takes the coarsest, never the
+        // finest's whole record unasked; a map takes the zoom its pixels ask.
+        const std::optional<healpix::Pyramid> p = pyramidOfDataset(*w_->dataset());
+        QVERIFY(p);
+        QCOMPARE(QString::fromStdString(p->dim), QString("cell"));
+        QCOMPARE(atPyramidZoom(&*p, series, 1024, 768).zoom, 0);
+        QCOMPARE(QString::fromStdString(atPyramidZoom(&*p, series, 1024, 768).spec.variable),
+                 QString("/z0/tas"));
+        QCOMPARE(atPyramidZoom(&*p, series, 1024, 768, 3).zoom, 3);
+        ViewSpec whole = series;
+        whole.xDim = "cell";
+        whole.reductions.clear();
+        whole.indices = {{"time", 0}};
+        QCOMPARE(atPyramidZoom(&*p, whole, 1024, 768, 1).zoom, 4); // a pixel of a whole map: the finest here
     }
 };
 

@@ -25,6 +25,7 @@ struct Pyramid {
     std::vector<PyramidLevel> levels;   // coarsest first, one per zoom
     std::vector<std::string> variables; // data variables on the grid at every zoom (the coarsest's order)
     Order order = Order::Nest;
+    std::string dim; // the cell dim (the coarsest zoom's grid's)
 
     bool has(const std::string& variable) const;
     // The coarsest level whose cells are no wider than `pixelRadians` (the angle one pixel of
