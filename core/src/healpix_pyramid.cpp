@@ -63,6 +63,45 @@ void takeRoot(Dataset& root, const Dataset& coarsest) {
 
 std::string zoomName(int zoom) { return "z" + std::to_string(zoom); }
 
+std::string orderName(Order o) { return o == Order::Nest ? "nest" : "ring"; }
+
+struct Zoom {
+    LevelGrid grid;
+    const Dataset* ds;     // the zoom's dataset (a group, or a store's root)
+    std::size_t index = 0; // its place among the datasets given
+};
+
+// Sorts `zooms` coarsest first and says why they are not one pyramid (empty when they are:
+// nsides powers of two, each once, one order, a variable in all), naming their datasets' paths.
+// Sets p's variables (those in all, in the coarsest's order), order and cell dim.
+std::string checkZooms(std::vector<Zoom>& zooms, Pyramid& p) {
+    std::sort(zooms.begin(), zooms.end(),
+              [](const Zoom& a, const Zoom& b) { return a.grid.nside < b.grid.nside; });
+    p.variables = zooms.front().grid.variables;
+    p.order = zooms.front().grid.order;
+    p.dim = zooms.front().grid.dim;
+    for (std::size_t i = 0; i < zooms.size(); ++i) {
+        const Zoom& z = zooms[i];
+        if (!powerOfTwo(z.grid.nside))
+            return z.ds->path + ": nside " + std::to_string(z.grid.nside) +
+                   " is not a power of two: it cannot be a zoom of a HEALPix pyramid";
+        if (i == 0) continue;
+        const Zoom& before = zooms[i - 1];
+        if (z.grid.nside == before.grid.nside)
+            return z.ds->path + " and " + before.ds->path + " are both HEALPix nside " +
+                   std::to_string(z.grid.nside) + ": a pyramid has one store a zoom";
+        if (z.grid.order != before.grid.order)
+            return z.ds->path + " numbers its cells in " + orderName(z.grid.order) + " order, " +
+                   before.ds->path + " in " + orderName(before.grid.order) +
+                   ": the zooms of a pyramid share one order";
+        p.variables = common(p.variables, z.grid.variables);
+    }
+    if (p.variables.empty())
+        return zooms.front().ds->path + " and " + zooms.back().ds->path +
+               ": the zooms share no variable on their HEALPix grids: not one pyramid";
+    return {};
+}
+
 } // namespace
 
 bool Pyramid::has(const std::string& variable) const {
@@ -98,10 +137,7 @@ std::string Pyramid::describe() const {
 }
 
 std::optional<Pyramid> pyramidOf(const Dataset& root) {
-    Pyramid p;
-    std::vector<std::string> shared;
-    std::vector<std::pair<PyramidLevel, std::vector<std::string>>> found;
-    std::vector<std::pair<std::int64_t, std::string>> dims; // each level's nside and cell dim
+    std::vector<Zoom> zooms;
     for (const Dataset& g : root.groups) {
         std::optional<LevelGrid> grid;
         try {
@@ -109,76 +145,56 @@ std::optional<Pyramid> pyramidOf(const Dataset& root) {
         } catch (const Error&) {
             return std::nullopt;
         }
-        if (!grid) continue;
-        if (!powerOfTwo(grid->nside)) return std::nullopt;
-        if (!found.empty() && grid->order != p.order) return std::nullopt;
-        p.order = grid->order;
-        found.push_back({PyramidLevel{levelOf(grid->nside), grid->nside, g.group}, grid->variables});
-        dims.push_back({grid->nside, grid->dim});
+        if (grid) zooms.push_back({std::move(*grid), &g});
     }
-    if (found.size() < 2) return std::nullopt;
-    std::sort(found.begin(), found.end(),
-              [](const auto& a, const auto& b) { return a.first.nside < b.first.nside; });
-    for (std::size_t i = 0; i < found.size(); ++i) {
-        if (i > 0 && found[i].first.nside == found[i - 1].first.nside) return std::nullopt;
-        shared = i == 0 ? found[i].second : common(shared, found[i].second);
-        p.levels.push_back(found[i].first);
-    }
-    if (shared.empty()) return std::nullopt;
-    p.variables = std::move(shared);
-    p.dim = std::min_element(dims.begin(), dims.end())->second;
+    if (zooms.size() < 2) return std::nullopt;
+    Pyramid p;
+    if (!checkZooms(zooms, p).empty()) return std::nullopt;
+    for (const Zoom& z : zooms) p.levels.push_back({levelOf(z.grid.nside), z.grid.nside, z.ds->group});
     return p;
 }
 
 Dataset combinePyramid(std::vector<Dataset> levels, const std::string& path) {
     STRATA_EXPECTS(levels.size() >= 2, ValueError, "a HEALPix pyramid needs two zooms or more");
-    std::vector<std::pair<LevelGrid, Dataset*>> grids;
-    for (Dataset& ds : levels) {
-        std::optional<LevelGrid> g = levelGrid(ds);
+    std::vector<Zoom> zooms;
+    for (std::size_t i = 0; i < levels.size(); ++i) {
+        std::optional<LevelGrid> g = levelGrid(levels[i]);
         STRATA_EXPECTS(g, ValueError,
-                       ds.path + ": no variable on a HEALPix grid: it cannot be a zoom of a HEALPix pyramid");
-        STRATA_EXPECTS(powerOfTwo(g->nside), ValueError,
-                       ds.path + ": nside " + std::to_string(g->nside) +
-                           " is not a power of two: it cannot be a zoom of a HEALPix pyramid");
-        grids.push_back({std::move(*g), &ds});
+                       levels[i].path +
+                           ": no variable on a HEALPix grid: it cannot be a zoom of a HEALPix pyramid");
+        zooms.push_back({std::move(*g), &levels[i], i});
     }
-    std::sort(grids.begin(), grids.end(),
-              [](const auto& a, const auto& b) { return a.first.nside < b.first.nside; });
-    std::vector<std::string> shared = grids.front().first.variables;
-    for (std::size_t i = 1; i < grids.size(); ++i) {
-        const auto& [g, ds] = grids[i];
-        const auto& [before, dsBefore] = grids[i - 1];
-        STRATA_EXPECTS(g.nside != before.nside, ValueError,
-                       ds->path + " and " + dsBefore->path + " are both HEALPix nside " +
-                           std::to_string(g.nside) + ": a pyramid has one store a zoom");
-        STRATA_EXPECTS(g.order == before.order, ValueError,
-                       ds->path + " numbers its cells in " + (g.order == Order::Nest ? "nest" : "ring") +
-                           " order, " + dsBefore->path + " in " +
-                           (before.order == Order::Nest ? "nest" : "ring") +
-                           ": the zooms of a pyramid share one order");
-        shared = common(shared, g.variables);
-    }
-    STRATA_EXPECTS(!shared.empty(), ValueError,
-                   grids.front().second->path + " and " + grids.back().second->path +
-                       ": the zooms share no variable on their HEALPix grids: not one pyramid");
+    Pyramid p;
+    const std::string problem = checkZooms(zooms, p);
+    STRATA_EXPECTS(problem.empty(), ValueError, problem);
     Dataset root;
-    root.path = path.empty() ? grids.front().second->path : path;
+    root.path = path.empty() ? zooms.front().ds->path : path;
     root.group = "/";
-    takeRoot(root, *grids.front().second);
-    for (auto& [g, ds] : grids) {
-        moveUnder(*ds, "/" + zoomName(levelOf(g.nside)));
-        root.groups.push_back(std::move(*ds));
+    takeRoot(root, *zooms.front().ds);
+    for (const Zoom& z : zooms) {
+        Dataset& ds = levels[z.index];
+        moveUnder(ds, "/" + zoomName(levelOf(z.grid.nside)));
+        root.groups.push_back(std::move(ds));
     }
     return root;
 }
 
-bool rootPyramid(Dataset& ds) {
-    const std::optional<Pyramid> p = pyramidOf(ds);
-    if (!p) return false;
+std::optional<std::int64_t> nsideOf(const Dataset& ds) {
+    try {
+        const std::optional<LevelGrid> g = levelGrid(ds);
+        return g ? std::optional<std::int64_t>(g->nside) : std::nullopt;
+    } catch (const Error&) {
+        return std::nullopt;
+    }
+}
+
+std::optional<Pyramid> rootPyramid(Dataset& ds) {
+    std::optional<Pyramid> p = pyramidOf(ds);
+    if (!p) return std::nullopt;
     for (const std::string& v : p->variables)
-        if (ds.findVariable(v)) return false;
+        if (ds.findVariable(v)) return std::nullopt;
     takeRoot(ds, ds.findGroup(p->levels.front().group));
-    return true;
+    return p;
 }
 
 } // namespace strata::healpix

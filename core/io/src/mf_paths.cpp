@@ -9,7 +9,6 @@
 #include "nc_call.h"
 #include "strata/core/cancel.h"
 #include "strata/core/error.h"
-#include "strata/core/healpix_grid.h"
 #include "strata/core/healpix_pyramid.h"
 #include "strata/io/grib.h"
 #include "strata/io/multifile.h"
@@ -42,19 +41,7 @@ std::optional<Dataset> openPyramid(const std::vector<std::string>& files, OpenNo
     for (const std::string& f : files) {
         OpenNotes own;
         Dataset ds = openDatasetIsolated(f, own);
-        std::optional<std::int64_t> nside;
-        for (const std::string& name : ds.dataVariables()) {
-            std::optional<healpix::Grid> g;
-            try {
-                g = healpix::gridOf(ds, ds[name]);
-            } catch (const Error&) {
-                continue; // said when shown
-            }
-            if (g) {
-                nside = g->nside;
-                break;
-            }
-        }
+        const std::optional<std::int64_t> nside = healpix::nsideOf(ds);
         if (!nside) return std::nullopt; // not HEALPix: combined along records, or refused there
         nsides.insert(*nside);
         levels.push_back(std::move(ds));

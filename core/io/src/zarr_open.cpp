@@ -322,9 +322,9 @@ Dataset openZarr(const std::string& path, OpenNotes& notes) {
             detail::isHttpUrl(path) ? detail::openHttpStore(path) : detail::openLocalStore(path), notes);
         Dataset ds = reader.read();
         // A store of one group a zoom (a HEALPix pyramid) lists its variables once, at the root.
-        if (healpix::rootPyramid(ds))
+        if (const std::optional<healpix::Pyramid> p = healpix::rootPyramid(ds))
             notes.lines.push_back(
-                path + ": " + healpix::pyramidOf(ds)->describe() +
+                path + ": " + p->describe() +
                 "; the root shows the coarsest zoom, the window the zoom that fits the screen");
         return ds;
     } catch (const std::bad_alloc&) {

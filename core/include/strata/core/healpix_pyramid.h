@@ -57,7 +57,11 @@ Dataset combinePyramid(std::vector<Dataset> levels, const std::string& path);
 
 // A store whose groups are the zooms: its root takes the coarsest zoom's dims, variables,
 // coordinates and attributes when it holds none of the pyramid's variables (it is left as it is
-// otherwise, and when its groups make no pyramid). True when it was changed.
-bool rootPyramid(Dataset& ds);
+// otherwise, and when its groups make no pyramid). The pyramid when it was changed.
+std::optional<Pyramid> rootPyramid(Dataset& ds);
+
+// The nside of the HEALPix grid `ds`'s data variables lie on (the first one's), nullopt when
+// none lies on one or a grid it says cannot be: whether a store can be a pyramid's zoom.
+std::optional<std::int64_t> nsideOf(const Dataset& ds);
 
 } // namespace strata::healpix
