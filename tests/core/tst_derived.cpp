@@ -1,7 +1,9 @@
-// Derived variables: every function, window and climatology against loops written here over the
-// host values, on fresh random inputs with NaNs; the cuda rows run the same on the GPU (inputs
-// resident there, and lazy). Frames and reductions of a derived variable go through the one
-// frame pipeline. Bad statements give messages that name the problem.
+// Derived variables: every element-wise function and the programs that skip the interpreter
+// against loops written here over the host values, on fresh random inputs with NaNs; the cuda
+// rows run the same on the GPU (inputs resident there, and lazy). Broadcasting, resident inputs,
+// another dataset's variables by alias, the memory budget of a whole derived variable; bad
+// statements give messages that name the problem. (Windows and climatologies along time:
+// tst_derived_time.)
 #include "test_seed.h"
 #include <QtTest>
 
@@ -9,6 +11,7 @@
 #include <random>
 #include <set>
 
+#include "derived_fixture.h"
 #include "derived_impl.h"
 #include "memory_source.h"
 #include "strata/core/derived.h"
@@ -19,158 +22,9 @@
 
 using namespace strata;
 using namespace test;
+using namespace derivedtest;
 
 namespace {
-
-constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
-
-// (time, lat, lon) with a CF time axis of daily steps in `calendar`; u, v, tas (K) random with
-// NaNs; w (lat, lon); each stored lazily (a memory source) or loaded on the host.
-struct Fixture {
-    Dataset ds;
-    std::int64_t nt = 0, ny = 4, nx = 12; // rows of 12: the CPU runs them as blocks
-    std::vector<double> u, v, tas, w;
-    std::vector<DateTime> dates;
-};
-
-Coordinate timeCoordinate(std::int64_t nt, double step, const std::string& units, Calendar calendar,
-                          std::vector<DateTime>& dates) {
-    Coordinate c;
-    c.name = "time";
-    c.dims = {"time"};
-    c.shape = {nt};
-    TimeAxis axis;
-    axis.units = parseTimeUnits(units);
-    axis.calendar = calendar;
-    for (std::int64_t i = 0; i < nt; ++i) {
-        c.values.push_back(double(i) * step);
-        axis.dates.push_back(decodeTime(c.values.back(), axis.units, calendar));
-    }
-    dates = axis.dates;
-    c.time = axis;
-    c.attrs.set({"units", DType::Char, units});
-    return c;
-}
-
-Coordinate indexCoordinate(const std::string& name, std::int64_t n, double first, double step) {
-    Coordinate c;
-    c.name = name;
-    c.dims = {name};
-    c.shape = {n};
-    for (std::int64_t i = 0; i < n; ++i) c.values.push_back(first + step * double(i));
-    return c;
-}
-
-Variable stored(bool lazy, const std::vector<std::string>& dims, const Shape& shape,
-                const std::vector<double>& values, const std::string& units) {
-    Attributes attrs;
-    if (!units.empty()) attrs.set({"units", DType::Char, units});
-    if (lazy) {
-        auto source = std::make_shared<MemorySource>(shape, DType::Float32, values);
-        return Variable::lazy(dims, shape, plain(DType::Float32), source, attrs);
-    }
-    Variable v = makeArray(DType::Float32, dims, shape, values).variable();
-    v.attrs() = attrs;
-    return v;
-}
-
-Fixture makeFixture(std::uint64_t seed, bool lazy, std::int64_t nt = 3 * 365 + 40, double step = 1.0,
-                    const std::string& units = "days since 1990-01-01",
-                    Calendar calendar = Calendar::NoLeap) {
-    Fixture f;
-    f.nt = nt;
-    std::mt19937_64 rng(seed);
-    const Shape shape{f.nt, f.ny, f.nx};
-    const std::int64_t n = product(shape);
-    auto floats = [&](std::int64_t count, double nanFraction) {
-        std::vector<double> out = randomValues(rng, DType::Float32, count, nanFraction);
-        return out;
-    };
-    f.u = floats(n, 0.05);
-    f.v = floats(n, 0.05);
-    f.tas = floats(n, 0.05);
-    f.w = floats(f.ny * f.nx, 0.1);
-    for (auto& x : f.u) x = float(x - 280.0); // winds around 0
-    for (auto& x : f.v) x = float(x - 280.0);
-    f.ds.path = "memory.nc";
-    f.ds.dims = {{"time", f.nt, true}, {"lat", f.ny, false}, {"lon", f.nx, false}};
-    f.ds.coords.set(timeCoordinate(f.nt, step, units, calendar, f.dates));
-    f.ds.coords.set(indexCoordinate("lat", f.ny, -45, 30));
-    f.ds.coords.set(indexCoordinate("lon", f.nx, 0, 30));
-    const std::vector<std::string> dims{"time", "lat", "lon"};
-    f.ds.variables.emplace_back("u", stored(lazy, dims, shape, f.u, "m s-1"));
-    f.ds.variables.emplace_back("v", stored(lazy, dims, shape, f.v, "m s-1"));
-    f.ds.variables.emplace_back("tas", stored(lazy, dims, shape, f.tas, "K"));
-    f.ds.variables.emplace_back("w", stored(lazy, {"lat", "lon"}, {f.ny, f.nx}, f.w, ""));
-    return f;
-}
-
-// The derived variable evaluated whole on the backend's device, as host values.
-std::vector<double> evaluate(const Dataset& ds, const std::string& name, bool cuda) {
-    const Device device = cuda ? Device::cuda(0) : Device::host();
-    const Stream stream = cuda ? defaultStream(device) : Stream::host();
-    return ds[name].load(device, stream).asHost().values<double>();
-}
-
-bool sameValues(const std::vector<double>& actual, const std::vector<double>& expected, double rel = 2e-6,
-                double abs = 1e-5) {
-    if (actual.size() != expected.size()) {
-        qWarning("sizes differ: %zu vs %zu", actual.size(), expected.size());
-        return false;
-    }
-    for (std::size_t i = 0; i < actual.size(); ++i) {
-        const double a = actual[i], e = expected[i];
-        if (std::isnan(a) && std::isnan(e)) continue;
-        if (std::isinf(a) && a == e) continue;
-        if (std::isnan(a) || std::isnan(e) || std::fabs(a - e) > abs + rel * std::fabs(e)) {
-            qWarning("element %zu: %.9g, expected %.9g", i, a, e);
-            return false;
-        }
-    }
-    return true;
-}
-
-// Day of the year of a noleap date, written out here (not the library's).
-int noleapDay(const DateTime& d) {
-    static const int days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    int n = d.day;
-    for (int m = 1; m < d.month; ++m) n += days[m - 1];
-    return n;
-}
-
-// The climatology of `x` (time, lat, lon) by `key` over years [y0, y1]: per group, per point,
-// mean and std (ddof 0) of the non-NaN values; groups in ascending key order.
-struct Climate {
-    std::vector<int> keys;
-    std::vector<double> mean, sd; // [group][point]
-};
-Climate climatology(const Fixture& f, const std::vector<double>& x,
-                    const std::function<int(const DateTime&)>& key, int y0, int y1) {
-    Climate r;
-    std::set<int> present;
-    for (const auto& d : f.dates) present.insert(key(d));
-    r.keys.assign(present.begin(), present.end());
-    const std::int64_t points = f.ny * f.nx;
-    for (int k : r.keys)
-        for (std::int64_t p = 0; p < points; ++p) {
-            double s = 0, n = 0;
-            for (std::int64_t t = 0; t < f.nt; ++t)
-                if (key(f.dates[t]) == k && f.dates[t].year >= y0 && f.dates[t].year <= y1 &&
-                    !std::isnan(x[t * points + p])) {
-                    s += x[t * points + p];
-                    n += 1;
-                }
-            const double mean = n > 0 ? s / n : kNan;
-            double q = 0;
-            for (std::int64_t t = 0; t < f.nt; ++t)
-                if (key(f.dates[t]) == k && f.dates[t].year >= y0 && f.dates[t].year <= y1 &&
-                    !std::isnan(x[t * points + p]))
-                    q += (x[t * points + p] - mean) * (x[t * points + p] - mean);
-            r.mean.push_back(mean);
-            r.sd.push_back(n > 0 ? std::sqrt(q / n) : kNan);
-        }
-    return r;
-}
 
 std::string messageOf(const std::function<void()>& fn) {
     try {
@@ -346,142 +200,6 @@ private slots:
                     expected.push_back(double(float(f.w[y * f.nx + x] + f.u[(t * f.ny + y) * f.nx + x])));
         QVERIFY(sameValues(got, expected));
         QVERIFY(s.coords().find("time") && s.coords().find("lat"));
-    }
-
-    // Centred rolling windows as xarray's rolling(center=True) (NaN where the window is
-    // incomplete or holds a NaN), and differences as xarray's diff placed on the dataset's dim
-    // (NaN first).
-    void windows_data() { STRATA_BACKEND_ROWS(); }
-    void windows() {
-        STRATA_BACKEND(backend);
-        for (int window : {1, 4, 5})
-            if (windowsOf(backend.cuda, window), QTest::currentTestFailed()) return;
-    }
-    void windowsOf(bool cuda, int window) {
-        Fixture f = makeFixture(testSeed() + window, true, 30);
-        derive(f.ds, "m = rolling_mean(u, \"time\", " + std::to_string(window) + ")");
-        derive(f.ds, "s = rolling_sum(u * 2, \"lon\", " + std::to_string(window) + ")");
-        derive(f.ds, "d = diff(u, \"time\")");
-        derive(f.ds, "dd = diff(rolling_mean(u, \"time\", " + std::to_string(window) + "), \"lon\")");
-        const std::int64_t n = f.nt * f.ny * f.nx;
-        auto at = [&](std::int64_t t, std::int64_t y, std::int64_t x) {
-            return f.u[(t * f.ny + y) * f.nx + x];
-        };
-        const int lo = -(window / 2), hi = window - 1 - window / 2;
-        auto rollTime = [&](std::int64_t t, std::int64_t y, std::int64_t x) {
-            if (t + lo < 0 || t + hi >= f.nt) return kNan;
-            double s = 0;
-            for (int k = lo; k <= hi; ++k) s += at(t + k, y, x);
-            return s / window;
-        };
-        std::vector<double> m(n), s(n), d(n), dd(n);
-        for (std::int64_t t = 0; t < f.nt; ++t)
-            for (std::int64_t y = 0; y < f.ny; ++y)
-                for (std::int64_t x = 0; x < f.nx; ++x) {
-                    const std::int64_t i = (t * f.ny + y) * f.nx + x;
-                    m[i] = double(float(rollTime(t, y, x)));
-                    double sum = 0;
-                    if (x + lo < 0 || x + hi >= f.nx)
-                        sum = kNan;
-                    else
-                        for (int k = lo; k <= hi; ++k) sum += at(t, y, x + k) * 2;
-                    s[i] = double(float(sum));
-                    d[i] = t == 0 ? kNan : double(float(at(t, y, x) - at(t - 1, y, x)));
-                    dd[i] = x == 0 ? kNan : double(float(rollTime(t, y, x) - rollTime(t, y, x - 1)));
-                }
-        QVERIFY(sameValues(evaluate(f.ds, "m", cuda), m));
-        QVERIFY(sameValues(evaluate(f.ds, "s", cuda), s));
-        QVERIFY(sameValues(evaluate(f.ds, "d", cuda), d));
-        QVERIFY(sameValues(evaluate(f.ds, "dd", cuda), dd, 1e-5, 1e-4));
-        // A box of the middle of the record reads only the steps its windows reach.
-        const DataArray slab = f.ds["m"].isel({{"time", Slice{10, 12, 1}}});
-        const Device device = cuda ? Device::cuda(0) : Device::host();
-        const std::vector<double> part =
-            slab.load(device, cuda ? defaultStream(device) : Stream::host()).asHost().values<double>();
-        QVERIFY(sameValues(part,
-                           std::vector<double>(m.begin() + 10 * f.ny * f.nx, m.begin() + 12 * f.ny * f.nx)));
-    }
-
-    // Climatologies by month, season and day of year over a base period; anomalies and
-    // standardised anomalies against them; a frame of the anomaly and its mean over time.
-    void climatologies_data() { STRATA_BACKEND_ROWS(); }
-    void climatologies() {
-        STRATA_BACKEND(backend);
-        for (bool lazy : {false, true})
-            for (const char* g : {"month", "season", "dayofyear"})
-                if (climatologiesOf(backend.cuda, lazy, g), QTest::currentTestFailed()) return;
-    }
-    void climatologiesOf(bool cuda, bool lazy, const std::string& g) {
-        // Lazy inputs are read a few steps at a time, each chunk's moments merged into the table.
-        detail::setTableChunkBytes(lazy ? 4 * 12 * 4 * 37 : 0);
-        struct Reset {
-            ~Reset() { detail::setTableChunkBytes(0); }
-        } reset;
-        Fixture f = makeFixture(testSeed() + lazy, lazy);
-        derive(f.ds, "c = climatology(tas - 273.15, \"" + g + "\", 1990, 1991)");
-        derive(f.ds, "a = anomaly(tas, \"" + g + "\", 1991, 1992)");
-        derive(f.ds, "z = std_anomaly(tas, \"" + g + "\")");
-        std::function<int(const DateTime&)> key = [](const DateTime& d) { return d.month; };
-        if (g == "season") key = [](const DateTime& d) { return d.month % 12 / 3 + 1; };
-        if (g == "dayofyear") key = noleapDay;
-        std::vector<double> celsius(f.tas.size());
-        for (std::size_t i = 0; i < celsius.size(); ++i) celsius[i] = double(float(f.tas[i] - 273.15));
-        const Climate c = climatology(f, celsius, key, 1990, 1991);
-        const Climate a = climatology(f, f.tas, key, 1991, 1992);
-        const Climate z = climatology(f, f.tas, key, 1990, 1993);
-        const DataArray cv = f.ds["c"];
-        QCOMPARE(cv.dims(), (std::vector<std::string>{g, "lat", "lon"}));
-        QCOMPARE(cv.shape()[0], std::int64_t(c.keys.size()));
-        const Coordinate* groups = cv.coords().find(g);
-        QVERIFY(groups);
-        for (std::size_t i = 0; i < c.keys.size(); ++i) QCOMPARE(groups->values[i], double(c.keys[i]));
-        QVERIFY(sameValues(evaluate(f.ds, "c", cuda), c.mean, 1e-5, 1e-4));
-
-        const std::int64_t points = f.ny * f.nx;
-        std::vector<double> an, zn;
-        for (std::int64_t t = 0; t < f.nt; ++t) {
-            const auto row = [&](const Climate& r) {
-                return std::int64_t(std::find(r.keys.begin(), r.keys.end(), key(f.dates[t])) -
-                                    r.keys.begin());
-            };
-            for (std::int64_t p = 0; p < points; ++p) {
-                const double x = f.tas[t * points + p];
-                an.push_back(double(float(x - float(a.mean[row(a) * points + p]))));
-                // The tables hold the variable's type (float32), as xarray's groupby gives.
-                zn.push_back(double(float((x - double(float(z.mean[row(z) * points + p]))) /
-                                          double(float(z.sd[row(z) * points + p])))));
-            }
-        }
-        QVERIFY(sameValues(evaluate(f.ds, "a", cuda), an, 1e-5, 1e-4));
-        QVERIFY(sameValues(evaluate(f.ds, "z", cuda), zn, 1e-4, 1e-3));
-
-        // The frame pipeline: a map of one step, and the mean over time, of the anomaly.
-        const Device device = cuda ? Device::cuda(0) : Device::host();
-        FallbackNote note;
-        FrameSpec map;
-        map.variable = "a";
-        map.xDim = "lon";
-        map.yDim = "lat";
-        map.indices = {{"time", 400}};
-        const std::vector<double> frame =
-            computeFrame(f.ds["a"], map, device, note).asHost().values<double>();
-        QVERIFY(sameValues(frame, std::vector<double>(an.begin() + 400 * points, an.begin() + 401 * points),
-                           1e-5, 1e-4));
-        FrameSpec mean = map;
-        mean.indices.clear();
-        mean.reductions = {{"time", ReduceOp::Mean}};
-        const std::vector<double> meaned =
-            computeFrame(f.ds["a"], mean, device, note).asHost().values<double>();
-        for (std::int64_t p = 0; p < points; ++p) {
-            double s = 0, n = 0;
-            for (std::int64_t t = 0; t < f.nt; ++t)
-                if (!std::isnan(an[t * points + p])) {
-                    s += an[t * points + p];
-                    n += 1;
-                }
-            QVERIFY2(close(meaned[p], s / n, 1e-4, 1e-4), qPrintable(QString::number(p)));
-        }
-        QVERIFY(note.reason.empty());
     }
 
     // Resident inputs are read where they are: the lookup is asked, and nothing is read from
